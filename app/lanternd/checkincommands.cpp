@@ -1,0 +1,119 @@
+#include "checkincommands.h"
+
+#include "audit/auditlog.h"
+#include "checkin/checkinservice.h"
+#include "checkin/checkinstore.h"
+#include "checkin/reconciler.h"
+#include "commandcontext.h"
+#include "core/errors.h"
+
+#include <QJsonArray>
+
+namespace lantern::cli {
+
+namespace {
+
+QJsonObject outcomeJson(const CheckinOutcome &outcome)
+{
+    return {{QStringLiteral("uid"), outcome.uid},
+            {QStringLiteral("date"), outcome.date.toString(Qt::ISODate)},
+            {QStringLiteral("kind"), outcome.kind},
+            {QStringLiteral("already"), outcome.already},
+            {QStringLiteral("streak"), outcome.streak},
+            {QStringLiteral("month_count"), outcome.monthCount},
+            {QStringLiteral("points"), outcome.points}};
+}
+
+QJsonArray toArray(const QList<int> &days)
+{
+    QJsonArray array;
+    for (int day : days)
+        array.append(day);
+    return array;
+}
+
+} // namespace
+
+int runCheckin(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("uid"), QStringLiteral("token"), QStringLiteral("date")});
+    const qint64 uid = context.user();
+    const QDate today = context.today();
+    const QDate day = context.line().has(QStringLiteral("date")) ? parseDate(context.line().value(QStringLiteral("date"))) : today;
+    CheckinService::validateCheckin(day, today);
+
+    CheckinService service(context.redis(), context.keys(), context.config().checkin);
+    printJson(outcomeJson(service.checkin(uid, day, today, context.nowMs())));
+    return 0;
+}
+
+int runMakeup(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("uid"), QStringLiteral("token"), QStringLiteral("date"), QStringLiteral("reason"),
+                                 QStringLiteral("operator")});
+    MakeupRequest request;
+    request.uid = context.user();
+    request.date = parseDate(context.line().required(QStringLiteral("date")));
+    request.reason = context.line().required(QStringLiteral("reason"));
+    request.operatorName = context.line().required(QStringLiteral("operator"));
+    const QDate today = context.today();
+    CheckinService::validateMakeup(request, today, context.config().checkin);
+
+    // SQL first: the audit row must be writable before Redis changes, so nothing is half-written.
+    AuditLog audit(context.sql());
+    CheckinService service(context.redis(), context.keys(), context.config().checkin);
+    const CheckinOutcome outcome = service.makeup(request, today, context.nowMs());
+    if (!outcome.already) {
+        audit.record(request.operatorName.trimmed(), QStringLiteral("checkin.makeup"), QStringLiteral("uid:%1").arg(request.uid),
+                     {{QStringLiteral("date"), request.date.toString(Qt::ISODate)},
+                      {QStringLiteral("reason"), request.reason.trimmed()},
+                      {QStringLiteral("points"), outcome.points}},
+                     context.nowMs());
+    }
+    printJson(outcomeJson(outcome));
+    return 0;
+}
+
+int runCalendar(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("uid"), QStringLiteral("token"), QStringLiteral("month")});
+    const qint64 uid = context.user();
+    const QDate month = context.line().has(QStringLiteral("month")) ? parseMonth(context.line().value(QStringLiteral("month")))
+                                                                    : QDate(context.today().year(), context.today().month(), 1);
+    const qint64 balance = CheckinStore(context.sql()).pointsBalance(uid);
+    CheckinService service(context.redis(), context.keys(), context.config().checkin);
+    const CalendarMonth calendar = service.calendar(uid, month, context.today());
+    printJson({{QStringLiteral("uid"), uid},
+               {QStringLiteral("month"), month.toString(u"yyyy-MM")},
+               {QStringLiteral("signed"), toArray(calendar.signedDays)},
+               {QStringLiteral("makeup"), toArray(calendar.makeupDays)},
+               {QStringLiteral("month_count"), calendar.monthCount},
+               {QStringLiteral("streak"), calendar.streak},
+               {QStringLiteral("longest"), calendar.longest},
+               {QStringLiteral("points_balance"), balance}});
+    return 0;
+}
+
+int runReconcile(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("date"), QStringLiteral("operator")});
+    const QDate day = parseDate(context.line().required(QStringLiteral("date")));
+    if (day > context.today())
+        throw InvalidInputError(QStringLiteral("cannot reconcile %1: it is after today").arg(day.toString(Qt::ISODate)));
+    SqlConnection &sql = context.sql();
+    Reconciler reconciler(context.redis(), sql, context.keys(), context.config().checkin);
+    const ReconcileReport report = reconciler.reconcile(day, context.nowMs());
+    if (report.backfilled > 0) {
+        AuditLog(sql).record(context.actor(), QStringLiteral("checkin.reconcile"), day.toString(Qt::ISODate),
+                             {{QStringLiteral("missing"), report.missing}, {QStringLiteral("backfilled"), report.backfilled}},
+                             context.nowMs());
+    }
+    printJson({{QStringLiteral("date"), day.toString(Qt::ISODate)},
+               {QStringLiteral("redis_count"), report.redisCount},
+               {QStringLiteral("db_count"), report.dbCount},
+               {QStringLiteral("missing"), report.missing},
+               {QStringLiteral("backfilled"), report.backfilled}});
+    return 0;
+}
+
+} // namespace lantern::cli

@@ -1,0 +1,12 @@
+#pragma once
+
+namespace lantern::cli {
+
+class CommandContext;
+
+int runCheckin(CommandContext &context);
+int runMakeup(CommandContext &context);
+int runCalendar(CommandContext &context);
+int runReconcile(CommandContext &context);
+
+} // namespace lantern::cli

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "commandline.h"
+#include "core/config.h"
+#include "redis/keyschema.h"
+
+#include <QJsonObject>
+
+#include <memory>
+
+namespace lantern {
+class RedisClient;
+class SqlConnection;
+}
+
+namespace lantern::cli {
+
+/** What a command handler gets: its parsed line, the resolved configuration and connections
+    opened on first use (so validation always runs before anything is contacted). */
+class CommandContext final {
+public:
+    explicit CommandContext(CommandLine line);
+    ~CommandContext();
+    Q_DISABLE_COPY_MOVE(CommandContext)
+
+    const CommandLine &line() const { return m_line; }
+    const Config &config() const { return m_config; }
+    const KeySchema &keys() const { return m_keys; }
+    QDate today() const { return m_config.today(); }
+    qint64 nowMs() const;
+
+    RedisClient &redis();
+    /** Opens SQL and brings its schema up to date (migrations are idempotent). */
+    SqlConnection &sql();
+
+    /** The user a command is about: --uid (a positive number) or --token (a public token). */
+    qint64 user() const;
+    /** Who runs an operator action: --operator, else $USER. */
+    QString actor() const;
+
+private:
+    CommandLine m_line;
+    Config m_config;
+    KeySchema m_keys;
+    std::unique_ptr<RedisClient> m_redis;
+    std::unique_ptr<SqlConnection> m_sql;
+};
+
+/** Prints one JSON object on stdout (DESIGN §6). */
+void printJson(const QJsonObject &object);
+
+} // namespace lantern::cli

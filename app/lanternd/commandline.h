@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QHash>
+#include <QSet>
+#include <QStringList>
+
+namespace lantern::cli {
+
+/** A parsed lanternd command line: the command words, then `--name value` options and
+    `--switch` flags, in any order (global options may come before or after the command). */
+struct CommandLine {
+    QStringList words;
+    QHash<QString, QString> options;
+    QSet<QString> switches;
+
+    /** The option's value or the fallback. */
+    QString value(const QString &name, const QString &fallback = {}) const { return options.value(name, fallback); }
+    bool has(const QString &name) const { return options.contains(name); }
+    /** Throws InvalidInputError naming the missing option. */
+    QString required(const QString &name) const;
+
+    /** The subset of options that are configuration settings (Config::settingNames + profile). */
+    QHash<QString, QString> settings() const;
+};
+
+/** Splits arguments (without the program name). `switchNames` take no value; every other
+    `--name` takes the next argument (or `--name=value`). Throws InvalidInputError. */
+CommandLine parse(const QStringList &arguments, const QSet<QString> &switchNames);
+
+/** Throws InvalidInputError for an option outside `allowed` or the global settings. */
+void requireOnly(const CommandLine &line, const QStringList &allowed, const QStringList &allowedSwitches = {});
+
+} // namespace lantern::cli

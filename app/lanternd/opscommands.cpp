@@ -1,0 +1,217 @@
+#include "opscommands.h"
+
+#include "audit/auditlog.h"
+#include "checkin/checkindrain.h"
+#include "checkin/checkinentry.h"
+#include "checkin/checkinrecovery.h"
+#include "commandcontext.h"
+#include "core/errors.h"
+#include "queue/workerheartbeat.h"
+#include "redis/redisclient.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
+#include "token/usertoken.h"
+
+#include <QDateTime>
+#include <QCoreApplication>
+#include <QHostInfo>
+#include <QRegularExpression>
+#include <QJsonArray>
+#include <QThread>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+namespace lantern::cli {
+
+namespace {
+
+std::atomic_bool s_stopRequested{false};
+
+void requestStop(int)
+{
+    s_stopRequested.store(true);
+}
+
+/** Waits up to `ms`, waking early when a stop is requested. */
+void pause(int ms)
+{
+    for (int waited = 0; waited < ms && !s_stopRequested.load(); waited += 50)
+        QThread::msleep(50);
+}
+
+QString defaultWorkerId()
+{
+    QString host = QHostInfo::localHostName();
+    host.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]")), QStringLiteral("_"));
+    return (host.isEmpty() ? QStringLiteral("worker") : host.left(40)) + QLatin1Char('-') + QString::number(QCoreApplication::applicationPid());
+}
+
+QJsonObject statsJson(const QString &workerId, const DrainStats &stats)
+{
+    return {{QStringLiteral("worker"), workerId},
+            {QStringLiteral("processed"), stats.claimed},
+            {QStringLiteral("persisted"), stats.persisted},
+            {QStringLiteral("dead_lettered"), stats.deadLettered}};
+}
+
+} // namespace
+
+void installStopHandlers()
+{
+    std::signal(SIGTERM, requestStop);
+    std::signal(SIGINT, requestStop);
+}
+
+int runMigrate(CommandContext &context)
+{
+    requireOnly(context.line(), {});
+    SqlConnection &sql = context.sql();  // migrates on open
+    printJson({{QStringLiteral("schema_version"), Migrator(sql).currentVersion()}});
+    return 0;
+}
+
+int runWork(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("batch")}, {QStringLiteral("once")});
+    const QString workerId = context.line().value(QStringLiteral("id"), defaultWorkerId());
+    KeySchema::validateWorkerId(workerId);
+    bool ok = true;
+    const int batch = context.line().value(QStringLiteral("batch"), QStringLiteral("500")).toInt(&ok);
+    if (!ok || batch < 1 || batch > 10000)
+        throw InvalidInputError(QStringLiteral("invalid --batch: expected 1 to 10000"));
+    const bool once = context.line().switches.contains(QStringLiteral("once"));
+    WorkerHeartbeat heartbeat(context.keys(), workerId, WorkerHeartbeat::configuredTtlSeconds());
+
+    if (once) {
+        heartbeat.beat(context.redis(), context.nowMs());
+        CheckinDrain drain(context.redis(), context.sql(), context.keys(), workerId, batch);
+        const DrainStats stats = drain.drainAll();
+        heartbeat.stop(context.redis());
+        context.redis().command({QByteArrayLiteral("SREM"), context.keys().workerSet(), workerId.toUtf8()});
+        printJson(statsJson(workerId, stats));
+        return 0;
+    }
+
+    // The long-running loop: beat, drain, back off on outages, stop cleanly on SIGTERM.
+    DrainStats total;
+    qint64 lastBeatMs = 0;
+    int backoffMs = 100;
+    while (!s_stopRequested.load()) {
+        try {
+            if (context.nowMs() - lastBeatMs >= heartbeat.ttlSeconds() * 1000 / 3) {
+                heartbeat.beat(context.redis(), context.nowMs());
+                lastBeatMs = context.nowMs();
+            }
+            CheckinDrain drain(context.redis(), context.sql(), context.keys(), workerId, batch);
+            const DrainStats stats = drain.pass();
+            total += stats;
+            backoffMs = 100;
+            if (stats.claimed == 0)
+                pause(200);
+        } catch (const UnavailableError &error) {
+            std::fprintf(stderr, "lanternd work: %s; retrying in %d ms\n", error.what(), backoffMs);
+            pause(backoffMs);
+            backoffMs = std::min(backoffMs * 2, 5000);
+        }
+    }
+    heartbeat.stop(context.redis());
+    context.redis().command({QByteArrayLiteral("SREM"), context.keys().workerSet(), workerId.toUtf8()});
+    printJson(statsJson(workerId, total));
+    return 0;
+}
+
+int runRecover(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("worker"), QStringLiteral("operator")});
+    std::optional<QString> worker;
+    if (context.line().has(QStringLiteral("worker"))) {
+        worker = context.line().value(QStringLiteral("worker"));
+        KeySchema::validateWorkerId(*worker);
+    }
+    SqlConnection &sql = context.sql();
+    const RecoveryReport report = CheckinRecovery(context.redis(), sql, context.keys()).recover(worker);
+    if (report.reclaimed > 0 || worker) {
+        AuditLog(sql).record(context.actor(), QStringLiteral("queue.recover"), worker.value_or(QStringLiteral("expired-workers")),
+                             {{QStringLiteral("workers"), QJsonArray::fromStringList(report.workers)},
+                              {QStringLiteral("requeued"), report.requeued},
+                              {QStringLiteral("completed"), report.completed},
+                              {QStringLiteral("dead_lettered"), report.deadLettered}},
+                             context.nowMs());
+    }
+    printJson({{QStringLiteral("reclaimed"), report.reclaimed},
+               {QStringLiteral("requeued"), report.requeued},
+               {QStringLiteral("completed"), report.completed},
+               {QStringLiteral("dead_lettered"), report.deadLettered},
+               {QStringLiteral("workers"), QJsonArray::fromStringList(report.workers)}});
+    return 0;
+}
+
+int runQueues(CommandContext &context)
+{
+    requireOnly(context.line(), {});
+    RedisClient &redis = context.redis();
+    const KeySchema &keys = context.keys();
+    const qint64 now = context.nowMs();
+
+    QList<QByteArrayList> commands;
+    for (int shard = 0; shard < keys.shards(); ++shard)
+        commands << QByteArrayList{QByteArrayLiteral("LLEN"), keys.checkinQueue(shard)}
+                 << QByteArrayList{QByteArrayLiteral("LINDEX"), keys.checkinQueue(shard), QByteArrayLiteral("-1")}
+                 << QByteArrayList{QByteArrayLiteral("LLEN"), keys.checkinDeadLetter(shard)};
+    const std::vector<RedisValue> replies = redis.pipeline(commands);
+    qint64 depth = 0;
+    qint64 deadLetter = 0;
+    qint64 oldestMs = -1;
+    for (int shard = 0; shard < keys.shards(); ++shard) {
+        depth += replies.at(size_t(shard) * 3).toInteger();
+        if (const auto entry = CheckinEntry::fromJson(replies.at(size_t(shard) * 3 + 1).toBytes()))
+            oldestMs = oldestMs < 0 ? entry->atMs : std::min(oldestMs, entry->atMs);
+        deadLetter += replies.at(size_t(shard) * 3 + 2).toInteger();
+    }
+    const QJsonArray queues{QJsonObject{{QStringLiteral("name"), QStringLiteral("checkin")},
+                                        {QStringLiteral("depth"), depth},
+                                        {QStringLiteral("oldest_age_s"), oldestMs < 0 ? 0.0 : double(now - oldestMs) / 1000.0}}};
+
+    QJsonArray workers;
+    QStringList ids;
+    for (const RedisValue &member : redis.command({QByteArrayLiteral("SMEMBERS"), keys.workerSet()}).elements)
+        ids << QString::fromUtf8(member.toBytes());
+    ids.sort();
+    for (const QString &id : std::as_const(ids)) {
+        QList<QByteArrayList> perWorker{{QByteArrayLiteral("GET"), keys.workerHeartbeat(id)}};
+        for (int shard = 0; shard < keys.shards(); ++shard)
+            perWorker << QByteArrayList{QByteArrayLiteral("LLEN"), keys.checkinBackup(shard, id)};
+        const std::vector<RedisValue> answers = redis.pipeline(perWorker);
+        qint64 backup = 0;
+        for (size_t i = 1; i < answers.size(); ++i)
+            backup += answers[i].toInteger();
+        const bool alive = !answers[0].isNil();
+        workers.append(QJsonObject{{QStringLiteral("id"), id},
+                                   {QStringLiteral("alive"), alive},
+                                   {QStringLiteral("backup_depth"), backup},
+                                   {QStringLiteral("last_beat_s"), alive ? QJsonValue(double(now - answers[0].toInteger()) / 1000.0) : QJsonValue()}});
+    }
+    printJson({{QStringLiteral("queues"), queues}, {QStringLiteral("workers"), workers}, {QStringLiteral("dead_letter"), deadLetter}});
+    return 0;
+}
+
+int runToken(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("uid"), QStringLiteral("token"), QStringLiteral("ttl-s")});
+    const qint64 uid = context.user();
+    bool ok = true;
+    const qint64 ttl = context.line().value(QStringLiteral("ttl-s"), QStringLiteral("3600")).toLongLong(&ok);
+    if (!ok || ttl < 1 || ttl > 366LL * 86400)
+        throw InvalidInputError(QStringLiteral("invalid --ttl-s: expected 1 to 31622400 seconds"));
+    const UserTokens tokens(context.config().tokenSalt, context.config().tokenSecret.toUtf8());
+    const qint64 expiresAt = context.nowMs() / 1000 + ttl;
+    printJson({{QStringLiteral("uid"), uid},
+               {QStringLiteral("token"), tokens.tokenFor(uid)},
+               {QStringLiteral("bearer"), tokens.mintBearer(uid, expiresAt)},
+               {QStringLiteral("expires_at"), QDateTime::fromSecsSinceEpoch(expiresAt, Qt::UTC).toString(Qt::ISODate)}});
+    return 0;
+}
+
+} // namespace lantern::cli

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QByteArrayList>
+#include <QString>
+
+namespace lantern {
+
+class KeySchema;
+class ReliableQueue;
+class RedisClient;
+class SqlConnection;
+
+/** Counts of one drain pass. */
+struct DrainStats {
+    qint64 claimed = 0;       // entries taken from queues (or resumed from this worker's backup)
+    qint64 persisted = 0;     // new checkin_log rows
+    qint64 deadLettered = 0;  // malformed entries set aside
+
+    DrainStats &operator+=(const DrainStats &other);
+};
+
+/** A worker's persistence of the check-in log queues: claim a batch per shard into this
+    worker's backup list, write it to SQL idempotently in one transaction, then acknowledge.
+    A crash between the steps leaves the batch in the backup list for recovery; replaying it
+    is harmless because every write is keyed on (uid, day). */
+class CheckinDrain final {
+public:
+    CheckinDrain(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, QString workerId, int batchSize = 500);
+
+    /** One pass over every shard: first this worker's own unacknowledged entries, then at most
+        one new batch per shard. Throws UnavailableError when Redis or SQL fails mid-way. */
+    DrainStats pass();
+    /** Passes until a pass claims nothing. */
+    DrainStats drainAll();
+
+private:
+    DrainStats process(const ReliableQueue &queue, const QByteArrayList &entries);
+
+    RedisClient &m_redis;
+    SqlConnection &m_sql;
+    const KeySchema &m_keys;
+    QString m_workerId;
+    int m_batchSize;
+};
+
+} // namespace lantern

@@ -1,0 +1,195 @@
+#include "checkin/checkinservice.h"
+
+#include "checkin/streakcalculator.h"
+#include "core/errors.h"
+#include "redis/keyschema.h"
+#include "redis/luascript.h"
+#include "redis/redisclient.h"
+#include "redis/rediserror.h"
+
+namespace lantern {
+
+namespace {
+
+const LuaScript &checkinScript()
+{
+    static const LuaScript script(QStringLiteral("checkin"));
+    return script;
+}
+
+QDate firstOfMonth(QDate day)
+{
+    return QDate(day.year(), day.month(), 1);
+}
+
+constexpr int MaxOperatorLength = 64;
+constexpr int MaxReasonLength = 255;
+
+} // namespace
+
+CheckinService::CheckinService(RedisClient &redis, const KeySchema &keys, const CheckinRules &rules)
+    : m_redis(redis), m_keys(keys), m_rules(rules)
+{
+}
+
+void CheckinService::validateCheckin(QDate day, QDate today)
+{
+    if (day > today)
+        throw InvalidInputError(QStringLiteral("cannot check in on %1: it is after today (%2)")
+                                        .arg(day.toString(Qt::ISODate), today.toString(Qt::ISODate)));
+}
+
+void CheckinService::validateMakeup(const MakeupRequest &request, QDate today, const CheckinRules &rules)
+{
+    const QString operatorName = request.operatorName.trimmed();
+    const QString reason = request.reason.trimmed();
+    if (operatorName.isEmpty())
+        throw InvalidInputError(QStringLiteral("a make-up needs --operator: who grants it"));
+    if (reason.isEmpty())
+        throw InvalidInputError(QStringLiteral("a make-up needs --reason: why it is granted"));
+    if (operatorName.size() > MaxOperatorLength || reason.size() > MaxReasonLength)
+        throw InvalidInputError(QStringLiteral("operator (max %1 characters) or reason (max %2) too long").arg(MaxOperatorLength).arg(MaxReasonLength));
+    for (const QChar c : QString(operatorName + reason)) {
+        if (c.category() == QChar::Other_Control)
+            throw InvalidInputError(QStringLiteral("operator and reason must not contain control characters"));
+    }
+    const QString day = request.date.toString(Qt::ISODate);
+    if (request.date == today)
+        throw InvalidInputError(QStringLiteral("cannot make up %1: it is today; a make-up is for a past day").arg(day));
+    if (request.date > today)
+        throw InvalidInputError(QStringLiteral("cannot make up %1: it is in the future").arg(day));
+    if (rules.makeupWindowDays == 0) {
+        if (firstOfMonth(request.date) != firstOfMonth(today))
+            throw RefusedError(QStringLiteral("make-up of %1 refused: only days of the current month (%2) can be made up")
+                                       .arg(day, today.toString(u"yyyy-MM")));
+    } else if (request.date < today.addDays(-rules.makeupWindowDays)) {
+        throw RefusedError(QStringLiteral("make-up of %1 refused: only the last %2 days can be made up").arg(day).arg(rules.makeupWindowDays));
+    }
+}
+
+CheckinOutcome CheckinService::checkin(qint64 uid, QDate day, QDate today, qint64 nowMs)
+{
+    validateCheckin(day, today);
+    return sign(uid, day, day, QStringLiteral("normal"), nullptr, nowMs);
+}
+
+CheckinOutcome CheckinService::makeup(const MakeupRequest &request, QDate today, qint64 nowMs)
+{
+    validateMakeup(request, today, m_rules);
+    // The streak a make-up restores is the user's current one, as of today.
+    return sign(request.uid, request.date, today, QStringLiteral("makeup"), &request, nowMs);
+}
+
+CheckinOutcome CheckinService::sign(qint64 uid, QDate day, QDate streakAsOf, const QString &kind, const MakeupRequest *makeup, qint64 nowMs)
+{
+    const QDate month = firstOfMonth(day);
+    const QDate previous = month.addMonths(-1);
+    const bool rolling = m_rules.streakPolicy == StreakPolicy::Rolling;
+    const int shard = m_keys.shardOf(uid);
+
+    const QByteArrayList keys{m_keys.signBits(uid, month), m_keys.makeupBits(uid, month), m_keys.signBits(uid, previous),
+                              m_keys.daySet(shard, day), m_keys.checkinQueue(shard)};
+    QByteArrayList args{QByteArray::number(uid),
+                        day.toString(Qt::ISODate).toLatin1(),
+                        QByteArray::number(day.day()),
+                        QByteArray::number(month.daysInMonth()),
+                        QByteArray::number(previous.daysInMonth()),
+                        kind.toLatin1(),
+                        rolling ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
+                        m_rules.makeupGrantsPoints ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
+                        QByteArray::number(m_rules.makeupQuota),
+                        QByteArray::number(qint64(m_rules.daySetTtlDays) * 86400),
+                        makeup ? makeup->operatorName.trimmed().toUtf8() : QByteArray(),
+                        makeup ? makeup->reason.trimmed().toUtf8() : QByteArray(),
+                        QByteArray::number(nowMs)};
+    for (int points : m_rules.rewards)
+        args << QByteArray::number(points);
+
+    const RedisValue reply = checkinScript().run(m_redis, keys, args);
+    if (reply.type != RedisValue::Type::Array || reply.elements.size() != 4)
+        throw RedisReplyError(QStringLiteral("checkin script returned an unexpected reply"));
+    const QByteArray status = reply.elements[0].toBytes();
+    if (status == "quota")
+        throw RefusedError(QStringLiteral("make-up of %1 refused: the monthly quota of %2 make-ups for %3 is used up")
+                                   .arg(day.toString(Qt::ISODate))
+                                   .arg(m_rules.makeupQuota)
+                                   .arg(day.toString(u"yyyy-MM")));
+
+    const QList<MonthBits> months{MonthBits::fromBitfield(month, reply.elements[1].toInteger()),
+                                  MonthBits::fromBitfield(previous, reply.elements[2].toInteger())};
+    CheckinOutcome outcome;
+    outcome.uid = uid;
+    outcome.date = day;
+    outcome.kind = kind;
+    outcome.already = status == "already";
+    outcome.points = static_cast<int>(reply.elements[3].toInteger());
+    outcome.monthCount = months.front().count();
+    const bool sameMonth = firstOfMonth(streakAsOf) == month;
+    outcome.streak = currentStreak(uid, streakAsOf, !sameMonth ? QList<MonthBits>{} : rolling ? months : months.mid(0, 1));
+    return outcome;
+}
+
+QList<MonthBits> CheckinService::fetchMonths(qint64 uid, QDate month, int count)
+{
+    QList<QByteArrayList> commands;
+    QList<QDate> firsts;
+    for (int i = 0; i < count; ++i) {
+        const QDate first = firstOfMonth(month).addMonths(-i);
+        firsts << first;
+        commands << QByteArrayList{QByteArrayLiteral("BITFIELD"), m_keys.signBits(uid, first), QByteArrayLiteral("GET"),
+                                   "u" + QByteArray::number(first.daysInMonth()), QByteArrayLiteral("0")};
+    }
+    const std::vector<RedisValue> replies = m_redis.pipeline(commands);
+    QList<MonthBits> result;
+    for (qsizetype i = 0; i < firsts.size(); ++i) {
+        const RedisValue &reply = replies.at(static_cast<size_t>(i));
+        if (reply.isError())
+            throw RedisReplyError(QString::fromUtf8(reply.string));
+        result << MonthBits::fromBitfield(firsts.at(i), reply.elements.at(0).toInteger());
+    }
+    return result;
+}
+
+int CheckinService::currentStreak(qint64 uid, QDate asOf, QList<MonthBits> newestFirst)
+{
+    if (newestFirst.isEmpty())
+        newestFirst = fetchMonths(uid, asOf, m_rules.streakPolicy == StreakPolicy::Rolling ? 2 : 1);
+    for (;;) {
+        const auto result = StreakCalculator::current(asOf, newestFirst, m_rules.streakPolicy);
+        if (!result.needsEarlierMonth)
+            return result.streak;
+        // A rolling run that fills whole months: fetch the next six earlier months at once.
+        newestFirst << fetchMonths(uid, newestFirst.back().month.addMonths(-1), 6);
+    }
+}
+
+CalendarMonth CheckinService::calendar(qint64 uid, QDate month, QDate today)
+{
+    const QDate first = firstOfMonth(month);
+    const std::vector<RedisValue> replies = m_redis.pipeline({
+            {QByteArrayLiteral("BITFIELD"), m_keys.signBits(uid, first), QByteArrayLiteral("GET"),
+             "u" + QByteArray::number(first.daysInMonth()), QByteArrayLiteral("0")},
+            {QByteArrayLiteral("BITFIELD"), m_keys.makeupBits(uid, first), QByteArrayLiteral("GET"),
+             "u" + QByteArray::number(first.daysInMonth()), QByteArrayLiteral("0")},
+    });
+    for (const RedisValue &reply : replies) {
+        if (reply.isError())
+            throw RedisReplyError(QString::fromUtf8(reply.string));
+    }
+    const MonthBits signedBits = MonthBits::fromBitfield(first, replies[0].elements.at(0).toInteger());
+    const MonthBits makeupBits = MonthBits::fromBitfield(first, replies[1].elements.at(0).toInteger());
+
+    CalendarMonth result;
+    result.uid = uid;
+    result.month = first;
+    result.signedDays = signedBits.signedDays();
+    result.makeupDays = makeupBits.signedDays();
+    result.monthCount = signedBits.count();
+    result.longest = signedBits.longestRun();
+    result.streak = currentStreak(uid, today, firstOfMonth(today) == first && m_rules.streakPolicy == StreakPolicy::Monthly
+                                                     ? QList<MonthBits>{signedBits}
+                                                     : QList<MonthBits>{});
+    return result;
+}
+
+} // namespace lantern

@@ -1,0 +1,87 @@
+#include "checkin/checkinstore.h"
+
+#include "sql/sqlconnection.h"
+
+namespace lantern {
+
+namespace {
+constexpr qsizetype ChunkRows = 250;
+
+QString insertIgnore(DbUrl::Dialect dialect)
+{
+    return dialect == DbUrl::Dialect::MySql ? QStringLiteral("INSERT IGNORE INTO ") : QStringLiteral("INSERT OR IGNORE INTO ");
+}
+
+QString placeholders(qsizetype rows, int columns)
+{
+    QString row = QStringLiteral("(?");
+    for (int i = 1; i < columns; ++i)
+        row += QStringLiteral(",?");
+    row += QLatin1Char(')');
+    QStringList all(rows, row);
+    return all.join(QLatin1Char(','));
+}
+} // namespace
+
+int CheckinStore::persist(const QList<CheckinEntry> &entries)
+{
+    if (entries.isEmpty())
+        return 0;
+    return m_connection.transaction([&] {
+        int inserted = 0;
+        for (qsizetype start = 0; start < entries.size(); start += ChunkRows)
+            inserted += insertChunk(entries.mid(start, ChunkRows));
+        return inserted;
+    });
+}
+
+int CheckinStore::insertChunk(const QList<CheckinEntry> &chunk)
+{
+    const QString prefix = insertIgnore(m_connection.dialect());
+    QVariantList logValues;
+    QVariantList ledgerValues;
+    qsizetype grants = 0;
+    for (const CheckinEntry &entry : chunk) {
+        const bool makeup = entry.kind == QLatin1String("makeup");
+        logValues << entry.uid << entry.date.toString(Qt::ISODate) << entry.kind << entry.points
+                  << (makeup ? QVariant(entry.operatorName) : QVariant()) << (makeup ? QVariant(entry.reason) : QVariant())
+                  << entry.atMs;
+        if (entry.points > 0) {
+            ledgerValues << entry.ledgerRef() << entry.uid << entry.points << QStringLiteral("checkin");
+            ++grants;
+        }
+    }
+    QSqlQuery log = m_connection.exec(prefix + QStringLiteral("checkin_log (uid, day, kind, points, operator, reason, signed_at) VALUES ")
+                                              + placeholders(chunk.size(), 7),
+                                      logValues);
+    // Read now: SQLite reports the connection's last statement, not this query's.
+    const int inserted = log.numRowsAffected();
+    if (grants > 0)
+        m_connection.exec(prefix + QStringLiteral("points_ledger (ref, uid, delta, source) VALUES ") + placeholders(grants, 4),
+                          ledgerValues);
+    return inserted;
+}
+
+qint64 CheckinStore::pointsBalance(qint64 uid)
+{
+    QSqlQuery query = m_connection.exec(QStringLiteral("SELECT COALESCE(SUM(delta), 0) FROM points_ledger WHERE uid = ?"), {uid});
+    return query.next() ? query.value(0).toLongLong() : 0;
+}
+
+QSet<qint64> CheckinStore::uidsOn(QDate day)
+{
+    QSet<qint64> uids;
+    QSqlQuery query = m_connection.exec(QStringLiteral("SELECT uid FROM checkin_log WHERE day = ?"), {day.toString(Qt::ISODate)});
+    while (query.next())
+        uids.insert(query.value(0).toLongLong());
+    return uids;
+}
+
+bool CheckinStore::hasLog(qint64 uid, QDate day)
+{
+    QSqlQuery query = m_connection.exec(QStringLiteral("SELECT 1 FROM checkin_log WHERE uid = ? AND day = ?"),
+                                        {uid, day.toString(Qt::ISODate)});
+    return query.next();
+}
+
+} // namespace lantern

@@ -1,0 +1,185 @@
+#include "core/config.h"
+
+#include "core/errors.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
+
+namespace lantern {
+
+namespace {
+
+QString envName(const QString &setting)
+{
+    return QStringLiteral("LANTERN_") + setting.toUpper().replace(QLatin1Char('-'), QLatin1Char('_'));
+}
+
+int parseInt(const QString &text, const QString &what, int min, int max)
+{
+    bool ok = false;
+    const int value = text.trimmed().toInt(&ok);
+    if (!ok || value < min || value > max)
+        throw InvalidInputError(QStringLiteral("invalid %1 '%2': expected a whole number from %3 to %4").arg(what, text).arg(min).arg(max));
+    return value;
+}
+
+bool parseBool(const QString &text, const QString &what)
+{
+    const QString value = text.trimmed().toLower();
+    if (value == QLatin1String("1") || value == QLatin1String("true") || value == QLatin1String("yes"))
+        return true;
+    if (value == QLatin1String("0") || value == QLatin1String("false") || value == QLatin1String("no"))
+        return false;
+    throw InvalidInputError(QStringLiteral("invalid %1 '%2': expected true or false").arg(what, text));
+}
+
+QList<int> parseRewards(const QString &text)
+{
+    QList<int> rewards;
+    for (const QString &part : text.split(QLatin1Char(','))) {
+        bool ok = false;
+        const int value = part.trimmed().toInt(&ok);
+        if (!ok || value < 0 || value > 1000000)
+            throw InvalidInputError(QStringLiteral("invalid reward table '%1': expected comma-separated points such as 10,20,30,50").arg(text));
+        rewards << value;
+    }
+    if (rewards.isEmpty() || rewards.size() > 31)
+        throw InvalidInputError(QStringLiteral("invalid reward table '%1': expected 1 to 31 entries").arg(text));
+    return rewards;
+}
+
+QString defaultSqlitePath()
+{
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    if (dir.isEmpty())
+        dir = QDir::homePath() + QStringLiteral("/.local/share");
+    return dir + QStringLiteral("/lantern/lantern.db");
+}
+
+/** Settings from a profile: --config FILE, or --profile NAME under the user's config dir. */
+QHash<QString, QString> profileSettings(const QHash<QString, QString> &flags, const QProcessEnvironment &environment)
+{
+    QString file = flags.value(QStringLiteral("config"), environment.value(QStringLiteral("LANTERN_CONFIG")));
+    const QString profile = flags.value(QStringLiteral("profile"), environment.value(QStringLiteral("LANTERN_PROFILE")));
+    if (file.isEmpty() && !profile.isEmpty()) {
+        static const QRegularExpression validName(QStringLiteral("^[A-Za-z0-9_.-]{1,64}$"));
+        if (!validName.match(profile).hasMatch())
+            throw InvalidInputError(QStringLiteral("invalid profile name '%1'").arg(profile));
+        file = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/lantern/profiles/")
+                + profile + QStringLiteral(".conf");
+    }
+    QHash<QString, QString> values;
+    if (file.isEmpty())
+        return values;
+    if (!QFile::exists(file))
+        throw InvalidInputError(QStringLiteral("configuration file %1 does not exist").arg(file));
+    QSettings settings(file, QSettings::IniFormat);
+    for (const QString &key : settings.allKeys()) {
+        if (!Config::settingNames().contains(key))
+            throw InvalidInputError(QStringLiteral("unknown setting '%1' in %2").arg(key, file));
+        values.insert(key, settings.value(key).toString());
+    }
+    return values;
+}
+
+} // namespace
+
+QStringList Config::settingNames()
+{
+    return {QStringLiteral("redis"),         QStringLiteral("db"),
+            QStringLiteral("today"),         QStringLiteral("tz"),
+            QStringLiteral("prefix"),        QStringLiteral("shards"),
+            QStringLiteral("streak-policy"), QStringLiteral("rewards"),
+            QStringLiteral("makeup-window-days"), QStringLiteral("makeup-quota"),
+            QStringLiteral("makeup-points"), QStringLiteral("token-salt"),
+            QStringLiteral("token-secret")};
+}
+
+Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvironment &environment)
+{
+    const QHash<QString, QString> profile = profileSettings(flags, environment);
+    const auto setting = [&](const QString &name) -> std::optional<QString> {
+        if (flags.contains(name))
+            return flags.value(name);
+        if (environment.contains(envName(name)))
+            return environment.value(envName(name));
+        if (profile.contains(name))
+            return profile.value(name);
+        return std::nullopt;
+    };
+
+    Config config;
+    config.redis = RedisUrl::parse(setting(QStringLiteral("redis")).value_or(QStringLiteral("redis://127.0.0.1:6379")));
+    config.db = DbUrl::parse(setting(QStringLiteral("db")).value_or(QStringLiteral("sqlite://") + defaultSqlitePath()));
+    if (const auto tz = setting(QStringLiteral("tz"))) {
+        config.timeZone = QTimeZone(tz->toUtf8());
+        if (!config.timeZone.isValid())
+            throw InvalidInputError(QStringLiteral("unknown time zone '%1': expected an IANA name such as Asia/Shanghai").arg(*tz));
+    }
+    if (const auto today = setting(QStringLiteral("today")))
+        config.todayOverride = parseDate(*today, QStringLiteral("--today"));
+    if (const auto prefix = setting(QStringLiteral("prefix")))
+        config.keyPrefix = *prefix;
+    if (const auto shards = setting(QStringLiteral("shards")))
+        config.shards = parseInt(*shards, QStringLiteral("shard count"), 1, 16384);
+    if (const auto policy = setting(QStringLiteral("streak-policy"))) {
+        if (*policy == QLatin1String("monthly"))
+            config.checkin.streakPolicy = StreakPolicy::Monthly;
+        else if (*policy == QLatin1String("rolling"))
+            config.checkin.streakPolicy = StreakPolicy::Rolling;
+        else
+            throw InvalidInputError(QStringLiteral("invalid streak policy '%1': expected monthly or rolling").arg(*policy));
+    }
+    if (const auto rewards = setting(QStringLiteral("rewards")))
+        config.checkin.rewards = parseRewards(*rewards);
+    if (const auto window = setting(QStringLiteral("makeup-window-days")))
+        config.checkin.makeupWindowDays = parseInt(*window, QStringLiteral("make-up window"), 0, 366);
+    if (const auto quota = setting(QStringLiteral("makeup-quota")))
+        config.checkin.makeupQuota = parseInt(*quota, QStringLiteral("make-up quota"), 0, 31);
+    if (const auto points = setting(QStringLiteral("makeup-points")))
+        config.checkin.makeupGrantsPoints = parseBool(*points, QStringLiteral("make-up points switch"));
+    if (const auto salt = setting(QStringLiteral("token-salt")))
+        config.tokenSalt = *salt;
+    if (const auto secret = setting(QStringLiteral("token-secret")))
+        config.tokenSecret = *secret;
+    return config;
+}
+
+QDate Config::today() const
+{
+    if (todayOverride)
+        return *todayOverride;
+    return QDateTime::currentDateTimeUtc().toTimeZone(timeZone).date();
+}
+
+QDate parseDate(const QString &text, const QString &what)
+{
+    static const QRegularExpression shape(QStringLiteral("^\\d{4}-\\d{2}-\\d{2}$"));
+    const QDate date = shape.match(text).hasMatch() ? QDate::fromString(text, u"yyyy-MM-dd") : QDate();
+    if (!date.isValid() || date.year() < 2000 || date.year() > 2999)
+        throw InvalidInputError(QStringLiteral("invalid %1 '%2': expected an existing day as YYYY-MM-DD").arg(what, text));
+    return date;
+}
+
+QDate parseMonth(const QString &text)
+{
+    static const QRegularExpression shape(QStringLiteral("^\\d{4}-\\d{2}$"));
+    const QDate month = shape.match(text).hasMatch() ? QDate::fromString(text + QStringLiteral("-01"), u"yyyy-MM-dd") : QDate();
+    if (!month.isValid() || month.year() < 2000 || month.year() > 2999)
+        throw InvalidInputError(QStringLiteral("invalid month '%1': expected YYYY-MM").arg(text));
+    return month;
+}
+
+qint64 parseUid(const QString &text)
+{
+    static const QRegularExpression digits(QStringLiteral("^[0-9]{1,19}$"));
+    bool ok = false;
+    const qint64 uid = digits.match(text).hasMatch() ? text.toLongLong(&ok) : 0;
+    if (!ok || uid <= 0)
+        throw InvalidInputError(QStringLiteral("invalid uid '%1': expected a positive whole number").arg(text));
+    return uid;
+}
+
+} // namespace lantern

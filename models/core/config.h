@@ -1,0 +1,63 @@
+#pragma once
+
+#include "redis/redisurl.h"
+#include "sql/dburl.h"
+
+#include <QDate>
+#include <QHash>
+#include <QList>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QTimeZone>
+
+#include <optional>
+
+namespace lantern {
+
+enum class StreakPolicy {
+    Monthly,  // the count restarts on the 1st (the seeds' rule)
+    Rolling,  // streaks cross month boundaries
+};
+
+/** The check-in rules of DESIGN §4, all configurable. */
+struct CheckinRules {
+    StreakPolicy streakPolicy = StreakPolicy::Monthly;
+    QList<int> rewards{10, 20, 30, 50};  // points for day 1, 2, 3, 4+ of a streak
+    int makeupWindowDays = 0;            // 0: any past day of the current month; N: the last N days
+    int makeupQuota = 3;                 // make-ups per calendar month of the made-up day
+    bool makeupGrantsPoints = false;     // a make-up restores the streak but grants nothing
+    int daySetTtlDays = 62;              // how long the per-day uid sets stay for reconcile
+};
+
+/** Everything a command needs to know about its environment (DESIGN §5).
+    Resolution order for every setting: command-line flag, environment (LANTERN_*), the profile
+    file (--profile NAME or --config FILE), the built-in default. */
+struct Config {
+    RedisUrl redis;
+    DbUrl db;
+    QTimeZone timeZone = QTimeZone::systemTimeZone();
+    std::optional<QDate> todayOverride;  // --today / LANTERN_TODAY
+    QString keyPrefix = QStringLiteral("lt:");
+    int shards = 16;
+    CheckinRules checkin;
+    QString tokenSalt = QStringLiteral("lantern");
+    QString tokenSecret;  // never written to disk by Lantern
+
+    /** The business day: the override, or the current date in the configured time zone. */
+    QDate today() const;
+
+    /** Setting names accepted as flags (--name value) and as LANTERN_NAME variables. */
+    static QStringList settingNames();
+    /** Throws InvalidInputError for any malformed value, naming its source. */
+    static Config resolve(const QHash<QString, QString> &flags,
+                          const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
+};
+
+/** Strict YYYY-MM-DD; throws InvalidInputError for malformed or impossible dates. */
+QDate parseDate(const QString &text, const QString &what = QStringLiteral("date"));
+/** Strict YYYY-MM, returned as the month's first day. */
+QDate parseMonth(const QString &text);
+/** A positive decimal uid (1..2^63-1); throws InvalidInputError otherwise. */
+qint64 parseUid(const QString &text);
+
+} // namespace lantern

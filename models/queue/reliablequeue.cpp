@@ -1,0 +1,90 @@
+#include "queue/reliablequeue.h"
+
+#include "redis/luascript.h"
+#include "redis/redisclient.h"
+#include "redis/rediserror.h"
+
+#include <algorithm>
+
+namespace lantern {
+
+namespace {
+const LuaScript &claimScript()
+{
+    static const LuaScript script(QStringLiteral("claim"));
+    return script;
+}
+
+const LuaScript &requeueScript()
+{
+    static const LuaScript script(QStringLiteral("requeue"));
+    return script;
+}
+
+QByteArrayList toList(const RedisValue &reply)
+{
+    QByteArrayList result;
+    result.reserve(static_cast<qsizetype>(reply.elements.size()));
+    for (const RedisValue &element : reply.elements)
+        result << element.toBytes();
+    return result;
+}
+
+void throwOnError(const std::vector<RedisValue> &replies)
+{
+    for (const RedisValue &reply : replies) {
+        if (reply.isError())
+            throw RedisReplyError(QString::fromUtf8(reply.string));
+    }
+}
+} // namespace
+
+ReliableQueue::ReliableQueue(QByteArray queue, QByteArray backup, QByteArray deadLetter)
+    : m_queue(std::move(queue)), m_backup(std::move(backup)), m_deadLetter(std::move(deadLetter))
+{
+}
+
+QByteArrayList ReliableQueue::claim(RedisClient &redis, int max) const
+{
+    return toList(claimScript().run(redis, {m_queue, m_backup}, {QByteArray::number(max)}));
+}
+
+QByteArrayList ReliableQueue::inFlight(RedisClient &redis, int max) const
+{
+    // The backup list grows on the left, so its oldest entries are on the right.
+    QByteArrayList entries = toList(redis.command({QByteArrayLiteral("LRANGE"), m_backup, QByteArray::number(-max), QByteArrayLiteral("-1")}));
+    std::reverse(entries.begin(), entries.end());
+    return entries;
+}
+
+void ReliableQueue::acknowledge(RedisClient &redis, const QByteArrayList &entries) const
+{
+    if (entries.isEmpty())
+        return;
+    QList<QByteArrayList> commands;
+    commands.reserve(entries.size());
+    for (const QByteArray &entry : entries)
+        commands << QByteArrayList{QByteArrayLiteral("LREM"), m_backup, QByteArrayLiteral("1"), entry};
+    throwOnError(redis.pipeline(commands));
+}
+
+void ReliableQueue::deadLetter(RedisClient &redis, const QByteArray &entry) const
+{
+    throwOnError(redis.pipeline({{QByteArrayLiteral("MULTI")},
+                                 {QByteArrayLiteral("LPUSH"), m_deadLetter, entry},
+                                 {QByteArrayLiteral("LREM"), m_backup, QByteArrayLiteral("1"), entry},
+                                 {QByteArrayLiteral("EXEC")}}));
+}
+
+qint64 ReliableQueue::requeueBackup(RedisClient &redis) const
+{
+    qint64 total = 0;
+    for (;;) {
+        const qint64 moved = requeueScript().run(redis, {m_backup, m_queue}, {QByteArrayLiteral("1000")}).toInteger();
+        total += moved;
+        if (moved < 1000)
+            return total;
+    }
+}
+
+} // namespace lantern

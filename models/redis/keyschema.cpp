@@ -1,0 +1,70 @@
+#include "redis/keyschema.h"
+
+#include "core/errors.h"
+
+#include <QRegularExpression>
+
+namespace lantern {
+
+KeySchema::KeySchema(const QString &prefix, int shards) : m_prefix(prefix.toUtf8()), m_shards(shards)
+{
+    static const QRegularExpression validPrefix(QStringLiteral("^[A-Za-z0-9_.:-]{0,32}$"));
+    if (!validPrefix.match(prefix).hasMatch())
+        throw InvalidInputError(QStringLiteral("invalid key prefix '%1': use up to 32 of A-Z a-z 0-9 _ . : -").arg(prefix));
+    if (shards < 1 || shards > 16384)
+        throw InvalidInputError(QStringLiteral("invalid shard count %1: expected 1..16384").arg(shards));
+}
+
+void KeySchema::validateWorkerId(const QString &workerId)
+{
+    static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9_.-]{1,64}$"));
+    if (!valid.match(workerId).hasMatch())
+        throw InvalidInputError(QStringLiteral("invalid worker id '%1': use 1 to 64 of A-Z a-z 0-9 _ . -").arg(workerId));
+}
+
+QByteArray KeySchema::checkinTag(int shard) const
+{
+    return m_prefix + "{ck:" + QByteArray::number(shard) + "}:";
+}
+
+QByteArray KeySchema::signBits(qint64 uid, QDate month) const
+{
+    return checkinTag(shardOf(uid)) + "sign:" + QByteArray::number(uid) + ':' + month.toString(u"yyyyMM").toLatin1();
+}
+
+QByteArray KeySchema::makeupBits(qint64 uid, QDate month) const
+{
+    return checkinTag(shardOf(uid)) + "makeup:" + QByteArray::number(uid) + ':' + month.toString(u"yyyyMM").toLatin1();
+}
+
+QByteArray KeySchema::daySet(int shard, QDate day) const
+{
+    return checkinTag(shard) + "day:" + day.toString(u"yyyyMMdd").toLatin1();
+}
+
+QByteArray KeySchema::checkinQueue(int shard) const
+{
+    return checkinTag(shard) + "queue";
+}
+
+QByteArray KeySchema::checkinBackup(int shard, const QString &workerId) const
+{
+    return checkinTag(shard) + "backup:" + workerId.toUtf8();
+}
+
+QByteArray KeySchema::checkinDeadLetter(int shard) const
+{
+    return checkinTag(shard) + "dead";
+}
+
+QByteArray KeySchema::workerHeartbeat(const QString &workerId) const
+{
+    return m_prefix + "worker:" + workerId.toUtf8();
+}
+
+QByteArray KeySchema::workerSet() const
+{
+    return m_prefix + "workers";
+}
+
+} // namespace lantern

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QByteArray>
+#include <QDate>
+#include <QString>
+
+namespace lantern {
+
+/** Every Redis key Lantern uses, in one place (DESIGN §3).
+    Check-in keys carry the hash tag {ck:S} with S = uid mod shards, so one user's bitmaps, the
+    shard's day sets and its log queue share a cluster slot and one script may touch them all. */
+class KeySchema final {
+public:
+    static constexpr int DefaultShards = 16;
+
+    /** Throws InvalidInputError for a prefix with braces or spaces, or shards outside 1..16384. */
+    explicit KeySchema(const QString &prefix = QStringLiteral("lt:"), int shards = DefaultShards);
+
+    int shards() const { return m_shards; }
+    int shardOf(qint64 uid) const { return static_cast<int>(uid % m_shards); }
+    const QByteArray &prefix() const { return m_prefix; }
+
+    QByteArray signBits(qint64 uid, QDate month) const;      // bit d-1 = day d signed (normal or make-up)
+    QByteArray makeupBits(qint64 uid, QDate month) const;    // bit d-1 = day d was a make-up
+    QByteArray daySet(int shard, QDate day) const;           // uids of the shard that signed that day
+    QByteArray checkinQueue(int shard) const;                // log entries awaiting persistence
+    QByteArray checkinBackup(int shard, const QString &workerId) const;  // a worker's in-flight entries
+    QByteArray checkinDeadLetter(int shard) const;           // entries that cannot be persisted
+
+    QByteArray workerHeartbeat(const QString &workerId) const;
+    QByteArray workerSet() const;                            // ids of workers that ever claimed work
+
+    /** Throws InvalidInputError unless id is 1..64 chars of [A-Za-z0-9_.-]. */
+    static void validateWorkerId(const QString &workerId);
+
+private:
+    QByteArray checkinTag(int shard) const;
+
+    QByteArray m_prefix;
+    int m_shards;
+};
+
+} // namespace lantern

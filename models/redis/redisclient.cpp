@@ -1,0 +1,197 @@
+#include "redis/redisclient.h"
+
+#include "redis/rediserror.h"
+
+#include <hiredis/hiredis.h>
+
+#include <cerrno>
+#include <vector>
+
+namespace lantern {
+
+namespace {
+
+struct ReplyDeleter {
+    void operator()(redisReply *reply) const { freeReplyObject(reply); }
+};
+using ReplyPtr = std::unique_ptr<redisReply, ReplyDeleter>;
+
+timeval toTimeval(std::chrono::milliseconds ms)
+{
+    timeval tv{};
+    tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
+    return tv;
+}
+
+RedisValue convert(const redisReply *reply)
+{
+    RedisValue value;
+    switch (reply->type) {
+    case REDIS_REPLY_NIL:
+        value.type = RedisValue::Type::Nil;
+        break;
+    case REDIS_REPLY_INTEGER:
+        value.type = RedisValue::Type::Integer;
+        value.integer = reply->integer;
+        break;
+    case REDIS_REPLY_STRING:
+        value.type = RedisValue::Type::String;
+        value.string = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
+        break;
+    case REDIS_REPLY_STATUS:
+        value.type = RedisValue::Type::Status;
+        value.string = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
+        break;
+    case REDIS_REPLY_ERROR:
+        value.type = RedisValue::Type::Error;
+        value.string = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
+        break;
+    case REDIS_REPLY_ARRAY:
+        value.type = RedisValue::Type::Array;
+        value.elements.reserve(reply->elements);
+        for (size_t i = 0; i < reply->elements; ++i)
+            value.elements.push_back(convert(reply->element[i]));
+        break;
+    default:
+        throw RedisReplyError(QStringLiteral("unsupported Redis reply type %1").arg(reply->type));
+    }
+    return value;
+}
+
+} // namespace
+
+long long RedisValue::toInteger() const
+{
+    if (type == Type::Integer)
+        return integer;
+    if (type == Type::String || type == Type::Status) {
+        bool ok = false;
+        const long long parsed = string.toLongLong(&ok);
+        if (ok)
+            return parsed;
+    }
+    throw RedisReplyError(QStringLiteral("expected an integer reply from Redis"));
+}
+
+QByteArray RedisValue::toBytes() const
+{
+    if (type == Type::String || type == Type::Status || type == Type::Nil)
+        return string;
+    if (type == Type::Integer)
+        return QByteArray::number(integer);
+    throw RedisReplyError(QStringLiteral("expected a string reply from Redis"));
+}
+
+void RedisClient::ContextDeleter::operator()(redisContext *context) const
+{
+    redisFree(context);
+}
+
+RedisClient::RedisClient(RedisUrl url, RedisOptions options) : m_url(std::move(url)), m_options(options) {}
+RedisClient::~RedisClient() = default;
+RedisClient::RedisClient(RedisClient &&) noexcept = default;
+RedisClient &RedisClient::operator=(RedisClient &&) noexcept = default;
+
+void RedisClient::failIo(const char *during)
+{
+    const int savedErrno = errno;
+    const QString detail = m_context ? QString::fromLocal8Bit(m_context->errstr) : QStringLiteral("out of memory");
+    // hiredis 0.14 reports a read timeout as an I/O error with errno EAGAIN ("Resource temporarily
+    // unavailable") and a connect timeout as "Connection timed out".
+    const bool timedOut = savedErrno == EAGAIN || savedErrno == EWOULDBLOCK || savedErrno == ETIMEDOUT
+            || detail.contains(QLatin1String("timed out")) || detail.contains(QLatin1String("temporarily unavailable"));
+    m_context.reset();
+    const QString message = QStringLiteral("Redis at %1:%2 %3: %4")
+                                    .arg(m_url.host)
+                                    .arg(m_url.port)
+                                    .arg(QLatin1String(during), timedOut ? QStringLiteral("timed out") : detail);
+    if (timedOut)
+        throw RedisTimeoutError(message);
+    throw RedisIoError(message);
+}
+
+void RedisClient::ensureConnected()
+{
+    if (m_context)
+        return;
+    const QByteArray host = m_url.host.toUtf8();
+    errno = 0;
+    m_context.reset(redisConnectWithTimeout(host.constData(), m_url.port, toTimeval(m_options.connectTimeout)));
+    if (!m_context || m_context->err)
+        failIo("is unreachable");
+    if (redisSetTimeout(m_context.get(), toTimeval(m_options.commandTimeout)) != REDIS_OK)
+        failIo("refused a timeout");
+
+    QList<QByteArrayList> handshake;
+    if (!m_url.password.isEmpty()) {
+        QByteArrayList auth{QByteArrayLiteral("AUTH")};
+        if (!m_url.user.isEmpty())
+            auth << m_url.user.toUtf8();
+        auth << m_url.password.toUtf8();
+        handshake << auth;
+    }
+    if (m_url.db != 0)
+        handshake << QByteArrayList{QByteArrayLiteral("SELECT"), QByteArray::number(m_url.db)};
+    if (handshake.isEmpty())
+        return;
+    for (const auto &args : handshake)
+        appendCommand(args);
+    for (qsizetype i = 0; i < handshake.size(); ++i) {
+        const RedisValue reply = readReply();
+        if (reply.isError()) {
+            m_context.reset();
+            throw RedisIoError(QStringLiteral("Redis at %1:%2 rejected the connection: %3")
+                                       .arg(m_url.host)
+                                       .arg(m_url.port)
+                                       .arg(QString::fromUtf8(reply.string)));
+        }
+    }
+}
+
+void RedisClient::appendCommand(const QByteArrayList &args)
+{
+    std::vector<const char *> argv;
+    std::vector<size_t> argvlen;
+    argv.reserve(static_cast<size_t>(args.size()));
+    argvlen.reserve(static_cast<size_t>(args.size()));
+    for (const QByteArray &arg : args) {
+        argv.push_back(arg.constData());
+        argvlen.push_back(static_cast<size_t>(arg.size()));
+    }
+    if (redisAppendCommandArgv(m_context.get(), static_cast<int>(args.size()), argv.data(), argvlen.data()) != REDIS_OK)
+        failIo("failed while sending");
+}
+
+RedisValue RedisClient::readReply()
+{
+    void *raw = nullptr;
+    errno = 0;
+    if (redisGetReply(m_context.get(), &raw) != REDIS_OK || raw == nullptr)
+        failIo("failed while reading a reply");
+    const ReplyPtr reply(static_cast<redisReply *>(raw));
+    return convert(reply.get());
+}
+
+RedisValue RedisClient::command(const QByteArrayList &args)
+{
+    std::vector<RedisValue> replies = pipeline({args});
+    RedisValue &reply = replies.front();
+    if (reply.isError())
+        throw RedisReplyError(QString::fromUtf8(reply.string));
+    return std::move(reply);
+}
+
+std::vector<RedisValue> RedisClient::pipeline(const QList<QByteArrayList> &commands)
+{
+    ensureConnected();
+    for (const auto &args : commands)
+        appendCommand(args);
+    std::vector<RedisValue> replies;
+    replies.reserve(static_cast<size_t>(commands.size()));
+    for (qsizetype i = 0; i < commands.size(); ++i)
+        replies.push_back(readReply());
+    return replies;
+}
+
+} // namespace lantern

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "redis/redisurl.h"
+#include "redis/redisvalue.h"
+
+#include <QByteArrayList>
+#include <QList>
+
+#include <chrono>
+#include <memory>
+
+struct redisContext;
+
+namespace lantern {
+
+struct RedisOptions {
+    std::chrono::milliseconds connectTimeout{1000};  // TCP connect + AUTH/SELECT
+    std::chrono::milliseconds commandTimeout{3000};  // per reply
+};
+
+/** A blocking Redis connection over hiredis, for one thread at a time.
+    Connects lazily (AUTH and SELECT from the URL); any I/O error or timeout discards the
+    context, throws RedisIoError/RedisTimeoutError, and the next call reconnects. */
+class RedisClient final {
+public:
+    explicit RedisClient(RedisUrl url, RedisOptions options = {});
+    ~RedisClient();
+    RedisClient(RedisClient &&) noexcept;
+    RedisClient &operator=(RedisClient &&) noexcept;
+
+    /** Sends one command; error replies throw RedisReplyError. */
+    RedisValue command(const QByteArrayList &args);
+    /** Sends every command before reading any reply (one round trip). Error replies come back
+        as values of Type::Error, in order, so one failed command does not hide the others. */
+    std::vector<RedisValue> pipeline(const QList<QByteArrayList> &commands);
+
+    /** Connects now if not connected (throws like command()). */
+    void ensureConnected();
+    bool isConnected() const { return m_context != nullptr; }
+    const RedisUrl &url() const { return m_url; }
+
+private:
+    struct ContextDeleter {
+        void operator()(redisContext *context) const;
+    };
+    using ContextPtr = std::unique_ptr<redisContext, ContextDeleter>;
+
+    [[noreturn]] void failIo(const char *during);
+    void appendCommand(const QByteArrayList &args);
+    RedisValue readReply();
+
+    RedisUrl m_url;
+    RedisOptions m_options;
+    ContextPtr m_context;
+};
+
+} // namespace lantern

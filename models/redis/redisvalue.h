@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QByteArray>
+
+#include <vector>
+
+namespace lantern {
+
+/** An owned copy of one RESP2 reply, so no hiredis memory escapes the client. */
+struct RedisValue {
+    enum class Type { Nil, Integer, String, Status, Array, Error };
+
+    Type type = Type::Nil;
+    long long integer = 0;
+    QByteArray string;  // String, Status and Error payloads
+    std::vector<RedisValue> elements;
+
+    bool isNil() const { return type == Type::Nil; }
+    bool isError() const { return type == Type::Error; }
+    /** Integer replies, or strings that hold an integer; throws RedisReplyError otherwise. */
+    long long toInteger() const;
+    /** String/Status payload, empty for Nil; throws RedisReplyError for other types. */
+    QByteArray toBytes() const;
+};
+
+} // namespace lantern

@@ -1,0 +1,71 @@
+#include "sql/dburl.h"
+
+#include "core/errors.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QUrl>
+#include <QUrlQuery>
+
+namespace lantern {
+
+DbUrl DbUrl::parse(const QString &text)
+{
+    const QUrl url(text, QUrl::StrictMode);
+    const auto invalid = [&text](const QString &why) {
+        return InvalidInputError(QStringLiteral("invalid database URL '%1': %2").arg(QUrl(text).toDisplayString(QUrl::RemovePassword), why));
+    };
+    if (!url.isValid())
+        throw invalid(QStringLiteral("expected mysql://user:password@host:port/dbname or sqlite:///absolute/path.db"));
+
+    DbUrl result;
+    if (url.scheme() == QLatin1String("sqlite")) {
+        result.dialect = Dialect::Sqlite;
+        result.path = url.path(QUrl::FullyDecoded);
+        if (!url.host().isEmpty() || !QDir::isAbsolutePath(result.path) || result.path.endsWith(QLatin1Char('/')))
+            throw invalid(QStringLiteral("SQLite needs an absolute file path, as sqlite:///var/lib/lantern/lantern.db"));
+        return result;
+    }
+    if (url.scheme() != QLatin1String("mysql"))
+        throw invalid(QStringLiteral("the scheme must be mysql or sqlite"));
+
+    result.dialect = Dialect::MySql;
+    result.host = url.host();
+    result.port = url.port(3306);
+    result.user = url.userName(QUrl::FullyDecoded);
+    result.password = url.password(QUrl::FullyDecoded);
+    result.database = url.path().mid(1);
+    static const QRegularExpression validName(QStringLiteral("^[A-Za-z0-9_]{1,64}$"));
+    if (result.host.isEmpty())
+        throw invalid(QStringLiteral("missing host"));
+    if (!validName.match(result.database).hasMatch())
+        throw invalid(QStringLiteral("the database name must be 1 to 64 of A-Z a-z 0-9 _"));
+    if (result.user.isEmpty())
+        throw invalid(QStringLiteral("missing user"));
+    const QUrlQuery query(url);
+    for (const auto &[key, value] : query.queryItems(QUrl::FullyDecoded)) {
+        if (key == QLatin1String("unix_socket"))
+            result.unixSocket = value;
+        else
+            throw invalid(QStringLiteral("unknown parameter '%1' (only unix_socket is supported)").arg(key));
+    }
+    return result;
+}
+
+QString DbUrl::redacted() const
+{
+    if (dialect == Dialect::Sqlite)
+        return QStringLiteral("sqlite://") + path;
+    QString text = QStringLiteral("mysql://") + user + (password.isEmpty() ? QString() : QStringLiteral(":***"))
+            + QLatin1Char('@') + host + QLatin1Char(':') + QString::number(port) + QLatin1Char('/') + database;
+    if (!unixSocket.isEmpty())
+        text += QStringLiteral("?unix_socket=") + unixSocket;
+    return text;
+}
+
+QString DbUrl::driverName() const
+{
+    return dialect == Dialect::MySql ? QStringLiteral("QMYSQL") : QStringLiteral("QSQLITE");
+}
+
+} // namespace lantern

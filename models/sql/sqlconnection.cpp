@@ -1,0 +1,115 @@
+#include "sql/sqlconnection.h"
+
+#include <QAtomicInteger>
+#include <QSqlError>
+
+namespace lantern {
+
+namespace {
+QAtomicInteger<quint64> s_connectionCounter;
+
+bool isConnectionLost(const QSqlError &error)
+{
+    // MySQL client errors 2002/2003/2006/2013 (and 2055): server gone, unreachable, lost.
+    const QString code = error.nativeErrorCode();
+    return code == QLatin1String("2002") || code == QLatin1String("2003") || code == QLatin1String("2006")
+            || code == QLatin1String("2013") || code == QLatin1String("2055");
+}
+} // namespace
+
+SqlConnection::SqlConnection(const DbUrl &url)
+    : m_url(url), m_name(QStringLiteral("lantern-%1").arg(s_connectionCounter.fetchAndAddRelaxed(1)))
+{
+    QSqlDatabase db = QSqlDatabase::addDatabase(url.driverName(), m_name);
+    if (url.dialect == DbUrl::Dialect::Sqlite) {
+        db.setDatabaseName(url.path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    } else {
+        db.setHostName(url.host);
+        db.setPort(url.port);
+        db.setUserName(url.user);
+        db.setPassword(url.password);
+        db.setDatabaseName(url.database);
+        QString options = QStringLiteral("MYSQL_OPT_CONNECT_TIMEOUT=3;MYSQL_OPT_READ_TIMEOUT=30;MYSQL_OPT_WRITE_TIMEOUT=30");
+        if (!url.unixSocket.isEmpty())
+            options += QStringLiteral(";UNIX_SOCKET=") + url.unixSocket;
+        db.setConnectOptions(options);
+    }
+    if (!db.open()) {
+        const QSqlError error = db.lastError();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(m_name);
+        throw SqlUnavailableError(QStringLiteral("cannot open database %1: %2").arg(url.redacted(), error.text()));
+    }
+    if (url.dialect == DbUrl::Dialect::Sqlite) {
+        exec(QStringLiteral("PRAGMA journal_mode=WAL"));
+        exec(QStringLiteral("PRAGMA foreign_keys=ON"));
+    } else {
+        exec(QStringLiteral("SET SESSION sql_mode='STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO'"));
+        exec(QStringLiteral("SET SESSION time_zone='+00:00'"));
+    }
+}
+
+SqlConnection::~SqlConnection()
+{
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_name, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(m_name);
+}
+
+QSqlDatabase SqlConnection::database() const
+{
+    return QSqlDatabase::database(m_name, false);
+}
+
+void SqlConnection::fail(const QString &during, const QSqlError &error) const
+{
+    const QString message = QStringLiteral("%1 failed on %2: %3").arg(during, m_url.redacted(), error.text());
+    if (isConnectionLost(error))
+        throw SqlUnavailableError(message);
+    throw SqlError(message + QStringLiteral(" [") + error.nativeErrorCode() + QLatin1Char(']'));
+}
+
+QSqlQuery SqlConnection::exec(const QString &sql, const QVariantList &values)
+{
+    QSqlQuery query(database());
+    query.setForwardOnly(true);
+    if (!query.prepare(sql))
+        fail(QStringLiteral("preparing '%1'").arg(sql.left(80)), query.lastError());
+    for (const QVariant &value : values)
+        query.addBindValue(value);
+    if (!query.exec())
+        fail(QStringLiteral("running '%1'").arg(sql.left(80)), query.lastError());
+    return query;
+}
+
+void SqlConnection::begin()
+{
+    QSqlDatabase db = database();
+    if (!db.transaction())
+        fail(QStringLiteral("BEGIN"), db.lastError());
+}
+
+void SqlConnection::commit()
+{
+    QSqlDatabase db = database();
+    if (!db.commit())
+        fail(QStringLiteral("COMMIT"), db.lastError());
+}
+
+void SqlConnection::rollback()
+{
+    database().rollback();
+}
+
+bool SqlConnection::isRetryable(const SqlError &error)
+{
+    // MySQL 1213 deadlock, 1205 lock wait timeout; SQLite "database is locked".
+    const QString text = error.message();
+    return text.contains(QLatin1String("[1213]")) || text.contains(QLatin1String("[1205]"))
+            || text.contains(QLatin1String("database is locked"));
+}
+
+} // namespace lantern

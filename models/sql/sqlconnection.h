@@ -1,0 +1,83 @@
+#pragma once
+
+#include "core/errors.h"
+#include "sql/dburl.h"
+
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QVariantList>
+
+class QSqlError;
+
+namespace lantern {
+
+/** SQL failed for a reason other than reachability (constraint, syntax, ...). */
+class SqlError final : public LanternError {
+public:
+    using LanternError::LanternError;
+};
+
+/** SQL server unreachable or the connection dropped (exit 3). */
+class SqlUnavailableError final : public UnavailableError {
+public:
+    using UnavailableError::UnavailableError;
+};
+
+/** One Qt Sql connection owned by the thread that made it, under a unique name, removed on
+    destruction (a QSqlDatabase must not cross threads). Prepared statements only. */
+class SqlConnection final {
+public:
+    /** Opens the connection; throws SqlUnavailableError when the server cannot be reached. */
+    explicit SqlConnection(const DbUrl &url);
+    ~SqlConnection();
+    Q_DISABLE_COPY_MOVE(SqlConnection)
+
+    DbUrl::Dialect dialect() const { return m_url.dialect; }
+    const DbUrl &url() const { return m_url; }
+    QSqlDatabase database() const;
+
+    /** Prepares, binds positionally and executes; throws SqlError / SqlUnavailableError. */
+    QSqlQuery exec(const QString &sql, const QVariantList &values = {});
+
+    void begin();
+    void commit();
+    void rollback();
+
+    /** Runs body in a transaction, retrying on deadlock or lock timeout a few times. */
+    template<typename Body>
+    auto transaction(Body body)
+    {
+        for (int attempt = 1;; ++attempt) {
+            begin();
+            try {
+                if constexpr (std::is_void_v<decltype(body())>) {
+                    body();
+                    commit();
+                    return;
+                } else {
+                    auto result = body();
+                    commit();
+                    return result;
+                }
+            } catch (const SqlError &error) {
+                rollback();
+                if (attempt >= 5 || !isRetryable(error))
+                    throw;
+            } catch (...) {
+                rollback();
+                throw;
+            }
+        }
+    }
+
+    /** Throws the right error type for a failed Qt Sql operation. */
+    [[noreturn]] void fail(const QString &during, const QSqlError &error) const;
+
+private:
+    static bool isRetryable(const SqlError &error);
+
+    DbUrl m_url;
+    QString m_name;
+};
+
+} // namespace lantern

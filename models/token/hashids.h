@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringView>
+
+#include <optional>
+
+namespace lantern {
+
+/** Hashids (hashids.org v1 algorithm): turns non-negative integers into short opaque strings and back.
+    Compatible with hashids.js / hashids PHP outputs for the same salt, min length and alphabet.
+
+    Characters of the salt and alphabet are handled as Unicode code points (as hashids.js >= 2 and
+    the PHP port's mb_* functions do); for BMP characters this is identical to hashids.js v1, which
+    worked on UTF-16 code units. Hashids is not encryption: do not use it to protect secrets. */
+class Hashids final {
+public:
+    static constexpr QStringView DefaultAlphabet = u"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890";
+
+    /** Throws std::invalid_argument for an alphabet with < 16 unique chars or containing spaces.
+        A negative minLength is treated as 0. (Qt 6.4 has no QString(QStringView) constructor, hence
+        the toString() in the default argument.) */
+    explicit Hashids(const QString &salt = {}, int minLength = 0,
+                     const QString &alphabet = DefaultAlphabet.toString());
+
+    /** Empty string for an empty list or if any number is negative. */
+    [[nodiscard]] QString encode(const QList<qint64> &numbers) const;
+    [[nodiscard]] QString encode(qint64 number) const;
+
+    /** Decodes; returns std::nullopt when the string is not a valid hash for this salt/alphabet
+        (including the re-encode check that hashids.js does: decode(x) must re-encode to x),
+        when it is empty, or when a number would not fit in a qint64. */
+    [[nodiscard]] std::optional<QList<qint64>> decode(const QString &hash) const;
+
+private:
+    using CodePoints = QList<char32_t>;
+
+    [[nodiscard]] CodePoints encodeToCodePoints(const QList<qint64> &numbers) const;
+
+    CodePoints m_salt;
+    CodePoints m_alphabet;
+    CodePoints m_separators;
+    CodePoints m_guards;
+    int m_minLength = 0;
+};
+
+} // namespace lantern

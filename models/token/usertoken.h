@@ -1,0 +1,37 @@
+#pragma once
+
+#include "token/hashids.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+
+namespace lantern {
+
+/** Public user tokens: a uid as an opaque hashids string (salted from config), so the console and
+    the API accept either a uid or a token; and signed bearers for the API:
+    "<token>.<expires_at>.<base64url HMAC-SHA256(secret, token.expires_at)>". */
+class UserTokens final {
+public:
+    static constexpr int MinTokenLength = 8;
+
+    explicit UserTokens(const QString &salt, QByteArray secret = {});
+
+    QString tokenFor(qint64 uid) const;
+    /** std::nullopt unless the token decodes to exactly one positive uid. */
+    std::optional<qint64> uidOf(const QString &token) const;
+
+    /** Throws InvalidInputError when no secret is configured. */
+    QString mintBearer(qint64 uid, qint64 expiresAtSeconds) const;
+    /** The uid of a bearer whose signature matches and which has not expired at nowSeconds. */
+    std::optional<qint64> verifyBearer(const QString &bearer, qint64 nowSeconds) const;
+
+private:
+    QByteArray signature(const QByteArray &payload) const;
+
+    Hashids m_hashids;
+    QByteArray m_secret;
+};
+
+} // namespace lantern

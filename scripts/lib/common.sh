@@ -1,0 +1,111 @@
+# shellcheck shell=bash
+# Helpers shared by scripts/run, scripts/test and scripts/services. Source it; do not execute it.
+#
+# The functions do their own error checking (`|| return`) so that they behave the same whether
+# or not the caller runs with `set -e`.
+
+# Repository root, resolved from this file's location so the scripts work from any directory.
+ROOT="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+# Debian 12 packages needed to build, test and run Lantern.
+LANTERN_DEBIAN_PACKAGES=(
+    build-essential cmake ninja-build pkg-config git
+    qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    qt6-httpserver-dev qt6-websockets-dev libqt6sql6-mysql libqt6sql6-sqlite qtkeychain-qt6-dev
+    libhiredis-dev redis-server redis-tools mariadb-server mariadb-client
+    xvfb wrk xauth
+)
+
+lantern_log() {
+    printf '==> %s\n' "$*" >&2
+}
+
+lantern_die() {
+    printf 'error: %s\n' "$*" >&2
+    exit 1
+}
+
+# lantern_timed LABEL COMMAND [ARGS...]: runs COMMAND, then prints how long it took.
+# Returns COMMAND's exit status.
+lantern_timed() {
+    local label=$1
+    shift
+    local start=$EPOCHREALTIME rc=0
+    lantern_log "${label}"
+    "$@" || rc=$?
+    local end=$EPOCHREALTIME
+    # EPOCHREALTIME is "seconds.microseconds" (the separator follows the locale); compute in ms.
+    local ms=$(( (10#${end%[.,]*} - 10#${start%[.,]*}) * 1000 + (10#${end#*[.,]} - 10#${start#*[.,]}) / 1000 ))
+    local status=ok
+    ((rc == 0)) || status="FAILED (exit ${rc})"
+    printf '==> %s: %s in %d.%03ds\n' "${label}" "${status}" $((ms / 1000)) $((ms % 1000)) >&2
+    return "${rc}"
+}
+
+# Prints the packages of LANTERN_DEBIAN_PACKAGES that are not installed, one per line.
+lantern_missing_packages() {
+    local -A installed=()
+    local pkg state
+    # One dpkg-query for all of them; unknown packages only produce a message on stderr.
+    while read -r pkg state; do
+        if [[ ${state} == installed ]]; then
+            installed[${pkg%%:*}]=1
+        fi
+    done < <(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${LANTERN_DEBIAN_PACKAGES[@]}" 2>/dev/null)
+    for pkg in "${LANTERN_DEBIAN_PACKAGES[@]}"; do
+        if [[ -z ${installed[${pkg}]:-} ]]; then
+            printf '%s\n' "${pkg}"
+        fi
+    done
+}
+
+# Installs the missing Debian packages. Does nothing (and never calls apt) when all are present.
+# Not root: prints the one command to run and exits 1.
+lantern_install_deps() {
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        lantern_log "dpkg-query not found: this is not a Debian system. Install the equivalents of:"
+        printf '  %s\n' "${LANTERN_DEBIAN_PACKAGES[*]}" >&2
+        exit 1
+    fi
+
+    local missing=()
+    mapfile -t missing < <(lantern_missing_packages)
+    ((${#missing[@]} == 0)) && return 0
+
+    if ((EUID != 0)); then
+        printf 'Missing Debian packages. Run this once, then try again:\n\n' >&2
+        printf 'sudo apt-get install -y --no-install-recommends %s\n' "${missing[*]}"
+        exit 1
+    fi
+
+    lantern_log "installing missing Debian packages: ${missing[*]}"
+    if [[ -z ${LANTERN_APT_UPDATED:-} ]]; then
+        apt-get update </dev/null || return
+        LANTERN_APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" </dev/null || return
+
+    mapfile -t missing < <(lantern_missing_packages)
+    if ((${#missing[@]} != 0)); then
+        lantern_log "still missing after apt-get install: ${missing[*]}"
+        return 1
+    fi
+}
+
+# lantern_build [BUILD_TYPE]: configures build/ with Ninja (default RelWithDebInfo) when needed,
+# then builds everything.
+lantern_build() {
+    local build_type=${1:-RelWithDebInfo}
+    local build="${ROOT}/build"
+    if [[ ! -f "${build}/CMakeCache.txt" ]]; then
+        cmake -S "${ROOT}" -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE="${build_type}" || return
+    elif [[ ! -f "${build}/build.ninja" && ! -f "${build}/Makefile" ]]; then
+        # The last configure failed (a cache but no build files): configure again, keeping the
+        # cached generator and settings.
+        cmake -S "${ROOT}" -B "${build}" ${1:+-DCMAKE_BUILD_TYPE="${build_type}"} || return
+    elif [[ -n ${1:-} ]] && ! grep -qx "CMAKE_BUILD_TYPE:[A-Z]*=${build_type}" "${build}/CMakeCache.txt"; then
+        # An explicit, different build type was asked for: reconfigure the existing tree.
+        cmake -S "${ROOT}" -B "${build}" -DCMAKE_BUILD_TYPE="${build_type}" || return
+    fi
+    cmake --build "${build}" -j"$(nproc)" || return
+}

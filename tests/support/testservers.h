@@ -1,0 +1,26 @@
+#pragma once
+
+#include "redis/redisurl.h"
+#include "sql/dburl.h"
+
+#include <QList>
+#include <QString>
+
+namespace lantern::test {
+
+/** The private servers scripts/test starts: LANTERN_TEST_REDIS and LANTERN_TEST_MYSQL.
+    A missing variable fails the test (QFAIL), it never skips it. */
+RedisUrl redisUrl();
+DbUrl mysqlUrl();
+/** A fresh SQLite file in a temp dir that lives as long as the process. */
+DbUrl sqliteUrl();
+/** Both SQL dialects, for data-driven tests: ("mysql", url), ("sqlite", url). */
+QList<std::pair<QString, DbUrl>> sqlDialects();
+
+/** A unique key prefix per test function, so tests never see each other's keys. */
+QString uniquePrefix();
+
+/** Empties the test tables (in FK-safe order) of a migrated database. */
+void resetTables(const DbUrl &url);
+
+} // namespace lantern::test
