@@ -185,6 +185,7 @@ RedisValue RedisClient::command(const QByteArrayList &args)
 std::vector<RedisValue> RedisClient::pipeline(const QList<QByteArrayList> &commands)
 {
     ensureConnected();
+    ++m_roundTrips;
     for (const auto &args : commands)
         appendCommand(args);
     std::vector<RedisValue> replies;

@@ -38,6 +38,8 @@ public:
     void ensureConnected();
     bool isConnected() const { return m_context != nullptr; }
     const RedisUrl &url() const { return m_url; }
+    /** Round trips made so far (one per command() or pipeline()), for tests and benchmarks. */
+    quint64 roundTrips() const { return m_roundTrips; }
 
 private:
     struct ContextDeleter {
@@ -52,6 +54,7 @@ private:
     RedisUrl m_url;
     RedisOptions m_options;
     ContextPtr m_context;
+    quint64 m_roundTrips = 0;
 };
 
 } // namespace lantern

@@ -29,7 +29,19 @@ RedisUrl redisUrl()
 
 DbUrl mysqlUrl()
 {
-    return DbUrl::parse(requiredEnv("LANTERN_TEST_MYSQL"));
+    // One database per test process, so suites running in parallel never see each other's rows.
+    static const DbUrl url = [] {
+        DbUrl server = DbUrl::parse(requiredEnv("LANTERN_TEST_MYSQL"));
+        const QString name = QStringLiteral("lt_%1").arg(QCoreApplication::applicationPid());
+        {
+            SqlConnection admin(server);
+            admin.exec(QStringLiteral("DROP DATABASE IF EXISTS ") + name);
+            admin.exec(QStringLiteral("CREATE DATABASE ") + name + QStringLiteral(" CHARACTER SET utf8mb4"));
+        }
+        server.database = name;
+        return server;
+    }();
+    return url;
 }
 
 DbUrl sqliteUrl()

@@ -11,6 +11,7 @@ namespace lantern::test {
 /** The private servers scripts/test starts: LANTERN_TEST_REDIS and LANTERN_TEST_MYSQL.
     A missing variable fails the test (QFAIL), it never skips it. */
 RedisUrl redisUrl();
+/** A database of its own for this test process on the private MariaDB. */
 DbUrl mysqlUrl();
 /** A fresh SQLite file in a temp dir that lives as long as the process. */
 DbUrl sqliteUrl();

@@ -1,0 +1,98 @@
+#include "sandboxworker.h"
+
+#include "checkin/checkindrain.h"
+#include "core/errors.h"
+#include "queue/workerheartbeat.h"
+#include "redis/redisclient.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTimer>
+
+namespace lantern {
+
+namespace {
+constexpr int MaxBackoffMs = 5000;
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+} // namespace
+
+SandboxWorker::SandboxWorker(Config config, QObject *parent)
+    : QObject(parent),
+      m_config(std::move(config)),
+      m_keys(m_config.keyPrefix, m_config.shards),
+      m_workerId(QStringLiteral("sandbox-%1").arg(QCoreApplication::applicationPid())),
+      m_timer(new QTimer(this))
+{
+    qRegisterMetaType<lantern::SeedSummary>();
+    m_timer->setInterval(PassIntervalMs);
+    connect(m_timer, &QTimer::timeout, this, &SandboxWorker::pass);
+}
+
+SandboxWorker::~SandboxWorker()
+{
+    // Runs in the worker's thread (DedicatedThread): a clean stop, as `lanternd work` does.
+    if (m_heartbeat && m_redis) {
+        try {
+            m_heartbeat->stop(*m_redis);
+            m_redis->command({QByteArrayLiteral("SREM"), m_keys.workerSet(), m_workerId.toUtf8()});
+        } catch (const std::exception &) {
+            // The server may already be gone at shutdown; nothing is left to clean then.
+        }
+    }
+}
+
+void SandboxWorker::start()
+{
+    try {
+        const QString path = m_config.db.path;
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        // Redis starts empty each time, so the database must too, or SQL would hold rows that
+        // Redis never saw.
+        for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm"), QStringLiteral("-journal")})
+            QFile::remove(path + suffix);
+
+        m_redis = std::make_unique<RedisClient>(m_config.redis);
+        m_redis->ensureConnected();
+        m_sql = std::make_unique<SqlConnection>(m_config.db);
+        Migrator(*m_sql).migrate();
+
+        SeedSummary summary = SandboxSeeder(*m_redis, m_keys, m_config.checkin, m_config.timeZone).seed(m_config.today());
+        summary.persisted = CheckinDrain(*m_redis, *m_sql, m_keys, m_workerId).drainAll().persisted;
+
+        m_heartbeat = std::make_unique<WorkerHeartbeat>(m_keys, m_workerId, WorkerHeartbeat::configuredTtlSeconds());
+        m_heartbeat->beat(*m_redis, nowMs());
+        m_lastBeatMs = nowMs();
+        m_timer->start();
+        Q_EMIT seeded(summary);
+    } catch (const std::exception &error) {
+        Q_EMIT failed(tr("The sandbox could not be prepared."), QString::fromStdString(error.what()));
+    }
+}
+
+void SandboxWorker::pass()
+{
+    try {
+        if (nowMs() - m_lastBeatMs >= m_heartbeat->ttlSeconds() * 1000 / 3) {
+            m_heartbeat->beat(*m_redis, nowMs());
+            m_lastBeatMs = nowMs();
+        }
+        const DrainStats stats = CheckinDrain(*m_redis, *m_sql, m_keys, m_workerId).pass();
+        m_timer->setInterval(PassIntervalMs);
+        if (stats.persisted > 0)
+            Q_EMIT persisted(stats.persisted);
+    } catch (const UnavailableError &error) {
+        m_timer->setInterval(std::min(m_timer->interval() * 2, MaxBackoffMs));
+        Q_EMIT passFailed(error.message());
+    }
+}
+
+} // namespace lantern

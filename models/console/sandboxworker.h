@@ -1,0 +1,61 @@
+#pragma once
+
+#include "console/sandboxseeder.h"
+#include "core/config.h"
+#include "redis/keyschema.h"
+
+#include <QObject>
+
+#include <memory>
+
+class QTimer;
+
+namespace lantern {
+
+class RedisClient;
+class SqlConnection;
+class WorkerHeartbeat;
+
+/** The sandbox's in-process worker, living on its own thread (DedicatedThread).
+    start() recreates the sandbox database, migrates it, seeds the demo history into Redis and
+    drains it into SQL so balances are real; then a timer on this thread runs CheckinDrain::pass
+    over and over, as `lanternd work` would, with a heartbeat. Its RedisClient and
+    SqlConnection are opened in this thread and closed there on destruction. */
+class SandboxWorker final : public QObject {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SandboxWorker)
+
+public:
+    /** `config.db` must be an SQLite URL: that file is deleted and recreated by start(). */
+    explicit SandboxWorker(Config config, QObject *parent = nullptr);
+    ~SandboxWorker() override;
+
+    QString workerId() const { return m_workerId; }
+
+    static constexpr int PassIntervalMs = 250;
+
+public Q_SLOTS:
+    void start();
+
+Q_SIGNALS:
+    void seeded(const lantern::SeedSummary &summary);
+    void failed(const QString &message, const QString &detail);
+    /** A pass persisted new check-in log rows. */
+    void persisted(qint64 rows);
+    /** A pass failed; the worker keeps trying with a growing pause. */
+    void passFailed(const QString &detail);
+
+private:
+    void pass();
+
+    Config m_config;
+    KeySchema m_keys;
+    QString m_workerId;
+    QTimer *m_timer;
+    std::unique_ptr<RedisClient> m_redis;
+    std::unique_ptr<SqlConnection> m_sql;
+    std::unique_ptr<WorkerHeartbeat> m_heartbeat;
+    qint64 m_lastBeatMs = 0;
+};
+
+} // namespace lantern

@@ -1,0 +1,166 @@
+#include "userlookupservice.h"
+
+#include "audit/auditlog.h"
+#include "checkin/checkinservice.h"
+#include "checkin/checkinstore.h"
+#include "console/makeuppolicy.h"
+#include "core/errors.h"
+#include "redis/redisclient.h"
+#include "redis/rediserror.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
+#include "token/usertoken.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace lantern {
+
+namespace {
+
+/** Thrown for a search text that is neither a uid nor a token; carries translated words. */
+class UnknownQueryError final : public LanternError {
+public:
+    using LanternError::LanternError;
+};
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+} // namespace
+
+UserLookupService::UserLookupService(Config config, QObject *parent)
+    : QObject(parent), m_config(std::move(config)), m_keys(m_config.keyPrefix, m_config.shards)
+{
+    qRegisterMetaType<lantern::UserMonth>();
+}
+
+UserLookupService::~UserLookupService() = default;
+
+RedisClient &UserLookupService::redis()
+{
+    if (!m_redis)
+        m_redis = std::make_unique<RedisClient>(m_config.redis);
+    return *m_redis;
+}
+
+SqlConnection &UserLookupService::sql()
+{
+    if (!m_sql) {
+        if (m_config.db.dialect == DbUrl::Dialect::Sqlite)
+            QDir().mkpath(QFileInfo(m_config.db.path).absolutePath());
+        auto connection = std::make_unique<SqlConnection>(m_config.db);
+        Migrator migrator(*connection);
+        if (migrator.currentVersion() < Migrator::latestVersion())
+            migrator.migrate();
+        m_sql = std::move(connection);
+    }
+    return *m_sql;
+}
+
+void UserLookupService::lookup(quint64 serial, const QString &query, QDate month)
+{
+    try {
+        const QString text = query.trimmed();
+        qint64 uid = 0;
+        try {
+            uid = parseUid(text);
+        } catch (const InvalidInputError &) {
+            const auto decoded = UserTokens(m_config.tokenSalt).uidOf(text);
+            if (!decoded)
+                throw UnknownQueryError(text);
+            uid = *decoded;
+        }
+        Q_EMIT monthLoaded(serial, load(uid, month));
+    } catch (const UnknownQueryError &error) {
+        Q_EMIT lookupFailed(serial, tr("“%1” is neither a user id nor a user token.").arg(error.message()), {});
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT lookupFailed(serial, message, detail);
+    }
+}
+
+void UserLookupService::makeup(quint64 serial, qint64 uid, QDate date, const QString &reason, const QString &operatorName)
+{
+    const QDate today = m_config.today();
+    MakeupRequest request;
+    request.uid = uid;
+    request.date = date;
+    request.reason = reason;
+    request.operatorName = operatorName;
+    try {
+        CheckinService::validateMakeup(request, today, m_config.checkin);
+        // SQL first: the audit row must be writable before Redis changes (as lanternd makeup).
+        AuditLog audit(sql());
+        CheckinService service(redis(), m_keys, m_config.checkin);
+        const CheckinOutcome outcome = service.makeup(request, today, nowMs());
+        if (!outcome.already) {
+            audit.record(operatorName.trimmed(), QStringLiteral("checkin.makeup"), QStringLiteral("uid:%1").arg(uid),
+                         {{QStringLiteral("date"), date.toString(Qt::ISODate)},
+                          {QStringLiteral("reason"), reason.trimmed()},
+                          {QStringLiteral("points"), outcome.points},
+                          {QStringLiteral("via"), QStringLiteral("console")}},
+                         nowMs());
+        }
+        Q_EMIT makeupGranted(serial, date, load(uid, date));
+    } catch (const RefusedError &error) {
+        const MakeupPolicy policy(m_config.checkin);
+        QString message;
+        if (!policy.insideWindow(date, today)) {
+            message = policy.windowDays() == 0
+                    ? tr("Only days of the current month can be made up.")
+                    : tr("Only the last %n day(s) can be made up.", nullptr, policy.windowDays());
+        } else {
+            message = tr("This month's quota of %n make-up(s) is used up.", nullptr, policy.quota());
+        }
+        Q_EMIT makeupFailed(serial, message, error.message());
+    } catch (const InvalidInputError &error) {
+        Q_EMIT makeupFailed(serial, tr("This make-up cannot be granted."), error.message());
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT makeupFailed(serial, message, detail);
+    }
+}
+
+UserMonth UserLookupService::load(qint64 uid, QDate month)
+{
+    const QDate today = m_config.today();
+    // SQL first, Redis second: both are read before anything is reported.
+    const qint64 balance = CheckinStore(sql()).pointsBalance(uid);
+    const CalendarMonth calendar = CheckinService(redis(), m_keys, m_config.checkin).calendar(uid, month, today);
+
+    UserMonth result;
+    result.uid = uid;
+    result.token = UserTokens(m_config.tokenSalt).tokenFor(uid);
+    result.month = calendar.month;
+    result.today = today;
+    result.signedDays = calendar.signedDays;
+    result.makeupDays = calendar.makeupDays;
+    result.monthCount = calendar.monthCount;
+    result.streak = calendar.streak;
+    result.longest = calendar.longest;
+    result.pointsBalance = balance;
+    result.loadedAt = QDateTime::currentDateTime();
+    return result;
+}
+
+std::pair<QString, QString> UserLookupService::explain(const std::exception &error)
+{
+    const QString detail = QString::fromStdString(error.what());
+    if (dynamic_cast<const RedisIoError *>(&error))
+        return {tr("Redis at %1 does not answer. Check that it is running, then try again.").arg(m_config.redis.redacted()), detail};
+    if (dynamic_cast<const SqlUnavailableError *>(&error)) {
+        m_sql.reset();  // reopened on the next request
+        return {tr("The database at %1 cannot be reached. Check that it is running, then try again.").arg(m_config.db.redacted()),
+                detail};
+    }
+    if (dynamic_cast<const SqlError *>(&error))
+        return {tr("The database refused the request."), detail};
+    if (dynamic_cast<const RedisReplyError *>(&error))
+        return {tr("Redis refused the request."), detail};
+    return {tr("Something went wrong while talking to Redis or the database."), detail};
+}
+
+} // namespace lantern

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QDate>
+#include <QDateTime>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+namespace lantern {
+
+/** One user's month as the console shows it: the Redis calendar plus the SQL points balance.
+    Travels by value from the lookup thread to the GUI thread through queued signals. */
+struct UserMonth {
+    qint64 uid = 0;
+    QString token;          // the user's public token
+    QDate month;            // first day of the month shown
+    QDate today;            // the business day the answer was computed for
+    QList<int> signedDays;  // make-ups included
+    QList<int> makeupDays;
+    int monthCount = 0;
+    int streak = 0;         // current streak as of today
+    int longest = 0;        // longest run inside the month
+    qint64 pointsBalance = 0;
+    QDateTime loadedAt;     // when the answer was read
+};
+
+} // namespace lantern
+
+Q_DECLARE_METATYPE(lantern::UserMonth)

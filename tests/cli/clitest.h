@@ -1,0 +1,128 @@
+#pragma once
+
+// Shared fixture of the lanternd process tests: runs the real binary with QProcess against the
+// private servers of scripts/test, and snapshots Redis and SQL to prove what a run changed.
+
+#include "redis/redisclient.h"
+#include "sql/dburl.h"
+
+#include <QByteArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace lantern::test::cli {
+
+/** One finished lanternd run. */
+struct Result {
+    int exitCode = -1;  // -1: it crashed or did not finish
+    QByteArray out;
+    QByteArray err;
+
+    /** stdout as DESIGN §6 wants it: exactly one JSON object on one line; empty when it is not. */
+    QJsonObject json() const;
+    bool isOneJsonObject() const;
+    /** Everything about the run, for failure messages. */
+    QByteArray describe() const;
+};
+
+/** Where a test keeps its SQL: a fresh SQLite file or a fresh MySQL database of its own. */
+struct SqlTarget {
+    QString dialect;  // "mysql" or "sqlite"
+    QString url;      // as lanternd takes it
+    DbUrl db;
+};
+
+/** A new empty database of `dialect`. MySQL ones are private databases on the test server
+    (CREATE DATABASE; dropped when the process ends), so suites running in parallel never see
+    or reset each other's rows the way a shared lantern_test would. */
+SqlTarget freshSql(const QString &dialect);
+/** Drops the MySQL databases freshSql made in this process (call from cleanupTestCase). */
+void dropFreshDatabases();
+/** Both dialects, as data rows take them. */
+QStringList dialects();
+
+/** The private test Redis: its URL for lanternd (optionally another logical database). */
+QString redisUrlText(int database = 0);
+RedisUrl redisUrlOf(int database = 0);
+
+/** A URL whose port nothing listens on (a port the kernel just handed out and took back). */
+QString unreachableRedisUrl();
+QString unreachableMysqlUrl();
+/** For SQLite, "unreachable" is a path whose directory cannot be created. */
+QString unreachableSqlUrl(const QString &dialect);
+
+/** Runs lanternd with a sandboxed environment (no inherited LANTERN_*, HOME and XDG dirs in a
+    temp dir, so a forgotten --db can never touch a real file). Options listed in `defaults`
+    are appended unless the arguments already give them (as `--name v` or `--name=v`). */
+class Lanternd final {
+public:
+    Lanternd() = default;
+    Lanternd(const QString &redisUrl, const QString &dbUrl, const QString &prefix, const QString &today = {});
+
+    /** Global options appended when absent: name (without --) -> value. */
+    QMap<QString, QString> defaults;
+    /** Extra environment for the child, on top of the sandbox. */
+    QProcessEnvironment extraEnv;
+
+    Result run(const QStringList &arguments) const;
+    /** The arguments that `run` would pass (defaults added). */
+    QStringList withDefaults(const QStringList &arguments) const;
+};
+
+/** The environment every lanternd child gets before a test adds to it. */
+QProcessEnvironment sandboxEnvironment();
+
+/** Every key under a prefix with its DUMP, and the server's key count. */
+struct RedisSnapshot {
+    qint64 dbSize = -1;
+    QMap<QByteArray, QByteArray> keys;
+
+    bool operator==(const RedisSnapshot &other) const = default;
+    QByteArray describeChange(const RedisSnapshot &after) const;
+};
+RedisSnapshot snapshotRedis(RedisClient &redis, const QByteArray &prefix);
+
+/** Row counts of the tables commands write, and the ledger total. */
+struct SqlSnapshot {
+    qint64 checkins = -1;
+    qint64 ledger = -1;
+    qint64 audit = -1;
+    qint64 pointsTotal = -1;
+
+    bool operator==(const SqlSnapshot &other) const = default;
+    QByteArray describe() const;
+};
+SqlSnapshot snapshotSql(const DbUrl &db);
+
+/** A single number from SQL, e.g. a COUNT(*); -1 when the query returns no row. */
+qint64 sqlNumber(const DbUrl &db, const QString &query, const QVariantList &values = {});
+
+/** Keys of a JSON object, sorted, for exact-shape comparisons. */
+QStringList sortedKeys(const QJsonObject &object);
+
+/** Why `result` is not a successful run printing exactly one JSON object; empty when it is. */
+QByteArray notOk(const Result &result);
+/** Why `result` is not a successful run printing exactly `expected`; empty when it is. */
+QByteArray jsonMismatch(const Result &result, const QJsonObject &expected);
+
+} // namespace lantern::test::cli
+
+/** Fails the test unless `result` exited 0 and printed exactly one JSON object. */
+#define LANTERND_VERIFY_OK(result)                                                                                    \
+    do {                                                                                                              \
+        const QByteArray lantern_why_ = lantern::test::cli::notOk(result);                                            \
+        QVERIFY2(lantern_why_.isEmpty(), lantern_why_.constData());                                                   \
+    } while (false)
+
+/** Fails the test unless `result` exited 0 and printed exactly `expected` (keys and values). */
+#define LANTERND_COMPARE_JSON(result, expected)                                                                       \
+    do {                                                                                                              \
+        const QByteArray lantern_why_ = lantern::test::cli::jsonMismatch((result), (expected));                       \
+        QVERIFY2(lantern_why_.isEmpty(), lantern_why_.constData());                                                   \
+    } while (false)
