@@ -6,6 +6,7 @@
 #include "checkin/reconciler.h"
 #include "commandcontext.h"
 #include "core/errors.h"
+#include "sql/sqlconnection.h"
 
 #include <QJsonArray>
 
@@ -22,6 +23,31 @@ QJsonObject outcomeJson(const CheckinOutcome &outcome)
             {QStringLiteral("streak"), outcome.streak},
             {QStringLiteral("month_count"), outcome.monthCount},
             {QStringLiteral("points"), outcome.points}};
+}
+
+/** Runs a Redis action inside an SQL transaction that already holds its audit row: if the audit
+    row cannot be written nothing reaches Redis, and if the action changes nothing (already
+    signed, refused, failed) the audit row is rolled back. */
+template<typename Action>
+CheckinOutcome auditedAction(CommandContext &context, const QString &actor, const QString &action, qint64 uid, QDate day,
+                             const QString &reason, Action run)
+{
+    SqlConnection &sql = context.sql();
+    context.redis();  // reachable before anything is written
+    sql.begin();
+    try {
+        AuditLog(sql).record(actor, action, QStringLiteral("uid:%1").arg(uid),
+                             {{QStringLiteral("date"), day.toString(Qt::ISODate)}, {QStringLiteral("reason"), reason}}, context.nowMs());
+        const CheckinOutcome outcome = run();
+        if (outcome.already)
+            sql.rollback();
+        else
+            sql.commit();
+        return outcome;
+    } catch (...) {
+        sql.rollback();
+        throw;
+    }
 }
 
 QJsonArray toArray(const QList<int> &days)
@@ -42,8 +68,17 @@ int runCheckin(CommandContext &context)
     const QDate day = context.line().has(QStringLiteral("date")) ? parseDate(context.line().value(QStringLiteral("date"))) : today;
     CheckinService::validateCheckin(day, today);
 
-    CheckinService service(context.redis(), context.keys(), context.config().checkin);
-    printJson(outcomeJson(service.checkin(uid, day, today, context.nowMs())));
+    if (day == today) {  // the hot path: Redis only
+        CheckinService service(context.redis(), context.keys(), context.config().checkin);
+        printJson(outcomeJson(service.checkin(uid, day, today, context.nowMs())));
+        return 0;
+    }
+    // A back-dated check-in is an operator replaying a lost one: audited like a make-up.
+    const CheckinOutcome outcome = auditedAction(context, context.actor(), QStringLiteral("checkin.backdated"), uid, day, {}, [&] {
+        CheckinService service(context.redis(), context.keys(), context.config().checkin);
+        return service.checkin(uid, day, today, context.nowMs());
+    });
+    printJson(outcomeJson(outcome));
     return 0;
 }
 
@@ -59,17 +94,11 @@ int runMakeup(CommandContext &context)
     const QDate today = context.today();
     CheckinService::validateMakeup(request, today, context.config().checkin);
 
-    // SQL first: the audit row must be writable before Redis changes, so nothing is half-written.
-    AuditLog audit(context.sql());
-    CheckinService service(context.redis(), context.keys(), context.config().checkin);
-    const CheckinOutcome outcome = service.makeup(request, today, context.nowMs());
-    if (!outcome.already) {
-        audit.record(request.operatorName.trimmed(), QStringLiteral("checkin.makeup"), QStringLiteral("uid:%1").arg(request.uid),
-                     {{QStringLiteral("date"), request.date.toString(Qt::ISODate)},
-                      {QStringLiteral("reason"), request.reason.trimmed()},
-                      {QStringLiteral("points"), outcome.points}},
-                     context.nowMs());
-    }
+    const CheckinOutcome outcome = auditedAction(context, request.operatorName.trimmed(), QStringLiteral("checkin.makeup"), request.uid,
+                                                 request.date, request.reason.trimmed(), [&] {
+                                                     CheckinService service(context.redis(), context.keys(), context.config().checkin);
+                                                     return service.makeup(request, today, context.nowMs());
+                                                 });
     printJson(outcomeJson(outcome));
     return 0;
 }

@@ -85,8 +85,9 @@ int runWork(CommandContext &context)
     WorkerHeartbeat heartbeat(context.keys(), workerId, WorkerHeartbeat::configuredTtlSeconds());
 
     if (once) {
+        SqlConnection &sql = context.sql();  // both reachable before this worker registers
         heartbeat.beat(context.redis(), context.nowMs());
-        CheckinDrain drain(context.redis(), context.sql(), context.keys(), workerId, batch);
+        CheckinDrain drain(context.redis(), sql, context.keys(), workerId, batch);
         const DrainStats stats = drain.drainAll();
         heartbeat.stop(context.redis());
         context.redis().command({QByteArrayLiteral("SREM"), context.keys().workerSet(), workerId.toUtf8()});

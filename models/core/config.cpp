@@ -100,13 +100,20 @@ QStringList Config::settingNames()
 Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvironment &environment)
 {
     const QHash<QString, QString> profile = profileSettings(flags, environment);
+    QHash<QString, QString> sources;  // setting -> where its value came from, for messages
     const auto setting = [&](const QString &name) -> std::optional<QString> {
-        if (flags.contains(name))
+        if (flags.contains(name)) {
+            sources.insert(name, QStringLiteral("--") + name);
             return flags.value(name);
-        if (environment.contains(envName(name)))
+        }
+        if (environment.contains(envName(name))) {
+            sources.insert(name, envName(name));
             return environment.value(envName(name));
-        if (profile.contains(name))
+        }
+        if (profile.contains(name)) {
+            sources.insert(name, name + QStringLiteral(" in the profile"));
             return profile.value(name);
+        }
         return std::nullopt;
     };
 
@@ -119,7 +126,7 @@ Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvir
             throw InvalidInputError(QStringLiteral("unknown time zone '%1': expected an IANA name such as Asia/Shanghai").arg(*tz));
     }
     if (const auto today = setting(QStringLiteral("today")))
-        config.todayOverride = parseDate(*today, QStringLiteral("--today"));
+        config.todayOverride = parseDate(*today, sources.value(QStringLiteral("today")));
     if (const auto prefix = setting(QStringLiteral("prefix")))
         config.keyPrefix = *prefix;
     if (const auto shards = setting(QStringLiteral("shards")))

@@ -141,6 +141,8 @@ void RedisClient::ensureConnected()
         const RedisValue reply = readReply();
         if (reply.isError()) {
             m_context.reset();
+            if (reply.string.contains("DB index is out of range"))
+                throw InvalidInputError(QStringLiteral("invalid Redis URL: %1 has no database %2").arg(m_url.redacted()).arg(m_url.db));
             throw RedisIoError(QStringLiteral("Redis at %1:%2 rejected the connection: %3")
                                        .arg(m_url.host)
                                        .arg(m_url.port)

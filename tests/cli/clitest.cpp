@@ -13,7 +13,10 @@
 #include <QTemporaryDir>
 #include <QUrl>
 
+#include <algorithm>
+#include <memory>
 #include <stdexcept>
+#include <vector>
 
 #ifndef LANTERND_PATH
 #error "LANTERND_PATH must name the lanternd binary (see tests/cli/CMakeLists.txt)"
@@ -186,17 +189,18 @@ QStringList Lanternd::withDefaults(const QStringList &arguments) const
     return result;
 }
 
-Result Lanternd::run(const QStringList &arguments) const
-{
-    QProcessEnvironment env = sandboxEnvironment();
-    for (const QString &name : extraEnv.keys())
-        env.insert(name, extraEnv.value(name));
+namespace {
 
-    QProcess process;
+void start(QProcess &process, const QStringList &arguments, const QProcessEnvironment &env)
+{
     process.setProgram(QStringLiteral(LANTERND_PATH));
-    process.setArguments(withDefaults(arguments));
+    process.setArguments(arguments);
     process.setProcessEnvironment(env);
     process.start();
+}
+
+Result finish(QProcess &process)
+{
     Result result;
     if (!process.waitForStarted(10000)) {
         result.err = "could not start " LANTERND_PATH ": " + process.errorString().toUtf8();
@@ -214,6 +218,29 @@ Result Lanternd::run(const QStringList &arguments) const
     result.err = process.readAllStandardError();
     result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     return result;
+}
+
+} // namespace
+
+Result Lanternd::run(const QStringList &arguments) const
+{
+    return runConcurrently({arguments}).constFirst();
+}
+
+QList<Result> Lanternd::runConcurrently(const QList<QStringList> &runs) const
+{
+    QProcessEnvironment env = sandboxEnvironment();
+    for (const QString &name : extraEnv.keys())
+        env.insert(name, extraEnv.value(name));
+    std::vector<std::unique_ptr<QProcess>> processes;
+    for (const QStringList &arguments : runs) {
+        processes.push_back(std::make_unique<QProcess>());
+        start(*processes.back(), withDefaults(arguments), env);
+    }
+    QList<Result> results;
+    for (const auto &process : processes)
+        results << finish(*process);
+    return results;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -234,6 +261,13 @@ RedisSnapshot snapshotRedis(RedisClient &redis, const QByteArray &prefix)
     for (auto it = snapshot.keys.begin(); it != snapshot.keys.end(); ++it)
         it.value() = redis.command({QByteArrayLiteral("DUMP"), it.key()}).toBytes();
     return snapshot;
+}
+
+void deleteKeys(RedisClient &redis, const QByteArray &prefix)
+{
+    const RedisSnapshot snapshot = snapshotRedis(redis, prefix);
+    for (auto it = snapshot.keys.cbegin(); it != snapshot.keys.cend(); ++it)
+        redis.command({QByteArrayLiteral("UNLINK"), it.key()});
 }
 
 QByteArray RedisSnapshot::describeChange(const RedisSnapshot &after) const

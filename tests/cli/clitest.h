@@ -14,7 +14,7 @@
 #include <QString>
 #include <QStringList>
 
-#include <memory>
+#include <QVariantList>
 
 namespace lantern::test::cli {
 
@@ -71,6 +71,8 @@ public:
     QProcessEnvironment extraEnv;
 
     Result run(const QStringList &arguments) const;
+    /** Starts every run at once and waits for all of them: for races between processes. */
+    QList<Result> runConcurrently(const QList<QStringList> &runs) const;
     /** The arguments that `run` would pass (defaults added). */
     QStringList withDefaults(const QStringList &arguments) const;
 };
@@ -87,6 +89,8 @@ struct RedisSnapshot {
     QByteArray describeChange(const RedisSnapshot &after) const;
 };
 RedisSnapshot snapshotRedis(RedisClient &redis, const QByteArray &prefix);
+/** Deletes every key under a prefix (SCAN + UNLINK), so a suite leaves its database clean. */
+void deleteKeys(RedisClient &redis, const QByteArray &prefix);
 
 /** Row counts of the tables commands write, and the ledger total. */
 struct SqlSnapshot {

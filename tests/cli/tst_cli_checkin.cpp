@@ -173,7 +173,7 @@ private Q_SLOTS:
         QTest::addColumn<QList<int>>("points");
         QTest::addColumn<QList<int>>("streaks");
         for (const QString &dialect : dialects()) {
-            const auto row = [&dialect](const char *name) { return QTest::newRow(qPrintable(dialect + QStringLiteral(": ") + QLatin1String(name))); };
+            const auto row = [&dialect](const char *name) -> QTestData & { return QTest::newRow(qPrintable(dialect + QStringLiteral(": ") + QLatin1String(name))); };
             row("default table 10/20/30/50, day 5 stays at 50")
                     << dialect << QStringList{} << QStringList{march(1), march(2), march(3), march(4), march(5)}
                     << QList<int>{10, 20, 30, 50, 50} << QList<int>{1, 2, 3, 4, 5};
@@ -240,6 +240,55 @@ private Q_SLOTS:
         const Result shown = lanternd.run({QStringLiteral("calendar"), QStringLiteral("--uid"), QStringLiteral("5")});
         QCOMPARE(shown.json().value(QStringLiteral("makeup")).toArray(), QJsonArray());
         QCOMPARE(snapshotSql(sql.db).audit, 0);
+    }
+
+    void concurrentCheckins_data() { addDialectRows("8 processes sign one user at once -> one reward"); }
+    void concurrentCheckins()
+    {
+        QFETCH(QString, dialect);
+        const SqlTarget sql = freshSql(dialect);
+        const Lanternd lanternd(redisUrlText(), sql.url, lantern::test::uniquePrefix(), march(10));
+        const QList<QStringList> runs(8, {QStringLiteral("checkin"), QStringLiteral("--uid"), QStringLiteral("4242")});
+        int granted = 0;
+        for (const Result &result : lanternd.runConcurrently(runs)) {
+            LANTERND_VERIFY_OK(result);
+            const bool already = result.json().value(QStringLiteral("already")).toBool();
+            QCOMPARE(result.json().value(QStringLiteral("points")).toInt(-1), already ? 0 : 10);
+            granted += already ? 0 : 1;
+        }
+        QCOMPARE(granted, 1);
+        LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("work"), QStringLiteral("--once")}));
+        QCOMPARE(snapshotSql(sql.db), (SqlSnapshot{1, 1, 0, 10}));
+    }
+
+    void concurrentMakeupsRespectQuota_data() { addDialectRows("6 make-ups at once, quota 3 -> 3 granted, 3 refused (exit 4)"); }
+    void concurrentMakeupsRespectQuota()
+    {
+        QFETCH(QString, dialect);
+        const SqlTarget sql = freshSql(dialect);
+        const Lanternd lanternd(redisUrlText(), sql.url, lantern::test::uniquePrefix(), march(10));
+        LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("migrate")}));
+        QList<QStringList> runs;
+        for (int day = 1; day <= 6; ++day)
+            runs << QStringList{QStringLiteral("makeup"), QStringLiteral("--uid"),    QStringLiteral("77"),
+                                QStringLiteral("--date"), march(day),                 QStringLiteral("--reason"),
+                                QStringLiteral("batch"),  QStringLiteral("--operator"), QStringLiteral("dave")};
+        int granted = 0;
+        int refused = 0;
+        for (const Result &result : lanternd.runConcurrently(runs)) {
+            if (result.exitCode == 4 && result.out.isEmpty() && result.err.contains("quota")) {
+                ++refused;
+                continue;
+            }
+            LANTERND_VERIFY_OK(result);
+            QCOMPARE(result.json().value(QStringLiteral("already")).toBool(true), false);
+            ++granted;
+        }
+        QCOMPARE(granted, 3);
+        QCOMPARE(refused, 3);
+        const Result shown = lanternd.run({QStringLiteral("calendar"), QStringLiteral("--uid"), QStringLiteral("77")});
+        QCOMPARE(shown.json().value(QStringLiteral("makeup")).toArray().size(), 3);
+        QCOMPARE(snapshotSql(sql.db).audit, 3);
     }
 };
 
