@@ -19,6 +19,11 @@ LuaScript::LuaScript(const QString &name) : m_name(name)
     m_sha1 = QCryptographicHash::hash(m_body, QCryptographicHash::Sha1).toHex();
 }
 
+LuaScript::LuaScript(const QString &name, const QByteArray &body)
+    : m_name(name), m_body(body), m_sha1(QCryptographicHash::hash(m_body, QCryptographicHash::Sha1).toHex())
+{
+}
+
 QByteArrayList LuaScript::evalshaCommand(const QByteArrayList &keys, const QByteArrayList &args) const
 {
     QByteArrayList command{QByteArrayLiteral("EVALSHA"), m_sha1, QByteArray::number(keys.size())};

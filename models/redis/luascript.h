@@ -16,6 +16,8 @@ class LuaScript final {
 public:
     /** Loads ":/lua/<name>.lua"; throws std::logic_error if the resource is missing. */
     explicit LuaScript(const QString &name);
+    /** A script from source text (tests, tools); `name` is for messages only. */
+    LuaScript(const QString &name, const QByteArray &body);
 
     RedisValue run(RedisClient &redis, const QByteArrayList &keys, const QByteArrayList &args) const;
 
