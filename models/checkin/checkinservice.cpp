@@ -136,8 +136,7 @@ QList<MonthBits> CheckinService::fetchMonths(qint64 uid, QDate month, int count)
     for (int i = 0; i < count; ++i) {
         const QDate first = firstOfMonth(month).addMonths(-i);
         firsts << first;
-        commands << QByteArrayList{QByteArrayLiteral("BITFIELD"), m_keys.signBits(uid, first), QByteArrayLiteral("GET"),
-                                   "u" + QByteArray::number(first.daysInMonth()), QByteArrayLiteral("0")};
+        commands << monthBitfieldCommand(m_keys.signBits(uid, first), first);
     }
     const std::vector<RedisValue> replies = m_redis.pipeline(commands);
     QList<MonthBits> result;
@@ -166,12 +165,8 @@ int CheckinService::currentStreak(qint64 uid, QDate asOf, QList<MonthBits> newes
 CalendarMonth CheckinService::calendar(qint64 uid, QDate month, QDate today)
 {
     const QDate first = firstOfMonth(month);
-    const std::vector<RedisValue> replies = m_redis.pipeline({
-            {QByteArrayLiteral("BITFIELD"), m_keys.signBits(uid, first), QByteArrayLiteral("GET"),
-             "u" + QByteArray::number(first.daysInMonth()), QByteArrayLiteral("0")},
-            {QByteArrayLiteral("BITFIELD"), m_keys.makeupBits(uid, first), QByteArrayLiteral("GET"),
-             "u" + QByteArray::number(first.daysInMonth()), QByteArrayLiteral("0")},
-    });
+    const std::vector<RedisValue> replies =
+            m_redis.pipeline({monthBitfieldCommand(m_keys.signBits(uid, first), first), monthBitfieldCommand(m_keys.makeupBits(uid, first), first)});
     for (const RedisValue &reply : replies) {
         if (reply.isError())
             throw RedisReplyError(QString::fromUtf8(reply.string));

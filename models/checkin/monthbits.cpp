@@ -56,6 +56,11 @@ int MonthBits::longestRun() const
     return longest;
 }
 
+QByteArrayList monthBitfieldCommand(const QByteArray &key, QDate month)
+{
+    return {QByteArrayLiteral("BITFIELD"), key, QByteArrayLiteral("GET"), "u" + QByteArray::number(month.daysInMonth()), QByteArrayLiteral("0")};
+}
+
 QList<int> MonthBits::signedDays() const
 {
     QList<int> result;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArrayList>
 #include <QDate>
 #include <QList>
 
@@ -23,5 +24,8 @@ struct MonthBits {
     int longestRun() const;
     QList<int> signedDays() const;
 };
+
+/** `BITFIELD key GET u<days> 0`: the whole month in one read (never a GET of the bitmap). */
+QByteArrayList monthBitfieldCommand(const QByteArray &key, QDate month);
 
 } // namespace lantern

@@ -9,13 +9,6 @@
 
 namespace lantern {
 
-namespace {
-QByteArrayList bitfieldGet(const QByteArray &key, QDate month)
-{
-    return {QByteArrayLiteral("BITFIELD"), key, QByteArrayLiteral("GET"), "u" + QByteArray::number(month.daysInMonth()), QByteArrayLiteral("0")};
-}
-} // namespace
-
 Reconciler::Reconciler(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, const CheckinRules &rules)
     : m_redis(redis), m_sql(sql), m_keys(keys), m_rules(rules)
 {
@@ -64,8 +57,8 @@ ReconcileReport Reconciler::reconcile(QDate day, qint64 nowMs)
         const QList<qint64> batch = missing.mid(start, Batch);
         QList<QByteArrayList> commands;
         for (qint64 uid : batch)
-            commands << bitfieldGet(m_keys.signBits(uid, month), month) << bitfieldGet(m_keys.makeupBits(uid, month), month)
-                     << bitfieldGet(m_keys.signBits(uid, previous), previous);
+            commands << monthBitfieldCommand(m_keys.signBits(uid, month), month) << monthBitfieldCommand(m_keys.makeupBits(uid, month), month)
+                     << monthBitfieldCommand(m_keys.signBits(uid, previous), previous);
         const std::vector<RedisValue> replies = m_redis.pipeline(commands);
         QList<CheckinEntry> entries;
         for (qsizetype i = 0; i < batch.size(); ++i) {
