@@ -1,7 +1,6 @@
 #include "sandboxworker.h"
 
 #include "checkin/checkindrain.h"
-#include "core/errors.h"
 #include "queue/workerheartbeat.h"
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
@@ -89,9 +88,9 @@ void SandboxWorker::pass()
         m_timer->setInterval(PassIntervalMs);
         if (stats.persisted > 0)
             Q_EMIT persisted(stats.persisted);
-    } catch (const UnavailableError &error) {
+    } catch (const std::exception &error) {
         m_timer->setInterval(std::min(m_timer->interval() * 2, MaxBackoffMs));
-        Q_EMIT passFailed(error.message());
+        Q_EMIT passFailed(QString::fromStdString(error.what()));
     }
 }
 

@@ -92,19 +92,28 @@ void UserLookupService::makeup(quint64 serial, qint64 uid, QDate date, const QSt
     request.operatorName = operatorName;
     try {
         CheckinService::validateMakeup(request, today, m_config.checkin);
-        // SQL first: the audit row must be writable before Redis changes (as lanternd makeup).
-        AuditLog audit(sql());
-        CheckinService service(redis(), m_keys, m_config.checkin);
-        const CheckinOutcome outcome = service.makeup(request, today, nowMs());
-        if (!outcome.already) {
-            audit.record(operatorName.trimmed(), QStringLiteral("checkin.makeup"), QStringLiteral("uid:%1").arg(uid),
-                         {{QStringLiteral("date"), date.toString(Qt::ISODate)},
-                          {QStringLiteral("reason"), reason.trimmed()},
-                          {QStringLiteral("points"), outcome.points},
-                          {QStringLiteral("via"), QStringLiteral("console")}},
-                         nowMs());
+        // As `lanternd makeup` (docs/decisions.md): the audit row and the Redis script share one
+        // SQL transaction, so the action never happens without its row, nor the row without it.
+        SqlConnection &connection = sql();
+        redis().ensureConnected();  // reachable before anything is written
+        connection.begin();
+        bool already = false;
+        try {
+            AuditLog(connection).record(operatorName.trimmed(), QStringLiteral("checkin.makeup"), QStringLiteral("uid:%1").arg(uid),
+                                        {{QStringLiteral("date"), date.toString(Qt::ISODate)},
+                                         {QStringLiteral("reason"), reason.trimmed()},
+                                         {QStringLiteral("via"), QStringLiteral("console")}},
+                                        nowMs());
+            already = CheckinService(redis(), m_keys, m_config.checkin).makeup(request, today, nowMs()).already;
+            if (already)
+                connection.rollback();
+            else
+                connection.commit();
+        } catch (...) {
+            connection.rollback();
+            throw;
         }
-        Q_EMIT makeupGranted(serial, date, load(uid, date));
+        Q_EMIT makeupGranted(serial, date, already, load(uid, date));
     } catch (const RefusedError &error) {
         const MakeupPolicy policy(m_config.checkin);
         QString message;

@@ -39,7 +39,8 @@ Q_SIGNALS:
     void monthLoaded(quint64 serial, const lantern::UserMonth &month);
     /** `message` is plain, translated words for the window; `detail` is the technical cause. */
     void lookupFailed(quint64 serial, const QString &message, const QString &detail);
-    void makeupGranted(quint64 serial, QDate date, const lantern::UserMonth &month);
+    /** `already`: the day was signed meanwhile and nothing changed (no audit row either). */
+    void makeupGranted(quint64 serial, QDate date, bool already, const lantern::UserMonth &month);
     void makeupFailed(quint64 serial, const QString &message, const QString &detail);
 
 private:

@@ -1,0 +1,103 @@
+// The console's sandbox: a private redis-server child, a fresh SQLite file, seeded demo history
+// drained into SQL (so balances are real), and an in-process worker that keeps persisting.
+// Starts its own redis-server; needs no harness servers.
+#include "checkin/checkinservice.h"
+#include "checkin/checkinstore.h"
+#include "console/sandbox.h"
+#include "console/sandboxredis.h"
+#include "console/sandboxseeder.h"
+#include "redis/keyschema.h"
+#include "redis/redisclient.h"
+#include "sql/sqlconnection.h"
+
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lantern;
+
+namespace {
+constexpr int StartTimeoutMs = 60000;
+const QDate Today(2025, 3, 20);
+} // namespace
+
+class TestSandbox final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void seedsRealHistoryAndStopsCleanly();
+    void missingServerIsReportedPlainly();
+};
+
+void TestSandbox::seedsRealHistoryAndStopsCleanly()
+{
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    Config base;
+    base.todayOverride = Today;
+    auto sandbox = std::make_unique<Sandbox>(base, directory.path());
+    QSignalSpy ready(sandbox.get(), &Sandbox::ready);
+    QSignalSpy failed(sandbox.get(), &Sandbox::failed);
+    sandbox->start();
+    QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty() || !failed.isEmpty(), StartTimeoutMs);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().at(0).toString() + u' ' + failed.first().at(1).toString()));
+
+    const Config &config = sandbox->config();
+    QCOMPARE(config.db.path, directory.path() + QStringLiteral("/sandbox.db"));
+    QCOMPARE(config.redis.host, QStringLiteral("127.0.0.1"));
+    QCOMPARE(sandbox->summary().uids, SandboxSeeder::demoUids());
+    QVERIFY(sandbox->summary().checkins > 300);
+    QVERIFY(sandbox->summary().makeups > 5);
+    QCOMPARE(sandbox->summary().persisted, sandbox->summary().checkins + sandbox->summary().makeups);
+
+    // Redis and SQL agree: every signed day of the three months has its log row, and the
+    // balance is the sum of the rewards of the user's normal check-ins.
+    RedisClient redis(config.redis);
+    SqlConnection sql(config.db);
+    const KeySchema keys(config.keyPrefix, config.shards);
+    CheckinService service(redis, keys, config.checkin);
+    CheckinStore store(sql);
+    for (const qint64 uid : SandboxSeeder::demoUids()) {
+        int signedDays = 0;
+        for (int back = 0; back < 3; ++back)
+            signedDays += static_cast<int>(service.calendar(uid, Today.addMonths(-back), Today).signedDays.size());
+        QSqlQuery rows = sql.exec(QStringLiteral("SELECT COUNT(*), COALESCE(SUM(points), 0) FROM checkin_log WHERE uid = ?"), {uid});
+        QVERIFY(rows.next());
+        QCOMPARE(rows.value(0).toInt(), signedDays);
+        QCOMPARE(store.pointsBalance(uid), rows.value(1).toLongLong());
+    }
+    const CalendarMonth regular = service.calendar(10001, Today, Today);
+    QVERIFY(!regular.makeupDays.isEmpty());
+    QVERIFY(regular.signedDays.contains(Today.day()));
+
+    // The in-process worker persists what arrives later, as `lanternd work` would.
+    const qint64 walkIn = 777001;
+    service.checkin(walkIn, Today, Today, QDateTime::currentMSecsSinceEpoch());
+    QTRY_VERIFY_WITH_TIMEOUT(store.hasLog(walkIn, Today), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(store.pointsBalance(walkIn), qint64(10), 10000);
+
+    // Stopping takes the server down with it.
+    SandboxRedis *server = sandbox->findChild<SandboxRedis *>();
+    QVERIFY(server);
+    const qint64 pid = server->processId();
+    QVERIFY(pid > 0);
+    sandbox.reset();
+    QVERIFY(!QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid)));
+}
+
+void TestSandbox::missingServerIsReportedPlainly()
+{
+    qputenv("LANTERN_REDIS_SERVER", "/nonexistent/redis-server");
+    QTemporaryDir directory;
+    SandboxRedis server(directory.path());
+    QSignalSpy failed(&server, &SandboxRedis::failed);
+    server.start();
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+    QVERIFY(failed.first().at(0).toString().contains(QStringLiteral("could not be started")));
+    QVERIFY(!server.isReady());
+    qunsetenv("LANTERN_REDIS_SERVER");
+}
+
+QTEST_GUILESS_MAIN(TestSandbox)
+#include "tst_sandbox.moc"

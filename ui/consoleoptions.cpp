@@ -1,0 +1,126 @@
+#include "consoleoptions.h"
+
+#include "core/config.h"
+#include "core/errors.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QProcessEnvironment>
+#include <QTranslator>
+
+namespace lantern::ui {
+
+QList<std::pair<QString, QString>> ConsoleOptions::settingOptions()
+{
+    return {
+            {QStringLiteral("redis"), tr("Redis server, redis://[user:password@]host:port[/db].")},
+            {QStringLiteral("db"), tr("SQL database, mysql://user:password@host:port/name or sqlite:///path.db.")},
+            {QStringLiteral("today"), tr("Treat this day (YYYY-MM-DD) as today.")},
+            {QStringLiteral("tz"), tr("Time zone of the business day, e.g. Asia/Shanghai.")},
+            {QStringLiteral("prefix"), tr("Redis key prefix (default lt:).")},
+            {QStringLiteral("shards"), tr("Number of check-in key shards (default 16).")},
+            {QStringLiteral("streak-policy"), tr("monthly or rolling.")},
+            {QStringLiteral("rewards"), tr("Points per streak day, e.g. 10,20,30,50.")},
+            {QStringLiteral("makeup-window-days"), tr("Make-up window in days (0: the current month).")},
+            {QStringLiteral("makeup-quota"), tr("Make-ups allowed per month.")},
+            {QStringLiteral("makeup-points"), tr("Whether a make-up grants points (true or false).")},
+            {QStringLiteral("token-salt"), tr("Salt of the public user tokens.")},
+            {QStringLiteral("profile"), tr("Named connection profile.")},
+            {QStringLiteral("config"), tr("Profile file to read settings from.")},
+    };
+}
+
+QString ConsoleOptions::languageFrom(const QStringList &arguments)
+{
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        const QString &argument = arguments.at(i);
+        if ((argument == QLatin1String("--lang") || argument == QLatin1String("-lang")) && i + 1 < arguments.size())
+            return arguments.at(i + 1);
+        if (argument.startsWith(QLatin1String("--lang=")))
+            return argument.mid(7);
+    }
+    return {};
+}
+
+ConsoleOptions ConsoleOptions::parse(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(tr("Lantern Console: look users up, read their check-in calendar and grant make-ups.\n"
+                                        "Without --redis and --db it starts a sandbox: a private Redis, an SQLite file and demo data."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption sandbox(QStringLiteral("sandbox"), tr("Use the embedded sandbox (the default without --redis and --db)."));
+    const QCommandLineOption sandboxDir(QStringLiteral("sandbox-dir"), tr("Where the sandbox keeps its files."), tr("dir"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"), tr("Render a view to this PNG file and exit."), tr("file"));
+    const QCommandLineOption view(QStringLiteral("view"), tr("The view to render: users."), tr("name"), QStringLiteral("users"));
+    const QCommandLineOption uid(QStringLiteral("uid"), tr("Show this user (a uid or a token)."), tr("uid"));
+    const QCommandLineOption month(QStringLiteral("month"), tr("Show this month (YYYY-MM)."), tr("month"));
+    const QCommandLineOption day(QStringLiteral("day"), tr("Select this day (YYYY-MM-DD) in the calendar."), tr("date"));
+    const QCommandLineOption lang(QStringLiteral("lang"), tr("Interface language, e.g. zh_CN or en."), tr("language"));
+    parser.addOptions({sandbox, sandboxDir, screenshot, view, uid, month, day, lang});
+    QList<QCommandLineOption> settings;
+    for (const auto &[name, description] : settingOptions())
+        settings << QCommandLineOption(name, description, tr("value"));
+    parser.addOptions(settings);
+
+    // process() prints help, version and parse errors itself and exits.
+    parser.process(arguments);
+
+    ConsoleOptions options;
+    for (const QCommandLineOption &setting : std::as_const(settings)) {
+        const QString name = setting.names().constFirst();
+        if (parser.isSet(setting))
+            options.settings.insert(name, parser.value(setting));
+    }
+    const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    const bool serversGiven = options.settings.contains(QStringLiteral("redis")) || options.settings.contains(QStringLiteral("db"))
+            || environment.contains(QStringLiteral("LANTERN_REDIS")) || environment.contains(QStringLiteral("LANTERN_DB"))
+            || options.settings.contains(QStringLiteral("profile")) || options.settings.contains(QStringLiteral("config"));
+    if (parser.isSet(sandbox) && (options.settings.contains(QStringLiteral("redis")) || options.settings.contains(QStringLiteral("db"))))
+        throw InvalidInputError(tr("--sandbox cannot be combined with --redis or --db"));
+    options.sandbox = parser.isSet(sandbox) || !serversGiven;
+    if (!options.sandbox && (!options.settings.contains(QStringLiteral("redis")) && !environment.contains(QStringLiteral("LANTERN_REDIS"))
+                             && !options.settings.contains(QStringLiteral("profile")) && !options.settings.contains(QStringLiteral("config"))))
+        throw InvalidInputError(tr("--db needs --redis as well (or use --sandbox)"));
+    if (options.sandbox) {
+        // The sandbox chooses its own servers; settings from the environment must not leak in.
+        options.settings.remove(QStringLiteral("redis"));
+        options.settings.remove(QStringLiteral("db"));
+    }
+    options.sandboxDirectory = parser.value(sandboxDir);
+    options.screenshotFile = parser.value(screenshot);
+    options.view = parser.value(view);
+    if (options.view != QLatin1String("users"))
+        throw InvalidInputError(tr("unknown view '%1': the console has one view, users").arg(options.view));
+    options.uid = parser.value(uid);
+    if (parser.isSet(month))
+        options.month = parseMonth(parser.value(month));
+    if (parser.isSet(day)) {
+        options.day = parseDate(parser.value(day), QStringLiteral("--day"));
+        if (!options.month.isValid())
+            options.month = QDate(options.day.year(), options.day.month(), 1);
+    }
+    options.language = parser.value(lang);
+    return options;
+}
+
+void installTranslations(const QString &language)
+{
+    const QLocale locale = language.isEmpty() ? QLocale::system() : QLocale(language);
+    QLocale::setDefault(locale);
+    auto *app = QCoreApplication::instance();
+    auto *qt = new QTranslator(app);
+    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(qt);
+    else
+        delete qt;
+    auto *console = new QTranslator(app);
+    if (console->load(locale, QStringLiteral("lantern"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(console);
+    else
+        delete console;
+}
+
+} // namespace lantern::ui

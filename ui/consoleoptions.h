@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QDate>
+#include <QHash>
+#include <QString>
+#include <QStringList>
+
+namespace lantern::ui {
+
+/** The `lantern` command line. */
+struct ConsoleOptions {
+    Q_DECLARE_TR_FUNCTIONS(lantern::ui::ConsoleOptions)
+
+public:
+    bool sandbox = true;                // --sandbox, or neither --redis nor --db given
+    QHash<QString, QString> settings;   // Config settings given as flags (--redis, --today, ...)
+    QString sandboxDirectory;           // --sandbox-dir, else Sandbox::defaultDirectory()
+    QString screenshotFile;             // --screenshot FILE: render, save, exit
+    QString view = QStringLiteral("users");
+    QString uid;                        // --uid: a uid or token to show
+    QDate month;                        // --month YYYY-MM
+    QDate day;                          // --day YYYY-MM-DD: select this day (and its month)
+    QString language;                   // --lang, else the system locale
+
+    /** Parses `arguments` (argv, program first). Prints help or version and exits for --help
+        and --version; throws InvalidInputError for anything malformed. */
+    static ConsoleOptions parse(const QStringList &arguments);
+    /** --lang's value, read before the full parse so the help text is already translated. */
+    static QString languageFrom(const QStringList &arguments);
+
+private:
+    /** The Config settings `lantern` accepts as flags, with what each means. */
+    static QList<std::pair<QString, QString>> settingOptions();
+};
+
+/** Installs the console's translations (embedded under :/i18n) and Qt's own for `language`
+    (e.g. "zh_CN"; empty: the system locale), and makes it the default QLocale. */
+void installTranslations(const QString &language);
+
+} // namespace lantern::ui

@@ -1,0 +1,111 @@
+#include "consolesession.h"
+
+#include "console/sandbox.h"
+#include "console/sandboxseeder.h"
+#include "core/errors.h"
+#include "mainwindow.h"
+#include "screenshotjob.h"
+#include "usersview.h"
+
+#include <QApplication>
+#include <QLineEdit>
+#include <QStatusBar>
+
+#include <cstdio>
+
+namespace lantern::ui {
+
+ConsoleSession::ConsoleSession(ConsoleOptions options, QObject *parent)
+    : QObject(parent), m_options(std::move(options)), m_config(Config::resolve(m_options.settings))
+{
+    m_window = std::make_unique<MainWindow>(m_config.checkin);
+    if (!m_options.screenshotFile.isEmpty()) {
+        QString user = m_options.uid;
+        if (user.isEmpty() && m_options.sandbox)
+            user = QString::number(SandboxSeeder::demoUids().constFirst());
+        m_screenshot = std::make_unique<ScreenshotJob>(m_window.get(), m_options.screenshotFile, user, m_options.month, m_options.day);
+        connect(m_screenshot.get(), &ScreenshotJob::finished, this, &ConsoleSession::finished);
+    }
+}
+
+ConsoleSession::~ConsoleSession()
+{
+    m_screenshot.reset();
+    m_window.reset();
+    m_lookup.reset();
+    m_sandbox.reset();
+}
+
+void ConsoleSession::start()
+{
+    m_window->show();
+    UsersView *view = m_window->usersView();
+    if (m_options.month.isValid())
+        view->showMonth(m_options.month);
+    if (!m_options.sandbox) {
+        attachBackend(m_config);
+        return;
+    }
+    const QString directory = m_options.sandboxDirectory.isEmpty() ? Sandbox::defaultDirectory() : m_options.sandboxDirectory;
+    m_sandbox = std::make_unique<Sandbox>(m_config, directory);
+    connect(m_sandbox.get(), &Sandbox::progress, view, &UsersView::showStarting);
+    connect(m_sandbox.get(), &Sandbox::ready, this, [this] {
+        const SeedSummary &summary = m_sandbox->summary();
+        m_window->setWorkerStatus(tr("Worker: %n check-in(s) persisted", nullptr, static_cast<int>(summary.persisted)), false);
+        attachBackend(m_sandbox->config());
+        if (!m_options.screenshotFile.isEmpty() || !m_options.uid.isEmpty())
+            return;
+        QStringList ids;
+        for (qint64 uid : summary.uids)
+            ids << QString::number(uid);
+        m_window->usersView()->searchField()->setPlaceholderText(tr("Demo users: %1").arg(ids.join(QStringLiteral(", "))));
+    });
+    connect(m_sandbox.get(), &Sandbox::failed, this, [this](const QString &message, const QString &detail) {
+        m_window->usersView()->showStartupFailure(message, detail);
+        m_window->setWorkerStatus(tr("Sandbox stopped"), true);
+        if (m_screenshot)
+            m_screenshot->backendFailed(message);
+    });
+    connect(m_sandbox.get(), &Sandbox::workerPersisted, this, [this](qint64 rows) {
+        m_window->setWorkerStatus(tr("Worker: %n new check-in(s) persisted", nullptr, static_cast<int>(rows)), false);
+    });
+    connect(m_sandbox.get(), &Sandbox::workerTrouble, this, [this](const QString &detail) {
+        m_window->setWorkerStatus(tr("Worker: retrying"), true);
+        m_window->statusBar()->showMessage(detail, 10000);
+    });
+    m_sandbox->start();
+}
+
+void ConsoleSession::attachBackend(const Config &config)
+{
+    m_window->setConnection(config, m_options.sandbox);
+    m_lookup = std::make_unique<DedicatedThread<UserLookupService>>(QStringLiteral("user-lookup"), config);
+    UsersView *view = m_window->usersView();
+    view->setService(m_lookup->get());
+    if (m_screenshot)
+        m_screenshot->backendReady();
+    else if (!m_options.uid.isEmpty())
+        view->lookUp(m_options.uid, m_options.month);
+}
+
+int runConsole(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("lantern"));
+    QApplication::setOrganizationName(QStringLiteral("lantern"));
+    QApplication::setApplicationVersion(QStringLiteral(LANTERN_VERSION));
+
+    const QStringList arguments = QApplication::arguments();
+    installTranslations(ConsoleOptions::languageFrom(arguments));
+    try {
+        ConsoleSession session(ConsoleOptions::parse(arguments));
+        QObject::connect(&session, &ConsoleSession::finished, &app, &QCoreApplication::exit);
+        session.start();
+        return QApplication::exec();
+    } catch (const InvalidInputError &error) {
+        std::fprintf(stderr, "lantern: %s\n", error.what());
+        return 2;
+    }
+}
+
+} // namespace lantern::ui

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "console/dedicatedthread.h"
+#include "console/userlookupservice.h"
+#include "consoleoptions.h"
+#include "core/config.h"
+
+#include <QObject>
+
+#include <memory>
+
+namespace lantern {
+class Sandbox;
+}
+
+namespace lantern::ui {
+
+class MainWindow;
+class ScreenshotJob;
+
+/** One run of the console: the window, the backend it talks to (the sandbox, or the servers
+    given on the command line), the lookup service's thread, and a screenshot job if asked.
+    Tears them down in a safe order: window, lookup thread, sandbox worker, Redis child. */
+class ConsoleSession final : public QObject {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConsoleSession)
+
+public:
+    /** Throws InvalidInputError for malformed settings. */
+    explicit ConsoleSession(ConsoleOptions options, QObject *parent = nullptr);
+    ~ConsoleSession() override;
+
+    /** Shows the window (offscreen for a screenshot) and starts the backend. */
+    void start();
+    MainWindow *window() const { return m_window.get(); }
+
+Q_SIGNALS:
+    /** The session is over (a screenshot was taken): quit with this code. */
+    void finished(int exitCode);
+
+private:
+    void attachBackend(const Config &config);
+
+    ConsoleOptions m_options;
+    Config m_config;
+    std::unique_ptr<Sandbox> m_sandbox;
+    std::unique_ptr<DedicatedThread<UserLookupService>> m_lookup;
+    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<ScreenshotJob> m_screenshot;
+};
+
+/** The whole of `lantern`'s main(): options, translations, session, event loop. */
+int runConsole(int argc, char *argv[]);
+
+} // namespace lantern::ui

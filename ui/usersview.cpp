@@ -1,0 +1,418 @@
+#include "usersview.h"
+
+#include "calendardelegate.h"
+#include "calendarlegend.h"
+#include "console/calendarmodel.h"
+#include "console/makeuppolicy.h"
+#include "console/userlookupservice.h"
+#include "makeupdialog.h"
+#include "messagebanner.h"
+#include "usersummarypanel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QProcessEnvironment>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStyle>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace lantern::ui {
+
+namespace {
+
+QDate firstOfMonth(QDate day)
+{
+    return QDate(day.year(), day.month(), 1);
+}
+
+const QString OperatorSetting = QStringLiteral("console/operator");
+
+QString defaultOperator()
+{
+    const QString saved = QSettings().value(OperatorSetting).toString();
+    if (!saved.isEmpty())
+        return saved;
+    return QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER"));
+}
+
+} // namespace
+
+UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
+    : QWidget(parent),
+      m_rules(rules),
+      m_model(new CalendarModel(this)),
+      m_search(new QLineEdit(this)),
+      m_lookUpButton(new QPushButton(tr("Look up"), this)),
+      m_refreshButton(new QToolButton(this)),
+      m_busy(new QProgressBar(this)),
+      m_banner(new MessageBanner(this)),
+      m_previousButton(new QToolButton(this)),
+      m_nextButton(new QToolButton(this)),
+      m_thisMonthButton(new QPushButton(tr("This month"), this)),
+      m_monthTitle(new QLabel(this)),
+      m_calendar(new QTableView(this)),
+      m_summary(new UserSummaryPanel(this))
+{
+    m_today = QDate::currentDate();
+    m_month = firstOfMonth(m_today);
+    m_model->setMonth(m_month, m_today);
+
+    // Search row.
+    m_search->setPlaceholderText(tr("User id or token, e.g. 10001"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMaxLength(64);
+    m_lookUpButton->setDefault(true);
+    m_refreshButton->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+    m_refreshButton->setToolTip(tr("Read the shown month again (F5)"));
+    m_refreshButton->setShortcut(QKeySequence::Refresh);
+    m_busy->setRange(0, 0);
+    m_busy->setTextVisible(false);
+    m_busy->setFixedWidth(96);
+    m_busy->setFixedHeight(m_search->sizeHint().height() / 3);
+    m_busy->setToolTip(tr("Waiting for Redis and the database…"));
+    m_busy->setVisible(false);
+    m_search->setMinimumWidth(m_search->fontMetrics().averageCharWidth() * 36);
+    auto *searchRow = new QHBoxLayout;
+    searchRow->addWidget(m_search, 2);
+    searchRow->addWidget(m_lookUpButton);
+    searchRow->addWidget(m_refreshButton);
+    searchRow->addWidget(m_busy);
+    searchRow->addStretch(3);
+    connect(m_search, &QLineEdit::returnPressed, this, [this] { lookUp(m_search->text()); });
+    connect(m_lookUpButton, &QPushButton::clicked, this, [this] { lookUp(m_search->text()); });
+    connect(m_refreshButton, &QToolButton::clicked, this, &UsersView::refresh);
+
+    // Month navigation.
+    m_previousButton->setObjectName(QStringLiteral("previousMonthButton"));
+    m_nextButton->setObjectName(QStringLiteral("nextMonthButton"));
+    m_thisMonthButton->setObjectName(QStringLiteral("thisMonthButton"));
+    const QSize arrowButton(m_search->sizeHint().height(), m_search->sizeHint().height());
+    m_previousButton->setFixedSize(arrowButton);
+    m_nextButton->setFixedSize(arrowButton);
+    QFont chevronFont = m_previousButton->font();
+    chevronFont.setPointSizeF(chevronFont.pointSizeF() * 1.8);
+    m_previousButton->setFont(chevronFont);
+    m_nextButton->setFont(chevronFont);
+    m_previousButton->setText(QStringLiteral("‹"));
+    m_previousButton->setAccessibleName(tr("Previous month"));
+    m_previousButton->setAutoRaise(true);
+    m_previousButton->setToolTip(tr("Previous month (Ctrl+Page Up)"));
+    m_previousButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    m_nextButton->setText(QStringLiteral("›"));
+    m_nextButton->setAccessibleName(tr("Next month"));
+    m_nextButton->setAutoRaise(true);
+    m_nextButton->setToolTip(tr("Next month (Ctrl+Page Down)"));
+    m_nextButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    QFont titleFont = m_monthTitle->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
+    titleFont.setBold(true);
+    m_monthTitle->setFont(titleFont);
+    m_monthTitle->setAlignment(Qt::AlignCenter);
+    m_monthTitle->setMinimumWidth(m_monthTitle->fontMetrics().averageCharWidth() * 16);
+    auto *monthRow = new QHBoxLayout;
+    monthRow->addWidget(m_previousButton);
+    monthRow->addWidget(m_monthTitle);
+    monthRow->addWidget(m_nextButton);
+    monthRow->addStretch();
+    monthRow->addWidget(m_thisMonthButton);
+    connect(m_previousButton, &QToolButton::clicked, this, [this] { stepMonth(-1); });
+    connect(m_nextButton, &QToolButton::clicked, this, [this] { stepMonth(1); });
+    connect(m_thisMonthButton, &QPushButton::clicked, this, [this] { showMonth(today()); });
+
+    // The calendar grid.
+    m_calendar->setModel(m_model);
+    m_calendar->setItemDelegate(new CalendarDelegate(m_calendar));
+    m_calendar->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_calendar->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_calendar->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_calendar->setShowGrid(false);
+    m_calendar->setFrameShape(QFrame::NoFrame);
+    m_calendar->setFocusPolicy(Qt::StrongFocus);
+    m_calendar->setStyleSheet(QStringLiteral("QTableView { background: transparent; selection-background-color: transparent; }"));
+    m_calendar->verticalHeader()->setVisible(false);
+    m_calendar->verticalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_calendar->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_calendar->horizontalHeader()->setHighlightSections(false);
+    m_calendar->horizontalHeader()->setSectionsClickable(false);
+    m_calendar->horizontalHeader()->setStyleSheet(
+            QStringLiteral("QHeaderView::section { background: transparent; border: none; padding: 4px; color: palette(placeholder-text); font-weight: 600; }"));
+    m_calendar->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_calendar->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    const int cell = fontMetrics().height();
+    m_calendar->setMinimumSize(7 * cell * 4, 6 * cell * 3 + m_calendar->horizontalHeader()->sizeHint().height());
+    connect(m_calendar->selectionModel(), &QItemSelectionModel::selectionChanged, this, &UsersView::updateMakeupAction);
+    connect(m_calendar, &QTableView::doubleClicked, this, &UsersView::requestMakeup);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &UsersView::updateMakeupAction);
+
+    auto *calendarColumn = new QVBoxLayout;
+    calendarColumn->addLayout(monthRow);
+    calendarColumn->addWidget(m_calendar, 1);
+    calendarColumn->addWidget(new CalendarLegend(this));
+
+    m_summary->setFixedWidth(m_summary->fontMetrics().averageCharWidth() * 44);
+    connect(m_summary, &UserSummaryPanel::makeupClicked, this, &UsersView::requestMakeup);
+
+    auto *content = new QHBoxLayout;
+    content->setSpacing(16);
+    content->addLayout(calendarColumn, 1);
+    content->addWidget(m_summary);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 8);
+    layout->setSpacing(10);
+    layout->addLayout(searchRow);
+    layout->addWidget(m_banner);
+    layout->addLayout(content, 1);
+
+    setFocusProxy(m_search);
+    m_search->setEnabled(false);
+    m_lookUpButton->setEnabled(false);
+    m_refreshButton->setEnabled(false);
+    updateMonthTitle();
+}
+
+UsersView::~UsersView() = default;
+
+void UsersView::setService(UserLookupService *service)
+{
+    m_service = service;
+    // Queued both ways: the service lives on its own thread.
+    connect(this, &UsersView::lookupRequested, service, &UserLookupService::lookup, Qt::QueuedConnection);
+    connect(this, &UsersView::makeupRequested, service, &UserLookupService::makeup, Qt::QueuedConnection);
+    connect(service, &UserLookupService::monthLoaded, this, &UsersView::onMonthLoaded, Qt::QueuedConnection);
+    connect(service, &UserLookupService::lookupFailed, this, &UsersView::onLookupFailed, Qt::QueuedConnection);
+    connect(service, &UserLookupService::makeupGranted, this, &UsersView::onMakeupGranted, Qt::QueuedConnection);
+    connect(service, &UserLookupService::makeupFailed, this, &UsersView::onMakeupFailed, Qt::QueuedConnection);
+    m_today = service->config().today();  // the backend's business day (--today) rules
+    if (!m_monthChosen)
+        m_month = firstOfMonth(m_today);
+    if (!m_user) {
+        m_model->setMonth(m_month, m_today);
+        updateMonthTitle();
+    }
+    m_search->setEnabled(true);
+    m_lookUpButton->setEnabled(true);
+    m_refreshButton->setEnabled(true);
+    m_banner->clear();
+    m_busy->setVisible(false);
+    m_search->setFocus();
+}
+
+void UsersView::showStarting(const QString &message)
+{
+    m_banner->showMessage(MessageBanner::Kind::Information, message);
+    m_busy->setVisible(true);
+}
+
+void UsersView::showStartupFailure(const QString &message, const QString &detail)
+{
+    m_busy->setVisible(false);
+    m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
+}
+
+QDate UsersView::today() const
+{
+    return m_service ? m_service->config().today() : m_today;
+}
+
+quint64 UsersView::nextSerial()
+{
+    return ++m_serial;
+}
+
+void UsersView::setWaitingFor(quint64 serial)
+{
+    const bool wasBusy = isBusy();
+    m_waitingFor = serial;
+    m_busy->setVisible(isBusy());
+    if (wasBusy != isBusy())
+        Q_EMIT busyChanged(isBusy());
+}
+
+void UsersView::lookUp(const QString &query, QDate month)
+{
+    const QString text = query.trimmed();
+    if (!m_service || text.isEmpty())
+        return;
+    if (m_search->text().trimmed() != text)
+        m_search->setText(text);
+    const quint64 serial = nextSerial();
+    setWaitingFor(serial);
+    Q_EMIT lookupRequested(serial, text, firstOfMonth(month.isValid() ? month : m_month));
+}
+
+void UsersView::showMonth(QDate month)
+{
+    m_monthChosen = true;
+    m_month = firstOfMonth(month);
+    updateMonthTitle();
+    if (m_user && m_service) {
+        const quint64 serial = nextSerial();
+        setWaitingFor(serial);
+        Q_EMIT lookupRequested(serial, QString::number(m_user->uid), m_month);
+    } else {
+        m_model->setMonth(m_month, today());
+    }
+}
+
+void UsersView::stepMonth(int months)
+{
+    showMonth(m_month.addMonths(months));
+}
+
+void UsersView::refresh()
+{
+    if (m_user)
+        showMonth(m_month);
+    else if (!m_search->text().trimmed().isEmpty())
+        lookUp(m_search->text());
+}
+
+void UsersView::onMonthLoaded(quint64 serial, const UserMonth &month)
+{
+    if (serial != m_waitingFor)
+        return;  // superseded by a newer request
+    setWaitingFor(0);
+    m_banner->clear();
+    showUserMonth(month);
+    Q_EMIT monthShown(month);
+}
+
+void UsersView::onLookupFailed(quint64 serial, const QString &message, const QString &detail)
+{
+    if (serial != m_waitingFor)
+        return;
+    setWaitingFor(0);
+    m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
+    Q_EMIT failed(message);
+}
+
+void UsersView::onMakeupGranted(quint64 serial, QDate date, bool already, const UserMonth &month)
+{
+    if (serial != m_waitingFor)
+        return;
+    setWaitingFor(0);
+    showUserMonth(month);
+    selectDay(date);
+    const QString day = QLocale().toString(date, QLocale::LongFormat);
+    if (already)
+        m_banner->showMessage(MessageBanner::Kind::Information, tr("%1 had been signed meanwhile; nothing changed.").arg(day));
+    else
+        m_banner->showMessage(MessageBanner::Kind::Positive, tr("Make-up granted for %1.").arg(day));
+    Q_EMIT monthShown(month);
+}
+
+void UsersView::onMakeupFailed(quint64 serial, const QString &message, const QString &detail)
+{
+    if (serial != m_waitingFor)
+        return;
+    setWaitingFor(0);
+    m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
+    Q_EMIT failed(message);
+}
+
+void UsersView::showUserMonth(const UserMonth &month)
+{
+    const QDate selected = selectedDate();
+    m_user = month;
+    m_month = month.month;
+    m_today = month.today;
+    m_model->setMarks(month.month, month.today, month.signedDays, month.makeupDays);
+    m_summary->showUser(month, m_rules.makeupQuota);
+    if (selected.isValid())
+        selectDay(selected);
+    updateMonthTitle();
+    updateMakeupAction();
+}
+
+void UsersView::selectDay(QDate date)
+{
+    const QModelIndex index = m_model->indexOf(date);
+    if (index.isValid())
+        m_calendar->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect);
+    else
+        m_calendar->selectionModel()->clear();
+    updateMakeupAction();
+}
+
+QDate UsersView::selectedDate() const
+{
+    const QModelIndexList selected = m_calendar->selectionModel()->selectedIndexes();
+    return selected.isEmpty() ? QDate() : m_model->dateAt(selected.first());
+}
+
+void UsersView::updateMonthTitle()
+{
+    //: How the month above the calendar is written, as a QDate format (e.g. "yyyy年M月").
+    m_monthTitle->setText(QLocale().toString(m_month, tr("MMMM yyyy")));
+}
+
+void UsersView::updateMakeupAction()
+{
+    if (!m_user) {
+        m_summary->setSelectedDay({});
+        m_summary->setMakeupAvailable(false, {});
+        return;
+    }
+    const MakeupPolicy policy(m_rules);
+    const QDate day = selectedDate();
+    const auto state = m_model->stateOf(day);
+    const bool signedDay = state == CalendarModel::DayState::Signed || state == CalendarModel::DayState::MakeUp;
+    const int used = static_cast<int>(m_user->makeupDays.size());
+    m_summary->setSelectedDay(day.isValid() ? QStringLiteral("<b>%1</b><br>%2").arg(QLocale().toString(day, QLocale::LongFormat).toHtmlEscaped(),
+                                                                                      CalendarModel::stateName(state).toHtmlEscaped())
+                                            : QString());
+    QString hint;
+    switch (policy.check(day, m_today, signedDay, used)) {
+    case MakeupBlock::None:
+        m_summary->setMakeupAvailable(true, tr("Grant a make-up for %1.").arg(QLocale().toString(day, QLocale::LongFormat)));
+        return;
+    case MakeupBlock::NoDay:
+        hint = tr("Select a missed day in the calendar to grant a make-up.");
+        break;
+    case MakeupBlock::NotPast:
+        hint = tr("Make-ups are for past days only.");
+        break;
+    case MakeupBlock::AlreadySigned:
+        hint = tr("This day is already signed.");
+        break;
+    case MakeupBlock::OutsideWindow:
+        hint = policy.windowDays() == 0 ? tr("Only days of the current month can be made up.")
+                                        : tr("Only the last %n day(s) can be made up.", nullptr, policy.windowDays());
+        break;
+    case MakeupBlock::QuotaUsed:
+        hint = tr("This month's quota of %n make-up(s) is used up.", nullptr, policy.quota());
+        break;
+    }
+    m_summary->setMakeupAvailable(false, hint);
+}
+
+void UsersView::requestMakeup()
+{
+    if (!m_user || !m_service || isBusy())
+        return;
+    const QDate day = selectedDate();
+    const auto state = m_model->stateOf(day);
+    const bool signedDay = state == CalendarModel::DayState::Signed || state == CalendarModel::DayState::MakeUp;
+    if (MakeupPolicy(m_rules).check(day, m_today, signedDay, static_cast<int>(m_user->makeupDays.size())) != MakeupBlock::None)
+        return;
+    auto *dialog = new MakeupDialog(m_user->uid, day, defaultOperator(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        QSettings().setValue(OperatorSetting, dialog->operatorName());
+        const quint64 serial = nextSerial();
+        setWaitingFor(serial);
+        Q_EMIT makeupRequested(serial, dialog->uid(), dialog->date(), dialog->reason(), dialog->operatorName());
+    });
+    dialog->open();
+}
+
+} // namespace lantern::ui

@@ -1,0 +1,115 @@
+#pragma once
+
+#include "console/usermonth.h"
+#include "core/config.h"
+
+#include <QDate>
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+class QToolButton;
+
+namespace lantern {
+class CalendarModel;
+class UserLookupService;
+}
+
+namespace lantern::ui {
+
+class MessageBanner;
+class UserSummaryPanel;
+
+/** The Users view: find a user by uid or public token, page through their months on a
+    calendar, read their streak and points, and grant a make-up for a missed day.
+    It never touches Redis or SQL: requests go to a UserLookupService on its own thread through
+    queued signals, and only the newest answer is shown (each request carries a serial). */
+class UsersView final : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(UsersView)
+
+public:
+    explicit UsersView(const CheckinRules &rules, QWidget *parent = nullptr);
+    ~UsersView() override;
+
+    /** Starts talking to `service`, which must live on another thread and outlive this view's
+        use of it. Until then searching is disabled. */
+    void setService(UserLookupService *service);
+    /** While the backend starts (the sandbox): a message and the busy indicator. */
+    void showStarting(const QString &message);
+    void showStartupFailure(const QString &message, const QString &detail);
+
+    /** Looks `query` (a uid or token) up and shows `month` (default: the month shown). */
+    void lookUp(const QString &query, QDate month = {});
+    /** Shows another month: of the same user when one is shown. */
+    void showMonth(QDate month);
+    void refresh();
+    /** Opens the make-up dialog for the selected day, when the rules allow it. */
+    void requestMakeup();
+    /** Selects a day of the month shown. */
+    void selectDay(QDate date);
+
+    bool isBusy() const { return m_waitingFor != 0; }
+    const std::optional<UserMonth> &shownUser() const { return m_user; }
+    QDate month() const { return m_month; }
+    CalendarModel *calendarModel() const { return m_model; }
+    QTableView *calendarView() const { return m_calendar; }
+    MessageBanner *banner() const { return m_banner; }
+    UserSummaryPanel *summaryPanel() const { return m_summary; }
+    QLineEdit *searchField() const { return m_search; }
+
+Q_SIGNALS:
+    /** Requests for the service; connected to its slots by setService(). */
+    void lookupRequested(quint64 serial, const QString &query, QDate month);
+    void makeupRequested(quint64 serial, qint64 uid, QDate date, const QString &reason, const QString &operatorName);
+
+    /** An answer is on screen. */
+    void monthShown(const lantern::UserMonth &month);
+    /** A request failed; its message is on screen. */
+    void failed(const QString &message);
+    void busyChanged(bool busy);
+
+private:
+    void onMonthLoaded(quint64 serial, const UserMonth &month);
+    void onLookupFailed(quint64 serial, const QString &message, const QString &detail);
+    void onMakeupGranted(quint64 serial, QDate date, bool already, const UserMonth &month);
+    void onMakeupFailed(quint64 serial, const QString &message, const QString &detail);
+
+    quint64 nextSerial();
+    void setWaitingFor(quint64 serial);
+    void showUserMonth(const UserMonth &month);
+    void stepMonth(int months);
+    void updateMonthTitle();
+    void updateMakeupAction();
+    QDate selectedDate() const;
+    QDate today() const;
+
+    CheckinRules m_rules;
+    UserLookupService *m_service = nullptr;
+    CalendarModel *m_model;
+    std::optional<UserMonth> m_user;
+    QDate m_month;
+    QDate m_today;
+    bool m_monthChosen = false;  // the month was picked (else it follows the backend's today)
+    quint64 m_serial = 0;
+    quint64 m_waitingFor = 0;
+
+    QLineEdit *m_search;
+    QPushButton *m_lookUpButton;
+    QToolButton *m_refreshButton;
+    QProgressBar *m_busy;
+    MessageBanner *m_banner;
+    QToolButton *m_previousButton;
+    QToolButton *m_nextButton;
+    QPushButton *m_thisMonthButton;
+    QLabel *m_monthTitle;
+    QTableView *m_calendar;
+    UserSummaryPanel *m_summary;
+};
+
+} // namespace lantern::ui
