@@ -1,6 +1,7 @@
 #include "checkincommands.h"
 
 #include "audit/auditlog.h"
+#include "checkin/auditedcheckin.h"
 #include "checkin/checkinservice.h"
 #include "checkin/checkinstore.h"
 #include "checkin/reconciler.h"
@@ -23,31 +24,6 @@ QJsonObject outcomeJson(const CheckinOutcome &outcome)
             {QStringLiteral("streak"), outcome.streak},
             {QStringLiteral("month_count"), outcome.monthCount},
             {QStringLiteral("points"), outcome.points}};
-}
-
-/** Runs a Redis action inside an SQL transaction that already holds its audit row: if the audit
-    row cannot be written nothing reaches Redis, and if the action changes nothing (already
-    signed, refused, failed) the audit row is rolled back. */
-template<typename Action>
-CheckinOutcome auditedAction(CommandContext &context, const QString &actor, const QString &action, qint64 uid, QDate day,
-                             const QString &reason, Action run)
-{
-    SqlConnection &sql = context.sql();
-    context.redis();  // reachable before anything is written
-    sql.begin();
-    try {
-        AuditLog(sql).record(actor, action, QStringLiteral("uid:%1").arg(uid),
-                             {{QStringLiteral("date"), day.toString(Qt::ISODate)}, {QStringLiteral("reason"), reason}}, context.nowMs());
-        const CheckinOutcome outcome = run();
-        if (outcome.already)
-            sql.rollback();
-        else
-            sql.commit();
-        return outcome;
-    } catch (...) {
-        sql.rollback();
-        throw;
-    }
 }
 
 QJsonArray toArray(const QList<int> &days)
@@ -74,10 +50,8 @@ int runCheckin(CommandContext &context)
         return 0;
     }
     // A back-dated check-in is an operator replaying a lost one: audited like a make-up.
-    const CheckinOutcome outcome = auditedAction(context, context.actor(), QStringLiteral("checkin.backdated"), uid, day, {}, [&] {
-        CheckinService service(context.redis(), context.keys(), context.config().checkin);
-        return service.checkin(uid, day, today, context.nowMs());
-    });
+    AuditedCheckin audited(context.redis(), context.sql(), context.keys(), context.config().checkin);
+    const CheckinOutcome outcome = audited.backdatedCheckin(uid, day, today, context.actor(), context.nowMs(), QStringLiteral("cli"));
     printJson(outcomeJson(outcome));
     return 0;
 }
@@ -94,11 +68,10 @@ int runMakeup(CommandContext &context)
     const QDate today = context.today();
     CheckinService::validateMakeup(request, today, context.config().checkin);
 
-    const CheckinOutcome outcome = auditedAction(context, request.operatorName.trimmed(), QStringLiteral("checkin.makeup"), request.uid,
-                                                 request.date, request.reason.trimmed(), [&] {
-                                                     CheckinService service(context.redis(), context.keys(), context.config().checkin);
-                                                     return service.makeup(request, today, context.nowMs());
-                                                 });
+    // SQL before Redis (the audit row must be writable first), then one audited action.
+    SqlConnection &sql = context.sql();
+    AuditedCheckin audited(context.redis(), sql, context.keys(), context.config().checkin);
+    const CheckinOutcome outcome = audited.makeup(request, today, context.nowMs(), QStringLiteral("cli"));
     printJson(outcomeJson(outcome));
     return 0;
 }

@@ -39,18 +39,8 @@ RedisClient &CommandContext::redis()
 
 SqlConnection &CommandContext::sql()
 {
-    if (!m_sql) {
-        if (m_config.db.dialect == DbUrl::Dialect::Sqlite) {
-            const QString dir = QFileInfo(m_config.db.path).absolutePath();
-            if (!QDir().mkpath(dir))
-                throw SqlUnavailableError(QStringLiteral("cannot create the database directory %1").arg(dir));
-        }
-        auto connection = std::make_unique<SqlConnection>(m_config.db);
-        Migrator migrator(*connection);
-        if (migrator.currentVersion() < Migrator::latestVersion())
-            migrator.migrate();
-        m_sql = std::move(connection);
-    }
+    if (!m_sql)
+        m_sql = openMigrated(m_config.db);
     return *m_sql;
 }
 

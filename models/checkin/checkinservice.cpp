@@ -58,13 +58,19 @@ void CheckinService::validateMakeup(const MakeupRequest &request, QDate today, c
         throw InvalidInputError(QStringLiteral("cannot make up %1: it is today; a make-up is for a past day").arg(day));
     if (request.date > today)
         throw InvalidInputError(QStringLiteral("cannot make up %1: it is in the future").arg(day));
-    if (rules.makeupWindowDays == 0) {
-        if (firstOfMonth(request.date) != firstOfMonth(today))
-            throw RefusedError(QStringLiteral("make-up of %1 refused: only days of the current month (%2) can be made up")
-                                       .arg(day, today.toString(u"yyyy-MM")));
-    } else if (request.date < today.addDays(-rules.makeupWindowDays)) {
-        throw RefusedError(QStringLiteral("make-up of %1 refused: only the last %2 days can be made up").arg(day).arg(rules.makeupWindowDays));
+    if (!insideMakeupWindow(request.date, today, rules)) {
+        throw RefusedError(rules.makeupWindowDays == 0
+                                   ? QStringLiteral("make-up of %1 refused: only days of the current month (%2) can be made up")
+                                             .arg(day, today.toString(u"yyyy-MM"))
+                                   : QStringLiteral("make-up of %1 refused: only the last %2 days can be made up").arg(day).arg(rules.makeupWindowDays));
     }
+}
+
+bool CheckinService::insideMakeupWindow(QDate day, QDate today, const CheckinRules &rules)
+{
+    if (rules.makeupWindowDays == 0)
+        return firstOfMonth(day) == firstOfMonth(today);
+    return day >= today.addDays(-rules.makeupWindowDays);
 }
 
 CheckinOutcome CheckinService::checkin(qint64 uid, QDate day, QDate today, qint64 nowMs)

@@ -55,6 +55,8 @@ public:
 
     /** The pure part of make-up validation, usable before any connection is opened. */
     static void validateMakeup(const MakeupRequest &request, QDate today, const CheckinRules &rules);
+    /** Whether a make-up of `day` lies inside the configured window (DESIGN §4). */
+    static bool insideMakeupWindow(QDate day, QDate today, const CheckinRules &rules);
     /** Throws InvalidInputError for a check-in day after today. */
     static void validateCheckin(QDate day, QDate today);
 

@@ -1,12 +1,12 @@
 #include "makeuppolicy.h"
 
+#include "checkin/checkinservice.h"
+
 namespace lantern {
 
 bool MakeupPolicy::insideWindow(QDate day, QDate today) const
 {
-    if (m_rules.makeupWindowDays == 0)
-        return day.year() == today.year() && day.month() == today.month();
-    return day >= today.addDays(-m_rules.makeupWindowDays);
+    return CheckinService::insideMakeupWindow(day, today, m_rules);
 }
 
 MakeupBlock MakeupPolicy::check(QDate day, QDate today, bool alreadySigned, int makeupsInMonth) const

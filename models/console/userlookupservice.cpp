@@ -1,6 +1,6 @@
 #include "userlookupservice.h"
 
-#include "audit/auditlog.h"
+#include "checkin/auditedcheckin.h"
 #include "checkin/checkinservice.h"
 #include "checkin/checkinstore.h"
 #include "console/makeuppolicy.h"
@@ -11,8 +11,6 @@
 #include "sql/sqlconnection.h"
 #include "token/usertoken.h"
 
-#include <QDir>
-#include <QFileInfo>
 
 namespace lantern {
 
@@ -48,15 +46,8 @@ RedisClient &UserLookupService::redis()
 
 SqlConnection &UserLookupService::sql()
 {
-    if (!m_sql) {
-        if (m_config.db.dialect == DbUrl::Dialect::Sqlite)
-            QDir().mkpath(QFileInfo(m_config.db.path).absolutePath());
-        auto connection = std::make_unique<SqlConnection>(m_config.db);
-        Migrator migrator(*connection);
-        if (migrator.currentVersion() < Migrator::latestVersion())
-            migrator.migrate();
-        m_sql = std::move(connection);
-    }
+    if (!m_sql)
+        m_sql = openMigrated(m_config.db);
     return *m_sql;
 }
 
@@ -92,27 +83,11 @@ void UserLookupService::makeup(quint64 serial, qint64 uid, QDate date, const QSt
     request.operatorName = operatorName;
     try {
         CheckinService::validateMakeup(request, today, m_config.checkin);
-        // As `lanternd makeup` (docs/decisions.md): the audit row and the Redis script share one
-        // SQL transaction, so the action never happens without its row, nor the row without it.
+        // As `lanternd makeup`: the audit row shares an SQL transaction with the Redis script.
         SqlConnection &connection = sql();
-        redis().ensureConnected();  // reachable before anything is written
-        connection.begin();
-        bool already = false;
-        try {
-            AuditLog(connection).record(operatorName.trimmed(), QStringLiteral("checkin.makeup"), QStringLiteral("uid:%1").arg(uid),
-                                        {{QStringLiteral("date"), date.toString(Qt::ISODate)},
-                                         {QStringLiteral("reason"), reason.trimmed()},
-                                         {QStringLiteral("via"), QStringLiteral("console")}},
-                                        nowMs());
-            already = CheckinService(redis(), m_keys, m_config.checkin).makeup(request, today, nowMs()).already;
-            if (already)
-                connection.rollback();
-            else
-                connection.commit();
-        } catch (...) {
-            connection.rollback();
-            throw;
-        }
+        const bool already = AuditedCheckin(redis(), connection, m_keys, m_config.checkin)
+                                     .makeup(request, today, nowMs(), QStringLiteral("console"))
+                                     .already;
         Q_EMIT makeupGranted(serial, date, already, load(uid, date));
     } catch (const RefusedError &error) {
         const MakeupPolicy policy(m_config.checkin);

@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 
 #include <map>
@@ -56,6 +57,20 @@ QStringList statements(const QString &path)
 }
 
 } // namespace
+
+std::unique_ptr<SqlConnection> openMigrated(const DbUrl &url)
+{
+    if (url.dialect == DbUrl::Dialect::Sqlite) {
+        const QString dir = QFileInfo(url.path).absolutePath();
+        if (!QDir().mkpath(dir))
+            throw SqlUnavailableError(QStringLiteral("cannot create the database directory %1").arg(dir));
+    }
+    auto connection = std::make_unique<SqlConnection>(url);
+    Migrator migrator(*connection);
+    if (migrator.currentVersion() < Migrator::latestVersion())
+        migrator.migrate();
+    return connection;
+}
 
 int Migrator::latestVersion()
 {

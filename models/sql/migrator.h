@@ -1,8 +1,15 @@
 #pragma once
 
+#include <memory>
+
 namespace lantern {
 
 class SqlConnection;
+struct DbUrl;
+
+/** Opens a connection for this thread (creating an SQLite file's directory) with its schema
+    brought up to date; throws SqlUnavailableError when the database cannot be reached. */
+std::unique_ptr<SqlConnection> openMigrated(const DbUrl &url);
 
 /** Applies the versioned migrations compiled in from resources/sql/<dialect>/NNNN_name.sql.
     Each file is one version; applying is idempotent and serialised between processes
