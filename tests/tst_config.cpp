@@ -1,5 +1,6 @@
 // Configuration at the edge: URLs, dates, uids and the flag > environment > profile order.
 #include "core/config.h"
+#include "core/datetext.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
 
@@ -25,6 +26,8 @@ private Q_SLOTS:
     void precedence();
     void profileFile();
     void keysShareTheUsersHashTag();
+    void hotPathDateText_data();
+    void hotPathDateText();
 };
 
 void TestConfig::redisUrl_data()
@@ -225,6 +228,24 @@ void TestConfig::keysShareTheUsersHashTag()
     QCOMPARE(tag(keys.checkinBackup(keys.shardOf(uid), QStringLiteral("w1"))), expected);
     QVERIFY_THROWS_EXCEPTION(InvalidInputError, KeySchema(QStringLiteral("bad{prefix}"), 16));
     QVERIFY_THROWS_EXCEPTION(InvalidInputError, KeySchema::validateWorkerId(QStringLiteral("a b")));
+}
+
+void TestConfig::hotPathDateText_data()
+{
+    QTest::addColumn<QDate>("date");
+    QTest::newRow("first day of the range") << QDate(2000, 1, 1);
+    QTest::newRow("single-digit month and day") << QDate(2026, 2, 3);
+    QTest::newRow("two-digit month and day") << QDate(2026, 11, 21);
+    QTest::newRow("leap day") << QDate(2028, 2, 29);
+    QTest::newRow("last day of the range") << QDate(2999, 12, 31);
+}
+
+void TestConfig::hotPathDateText()
+{
+    QFETCH(QDate, date);
+    QCOMPARE(compactMonth(date), date.toString(u"yyyyMM").toLatin1());
+    QCOMPARE(compactDay(date), date.toString(u"yyyyMMdd").toLatin1());
+    QCOMPARE(isoDay(date), date.toString(Qt::ISODate).toLatin1());
 }
 
 QTEST_GUILESS_MAIN(TestConfig)

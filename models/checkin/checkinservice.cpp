@@ -1,6 +1,7 @@
 #include "checkin/checkinservice.h"
 
 #include "checkin/streakcalculator.h"
+#include "core/datetext.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
@@ -16,6 +17,7 @@ const LuaScript &checkinScript()
     static const LuaScript script(QStringLiteral("checkin"));
     return script;
 }
+
 
 QDate firstOfMonth(QDate day)
 {
@@ -96,7 +98,7 @@ CheckinOutcome CheckinService::sign(qint64 uid, QDate day, QDate streakAsOf, con
     const QByteArrayList keys{m_keys.signBits(uid, month), m_keys.makeupBits(uid, month), m_keys.signBits(uid, previous),
                               m_keys.daySet(shard, day), m_keys.checkinQueue(shard)};
     QByteArrayList args{QByteArray::number(uid),
-                        day.toString(Qt::ISODate).toLatin1(),
+                        isoDay(day),
                         QByteArray::number(day.day()),
                         QByteArray::number(month.daysInMonth()),
                         QByteArray::number(previous.daysInMonth()),

@@ -1,10 +1,12 @@
 #include "redis/keyschema.h"
 
+#include "core/datetext.h"
 #include "core/errors.h"
 
 #include <QRegularExpression>
 
 namespace lantern {
+
 
 KeySchema::KeySchema(const QString &prefix, int shards) : m_prefix(prefix.toUtf8()), m_shards(shards)
 {
@@ -29,17 +31,17 @@ QByteArray KeySchema::checkinTag(int shard) const
 
 QByteArray KeySchema::signBits(qint64 uid, QDate month) const
 {
-    return checkinTag(shardOf(uid)) + "sign:" + QByteArray::number(uid) + ':' + month.toString(u"yyyyMM").toLatin1();
+    return checkinTag(shardOf(uid)) + "sign:" + QByteArray::number(uid) + ':' + compactMonth(month);
 }
 
 QByteArray KeySchema::makeupBits(qint64 uid, QDate month) const
 {
-    return checkinTag(shardOf(uid)) + "makeup:" + QByteArray::number(uid) + ':' + month.toString(u"yyyyMM").toLatin1();
+    return checkinTag(shardOf(uid)) + "makeup:" + QByteArray::number(uid) + ':' + compactMonth(month);
 }
 
 QByteArray KeySchema::daySet(int shard, QDate day) const
 {
-    return checkinTag(shard) + "day:" + day.toString(u"yyyyMMdd").toLatin1();
+    return checkinTag(shard) + "day:" + compactDay(day);
 }
 
 QByteArray KeySchema::checkinQueue(int shard) const

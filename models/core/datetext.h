@@ -1,0 +1,15 @@
+#pragma once
+
+#include <QByteArray>
+#include <QDate>
+
+namespace lantern {
+
+/** Date digits for keys and script arguments on the hot path, without QDate::toString (which
+    parses its format through QLocale, ~3k instructions a call). Years are 4 digits (2000-2999
+    are the only ones accepted at the edge). */
+QByteArray compactMonth(QDate date);  // yyyyMM
+QByteArray compactDay(QDate date);    // yyyyMMdd
+QByteArray isoDay(QDate date);        // yyyy-MM-dd
+
+} // namespace lantern
