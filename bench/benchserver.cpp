@@ -1,0 +1,135 @@
+#include "benchserver.h"
+
+#include "redis/luascript.h"
+#include "redis/rediserror.h"
+
+namespace lantern::bench {
+
+namespace {
+
+const QByteArray SlowerThan = QByteArrayLiteral("slowlog-log-slower-than");
+const QByteArray MaxLen = QByteArrayLiteral("slowlog-max-len");
+
+/** Restores the slow-log settings on every exit from captureCommand. */
+class SlowlogSettings final {
+public:
+    explicit SlowlogSettings(RedisClient &redis) : m_redis(redis)
+    {
+        m_slowerThan = configValue(SlowerThan);
+        m_maxLen = configValue(MaxLen);
+    }
+    ~SlowlogSettings()
+    {
+        try {
+            m_redis.command({QByteArrayLiteral("CONFIG"), QByteArrayLiteral("SET"), SlowerThan, m_slowerThan, MaxLen, m_maxLen});
+        } catch (const LanternError &) {
+            // Best effort: the capture's own error, if any, is the one worth reporting.
+        }
+    }
+    Q_DISABLE_COPY_MOVE(SlowlogSettings)
+
+private:
+    QByteArray configValue(const QByteArray &name)
+    {
+        const RedisValue reply = m_redis.command({QByteArrayLiteral("CONFIG"), QByteArrayLiteral("GET"), name});
+        if (reply.elements.size() != 2)
+            throw RedisReplyError(QStringLiteral("CONFIG GET %1 returned no value").arg(QString::fromLatin1(name)));
+        return reply.elements[1].toBytes();
+    }
+
+    RedisClient &m_redis;
+    QByteArray m_slowerThan;
+    QByteArray m_maxLen;
+};
+
+} // namespace
+
+void BenchServer::loadScript(const LuaScript &script)
+{
+    const QByteArray sha = m_redis.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), script.body()}).toBytes();
+    if (sha != script.sha1())
+        throw RedisReplyError(QStringLiteral("SCRIPT LOAD of %1 returned %2, expected %3")
+                                      .arg(script.name(), QString::fromLatin1(sha), QString::fromLatin1(script.sha1())));
+}
+
+QByteArrayList BenchServer::captureCommand(const std::function<void()> &action, const QByteArray &marker)
+{
+    RedisValue log;
+    {
+        const SlowlogSettings restore(m_redis);
+        m_redis.command({QByteArrayLiteral("CONFIG"), QByteArrayLiteral("SET"), SlowerThan, QByteArrayLiteral("0"), MaxLen,
+                         QByteArrayLiteral("128")});
+        m_redis.command({QByteArrayLiteral("SLOWLOG"), QByteArrayLiteral("RESET")});
+        action();
+        log = m_redis.command({QByteArrayLiteral("SLOWLOG"), QByteArrayLiteral("GET"), QByteArrayLiteral("128")});
+    }
+    // Entries: id, time, duration, argv, client address, client name.
+    for (const RedisValue &entry : log.elements) {
+        if (entry.elements.size() < 4)
+            continue;
+        QByteArrayList argv;
+        bool marked = false;
+        for (const RedisValue &arg : entry.elements[3].elements) {
+            argv << arg.toBytes();
+            marked = marked || argv.back().contains(marker);
+        }
+        if (!marked)
+            continue;
+        // The slow log shortens arguments over 128 bytes and commands over 32 arguments.
+        for (const QByteArray &arg : std::as_const(argv)) {
+            if (arg.endsWith("more bytes)") || arg.endsWith("more arguments)"))
+                throw RedisReplyError(QStringLiteral("the slow log shortened the captured command: %1").arg(QString::fromLatin1(arg)));
+        }
+        return argv;
+    }
+    throw RedisReplyError(QStringLiteral("no command containing %1 in the slow log").arg(QString::fromLatin1(marker)));
+}
+
+qint64 BenchServer::removeKeys(const QByteArray &prefix)
+{
+    qint64 removed = 0;
+    QByteArray cursor = QByteArrayLiteral("0");
+    do {
+        const RedisValue reply = m_redis.command({QByteArrayLiteral("SCAN"), cursor, QByteArrayLiteral("MATCH"), prefix + '*',
+                                                  QByteArrayLiteral("COUNT"), QByteArrayLiteral("1000")});
+        if (reply.elements.size() != 2)
+            throw RedisReplyError(QStringLiteral("SCAN returned an unexpected reply"));
+        cursor = reply.elements[0].toBytes();
+        // DEL, not UNLINK: the big day set and queue are freed now, not by a background thread
+        // while the next phase is being timed.
+        QByteArrayList del{QByteArrayLiteral("DEL")};
+        for (const RedisValue &key : reply.elements[1].elements)
+            del << key.toBytes();
+        if (del.size() > 1)
+            removed += m_redis.command(del).toInteger();
+    } while (cursor != "0");
+    return removed;
+}
+
+qint64 BenchServer::listLength(const QByteArray &key)
+{
+    return m_redis.command({QByteArrayLiteral("LLEN"), key}).toInteger();
+}
+
+void BenchServer::resetStats()
+{
+    m_redis.command({QByteArrayLiteral("CONFIG"), QByteArrayLiteral("RESETSTAT")});
+}
+
+double BenchServer::commandMicros(const QByteArray &command)
+{
+    // A line such as  cmdstat_evalsha:calls=100000,usec=1880000,usec_per_call=18.80,...
+    const QByteArray info = m_redis.command({QByteArrayLiteral("INFO"), QByteArrayLiteral("commandstats")}).toBytes();
+    const QByteArray prefix = "cmdstat_" + command + ':';
+    for (const QByteArray &line : info.split('\n')) {
+        if (!line.startsWith(prefix))
+            continue;
+        for (const QByteArray &field : line.mid(prefix.size()).trimmed().split(',')) {
+            if (field.startsWith("usec_per_call="))
+                return field.mid(14).toDouble();
+        }
+    }
+    return 0;
+}
+
+} // namespace lantern::bench

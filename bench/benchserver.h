@@ -1,0 +1,44 @@
+#pragma once
+
+#include "redis/redisclient.h"
+
+#include <QByteArrayList>
+
+#include <functional>
+
+namespace lantern {
+class LuaScript;
+}
+
+namespace lantern::bench {
+
+/** The bench's own connection for set-up between phases: loading the script, capturing the
+    library's command line, emptying the bench's keys. Never used while a phase is timed. */
+class BenchServer final {
+public:
+    explicit BenchServer(RedisClient &redis) : m_redis(redis) {}
+
+    /** SCRIPT LOAD; throws unless the server's SHA1 is the one LuaScript computed. */
+    void loadScript(const LuaScript &script);
+
+    /** Runs `action` with the slow log recording every command and returns the argv of the one
+        command it sent that contains `marker`: the library's exact command line, as the server
+        received it. The slow-log settings are restored afterwards. */
+    QByteArrayList captureCommand(const std::function<void()> &action, const QByteArray &marker);
+
+    /** SCAN MATCH prefix* + DEL; returns how many keys went. */
+    qint64 removeKeys(const QByteArray &prefix);
+
+    qint64 listLength(const QByteArray &key);
+
+    /** CONFIG RESETSTAT, so the next commandMicros() covers one phase only. */
+    void resetStats();
+    /** The server's mean time per call of `command` (lowercase) since resetStats(), in µs:
+        what the server spent on it, whoever the client. */
+    double commandMicros(const QByteArray &command);
+
+private:
+    RedisClient &m_redis;
+};
+
+} // namespace lantern::bench
