@@ -1,575 +1,979 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
-    <context>
-        <name>lantern::CalendarModel</name>
-        <message>
-            <source>%1: %2</source>
-            <translation>%1：%2</translation>
-        </message>
-        <message>
-            <source>Signed</source>
-            <translation>已签到</translation>
-        </message>
-        <message>
-            <source>Make-up</source>
-            <translation>补签</translation>
-        </message>
-        <message>
-            <source>Missed</source>
-            <translation>漏签</translation>
-        </message>
-        <message>
-            <source>Today, not signed yet</source>
-            <translation>今天，尚未签到</translation>
-        </message>
-        <message>
-            <source>Future</source>
-            <translation>未到</translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::Sandbox</name>
-        <message>
-            <source>The sandbox Redis stopped: %1</source>
-            <translation>沙盒 Redis 已停止：%1</translation>
-        </message>
-        <message>
-            <source>Starting a private Redis server…</source>
-            <translation>正在启动私有 Redis 服务器…</translation>
-        </message>
-        <message>
-            <source>Seeding demo users and their check-in history…</source>
-            <translation>正在生成演示用户及其签到记录…</translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::SandboxRedis</name>
-        <message>
-            <source>redis-server was not found. Install the redis-server package, or start the console with --redis URL --db URL to use running servers.</source>
-            <translation>未找到 redis-server。请安装 redis-server 软件包，或者用 --redis URL --db URL 启动控制台，连接已在运行的服务器。</translation>
-        </message>
-        <message>
-            <source>No free TCP port on 127.0.0.1.</source>
-            <translation>127.0.0.1 上没有可用的 TCP 端口。</translation>
-        </message>
-        <message numerus="yes">
-            <source>redis-server did not answer within %n second(s).</source>
-            <translation>
-                <numerusform>redis-server 在 %n 秒内没有响应。</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>redis-server crashed.</source>
-            <translation>redis-server 崩溃了。</translation>
-        </message>
-        <message>
-            <source>redis-server exited with code %1.</source>
-            <translation>redis-server 已退出，退出码为 %1。</translation>
-        </message>
-        <message>
-            <source>The sandbox Redis could not be started: %1</source>
-            <translation>无法启动沙盒 Redis：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::SandboxWorker</name>
-        <message>
-            <source>The sandbox could not be prepared.</source>
-            <translation>无法准备沙盒环境。</translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::UserLookupService</name>
-        <message>
-            <source>“%1” is neither a user id nor a user token.</source>
-            <translation>“%1”既不是用户 ID，也不是用户令牌。</translation>
-        </message>
-        <message>
-            <source>Only days of the current month can be made up.</source>
-            <translation>只能为本月的日期补签。</translation>
-        </message>
-        <message numerus="yes">
-            <source>Only the last %n day(s) can be made up.</source>
-            <translation>
-                <numerusform>只能为最近 %n 天内的日期补签。</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>This month's quota of %n make-up(s) is used up.</source>
-            <translation>
-                <numerusform>本月 %n 次补签额度已用完。</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>This make-up cannot be granted.</source>
-            <translation>无法进行这次补签。</translation>
-        </message>
-        <message>
-            <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-            <translation>%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
-        </message>
-        <message>
-            <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-            <translation>无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
-        </message>
-        <message>
-            <source>The database refused the request.</source>
-            <translation>数据库拒绝了该请求。</translation>
-        </message>
-        <message>
-            <source>Redis refused the request.</source>
-            <translation>Redis 拒绝了该请求。</translation>
-        </message>
-        <message>
-            <source>Something went wrong while talking to Redis or the database.</source>
-            <translation>与 Redis 或数据库通信时出错。</translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::ui::CalendarDelegate</name>
-        <message>
-            <source>make-up</source>
-            <comment>calendar tile caption</comment>
-            <translation>补签</translation>
-        </message>
-        <message>
-            <source>today</source>
-            <comment>calendar tile caption</comment>
-            <translation>今天</translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::ui::CalendarLegend</name>
-        <message>
-            <source>Today</source>
-            <translation>今天</translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::ui::ConsoleOptions</name>
-        <message>
-            <source>Redis server, redis://[user:password@]host:port[/db].</source>
-            <translation>Redis 服务器，redis://[user:password@]host:port[/db]。</translation>
-        </message>
-        <message>
-            <source>SQL database, mysql://user:password@host:port/name or sqlite:///path.db.</source>
-            <translation>SQL 数据库，mysql://user:password@host:port/name 或 sqlite:///path.db。</translation>
-        </message>
-        <message>
-            <source>Treat this day (YYYY-MM-DD) as today.</source>
-            <translation>把这一天（YYYY-MM-DD）当作今天。</translation>
-        </message>
-        <message>
-            <source>Time zone of the business day, e.g. Asia/Shanghai.</source>
-            <translation>业务日使用的时区，例如 Asia/Shanghai。</translation>
-        </message>
-        <message>
-            <source>Redis key prefix (default lt:).</source>
-            <translation>Redis 键前缀（默认 lt:）。</translation>
-        </message>
-        <message>
-            <source>Number of check-in key shards (default 16).</source>
-            <translation>签到键的分片数（默认 16）。</translation>
-        </message>
-        <message>
-            <source>monthly or rolling.</source>
-            <translation>monthly（按月）或 rolling（跨月滚动）。</translation>
-        </message>
-        <message>
-            <source>Points per streak day, e.g. 10,20,30,50.</source>
-            <translation>连续签到第 1、2、3…天的积分，例如 10,20,30,50。</translation>
-        </message>
-        <message>
-            <source>Make-up window in days (0: the current month).</source>
-            <translation>补签窗口天数（0 表示仅限本月）。</translation>
-        </message>
-        <message>
-            <source>Make-ups allowed per month.</source>
-            <translation>每月允许的补签次数。</translation>
-        </message>
-        <message>
-            <source>Whether a make-up grants points (true or false).</source>
-            <translation>补签是否发放积分（true 或 false）。</translation>
-        </message>
-        <message>
-            <source>Salt of the public user tokens.</source>
-            <translation>公开用户令牌使用的盐值。</translation>
-        </message>
-        <message>
-            <source>Named connection profile.</source>
-            <translation>已命名的连接配置。</translation>
-        </message>
-        <message>
-            <source>Profile file to read settings from.</source>
-            <translation>从中读取设置的配置文件。</translation>
-        </message>
-        <message>
-            <source>Lantern Console: look users up, read their check-in calendar and grant make-ups.
+<context>
+    <name>lantern::CalendarModel</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Signed</source>
+        <translation>已签到</translation>
+    </message>
+    <message>
+        <source>Make-up</source>
+        <translation>补签</translation>
+    </message>
+    <message>
+        <source>Missed</source>
+        <translation>漏签</translation>
+    </message>
+    <message>
+        <source>Today, not signed yet</source>
+        <translation>今天，尚未签到</translation>
+    </message>
+    <message>
+        <source>Future</source>
+        <translation>未到</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::CheckinService</name>
+    <message>
+        <source>cannot check in on %1: it is after today (%2)</source>
+        <translation>不能在 %1 签到：该日期晚于今天（%2）</translation>
+    </message>
+    <message>
+        <source>a make-up needs --operator: who grants it</source>
+        <translation>补签需要 --operator：说明操作人是谁</translation>
+    </message>
+    <message>
+        <source>a make-up needs --reason: why it is granted</source>
+        <translation>补签需要 --reason：说明补签原因</translation>
+    </message>
+    <message>
+        <source>operator (max %1 characters) or reason (max %2) too long</source>
+        <translation>操作人（最多 %1 个字符）或原因（最多 %2 个字符）过长</translation>
+    </message>
+    <message>
+        <source>operator and reason must not contain control characters</source>
+        <translation>操作人和原因不能包含控制字符</translation>
+    </message>
+    <message>
+        <source>cannot make up %1: it is today; a make-up is for a past day</source>
+        <translation>不能补签 %1：这一天就是今天；补签只适用于过去的日期</translation>
+    </message>
+    <message>
+        <source>cannot make up %1: it is in the future</source>
+        <translation>不能补签 %1：该日期还没到</translation>
+    </message>
+    <message>
+        <source>make-up of %1 refused: only days of the current month (%2) can be made up</source>
+        <translation>拒绝补签 %1：只能补签本月（%2）的日期</translation>
+    </message>
+    <message>
+        <source>make-up of %1 refused: only the last %2 days can be made up</source>
+        <translation>拒绝补签 %1：只能补签最近 %2 天内的日期</translation>
+    </message>
+    <message>
+        <source>checkin script returned an unexpected reply</source>
+        <translation>签到脚本返回了意外的应答</translation>
+    </message>
+    <message>
+        <source>make-up of %1 refused: the monthly quota of %2 make-ups for %3 is used up</source>
+        <translation>拒绝补签 %1：%3 的每月补签额度（%2 次）已用完</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::Config</name>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number from %3 to %4</source>
+        <translation>%1“%2”无效：应为 %3 到 %4 之间的整数</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected true or false</source>
+        <translation>%1“%2”无效：应为 true 或 false</translation>
+    </message>
+    <message>
+        <source>invalid reward table &apos;%1&apos;: expected comma-separated points such as 10,20,30,50</source>
+        <translation>奖励表“%1”无效：应为逗号分隔的积分，例如 10,20,30,50</translation>
+    </message>
+    <message>
+        <source>invalid reward table &apos;%1&apos;: expected 1 to 31 entries</source>
+        <translation>奖励表“%1”无效：应有 1 到 31 项</translation>
+    </message>
+    <message>
+        <source>invalid profile name &apos;%1&apos;</source>
+        <translation>连接配置名称“%1”无效</translation>
+    </message>
+    <message>
+        <source>configuration file %1 does not exist</source>
+        <translation>配置文件 %1 不存在</translation>
+    </message>
+    <message>
+        <source>unknown setting &apos;%1&apos; in %2</source>
+        <translation>%2 中有未知设置“%1”</translation>
+    </message>
+    <message>
+        <source>%1 in the profile</source>
+        <translation>配置文件中的 %1</translation>
+    </message>
+    <message>
+        <source>unknown time zone &apos;%1&apos;: expected an IANA name such as Asia/Shanghai</source>
+        <translation>未知时区“%1”：应为 IANA 时区名，例如 Asia/Shanghai</translation>
+    </message>
+    <message>
+        <source>shard count</source>
+        <translation>分片数</translation>
+    </message>
+    <message>
+        <source>invalid streak policy &apos;%1&apos;: expected monthly or rolling</source>
+        <translation>连续签到策略“%1”无效：应为 monthly 或 rolling</translation>
+    </message>
+    <message>
+        <source>make-up window</source>
+        <translation>补签窗口</translation>
+    </message>
+    <message>
+        <source>make-up quota</source>
+        <translation>补签额度</translation>
+    </message>
+    <message>
+        <source>make-up points switch</source>
+        <translation>补签积分开关</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected an existing day as YYYY-MM-DD</source>
+        <translation>%1“%2”无效：应为确实存在的日期，格式为 YYYY-MM-DD</translation>
+    </message>
+    <message>
+        <source>date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>invalid month &apos;%1&apos;: expected YYYY-MM</source>
+        <translation>月份“%1”无效：应为 YYYY-MM</translation>
+    </message>
+    <message>
+        <source>invalid uid &apos;%1&apos;: expected a positive whole number</source>
+        <translation>uid“%1”无效：应为正整数</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::DbUrl</name>
+    <message>
+        <source>invalid database URL &apos;%1&apos;: %2</source>
+        <translation>数据库 URL“%1”无效：%2</translation>
+    </message>
+    <message>
+        <source>expected mysql://user:password@host:port/dbname or sqlite:///absolute/path.db</source>
+        <translation>应为 mysql://user:password@host:port/dbname 或 sqlite:///absolute/path.db</translation>
+    </message>
+    <message>
+        <source>SQLite needs an absolute file path, as sqlite:///var/lib/lantern/lantern.db</source>
+        <translation>SQLite 需要绝对文件路径，例如 sqlite:///var/lib/lantern/lantern.db</translation>
+    </message>
+    <message>
+        <source>the scheme must be mysql or sqlite</source>
+        <translation>协议必须是 mysql 或 sqlite</translation>
+    </message>
+    <message>
+        <source>missing host</source>
+        <translation>缺少主机名</translation>
+    </message>
+    <message>
+        <source>the database name must be 1 to 64 of A-Z a-z 0-9 _</source>
+        <translation>数据库名必须是 1 到 64 个 A-Z a-z 0-9 _ 字符</translation>
+    </message>
+    <message>
+        <source>missing user</source>
+        <translation>缺少用户名</translation>
+    </message>
+    <message>
+        <source>unknown parameter &apos;%1&apos; (only unix_socket is supported)</source>
+        <translation>未知参数“%1”（只支持 unix_socket）</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::KeySchema</name>
+    <message>
+        <source>invalid key prefix &apos;%1&apos;: use up to 32 of A-Z a-z 0-9 _ . : -</source>
+        <translation>键前缀“%1”无效：最多 32 个字符，只能使用 A-Z a-z 0-9 _ . : -</translation>
+    </message>
+    <message>
+        <source>invalid shard count %1: expected 1..16384</source>
+        <translation>分片数 %1 无效：应为 1..16384</translation>
+    </message>
+    <message>
+        <source>invalid worker id &apos;%1&apos;: use 1 to 64 of A-Z a-z 0-9 _ . -</source>
+        <translation>worker ID“%1”无效：应为 1 到 64 个字符，只能使用 A-Z a-z 0-9 _ . -</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::LuaScript</name>
+    <message>
+        <source>Redis computed a different SHA1 for script %1</source>
+        <translation>Redis 为脚本 %1 算出的 SHA1 与预期不符</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::Migrator</name>
+    <message>
+        <source>cannot create the database directory %1</source>
+        <translation>无法创建数据库目录 %1</translation>
+    </message>
+    <message>
+        <source>another process holds the migration lock for over 30 s</source>
+        <translation>另一个进程持有迁移锁已超过 30 秒</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::Reconciler</name>
+    <message>
+        <source>unexpected SSCAN reply</source>
+        <translation>SSCAN 返回了意外的应答</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::RedisClient</name>
+    <message>
+        <source>unsupported Redis reply type %1</source>
+        <translation>不支持的 Redis 应答类型 %1</translation>
+    </message>
+    <message>
+        <source>expected an integer reply from Redis</source>
+        <translation>Redis 应返回整数应答</translation>
+    </message>
+    <message>
+        <source>expected a string reply from Redis</source>
+        <translation>Redis 应返回字符串应答</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 %3: %4</source>
+        <translation>Redis（%1:%2）%3：%4</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>is unreachable</source>
+        <translation>无法连接</translation>
+    </message>
+    <message>
+        <source>refused a timeout</source>
+        <translation>不接受超时设置</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL: %1 has no database %2</source>
+        <translation>Redis URL 无效：%1 没有编号为 %2 的数据库</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 rejected the connection: %3</source>
+        <translation>Redis（%1:%2）拒绝了连接：%3</translation>
+    </message>
+    <message>
+        <source>failed while sending</source>
+        <translation>发送命令时出错</translation>
+    </message>
+    <message>
+        <source>failed while reading a reply</source>
+        <translation>读取应答时出错</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::RedisUrl</name>
+    <message>
+        <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db]</source>
+        <translation>Redis URL“%1”无效：应为 redis://[user:password@]host:port[/db]</translation>
+    </message>
+    <message>
+        <source>invalid Redis port in &apos;%1&apos;</source>
+        <translation>“%1”中的 Redis 端口无效</translation>
+    </message>
+    <message>
+        <source>invalid Redis database number &apos;%1&apos; in URL</source>
+        <translation>URL 中的 Redis 数据库编号“%1”无效</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::Sandbox</name>
+    <message>
+        <source>The sandbox Redis stopped: %1</source>
+        <translation>沙盒 Redis 已停止：%1</translation>
+    </message>
+    <message>
+        <source>Starting a private Redis server…</source>
+        <translation>正在启动私有 Redis 服务器…</translation>
+    </message>
+    <message>
+        <source>Seeding demo users and their check-in history…</source>
+        <translation>正在生成演示用户及其签到记录…</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::SandboxRedis</name>
+    <message>
+        <source>redis-server was not found. Install the redis-server package, or start the console with --redis URL --db URL to use running servers.</source>
+        <translation>未找到 redis-server。请安装 redis-server 软件包，或者用 --redis URL --db URL 启动控制台，连接已在运行的服务器。</translation>
+    </message>
+    <message>
+        <source>No free TCP port on 127.0.0.1.</source>
+        <translation>127.0.0.1 上没有可用的 TCP 端口。</translation>
+    </message>
+    <message numerus="yes">
+        <source>redis-server did not answer within %n second(s).</source>
+        <translation>
+            <numerusform>redis-server 在 %n 秒内没有响应。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>redis-server crashed.</source>
+        <translation>redis-server 崩溃了。</translation>
+    </message>
+    <message>
+        <source>redis-server exited with code %1.</source>
+        <translation>redis-server 已退出，退出码为 %1。</translation>
+    </message>
+    <message>
+        <source>The sandbox Redis could not be started: %1</source>
+        <translation>无法启动沙盒 Redis：%1</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::SandboxWorker</name>
+    <message>
+        <source>The sandbox could not be prepared.</source>
+        <translation>无法准备沙盒环境。</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::SqlConnection</name>
+    <message>
+        <source>cannot open database %1: %2</source>
+        <translation>无法打开数据库 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 failed on %2: %3</source>
+        <translation>%1 失败（%2）：%3</translation>
+    </message>
+    <message>
+        <source>preparing &apos;%1&apos;</source>
+        <translation>准备语句“%1”</translation>
+    </message>
+    <message>
+        <source>running &apos;%1&apos;</source>
+        <translation>执行语句“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::UserLookupService</name>
+    <message>
+        <source>“%1” is neither a user id nor a user token.</source>
+        <translation>“%1”既不是用户 ID，也不是用户令牌。</translation>
+    </message>
+    <message>
+        <source>Only days of the current month can be made up.</source>
+        <translation>只能为本月的日期补签。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Only the last %n day(s) can be made up.</source>
+        <translation>
+            <numerusform>只能为最近 %n 天内的日期补签。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>This month&apos;s quota of %n make-up(s) is used up.</source>
+        <translation>
+            <numerusform>本月 %n 次补签额度已用完。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This make-up cannot be granted.</source>
+        <translation>无法进行这次补签。</translation>
+    </message>
+    <message>
+        <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
+        <translation>%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
+    </message>
+    <message>
+        <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
+        <translation>无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
+    </message>
+    <message>
+        <source>The database refused the request.</source>
+        <translation>数据库拒绝了该请求。</translation>
+    </message>
+    <message>
+        <source>Redis refused the request.</source>
+        <translation>Redis 拒绝了该请求。</translation>
+    </message>
+    <message>
+        <source>Something went wrong while talking to Redis or the database.</source>
+        <translation>与 Redis 或数据库通信时出错。</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::UserTokens</name>
+    <message>
+        <source>no token secret configured: set LANTERN_TOKEN_SECRET or --token-secret</source>
+        <translation>未配置令牌密钥：请设置 LANTERN_TOKEN_SECRET 或 --token-secret</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::WorkerHeartbeat</name>
+    <message>
+        <source>invalid LANTERN_HEARTBEAT_TTL_S &apos;%1&apos;: expected 1 to 3600 seconds</source>
+        <translation>LANTERN_HEARTBEAT_TTL_S“%1”无效：应为 1 到 3600 秒</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::cli::CommandContext</name>
+    <message>
+        <source>give --uid or --token, not both</source>
+        <translation>--uid 和 --token 只能指定其中一个</translation>
+    </message>
+    <message>
+        <source>missing --uid (or --token)</source>
+        <translation>缺少 --uid（或 --token）</translation>
+    </message>
+    <message>
+        <source>invalid user token &apos;%1&apos;</source>
+        <translation>用户令牌“%1”无效</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::cli::CommandLine</name>
+    <message>
+        <source>missing --%1</source>
+        <translation>缺少 --%1</translation>
+    </message>
+    <message>
+        <source>unknown option &apos;%1&apos;</source>
+        <translation>未知选项“%1”</translation>
+    </message>
+    <message>
+        <source>--%1 takes no value</source>
+        <translation>--%1 不带取值</translation>
+    </message>
+    <message>
+        <source>--%1 needs a value</source>
+        <translation>--%1 需要一个取值</translation>
+    </message>
+    <message>
+        <source>--%1 given twice</source>
+        <translation>--%1 指定了两次</translation>
+    </message>
+    <message>
+        <source>unknown option --%1 for &apos;%2&apos;</source>
+        <translation>“%2”不支持选项 --%1</translation>
+    </message>
+    <message>
+        <source>--%1 does not apply to &apos;%2&apos;</source>
+        <translation>--%1 不适用于“%2”</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::cli::Commands</name>
+    <message>
+        <source>cannot reconcile %1: it is after today</source>
+        <translation>不能对账 %1：该日期晚于今天</translation>
+    </message>
+    <message>
+        <source>invalid --batch: expected 1 to 10000</source>
+        <translation>--batch 无效：应为 1 到 10000</translation>
+    </message>
+    <message>
+        <source>%1; retrying in %2 ms</source>
+        <translation>%1；%2 毫秒后重试</translation>
+    </message>
+    <message>
+        <source>invalid --ttl-s: expected 1 to 31622400 seconds</source>
+        <translation>--ttl-s 无效：应为 1 到 31622400 秒</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::cli::Main</name>
+    <message>
+        <source>usage: lanternd COMMAND [options]
+commands:
+  migrate
+  checkin  --uid U|--token T [--date YYYY-MM-DD]
+  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
+  calendar --uid U|--token T [--month YYYY-MM]
+  reconcile --date YYYY-MM-DD
+  work     [--id W] [--once] [--batch N]
+  queues
+  recover  [--worker W] [--operator O]
+  token    --uid U [--ttl-s S]
+global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
+  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
+  --makeup-points true|false --token-salt S --profile NAME --config FILE
+  --lang zh_CN|en (language of the messages; default: the system locale)
+environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
+</source>
+        <translation>用法：lanternd 命令 [选项]
+命令：
+  migrate
+  checkin  --uid U|--token T [--date YYYY-MM-DD]
+  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
+  calendar --uid U|--token T [--month YYYY-MM]
+  reconcile --date YYYY-MM-DD
+  work     [--id W] [--once] [--batch N]
+  queues
+  recover  [--worker W] [--operator O]
+  token    --uid U [--ttl-s S]
+全局选项（可放在任意位置）：--redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
+  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
+  --makeup-points true|false --token-salt S --profile NAME --config FILE
+  --lang zh_CN|en（消息语言；默认使用系统区域设置）
+环境变量：LANTERN_REDIS、LANTERN_DB、LANTERN_TODAY、LANTERN_TZ 等（LANTERN_ 加选项名）
+</translation>
+    </message>
+    <message>
+        <source>unknown command &apos;%1&apos; (see lanternd --help)</source>
+        <translation>未知命令“%1”（参见 lanternd --help）</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CalendarDelegate</name>
+    <message>
+        <source>make-up</source>
+        <comment>calendar tile caption</comment>
+        <translation>补签</translation>
+    </message>
+    <message>
+        <source>today</source>
+        <comment>calendar tile caption</comment>
+        <translation>今天</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CalendarLegend</name>
+    <message>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ConsoleOptions</name>
+    <message>
+        <source>Redis server, redis://[user:password@]host:port[/db].</source>
+        <translation>Redis 服务器，redis://[user:password@]host:port[/db]。</translation>
+    </message>
+    <message>
+        <source>SQL database, mysql://user:password@host:port/name or sqlite:///path.db.</source>
+        <translation>SQL 数据库，mysql://user:password@host:port/name 或 sqlite:///path.db。</translation>
+    </message>
+    <message>
+        <source>Treat this day (YYYY-MM-DD) as today.</source>
+        <translation>把这一天（YYYY-MM-DD）当作今天。</translation>
+    </message>
+    <message>
+        <source>Time zone of the business day, e.g. Asia/Shanghai.</source>
+        <translation>业务日使用的时区，例如 Asia/Shanghai。</translation>
+    </message>
+    <message>
+        <source>Redis key prefix (default lt:).</source>
+        <translation>Redis 键前缀（默认 lt:）。</translation>
+    </message>
+    <message>
+        <source>Number of check-in key shards (default 16).</source>
+        <translation>签到键的分片数（默认 16）。</translation>
+    </message>
+    <message>
+        <source>monthly or rolling.</source>
+        <translation>monthly（按月）或 rolling（跨月滚动）。</translation>
+    </message>
+    <message>
+        <source>Points per streak day, e.g. 10,20,30,50.</source>
+        <translation>连续签到第 1、2、3…天的积分，例如 10,20,30,50。</translation>
+    </message>
+    <message>
+        <source>Make-up window in days (0: the current month).</source>
+        <translation>补签窗口天数（0 表示仅限本月）。</translation>
+    </message>
+    <message>
+        <source>Make-ups allowed per month.</source>
+        <translation>每月允许的补签次数。</translation>
+    </message>
+    <message>
+        <source>Whether a make-up grants points (true or false).</source>
+        <translation>补签是否发放积分（true 或 false）。</translation>
+    </message>
+    <message>
+        <source>Salt of the public user tokens.</source>
+        <translation>公开用户令牌使用的盐值。</translation>
+    </message>
+    <message>
+        <source>Named connection profile.</source>
+        <translation>已命名的连接配置。</translation>
+    </message>
+    <message>
+        <source>Profile file to read settings from.</source>
+        <translation>从中读取设置的配置文件。</translation>
+    </message>
+    <message>
+        <source>Lantern Console: look users up, read their check-in calendar and grant make-ups.
 Without --redis and --db it starts a sandbox: a private Redis, an SQLite file and demo data.</source>
-            <translation>Lantern 控制台：查找用户、查看签到日历并为用户补签。
+        <translation>Lantern 控制台：查找用户、查看签到日历并为用户补签。
 未指定 --redis 和 --db 时启动沙盒：私有 Redis、SQLite 文件和演示数据。</translation>
-        </message>
-        <message>
-            <source>Use the embedded sandbox (the default without --redis and --db).</source>
-            <translation>使用内置沙盒（未指定 --redis 和 --db 时的默认方式）。</translation>
-        </message>
-        <message>
-            <source>Where the sandbox keeps its files.</source>
-            <translation>沙盒存放文件的目录。</translation>
-        </message>
-        <message>
-            <source>dir</source>
-            <translation>目录</translation>
-        </message>
-        <message>
-            <source>Render a view to this PNG file and exit.</source>
-            <translation>把视图渲染到这个 PNG 文件，然后退出。</translation>
-        </message>
-        <message>
-            <source>file</source>
-            <translation>文件</translation>
-        </message>
-        <message>
-            <source>The view to render: users.</source>
-            <translation>要渲染的视图：users。</translation>
-        </message>
-        <message>
-            <source>name</source>
-            <translation>名称</translation>
-        </message>
-        <message>
-            <source>Show this user (a uid or a token).</source>
-            <translation>显示这个用户（uid 或令牌）。</translation>
-        </message>
-        <message>
-            <source>uid</source>
-            <translation>uid</translation>
-        </message>
-        <message>
-            <source>Show this month (YYYY-MM).</source>
-            <translation>显示这个月份（YYYY-MM）。</translation>
-        </message>
-        <message>
-            <source>month</source>
-            <translation>月份</translation>
-        </message>
-        <message>
-            <source>Interface language, e.g. zh_CN or en.</source>
-            <translation>界面语言，例如 zh_CN 或 en。</translation>
-        </message>
-        <message>
-            <source>language</source>
-            <translation>语言</translation>
-        </message>
-        <message>
-            <source>value</source>
-            <translation>值</translation>
-        </message>
-        <message>
-            <source>--sandbox cannot be combined with --redis or --db</source>
-            <translation>--sandbox 不能与 --redis 或 --db 同时使用</translation>
-        </message>
-        <message>
-            <source>--db needs --redis as well (or use --sandbox)</source>
-            <translation>--db 需要同时指定 --redis（或者使用 --sandbox）</translation>
-        </message>
-        <message>
-            <source>unknown view '%1': the console has one view, users</source>
-            <translation>未知视图“%1”：控制台目前只有 users 一个视图</translation>
-        </message>
-        <message>
-            <source>Select this day (YYYY-MM-DD) in the calendar.</source>
-            <translation>在日历中选中这一天（YYYY-MM-DD）。</translation>
-        </message>
-        <message>
-            <source>date</source>
-            <translation>日期</translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::ui::ConsoleSession</name>
-        <message numerus="yes">
-            <source>Worker: %n check-in(s) persisted</source>
-            <translation>
-                <numerusform>工作线程：已持久化 %n 条签到</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Demo users: %1</source>
-            <translation>演示用户：%1</translation>
-        </message>
-        <message>
-            <source>Sandbox stopped</source>
-            <translation>沙盒已停止</translation>
-        </message>
-        <message numerus="yes">
-            <source>Worker: %n new check-in(s) persisted</source>
-            <translation>
-                <numerusform>工作线程：新持久化 %n 条签到</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Worker: retrying</source>
-            <translation>工作线程：正在重试</translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::ui::MainWindow</name>
-        <message>
-            <source>Lantern Console — Users</source>
-            <translation>Lantern 控制台 — 用户</translation>
-        </message>
-        <message>
-            <source>&amp;File</source>
-            <translation>文件(&amp;F)</translation>
-        </message>
-        <message>
-            <source>&amp;Quit</source>
-            <translation>退出(&amp;Q)</translation>
-        </message>
-        <message>
-            <source>&amp;Help</source>
-            <translation>帮助(&amp;H)</translation>
-        </message>
-        <message>
-            <source>&amp;About Lantern</source>
-            <translation>关于 Lantern(&amp;A)</translation>
-        </message>
-        <message>
-            <source>About Lantern</source>
-            <translation>关于 Lantern</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;Lantern Console&lt;/b&gt; %1&lt;br&gt;Daily check-in and red-envelope campaigns on Redis and SQL.</source>
-            <translation>&lt;b&gt;Lantern 控制台&lt;/b&gt; %1&lt;br&gt;基于 Redis 与 SQL 的每日签到和红包活动。</translation>
-        </message>
-        <message>
-            <source>Not connected yet</source>
-            <translation>尚未连接</translation>
-        </message>
-        <message>
-            <source>Sandbox</source>
-            <translation>沙盒</translation>
-        </message>
-        <message>
-            <source>Servers</source>
-            <translation>服务器</translation>
-        </message>
-        <message>
-            <source>A private Redis and an SQLite file with demo data; nothing here reaches production.</source>
-            <translation>私有 Redis 加上带演示数据的 SQLite 文件；这里的任何操作都不会影响生产环境。</translation>
-        </message>
-        <message>
-            <source>Connected to the Redis and SQL servers given on the command line.</source>
-            <translation>已连接到命令行指定的 Redis 和 SQL 服务器。</translation>
-        </message>
-        <message>
-            <source>Redis %1 · SQL %2</source>
-            <translation>Redis %1 · SQL %2</translation>
-        </message>
-        <message>
-            <source>Redis: %1
+    </message>
+    <message>
+        <source>Use the embedded sandbox (the default without --redis and --db).</source>
+        <translation>使用内置沙盒（未指定 --redis 和 --db 时的默认方式）。</translation>
+    </message>
+    <message>
+        <source>Where the sandbox keeps its files.</source>
+        <translation>沙盒存放文件的目录。</translation>
+    </message>
+    <message>
+        <source>dir</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>Render a view to this PNG file and exit.</source>
+        <translation>把视图渲染到这个 PNG 文件，然后退出。</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>The view to render: users.</source>
+        <translation>要渲染的视图：users。</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Show this user (a uid or a token).</source>
+        <translation>显示这个用户（uid 或令牌）。</translation>
+    </message>
+    <message>
+        <source>uid</source>
+        <translation>uid</translation>
+    </message>
+    <message>
+        <source>Show this month (YYYY-MM).</source>
+        <translation>显示这个月份（YYYY-MM）。</translation>
+    </message>
+    <message>
+        <source>month</source>
+        <translation>月份</translation>
+    </message>
+    <message>
+        <source>Interface language, e.g. zh_CN or en.</source>
+        <translation>界面语言，例如 zh_CN 或 en。</translation>
+    </message>
+    <message>
+        <source>language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>--sandbox cannot be combined with --redis or --db</source>
+        <translation>--sandbox 不能与 --redis 或 --db 同时使用</translation>
+    </message>
+    <message>
+        <source>--db needs --redis as well (or use --sandbox)</source>
+        <translation>--db 需要同时指定 --redis（或者使用 --sandbox）</translation>
+    </message>
+    <message>
+        <source>unknown view &apos;%1&apos;: the console has one view, users</source>
+        <translation>未知视图“%1”：控制台目前只有 users 一个视图</translation>
+    </message>
+    <message>
+        <source>Select this day (YYYY-MM-DD) in the calendar.</source>
+        <translation>在日历中选中这一天（YYYY-MM-DD）。</translation>
+    </message>
+    <message>
+        <source>date</source>
+        <translation>日期</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ConsoleSession</name>
+    <message numerus="yes">
+        <source>Worker: %n check-in(s) persisted</source>
+        <translation>
+            <numerusform>工作线程：已持久化 %n 条签到</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Demo users: %1</source>
+        <translation>演示用户：%1</translation>
+    </message>
+    <message>
+        <source>Sandbox stopped</source>
+        <translation>沙盒已停止</translation>
+    </message>
+    <message numerus="yes">
+        <source>Worker: %n new check-in(s) persisted</source>
+        <translation>
+            <numerusform>工作线程：新持久化 %n 条签到</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Worker: retrying</source>
+        <translation>工作线程：正在重试</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::MainWindow</name>
+    <message>
+        <source>Lantern Console — Users</source>
+        <translation>Lantern 控制台 — 用户</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Lantern</source>
+        <translation>关于 Lantern(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Lantern</source>
+        <translation>关于 Lantern</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Lantern Console&lt;/b&gt; %1&lt;br&gt;Daily check-in and red-envelope campaigns on Redis and SQL.</source>
+        <translation>&lt;b&gt;Lantern 控制台&lt;/b&gt; %1&lt;br&gt;基于 Redis 与 SQL 的每日签到和红包活动。</translation>
+    </message>
+    <message>
+        <source>Not connected yet</source>
+        <translation>尚未连接</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>沙盒</translation>
+    </message>
+    <message>
+        <source>Servers</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>A private Redis and an SQLite file with demo data; nothing here reaches production.</source>
+        <translation>私有 Redis 加上带演示数据的 SQLite 文件；这里的任何操作都不会影响生产环境。</translation>
+    </message>
+    <message>
+        <source>Connected to the Redis and SQL servers given on the command line.</source>
+        <translation>已连接到命令行指定的 Redis 和 SQL 服务器。</translation>
+    </message>
+    <message>
+        <source>Redis %1 · SQL %2</source>
+        <translation>Redis %1 · SQL %2</translation>
+    </message>
+    <message>
+        <source>Redis: %1
 SQL: %2</source>
-            <translation>Redis：%1
+        <translation>Redis：%1
 SQL：%2</translation>
-        </message>
-        <message>
-            <source>Last refresh %1</source>
-            <translation>最近刷新 %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::ui::MakeupDialog</name>
-        <message>
-            <source>Grant a make-up check-in</source>
-            <translation>补签</translation>
-        </message>
-        <message>
-            <source>Sign &lt;b&gt;%1&lt;/b&gt; for user &lt;b&gt;%2&lt;/b&gt; as a make-up. It restores the streak; it is recorded in the audit log with your name and reason.</source>
-            <translation>为用户 &lt;b&gt;%2&lt;/b&gt; 补签 &lt;b&gt;%1&lt;/b&gt;。补签会恢复连续签到，并连同你的姓名和原因记入审计日志。</translation>
-        </message>
-        <message>
-            <source>Why is it granted? For example: the app was down that evening.</source>
-            <translation>为什么补签？例如：当天晚上应用无法使用。</translation>
-        </message>
-        <message>
-            <source>Your name</source>
-            <translation>你的姓名</translation>
-        </message>
-        <message>
-            <source>&amp;Reason:</source>
-            <translation>原因(&amp;R)：</translation>
-        </message>
-        <message>
-            <source>&amp;Operator:</source>
-            <translation>操作人(&amp;O)：</translation>
-        </message>
-        <message>
-            <source>Grant make-up</source>
-            <translation>确认补签</translation>
-        </message>
-        <message numerus="yes">
-            <source>At most %n characters.</source>
-            <translation>
-                <numerusform>最多 %n 个字符。</numerusform>
-            </translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::ui::MessageBanner</name>
-        <message>
-            <source>Details</source>
-            <translation>详情</translation>
-        </message>
-        <message>
-            <source>Close this message</source>
-            <translation>关闭此消息</translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::ui::UserSummaryPanel</name>
-        <message>
-            <source>Make-up…</source>
-            <translation>补签…</translation>
-        </message>
-        <message>
-            <source>Current streak</source>
-            <translation>当前连续签到</translation>
-        </message>
-        <message>
-            <source>Points balance</source>
-            <translation>积分余额</translation>
-        </message>
-        <message>
-            <source>Grant a make-up check-in for the selected day</source>
-            <translation>为选中的日期补签</translation>
-        </message>
-        <message>
-            <source>User %1</source>
-            <translation>用户 %1</translation>
-        </message>
-        <message>
-            <source>Token: %1</source>
-            <translation>令牌：%1</translation>
-        </message>
-        <message numerus="yes">
-            <source>day(s)</source>
-            <extracomment>The unit after a number of days, as in "12 days"; the number itself is shown bigger.</extracomment>
-            <translation>
-                <numerusform>天</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>point(s)</source>
-            <extracomment>The unit after a points balance, as in "3,430 points".</extracomment>
-            <translation>
-                <numerusform>积分</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>No user shown</source>
-            <translation>未显示用户</translation>
-        </message>
-        <message>
-            <source>Search for a user id or token.</source>
-            <translation>请输入用户 ID 或令牌查找。</translation>
-        </message>
-        <message>
-            <source>Longest run in the month</source>
-            <translation>当月最长连续</translation>
-        </message>
-        <message>
-            <source>Days signed in the month</source>
-            <translation>当月签到天数</translation>
-        </message>
-        <message>
-            <source>Make-ups in the month: %1 of %2</source>
-            <translation>当月已补签 %1 次，上限 %2 次</translation>
-        </message>
-    </context>
-    <context>
-        <name>lantern::ui::UsersView</name>
-        <message>
-            <source>Look up</source>
-            <translation>查找</translation>
-        </message>
-        <message>
-            <source>This month</source>
-            <translation>本月</translation>
-        </message>
-        <message>
-            <source>User id or token, e.g. 10001</source>
-            <translation>用户 ID 或令牌，例如 10001</translation>
-        </message>
-        <message>
-            <source>Read the shown month again (F5)</source>
-            <translation>重新读取当前月份（F5）</translation>
-        </message>
-        <message>
-            <source>Waiting for Redis and the database…</source>
-            <translation>正在等待 Redis 和数据库…</translation>
-        </message>
-        <message>
-            <source>Previous month (Ctrl+Page Up)</source>
-            <translation>上个月（Ctrl+Page Up）</translation>
-        </message>
-        <message>
-            <source>Next month (Ctrl+Page Down)</source>
-            <translation>下个月（Ctrl+Page Down）</translation>
-        </message>
-        <message>
-            <source>Make-up granted for %1.</source>
-            <translation>已为 %1 补签。</translation>
-        </message>
-        <message>
-            <source>MMMM yyyy</source>
-            <extracomment>How the month above the calendar is written, as a QDate format (e.g. "yyyy年M月").</extracomment>
-            <translation>yyyy年M月</translation>
-        </message>
-        <message>
-            <source>Grant a make-up for %1.</source>
-            <translation>可以为 %1 补签。</translation>
-        </message>
-        <message>
-            <source>Select a missed day in the calendar to grant a make-up.</source>
-            <translation>在日历中选择一个漏签的日期，即可为其补签。</translation>
-        </message>
-        <message>
-            <source>Make-ups are for past days only.</source>
-            <translation>只能为过去的日期补签。</translation>
-        </message>
-        <message>
-            <source>This day is already signed.</source>
-            <translation>这一天已经签到。</translation>
-        </message>
-        <message>
-            <source>Only days of the current month can be made up.</source>
-            <translation>只能为本月的日期补签。</translation>
-        </message>
-        <message numerus="yes">
-            <source>Only the last %n day(s) can be made up.</source>
-            <translation>
-                <numerusform>只能为最近 %n 天内的日期补签。</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>This month's quota of %n make-up(s) is used up.</source>
-            <translation>
-                <numerusform>本月 %n 次补签额度已用完。</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Previous month</source>
-            <translation>上个月</translation>
-        </message>
-        <message>
-            <source>Next month</source>
-            <translation>下个月</translation>
-        </message>
-        <message>
-            <source>%1 had been signed meanwhile; nothing changed.</source>
-            <translation>%1 在此期间已经签到，没有任何改动。</translation>
-        </message>
-    </context>
+    </message>
+    <message>
+        <source>Last refresh %1</source>
+        <translation>最近刷新 %1</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::MakeupDialog</name>
+    <message>
+        <source>Grant a make-up check-in</source>
+        <translation>补签</translation>
+    </message>
+    <message>
+        <source>Sign &lt;b&gt;%1&lt;/b&gt; for user &lt;b&gt;%2&lt;/b&gt; as a make-up. It restores the streak; it is recorded in the audit log with your name and reason.</source>
+        <translation>为用户 &lt;b&gt;%2&lt;/b&gt; 补签 &lt;b&gt;%1&lt;/b&gt;。补签会恢复连续签到，并连同你的姓名和原因记入审计日志。</translation>
+    </message>
+    <message>
+        <source>Why is it granted? For example: the app was down that evening.</source>
+        <translation>为什么补签？例如：当天晚上应用无法使用。</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation>你的姓名</translation>
+    </message>
+    <message>
+        <source>&amp;Reason:</source>
+        <translation>原因(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Operator:</source>
+        <translation>操作人(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Grant make-up</source>
+        <translation>确认补签</translation>
+    </message>
+    <message numerus="yes">
+        <source>At most %n characters.</source>
+        <translation>
+            <numerusform>最多 %n 个字符。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::MessageBanner</name>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Close this message</source>
+        <translation>关闭此消息</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::UserSummaryPanel</name>
+    <message>
+        <source>Make-up…</source>
+        <translation>补签…</translation>
+    </message>
+    <message>
+        <source>Current streak</source>
+        <translation>当前连续签到</translation>
+    </message>
+    <message>
+        <source>Points balance</source>
+        <translation>积分余额</translation>
+    </message>
+    <message>
+        <source>Grant a make-up check-in for the selected day</source>
+        <translation>为选中的日期补签</translation>
+    </message>
+    <message>
+        <source>User %1</source>
+        <translation>用户 %1</translation>
+    </message>
+    <message>
+        <source>Token: %1</source>
+        <translation>令牌：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>day(s)</source>
+        <extracomment>The unit after a number of days, as in &quot;12 days&quot;; the number itself is shown bigger.</extracomment>
+        <translation>
+            <numerusform>天</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>point(s)</source>
+        <extracomment>The unit after a points balance, as in &quot;3,430 points&quot;.</extracomment>
+        <translation>
+            <numerusform>积分</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No user shown</source>
+        <translation>未显示用户</translation>
+    </message>
+    <message>
+        <source>Search for a user id or token.</source>
+        <translation>请输入用户 ID 或令牌查找。</translation>
+    </message>
+    <message>
+        <source>Longest run in the month</source>
+        <translation>当月最长连续</translation>
+    </message>
+    <message>
+        <source>Days signed in the month</source>
+        <translation>当月签到天数</translation>
+    </message>
+    <message>
+        <source>Make-ups in the month: %1 of %2</source>
+        <translation>当月已补签 %1 次，上限 %2 次</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::UsersView</name>
+    <message>
+        <source>Look up</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <source>This month</source>
+        <translation>本月</translation>
+    </message>
+    <message>
+        <source>User id or token, e.g. 10001</source>
+        <translation>用户 ID 或令牌，例如 10001</translation>
+    </message>
+    <message>
+        <source>Read the shown month again (F5)</source>
+        <translation>重新读取当前月份（F5）</translation>
+    </message>
+    <message>
+        <source>Waiting for Redis and the database…</source>
+        <translation>正在等待 Redis 和数据库…</translation>
+    </message>
+    <message>
+        <source>Previous month (Ctrl+Page Up)</source>
+        <translation>上个月（Ctrl+Page Up）</translation>
+    </message>
+    <message>
+        <source>Next month (Ctrl+Page Down)</source>
+        <translation>下个月（Ctrl+Page Down）</translation>
+    </message>
+    <message>
+        <source>Make-up granted for %1.</source>
+        <translation>已为 %1 补签。</translation>
+    </message>
+    <message>
+        <source>MMMM yyyy</source>
+        <extracomment>How the month above the calendar is written, as a QDate format (e.g. &quot;yyyy年M月&quot;).</extracomment>
+        <translation>yyyy年M月</translation>
+    </message>
+    <message>
+        <source>Grant a make-up for %1.</source>
+        <translation>可以为 %1 补签。</translation>
+    </message>
+    <message>
+        <source>Select a missed day in the calendar to grant a make-up.</source>
+        <translation>在日历中选择一个漏签的日期，即可为其补签。</translation>
+    </message>
+    <message>
+        <source>Make-ups are for past days only.</source>
+        <translation>只能为过去的日期补签。</translation>
+    </message>
+    <message>
+        <source>This day is already signed.</source>
+        <translation>这一天已经签到。</translation>
+    </message>
+    <message>
+        <source>Only days of the current month can be made up.</source>
+        <translation>只能为本月的日期补签。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Only the last %n day(s) can be made up.</source>
+        <translation>
+            <numerusform>只能为最近 %n 天内的日期补签。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>This month&apos;s quota of %n make-up(s) is used up.</source>
+        <translation>
+            <numerusform>本月 %n 次补签额度已用完。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Previous month</source>
+        <translation>上个月</translation>
+    </message>
+    <message>
+        <source>Next month</source>
+        <translation>下个月</translation>
+    </message>
+    <message>
+        <source>%1 had been signed meanwhile; nothing changed.</source>
+        <translation>%1 在此期间已经签到，没有任何改动。</translation>
+    </message>
+</context>
 </TS>

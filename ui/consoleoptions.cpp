@@ -4,11 +4,7 @@
 #include "core/errors.h"
 
 #include <QCommandLineParser>
-#include <QCoreApplication>
-#include <QLibraryInfo>
-#include <QLocale>
 #include <QProcessEnvironment>
-#include <QTranslator>
 
 namespace lantern::ui {
 
@@ -104,23 +100,6 @@ ConsoleOptions ConsoleOptions::parse(const QStringList &arguments)
     }
     options.language = parser.value(lang);
     return options;
-}
-
-void installTranslations(const QString &language)
-{
-    const QLocale locale = language.isEmpty() ? QLocale::system() : QLocale(language);
-    QLocale::setDefault(locale);
-    auto *app = QCoreApplication::instance();
-    auto *qt = new QTranslator(app);
-    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QCoreApplication::installTranslator(qt);
-    else
-        delete qt;
-    auto *console = new QTranslator(app);
-    if (console->load(locale, QStringLiteral("lantern"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QCoreApplication::installTranslator(console);
-    else
-        delete console;
 }
 
 } // namespace lantern::ui

@@ -34,8 +34,4 @@ private:
     static QList<std::pair<QString, QString>> settingOptions();
 };
 
-/** Installs the console's translations (embedded under :/i18n) and Qt's own for `language`
-    (e.g. "zh_CN"; empty: the system locale), and makes it the default QLocale. */
-void installTranslations(const QString &language);
-
 } // namespace lantern::ui

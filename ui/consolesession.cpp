@@ -5,6 +5,7 @@
 #include "core/errors.h"
 #include "mainwindow.h"
 #include "screenshotjob.h"
+#include "translations.h"
 #include "usersview.h"
 
 #include <QApplication>

@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "sql/sqlconnection.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 
 namespace lantern::cli {
@@ -101,7 +102,8 @@ int runReconcile(CommandContext &context)
     requireOnly(context.line(), {QStringLiteral("date"), QStringLiteral("operator")});
     const QDate day = parseDate(context.line().required(QStringLiteral("date")));
     if (day > context.today())
-        throw InvalidInputError(QStringLiteral("cannot reconcile %1: it is after today").arg(day.toString(Qt::ISODate)));
+        throw InvalidInputError(QCoreApplication::translate("lantern::cli::Commands", "cannot reconcile %1: it is after today")
+                                        .arg(day.toString(Qt::ISODate)));
     SqlConnection &sql = context.sql();
     Reconciler reconciler(context.redis(), sql, context.keys(), context.config().checkin);
     const ReconcileReport report = reconciler.reconcile(day, context.nowMs());

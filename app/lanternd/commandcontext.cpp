@@ -49,13 +49,13 @@ qint64 CommandContext::user() const
     const bool hasUid = m_line.has(QStringLiteral("uid"));
     const bool hasToken = m_line.has(QStringLiteral("token"));
     if (hasUid == hasToken)
-        throw InvalidInputError(hasUid ? QStringLiteral("give --uid or --token, not both") : QStringLiteral("missing --uid (or --token)"));
+        throw InvalidInputError(hasUid ? tr("give --uid or --token, not both") : tr("missing --uid (or --token)"));
     if (hasUid)
         return parseUid(m_line.value(QStringLiteral("uid")));
     const QString token = m_line.value(QStringLiteral("token"));
     const auto uid = UserTokens(m_config.tokenSalt).uidOf(token);
     if (!uid)
-        throw InvalidInputError(QStringLiteral("invalid user token '%1'").arg(token));
+        throw InvalidInputError(tr("invalid user token '%1'").arg(token));
     return *uid;
 }
 

@@ -4,6 +4,7 @@
 #include "core/config.h"
 #include "redis/keyschema.h"
 
+#include <QCoreApplication>
 #include <QJsonObject>
 
 #include <memory>
@@ -18,6 +19,8 @@ namespace lantern::cli {
 /** What a command handler gets: its parsed line, the resolved configuration and connections
     opened on first use (so validation always runs before anything is contacted). */
 class CommandContext final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::cli::CommandContext)
+
 public:
     explicit CommandContext(CommandLine line);
     ~CommandContext();

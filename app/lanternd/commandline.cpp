@@ -6,23 +6,30 @@
 namespace lantern::cli {
 
 namespace {
-QStringList globalOptions()
+/** The global options that configure Lantern (passed to Config::resolve). */
+QStringList settingOptions()
 {
     return Config::settingNames() << QStringLiteral("profile") << QStringLiteral("config");
+}
+
+/** Every option any command accepts: the settings and --lang (the language of messages). */
+QStringList globalOptions()
+{
+    return settingOptions() << QStringLiteral("lang");
 }
 } // namespace
 
 QString CommandLine::required(const QString &name) const
 {
     if (!options.contains(name))
-        throw InvalidInputError(QStringLiteral("missing --%1").arg(name));
+        throw InvalidInputError(tr("missing --%1").arg(name));
     return options.value(name);
 }
 
 QHash<QString, QString> CommandLine::settings() const
 {
     QHash<QString, QString> result;
-    for (const QString &name : globalOptions()) {
+    for (const QString &name : settingOptions()) {
         if (options.contains(name))
             result.insert(name, options.value(name));
     }
@@ -36,7 +43,7 @@ CommandLine parse(const QStringList &arguments, const QSet<QString> &switchNames
         const QString &argument = arguments.at(i);
         if (!argument.startsWith(QLatin1String("--")) || argument.size() == 2) {
             if (argument.startsWith(QLatin1Char('-')) && argument.size() > 1 && !argument.at(1).isDigit())
-                throw InvalidInputError(QStringLiteral("unknown option '%1'").arg(argument));
+                throw InvalidInputError(QCoreApplication::translate("lantern::cli::CommandLine", "unknown option '%1'").arg(argument));
             line.words << argument;
             continue;
         }
@@ -50,17 +57,17 @@ CommandLine parse(const QStringList &arguments, const QSet<QString> &switchNames
         }
         if (switchNames.contains(name)) {
             if (inlineValue)
-                throw InvalidInputError(QStringLiteral("--%1 takes no value").arg(name));
+                throw InvalidInputError(QCoreApplication::translate("lantern::cli::CommandLine", "--%1 takes no value").arg(name));
             line.switches.insert(name);
             continue;
         }
         if (!inlineValue) {
             if (i + 1 >= arguments.size())
-                throw InvalidInputError(QStringLiteral("--%1 needs a value").arg(name));
+                throw InvalidInputError(QCoreApplication::translate("lantern::cli::CommandLine", "--%1 needs a value").arg(name));
             value = arguments.at(++i);
         }
         if (line.options.contains(name))
-            throw InvalidInputError(QStringLiteral("--%1 given twice").arg(name));
+            throw InvalidInputError(QCoreApplication::translate("lantern::cli::CommandLine", "--%1 given twice").arg(name));
         line.options.insert(name, value);
     }
     return line;
@@ -71,11 +78,13 @@ void requireOnly(const CommandLine &line, const QStringList &allowed, const QStr
     const QStringList global = globalOptions();
     for (auto it = line.options.cbegin(); it != line.options.cend(); ++it) {
         if (!allowed.contains(it.key()) && !global.contains(it.key()))
-            throw InvalidInputError(QStringLiteral("unknown option --%1 for '%2'").arg(it.key(), line.words.join(QLatin1Char(' '))));
+            throw InvalidInputError(QCoreApplication::translate("lantern::cli::CommandLine", "unknown option --%1 for '%2'")
+                                            .arg(it.key(), line.words.join(QLatin1Char(' '))));
     }
     for (const QString &name : line.switches) {
         if (!allowedSwitches.contains(name))
-            throw InvalidInputError(QStringLiteral("--%1 does not apply to '%2'").arg(name, line.words.join(QLatin1Char(' '))));
+            throw InvalidInputError(QCoreApplication::translate("lantern::cli::CommandLine", "--%1 does not apply to '%2'")
+                                            .arg(name, line.words.join(QLatin1Char(' '))));
     }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QCoreApplication>
 #include <QHash>
 #include <QSet>
 #include <QStringList>
@@ -9,6 +10,9 @@ namespace lantern::cli {
 /** A parsed lanternd command line: the command words, then `--name value` options and
     `--switch` flags, in any order (global options may come before or after the command). */
 struct CommandLine {
+    Q_DECLARE_TR_FUNCTIONS(lantern::cli::CommandLine)
+
+public:
     QStringList words;
     QHash<QString, QString> options;
     QSet<QString> switches;
@@ -19,7 +23,8 @@ struct CommandLine {
     /** Throws InvalidInputError naming the missing option. */
     QString required(const QString &name) const;
 
-    /** The subset of options that are configuration settings (Config::settingNames + profile). */
+    /** The subset of options that are configuration settings (Config::settingNames, profile and
+        config); never --lang, which main() handles before anything else. */
     QHash<QString, QString> settings() const;
 };
 
@@ -27,7 +32,8 @@ struct CommandLine {
     `--name` takes the next argument (or `--name=value`). Throws InvalidInputError. */
 CommandLine parse(const QStringList &arguments, const QSet<QString> &switchNames);
 
-/** Throws InvalidInputError for an option outside `allowed` or the global settings. */
+/** Throws InvalidInputError for an option outside `allowed` or the global options (the settings
+    and --lang). */
 void requireOnly(const CommandLine &line, const QStringList &allowed, const QStringList &allowedSwitches = {});
 
 } // namespace lantern::cli

@@ -1,10 +1,12 @@
 // lanternd: the headless side of Lantern. One JSON object on stdout per command; exit codes as
 // in DESIGN §6: 0 done, 2 invalid input, 3 Redis/SQL unreachable, 4 refused by a rule, 1 other.
+// Messages on stderr follow --lang or the system locale; stdout JSON is never translated.
 #include "checkincommands.h"
 #include "commandcontext.h"
 #include "commandline.h"
 #include "core/errors.h"
 #include "opscommands.h"
+#include "translations.h"
 
 #include <QCoreApplication>
 
@@ -16,22 +18,46 @@ using namespace lantern;
 
 namespace {
 
-const char *const Usage = R"(usage: lanternd COMMAND [options]
-commands:
-  migrate
-  checkin  --uid U|--token T [--date YYYY-MM-DD]
-  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
-  calendar --uid U|--token T [--month YYYY-MM]
-  reconcile --date YYYY-MM-DD
-  work     [--id W] [--once] [--batch N]
-  queues
-  recover  [--worker W] [--operator O]
-  token    --uid U [--ttl-s S]
-global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
-  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
-  --makeup-points true|false --token-salt S --profile NAME --config FILE
-environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
-)";
+/** The usage text: command and option names as typed, the rest translated. */
+QString usage()
+{
+    return QCoreApplication::translate("lantern::cli::Main",
+                                       "usage: lanternd COMMAND [options]\n"
+                                       "commands:\n"
+                                       "  migrate\n"
+                                       "  checkin  --uid U|--token T [--date YYYY-MM-DD]\n"
+                                       "  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O\n"
+                                       "  calendar --uid U|--token T [--month YYYY-MM]\n"
+                                       "  reconcile --date YYYY-MM-DD\n"
+                                       "  work     [--id W] [--once] [--batch N]\n"
+                                       "  queues\n"
+                                       "  recover  [--worker W] [--operator O]\n"
+                                       "  token    --uid U [--ttl-s S]\n"
+                                       "global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N\n"
+                                       "  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N\n"
+                                       "  --makeup-points true|false --token-salt S --profile NAME --config FILE\n"
+                                       "  --lang zh_CN|en (language of the messages; default: the system locale)\n"
+                                       "environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)\n");
+}
+
+/** --lang's value (`--lang X` or `--lang=X`), read before the command line is parsed so that
+    every message, parse errors included, is already in that language. */
+QString languageOption(const QStringList &arguments)
+{
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString &argument = arguments.at(i);
+        if (argument == QLatin1String("--lang") && i + 1 < arguments.size())
+            return arguments.at(i + 1);
+        if (argument.startsWith(QLatin1String("--lang=")))
+            return argument.mid(7);
+    }
+    return {};
+}
+
+void print(std::FILE *stream, const QString &text)
+{
+    std::fputs(text.toLocal8Bit().constData(), stream);
+}
 
 int fail(int code, const QString &message)
 {
@@ -56,19 +82,21 @@ int main(int argc, char *argv[])
     };
 
     const QStringList arguments = app.arguments().mid(1);
+    installTranslations(languageOption(arguments));
     if (arguments.contains(QStringLiteral("--help")) || arguments.contains(QStringLiteral("-h"))) {
-        std::fputs(Usage, stdout);
+        print(stdout, usage());
         return 0;
     }
     try {
         cli::CommandLine line = cli::parse(arguments, {QStringLiteral("once")});
         if (line.words.isEmpty()) {
-            std::fputs(Usage, stderr);
+            print(stderr, usage());
             return 2;
         }
         const auto command = commands.find(line.words.join(QLatin1Char(' ')));
         if (command == commands.end())
-            return fail(2, QStringLiteral("unknown command '%1' (see lanternd --help)").arg(line.words.join(QLatin1Char(' '))));
+            return fail(2, QCoreApplication::translate("lantern::cli::Main", "unknown command '%1' (see lanternd --help)")
+                                   .arg(line.words.join(QLatin1Char(' '))));
         cli::installStopHandlers();
         cli::CommandContext context(std::move(line));
         return command->second(context);

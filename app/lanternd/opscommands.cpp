@@ -80,7 +80,7 @@ int runWork(CommandContext &context)
     bool ok = true;
     const int batch = context.line().value(QStringLiteral("batch"), QStringLiteral("500")).toInt(&ok);
     if (!ok || batch < 1 || batch > 10000)
-        throw InvalidInputError(QStringLiteral("invalid --batch: expected 1 to 10000"));
+        throw InvalidInputError(QCoreApplication::translate("lantern::cli::Commands", "invalid --batch: expected 1 to 10000"));
     const bool once = context.line().switches.contains(QStringLiteral("once"));
     WorkerHeartbeat heartbeat(context.keys(), workerId, WorkerHeartbeat::configuredTtlSeconds());
 
@@ -112,7 +112,9 @@ int runWork(CommandContext &context)
             if (stats.claimed == 0)
                 pause(200);
         } catch (const UnavailableError &error) {
-            std::fprintf(stderr, "lanternd work: %s; retrying in %d ms\n", error.what(), backoffMs);
+            const QString message =
+                    QCoreApplication::translate("lantern::cli::Commands", "%1; retrying in %2 ms").arg(error.message()).arg(backoffMs);
+            std::fprintf(stderr, "lanternd work: %s\n", message.toLocal8Bit().constData());
             pause(backoffMs);
             backoffMs = std::min(backoffMs * 2, 5000);
         }
@@ -205,7 +207,7 @@ int runToken(CommandContext &context)
     bool ok = true;
     const qint64 ttl = context.line().value(QStringLiteral("ttl-s"), QStringLiteral("3600")).toLongLong(&ok);
     if (!ok || ttl < 1 || ttl > 366LL * 86400)
-        throw InvalidInputError(QStringLiteral("invalid --ttl-s: expected 1 to 31622400 seconds"));
+        throw InvalidInputError(QCoreApplication::translate("lantern::cli::Commands", "invalid --ttl-s: expected 1 to 31622400 seconds"));
     const UserTokens tokens(context.config().tokenSalt, context.config().tokenSecret.toUtf8());
     const qint64 expiresAt = context.nowMs() / 1000 + ttl;
     printJson({{QStringLiteral("uid"), uid},

@@ -37,7 +37,7 @@ CheckinService::CheckinService(RedisClient &redis, const KeySchema &keys, const 
 void CheckinService::validateCheckin(QDate day, QDate today)
 {
     if (day > today)
-        throw InvalidInputError(QStringLiteral("cannot check in on %1: it is after today (%2)")
+        throw InvalidInputError(tr("cannot check in on %1: it is after today (%2)")
                                         .arg(day.toString(Qt::ISODate), today.toString(Qt::ISODate)));
 }
 
@@ -46,25 +46,25 @@ void CheckinService::validateMakeup(const MakeupRequest &request, QDate today, c
     const QString operatorName = request.operatorName.trimmed();
     const QString reason = request.reason.trimmed();
     if (operatorName.isEmpty())
-        throw InvalidInputError(QStringLiteral("a make-up needs --operator: who grants it"));
+        throw InvalidInputError(tr("a make-up needs --operator: who grants it"));
     if (reason.isEmpty())
-        throw InvalidInputError(QStringLiteral("a make-up needs --reason: why it is granted"));
+        throw InvalidInputError(tr("a make-up needs --reason: why it is granted"));
     if (operatorName.size() > MaxOperatorLength || reason.size() > MaxReasonLength)
-        throw InvalidInputError(QStringLiteral("operator (max %1 characters) or reason (max %2) too long").arg(MaxOperatorLength).arg(MaxReasonLength));
+        throw InvalidInputError(tr("operator (max %1 characters) or reason (max %2) too long").arg(MaxOperatorLength).arg(MaxReasonLength));
     for (const QChar c : QString(operatorName + reason)) {
         if (c.category() == QChar::Other_Control)
-            throw InvalidInputError(QStringLiteral("operator and reason must not contain control characters"));
+            throw InvalidInputError(tr("operator and reason must not contain control characters"));
     }
     const QString day = request.date.toString(Qt::ISODate);
     if (request.date == today)
-        throw InvalidInputError(QStringLiteral("cannot make up %1: it is today; a make-up is for a past day").arg(day));
+        throw InvalidInputError(tr("cannot make up %1: it is today; a make-up is for a past day").arg(day));
     if (request.date > today)
-        throw InvalidInputError(QStringLiteral("cannot make up %1: it is in the future").arg(day));
+        throw InvalidInputError(tr("cannot make up %1: it is in the future").arg(day));
     if (!insideMakeupWindow(request.date, today, rules)) {
         throw RefusedError(rules.makeupWindowDays == 0
-                                   ? QStringLiteral("make-up of %1 refused: only days of the current month (%2) can be made up")
+                                   ? tr("make-up of %1 refused: only days of the current month (%2) can be made up")
                                              .arg(day, today.toString(u"yyyy-MM"))
-                                   : QStringLiteral("make-up of %1 refused: only the last %2 days can be made up").arg(day).arg(rules.makeupWindowDays));
+                                   : tr("make-up of %1 refused: only the last %2 days can be made up").arg(day).arg(rules.makeupWindowDays));
     }
 }
 
@@ -115,10 +115,10 @@ CheckinOutcome CheckinService::sign(qint64 uid, QDate day, QDate streakAsOf, con
 
     const RedisValue reply = checkinScript().run(m_redis, keys, args);
     if (reply.type != RedisValue::Type::Array || reply.elements.size() != 4)
-        throw RedisReplyError(QStringLiteral("checkin script returned an unexpected reply"));
+        throw RedisReplyError(tr("checkin script returned an unexpected reply"));
     const QByteArray status = reply.elements[0].toBytes();
     if (status == "quota")
-        throw RefusedError(QStringLiteral("make-up of %1 refused: the monthly quota of %2 make-ups for %3 is used up")
+        throw RefusedError(tr("make-up of %1 refused: the monthly quota of %2 make-ups for %3 is used up")
                                    .arg(day.toString(Qt::ISODate))
                                    .arg(m_rules.makeupQuota)
                                    .arg(day.toString(u"yyyy-MM")));

@@ -3,6 +3,7 @@
 #include "checkin/monthbits.h"
 #include "core/config.h"
 
+#include <QCoreApplication>
 #include <QString>
 
 namespace lantern {
@@ -43,6 +44,8 @@ struct MakeupRequest {
 /** Check-in, make-up and calendar on the Redis hot path (DESIGN §4). Every write is one Lua
     script run; the reply's bits give streak and count with no second round trip. */
 class CheckinService final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::CheckinService)
+
 public:
     CheckinService(RedisClient &redis, const KeySchema &keys, const CheckinRules &rules);
 

@@ -23,7 +23,7 @@ QList<qint64> Reconciler::redisUids(QDate day)
             const RedisValue reply = m_redis.command({QByteArrayLiteral("SSCAN"), m_keys.daySet(shard, day), cursor,
                                                       QByteArrayLiteral("COUNT"), QByteArrayLiteral("1000")});
             if (reply.elements.size() != 2)
-                throw RedisReplyError(QStringLiteral("unexpected SSCAN reply"));
+                throw RedisReplyError(tr("unexpected SSCAN reply"));
             cursor = reply.elements[0].toBytes();
             for (const RedisValue &member : reply.elements[1].elements)
                 uids << member.toInteger();

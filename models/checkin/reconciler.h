@@ -2,6 +2,7 @@
 
 #include "core/config.h"
 
+#include <QCoreApplication>
 #include <QDate>
 
 namespace lantern {
@@ -22,6 +23,8 @@ struct ReconcileReport {
 /** Compares a day's uid sets in Redis with checkin_log and back-fills lost log entries,
     rebuilding kind and reward from the user's bitmaps (DESIGN §4, invariant 5). */
 class Reconciler final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::Reconciler)
+
 public:
     Reconciler(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, const CheckinRules &rules);
 

@@ -21,7 +21,10 @@ int parseInt(const QString &text, const QString &what, int min, int max)
     bool ok = false;
     const int value = text.trimmed().toInt(&ok);
     if (!ok || value < min || value > max)
-        throw InvalidInputError(QStringLiteral("invalid %1 '%2': expected a whole number from %3 to %4").arg(what, text).arg(min).arg(max));
+        throw InvalidInputError(QCoreApplication::translate("lantern::Config", "invalid %1 '%2': expected a whole number from %3 to %4")
+                                        .arg(what, text)
+                                        .arg(min)
+                                        .arg(max));
     return value;
 }
 
@@ -32,7 +35,7 @@ bool parseBool(const QString &text, const QString &what)
         return true;
     if (value == QLatin1String("0") || value == QLatin1String("false") || value == QLatin1String("no"))
         return false;
-    throw InvalidInputError(QStringLiteral("invalid %1 '%2': expected true or false").arg(what, text));
+    throw InvalidInputError(QCoreApplication::translate("lantern::Config", "invalid %1 '%2': expected true or false").arg(what, text));
 }
 
 QList<int> parseRewards(const QString &text)
@@ -42,11 +45,13 @@ QList<int> parseRewards(const QString &text)
         bool ok = false;
         const int value = part.trimmed().toInt(&ok);
         if (!ok || value < 0 || value > 1000000)
-            throw InvalidInputError(QStringLiteral("invalid reward table '%1': expected comma-separated points such as 10,20,30,50").arg(text));
+            throw InvalidInputError(
+                    QCoreApplication::translate("lantern::Config", "invalid reward table '%1': expected comma-separated points such as 10,20,30,50")
+                            .arg(text));
         rewards << value;
     }
     if (rewards.isEmpty() || rewards.size() > 31)
-        throw InvalidInputError(QStringLiteral("invalid reward table '%1': expected 1 to 31 entries").arg(text));
+        throw InvalidInputError(QCoreApplication::translate("lantern::Config", "invalid reward table '%1': expected 1 to 31 entries").arg(text));
     return rewards;
 }
 
@@ -66,7 +71,7 @@ QHash<QString, QString> profileSettings(const QHash<QString, QString> &flags, co
     if (file.isEmpty() && !profile.isEmpty()) {
         static const QRegularExpression validName(QStringLiteral("^[A-Za-z0-9_.-]{1,64}$"));
         if (!validName.match(profile).hasMatch())
-            throw InvalidInputError(QStringLiteral("invalid profile name '%1'").arg(profile));
+            throw InvalidInputError(QCoreApplication::translate("lantern::Config", "invalid profile name '%1'").arg(profile));
         file = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/lantern/profiles/")
                 + profile + QStringLiteral(".conf");
     }
@@ -74,11 +79,11 @@ QHash<QString, QString> profileSettings(const QHash<QString, QString> &flags, co
     if (file.isEmpty())
         return values;
     if (!QFile::exists(file))
-        throw InvalidInputError(QStringLiteral("configuration file %1 does not exist").arg(file));
+        throw InvalidInputError(QCoreApplication::translate("lantern::Config", "configuration file %1 does not exist").arg(file));
     QSettings settings(file, QSettings::IniFormat);
     for (const QString &key : settings.allKeys()) {
         if (!Config::settingNames().contains(key))
-            throw InvalidInputError(QStringLiteral("unknown setting '%1' in %2").arg(key, file));
+            throw InvalidInputError(QCoreApplication::translate("lantern::Config", "unknown setting '%1' in %2").arg(key, file));
         values.insert(key, settings.value(key).toString());
     }
     return values;
@@ -111,7 +116,7 @@ Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvir
             return environment.value(envName(name));
         }
         if (profile.contains(name)) {
-            sources.insert(name, name + QStringLiteral(" in the profile"));
+            sources.insert(name, tr("%1 in the profile").arg(name));
             return profile.value(name);
         }
         return std::nullopt;
@@ -123,30 +128,30 @@ Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvir
     if (const auto tz = setting(QStringLiteral("tz"))) {
         config.timeZone = QTimeZone(tz->toUtf8());
         if (!config.timeZone.isValid())
-            throw InvalidInputError(QStringLiteral("unknown time zone '%1': expected an IANA name such as Asia/Shanghai").arg(*tz));
+            throw InvalidInputError(tr("unknown time zone '%1': expected an IANA name such as Asia/Shanghai").arg(*tz));
     }
     if (const auto today = setting(QStringLiteral("today")))
         config.todayOverride = parseDate(*today, sources.value(QStringLiteral("today")));
     if (const auto prefix = setting(QStringLiteral("prefix")))
         config.keyPrefix = *prefix;
     if (const auto shards = setting(QStringLiteral("shards")))
-        config.shards = parseInt(*shards, QStringLiteral("shard count"), 1, 16384);
+        config.shards = parseInt(*shards, tr("shard count"), 1, 16384);
     if (const auto policy = setting(QStringLiteral("streak-policy"))) {
         if (*policy == QLatin1String("monthly"))
             config.checkin.streakPolicy = StreakPolicy::Monthly;
         else if (*policy == QLatin1String("rolling"))
             config.checkin.streakPolicy = StreakPolicy::Rolling;
         else
-            throw InvalidInputError(QStringLiteral("invalid streak policy '%1': expected monthly or rolling").arg(*policy));
+            throw InvalidInputError(tr("invalid streak policy '%1': expected monthly or rolling").arg(*policy));
     }
     if (const auto rewards = setting(QStringLiteral("rewards")))
         config.checkin.rewards = parseRewards(*rewards);
     if (const auto window = setting(QStringLiteral("makeup-window-days")))
-        config.checkin.makeupWindowDays = parseInt(*window, QStringLiteral("make-up window"), 0, 366);
+        config.checkin.makeupWindowDays = parseInt(*window, tr("make-up window"), 0, 366);
     if (const auto quota = setting(QStringLiteral("makeup-quota")))
-        config.checkin.makeupQuota = parseInt(*quota, QStringLiteral("make-up quota"), 0, 31);
+        config.checkin.makeupQuota = parseInt(*quota, tr("make-up quota"), 0, 31);
     if (const auto points = setting(QStringLiteral("makeup-points")))
-        config.checkin.makeupGrantsPoints = parseBool(*points, QStringLiteral("make-up points switch"));
+        config.checkin.makeupGrantsPoints = parseBool(*points, tr("make-up points switch"));
     if (const auto salt = setting(QStringLiteral("token-salt")))
         config.tokenSalt = *salt;
     if (const auto secret = setting(QStringLiteral("token-secret")))
@@ -166,7 +171,8 @@ QDate parseDate(const QString &text, const QString &what)
     static const QRegularExpression shape(QStringLiteral("^\\d{4}-\\d{2}-\\d{2}$"));
     const QDate date = shape.match(text).hasMatch() ? QDate::fromString(text, u"yyyy-MM-dd") : QDate();
     if (!date.isValid() || date.year() < 2000 || date.year() > 2999)
-        throw InvalidInputError(QStringLiteral("invalid %1 '%2': expected an existing day as YYYY-MM-DD").arg(what, text));
+        throw InvalidInputError(QCoreApplication::translate("lantern::Config", "invalid %1 '%2': expected an existing day as YYYY-MM-DD")
+                                        .arg(what.isEmpty() ? QCoreApplication::translate("lantern::Config", "date") : what, text));
     return date;
 }
 
@@ -175,7 +181,7 @@ QDate parseMonth(const QString &text)
     static const QRegularExpression shape(QStringLiteral("^\\d{4}-\\d{2}$"));
     const QDate month = shape.match(text).hasMatch() ? QDate::fromString(text + QStringLiteral("-01"), u"yyyy-MM-dd") : QDate();
     if (!month.isValid() || month.year() < 2000 || month.year() > 2999)
-        throw InvalidInputError(QStringLiteral("invalid month '%1': expected YYYY-MM").arg(text));
+        throw InvalidInputError(QCoreApplication::translate("lantern::Config", "invalid month '%1': expected YYYY-MM").arg(text));
     return month;
 }
 
@@ -185,7 +191,7 @@ qint64 parseUid(const QString &text)
     bool ok = false;
     const qint64 uid = digits.match(text).hasMatch() ? text.toLongLong(&ok) : 0;
     if (!ok || uid <= 0)
-        throw InvalidInputError(QStringLiteral("invalid uid '%1': expected a positive whole number").arg(text));
+        throw InvalidInputError(QCoreApplication::translate("lantern::Config", "invalid uid '%1': expected a positive whole number").arg(text));
     return uid;
 }
 

@@ -3,6 +3,7 @@
 #include "redis/redisurl.h"
 #include "sql/dburl.h"
 
+#include <QCoreApplication>
 #include <QDate>
 #include <QHash>
 #include <QList>
@@ -33,6 +34,9 @@ struct CheckinRules {
     Resolution order for every setting: command-line flag, environment (LANTERN_*), the profile
     file (--profile NAME or --config FILE), the built-in default. */
 struct Config {
+    Q_DECLARE_TR_FUNCTIONS(lantern::Config)
+
+public:
     RedisUrl redis;
     DbUrl db;
     QTimeZone timeZone = QTimeZone::systemTimeZone();
@@ -53,8 +57,9 @@ struct Config {
                           const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
 };
 
-/** Strict YYYY-MM-DD; throws InvalidInputError for malformed or impossible dates. */
-QDate parseDate(const QString &text, const QString &what = QStringLiteral("date"));
+/** Strict YYYY-MM-DD; throws InvalidInputError for malformed or impossible dates, naming the
+    input as `what` (already translated; empty: "date"). */
+QDate parseDate(const QString &text, const QString &what = {});
 /** Strict YYYY-MM, returned as the month's first day. */
 QDate parseMonth(const QString &text);
 /** A positive decimal uid (1..2^63-1); throws InvalidInputError otherwise. */

@@ -34,7 +34,7 @@ int WorkerHeartbeat::configuredTtlSeconds()
     bool ok = false;
     const int ttl = text.toInt(&ok);
     if (!ok || ttl < 1 || ttl > 3600)
-        throw InvalidInputError(QStringLiteral("invalid LANTERN_HEARTBEAT_TTL_S '%1': expected 1 to 3600 seconds").arg(text));
+        throw InvalidInputError(tr("invalid LANTERN_HEARTBEAT_TTL_S '%1': expected 1 to 3600 seconds").arg(text));
     return ttl;
 }
 

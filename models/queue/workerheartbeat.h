@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QCoreApplication>
 #include <QString>
 
 namespace lantern {
@@ -10,6 +11,8 @@ class RedisClient;
 /** A worker's liveness in Redis: a key with a TTL renewed every few seconds, plus membership
     in the set of known workers so recovery can find the backup lists of the dead ones. */
 class WorkerHeartbeat final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::WorkerHeartbeat)
+
 public:
     WorkerHeartbeat(const KeySchema &keys, QString workerId, int ttlSeconds);
 

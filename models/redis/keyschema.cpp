@@ -12,16 +12,16 @@ KeySchema::KeySchema(const QString &prefix, int shards) : m_prefix(prefix.toUtf8
 {
     static const QRegularExpression validPrefix(QStringLiteral("^[A-Za-z0-9_.:-]{0,32}$"));
     if (!validPrefix.match(prefix).hasMatch())
-        throw InvalidInputError(QStringLiteral("invalid key prefix '%1': use up to 32 of A-Z a-z 0-9 _ . : -").arg(prefix));
+        throw InvalidInputError(tr("invalid key prefix '%1': use up to 32 of A-Z a-z 0-9 _ . : -").arg(prefix));
     if (shards < 1 || shards > 16384)
-        throw InvalidInputError(QStringLiteral("invalid shard count %1: expected 1..16384").arg(shards));
+        throw InvalidInputError(tr("invalid shard count %1: expected 1..16384").arg(shards));
 }
 
 void KeySchema::validateWorkerId(const QString &workerId)
 {
     static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9_.-]{1,64}$"));
     if (!valid.match(workerId).hasMatch())
-        throw InvalidInputError(QStringLiteral("invalid worker id '%1': use 1 to 64 of A-Z a-z 0-9 _ . -").arg(workerId));
+        throw InvalidInputError(tr("invalid worker id '%1': use 1 to 64 of A-Z a-z 0-9 _ . -").arg(workerId));
 }
 
 QByteArray KeySchema::checkinTag(int shard) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QCoreApplication>
 #include <QDate>
 #include <QString>
 
@@ -10,6 +11,8 @@ namespace lantern {
     Check-in keys carry the hash tag {ck:S} with S = uid mod shards, so one user's bitmaps, the
     shard's day sets and its log queue share a cluster slot and one script may touch them all. */
 class KeySchema final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::KeySchema)
+
 public:
     static constexpr int DefaultShards = 16;
 

@@ -41,7 +41,7 @@ RedisValue LuaScript::run(RedisClient &redis, const QByteArrayList &keys, const 
     }
     const QByteArray loaded = redis.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_body}).toBytes();
     if (loaded != m_sha1)
-        throw RedisReplyError(QStringLiteral("Redis computed a different SHA1 for script %1").arg(m_name));
+        throw RedisReplyError(tr("Redis computed a different SHA1 for script %1").arg(m_name));
     return redis.command(evalshaCommand(keys, args));
 }
 

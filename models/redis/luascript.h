@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QByteArrayList>
+#include <QCoreApplication>
 #include <QString>
 
 namespace lantern {
@@ -13,6 +14,8 @@ class RedisClient;
 /** A Lua script compiled into the binary from resources/lua/NAME.lua.
     Runs with EVALSHA; on NOSCRIPT (fresh or flushed server) it loads the body once and retries. */
 class LuaScript final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::LuaScript)
+
 public:
     /** Loads ":/lua/<name>.lua"; throws std::logic_error if the resource is missing. */
     explicit LuaScript(const QString &name);

@@ -55,7 +55,7 @@ RedisValue convert(const redisReply *reply)
             value.elements.push_back(convert(reply->element[i]));
         break;
     default:
-        throw RedisReplyError(QStringLiteral("unsupported Redis reply type %1").arg(reply->type));
+        throw RedisReplyError(QCoreApplication::translate("lantern::RedisClient", "unsupported Redis reply type %1").arg(reply->type));
     }
     return value;
 }
@@ -72,7 +72,7 @@ long long RedisValue::toInteger() const
         if (ok)
             return parsed;
     }
-    throw RedisReplyError(QStringLiteral("expected an integer reply from Redis"));
+    throw RedisReplyError(QCoreApplication::translate("lantern::RedisClient", "expected an integer reply from Redis"));
 }
 
 QByteArray RedisValue::toBytes() const
@@ -81,7 +81,7 @@ QByteArray RedisValue::toBytes() const
         return string;
     if (type == Type::Integer)
         return QByteArray::number(integer);
-    throw RedisReplyError(QStringLiteral("expected a string reply from Redis"));
+    throw RedisReplyError(QCoreApplication::translate("lantern::RedisClient", "expected a string reply from Redis"));
 }
 
 void RedisClient::ContextDeleter::operator()(redisContext *context) const
@@ -94,19 +94,16 @@ RedisClient::~RedisClient() = default;
 RedisClient::RedisClient(RedisClient &&) noexcept = default;
 RedisClient &RedisClient::operator=(RedisClient &&) noexcept = default;
 
-void RedisClient::failIo(const char *during)
+void RedisClient::failIo(const QString &during)
 {
     const int savedErrno = errno;
-    const QString detail = m_context ? QString::fromLocal8Bit(m_context->errstr) : QStringLiteral("out of memory");
+    const QString detail = m_context ? QString::fromLocal8Bit(m_context->errstr) : tr("out of memory");
     // hiredis 0.14 reports a read timeout as an I/O error with errno EAGAIN ("Resource temporarily
     // unavailable") and a connect timeout as "Connection timed out".
     const bool timedOut = savedErrno == EAGAIN || savedErrno == EWOULDBLOCK || savedErrno == ETIMEDOUT
             || detail.contains(QLatin1String("timed out")) || detail.contains(QLatin1String("temporarily unavailable"));
     m_context.reset();
-    const QString message = QStringLiteral("Redis at %1:%2 %3: %4")
-                                    .arg(m_url.host)
-                                    .arg(m_url.port)
-                                    .arg(QLatin1String(during), timedOut ? QStringLiteral("timed out") : detail);
+    const QString message = tr("Redis at %1:%2 %3: %4").arg(m_url.host).arg(m_url.port).arg(during, timedOut ? tr("timed out") : detail);
     if (timedOut)
         throw RedisTimeoutError(message);
     throw RedisIoError(message);
@@ -120,9 +117,9 @@ void RedisClient::ensureConnected()
     errno = 0;
     m_context.reset(redisConnectWithTimeout(host.constData(), m_url.port, toTimeval(m_options.connectTimeout)));
     if (!m_context || m_context->err)
-        failIo("is unreachable");
+        failIo(tr("is unreachable"));
     if (redisSetTimeout(m_context.get(), toTimeval(m_options.commandTimeout)) != REDIS_OK)
-        failIo("refused a timeout");
+        failIo(tr("refused a timeout"));
 
     QList<QByteArrayList> handshake;
     if (!m_url.password.isEmpty()) {
@@ -143,8 +140,8 @@ void RedisClient::ensureConnected()
         if (reply.isError()) {
             m_context.reset();
             if (reply.string.contains("DB index is out of range"))
-                throw InvalidInputError(QStringLiteral("invalid Redis URL: %1 has no database %2").arg(m_url.redacted()).arg(m_url.db));
-            throw RedisIoError(QStringLiteral("Redis at %1:%2 rejected the connection: %3")
+                throw InvalidInputError(tr("invalid Redis URL: %1 has no database %2").arg(m_url.redacted()).arg(m_url.db));
+            throw RedisIoError(tr("Redis at %1:%2 rejected the connection: %3")
                                        .arg(m_url.host)
                                        .arg(m_url.port)
                                        .arg(QString::fromUtf8(reply.string)));
@@ -177,7 +174,7 @@ void RedisClient::appendCommand(const QByteArrayList &args)
         resp.append("\r\n", 2);
     }
     if (redisAppendFormattedCommand(m_context.get(), resp.data(), resp.size()) != REDIS_OK)
-        failIo("failed while sending");
+        failIo(tr("failed while sending"));
 }
 
 RedisValue RedisClient::readReply()
@@ -185,7 +182,7 @@ RedisValue RedisClient::readReply()
     void *raw = nullptr;
     errno = 0;
     if (redisGetReply(m_context.get(), &raw) != REDIS_OK || raw == nullptr)
-        failIo("failed while reading a reply");
+        failIo(tr("failed while reading a reply"));
     const ReplyPtr reply(static_cast<redisReply *>(raw));
     return convert(reply.get());
 }

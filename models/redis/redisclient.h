@@ -4,6 +4,7 @@
 #include "redis/redisvalue.h"
 
 #include <QByteArrayList>
+#include <QCoreApplication>
 #include <QList>
 
 #include <chrono>
@@ -22,6 +23,8 @@ struct RedisOptions {
     Connects lazily (AUTH and SELECT from the URL); any I/O error or timeout discards the
     context, throws RedisIoError/RedisTimeoutError, and the next call reconnects. */
 class RedisClient final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::RedisClient)
+
 public:
     explicit RedisClient(RedisUrl url, RedisOptions options = {});
     ~RedisClient();
@@ -47,7 +50,7 @@ private:
     };
     using ContextPtr = std::unique_ptr<redisContext, ContextDeleter>;
 
-    [[noreturn]] void failIo(const char *during);
+    [[noreturn]] void failIo(const QString &during);
     void appendCommand(const QByteArrayList &args);
     RedisValue readReply();
 

@@ -10,13 +10,13 @@ RedisUrl RedisUrl::parse(const QString &text)
 {
     const QUrl url(text, QUrl::StrictMode);
     if (!url.isValid() || url.scheme() != QLatin1String("redis") || url.host().isEmpty())
-        throw InvalidInputError(QStringLiteral("invalid Redis URL '%1': expected redis://[user:password@]host:port[/db]")
+        throw InvalidInputError(tr("invalid Redis URL '%1': expected redis://[user:password@]host:port[/db]")
                                         .arg(url.isValid() ? url.toDisplayString(QUrl::RemovePassword) : text));
     RedisUrl result;
     result.host = url.host();
     result.port = url.port(6379);
     if (result.port <= 0 || result.port > 65535)
-        throw InvalidInputError(QStringLiteral("invalid Redis port in '%1'").arg(url.toDisplayString(QUrl::RemovePassword)));
+        throw InvalidInputError(tr("invalid Redis port in '%1'").arg(url.toDisplayString(QUrl::RemovePassword)));
     result.user = url.userName(QUrl::FullyDecoded);
     result.password = url.password(QUrl::FullyDecoded);
     const QString path = url.path();
@@ -24,7 +24,7 @@ RedisUrl RedisUrl::parse(const QString &text)
         bool ok = false;
         result.db = path.mid(1).toInt(&ok);
         if (!ok || result.db < 0)
-            throw InvalidInputError(QStringLiteral("invalid Redis database number '%1' in URL").arg(path.mid(1)));
+            throw InvalidInputError(tr("invalid Redis database number '%1' in URL").arg(path.mid(1)));
     }
     return result;
 }

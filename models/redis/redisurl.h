@@ -1,11 +1,15 @@
 #pragma once
 
+#include <QCoreApplication>
 #include <QString>
 
 namespace lantern {
 
 /** redis://[user:password@]host:port[/db], parsed and validated at the edge. */
 struct RedisUrl {
+    Q_DECLARE_TR_FUNCTIONS(lantern::RedisUrl)
+
+public:
     QString host = QStringLiteral("127.0.0.1");
     int port = 6379;
     QString user;

@@ -13,21 +13,21 @@ DbUrl DbUrl::parse(const QString &text)
 {
     const QUrl url(text, QUrl::StrictMode);
     const auto invalid = [&text](const QString &why) {
-        return InvalidInputError(QStringLiteral("invalid database URL '%1': %2").arg(QUrl(text).toDisplayString(QUrl::RemovePassword), why));
+        return InvalidInputError(tr("invalid database URL '%1': %2").arg(QUrl(text).toDisplayString(QUrl::RemovePassword), why));
     };
     if (!url.isValid())
-        throw invalid(QStringLiteral("expected mysql://user:password@host:port/dbname or sqlite:///absolute/path.db"));
+        throw invalid(tr("expected mysql://user:password@host:port/dbname or sqlite:///absolute/path.db"));
 
     DbUrl result;
     if (url.scheme() == QLatin1String("sqlite")) {
         result.dialect = Dialect::Sqlite;
         result.path = url.path(QUrl::FullyDecoded);
         if (!url.host().isEmpty() || !QDir::isAbsolutePath(result.path) || result.path.endsWith(QLatin1Char('/')))
-            throw invalid(QStringLiteral("SQLite needs an absolute file path, as sqlite:///var/lib/lantern/lantern.db"));
+            throw invalid(tr("SQLite needs an absolute file path, as sqlite:///var/lib/lantern/lantern.db"));
         return result;
     }
     if (url.scheme() != QLatin1String("mysql"))
-        throw invalid(QStringLiteral("the scheme must be mysql or sqlite"));
+        throw invalid(tr("the scheme must be mysql or sqlite"));
 
     result.dialect = Dialect::MySql;
     result.host = url.host();
@@ -37,17 +37,17 @@ DbUrl DbUrl::parse(const QString &text)
     result.database = url.path().mid(1);
     static const QRegularExpression validName(QStringLiteral("^[A-Za-z0-9_]{1,64}$"));
     if (result.host.isEmpty())
-        throw invalid(QStringLiteral("missing host"));
+        throw invalid(tr("missing host"));
     if (!validName.match(result.database).hasMatch())
-        throw invalid(QStringLiteral("the database name must be 1 to 64 of A-Z a-z 0-9 _"));
+        throw invalid(tr("the database name must be 1 to 64 of A-Z a-z 0-9 _"));
     if (result.user.isEmpty())
-        throw invalid(QStringLiteral("missing user"));
+        throw invalid(tr("missing user"));
     const QUrlQuery query(url);
     for (const auto &[key, value] : query.queryItems(QUrl::FullyDecoded)) {
         if (key == QLatin1String("unix_socket"))
             result.unixSocket = value;
         else
-            throw invalid(QStringLiteral("unknown parameter '%1' (only unix_socket is supported)").arg(key));
+            throw invalid(tr("unknown parameter '%1' (only unix_socket is supported)").arg(key));
     }
     return result;
 }

@@ -1,11 +1,15 @@
 #pragma once
 
+#include <QCoreApplication>
 #include <QString>
 
 namespace lantern {
 
 /** mysql://user:password@host:port/dbname[?unix_socket=PATH] or sqlite:///absolute/path.db */
 struct DbUrl {
+    Q_DECLARE_TR_FUNCTIONS(lantern::DbUrl)
+
+public:
     enum class Dialect { MySql, Sqlite };
 
     Dialect dialect = Dialect::Sqlite;

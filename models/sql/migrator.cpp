@@ -63,7 +63,7 @@ std::unique_ptr<SqlConnection> openMigrated(const DbUrl &url)
     if (url.dialect == DbUrl::Dialect::Sqlite) {
         const QString dir = QFileInfo(url.path).absolutePath();
         if (!QDir().mkpath(dir))
-            throw SqlUnavailableError(QStringLiteral("cannot create the database directory %1").arg(dir));
+            throw SqlUnavailableError(QCoreApplication::translate("lantern::Migrator", "cannot create the database directory %1").arg(dir));
     }
     auto connection = std::make_unique<SqlConnection>(url);
     Migrator migrator(*connection);
@@ -91,7 +91,7 @@ int Migrator::migrate()
     if (mysql) {
         QSqlQuery lock = m_connection.exec(QStringLiteral("SELECT GET_LOCK('lantern_migrate', 30)"));
         if (!lock.next() || lock.value(0).toInt() != 1)
-            throw SqlError(QStringLiteral("another process holds the migration lock for over 30 s"));
+            throw SqlError(tr("another process holds the migration lock for over 30 s"));
     } else {
         m_connection.exec(QStringLiteral("BEGIN IMMEDIATE"));
     }

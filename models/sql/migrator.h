@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QCoreApplication>
+
 #include <memory>
 
 namespace lantern {
@@ -15,6 +17,8 @@ std::unique_ptr<SqlConnection> openMigrated(const DbUrl &url);
     Each file is one version; applying is idempotent and serialised between processes
     (GET_LOCK on MySQL, an immediate transaction on SQLite). */
 class Migrator final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::Migrator)
+
 public:
     explicit Migrator(SqlConnection &connection) : m_connection(connection) {}
 

@@ -39,7 +39,7 @@ SqlConnection::SqlConnection(const DbUrl &url)
         const QSqlError error = db.lastError();
         db = QSqlDatabase();
         QSqlDatabase::removeDatabase(m_name);
-        throw SqlUnavailableError(QStringLiteral("cannot open database %1: %2").arg(url.redacted(), error.text()));
+        throw SqlUnavailableError(tr("cannot open database %1: %2").arg(url.redacted(), error.text()));
     }
     if (url.dialect == DbUrl::Dialect::Sqlite) {
         exec(QStringLiteral("PRAGMA journal_mode=WAL"));
@@ -66,7 +66,7 @@ QSqlDatabase SqlConnection::database() const
 
 void SqlConnection::fail(const QString &during, const QSqlError &error) const
 {
-    const QString message = QStringLiteral("%1 failed on %2: %3").arg(during, m_url.redacted(), error.text());
+    const QString message = tr("%1 failed on %2: %3").arg(during, m_url.redacted(), error.text());
     if (isConnectionLost(error))
         throw SqlUnavailableError(message);
     throw SqlError(message + QStringLiteral(" [") + error.nativeErrorCode() + QLatin1Char(']'));
@@ -77,11 +77,11 @@ QSqlQuery SqlConnection::exec(const QString &sql, const QVariantList &values)
     QSqlQuery query(database());
     query.setForwardOnly(true);
     if (!query.prepare(sql))
-        fail(QStringLiteral("preparing '%1'").arg(sql.left(80)), query.lastError());
+        fail(tr("preparing '%1'").arg(sql.left(80)), query.lastError());
     for (const QVariant &value : values)
         query.addBindValue(value);
     if (!query.exec())
-        fail(QStringLiteral("running '%1'").arg(sql.left(80)), query.lastError());
+        fail(tr("running '%1'").arg(sql.left(80)), query.lastError());
     return query;
 }
 

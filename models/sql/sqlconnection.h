@@ -3,6 +3,7 @@
 #include "core/errors.h"
 #include "sql/dburl.h"
 
+#include <QCoreApplication>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QVariantList>
@@ -26,6 +27,8 @@ public:
 /** One Qt Sql connection owned by the thread that made it, under a unique name, removed on
     destruction (a QSqlDatabase must not cross threads). Prepared statements only. */
 class SqlConnection final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::SqlConnection)
+
 public:
     /** Opens the connection; throws SqlUnavailableError when the server cannot be reached. */
     explicit SqlConnection(const DbUrl &url);

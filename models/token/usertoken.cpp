@@ -30,7 +30,7 @@ QByteArray UserTokens::signature(const QByteArray &payload) const
 QString UserTokens::mintBearer(qint64 uid, qint64 expiresAtSeconds) const
 {
     if (m_secret.isEmpty())
-        throw InvalidInputError(QStringLiteral("no token secret configured: set LANTERN_TOKEN_SECRET or --token-secret"));
+        throw InvalidInputError(tr("no token secret configured: set LANTERN_TOKEN_SECRET or --token-secret"));
     const QByteArray payload = tokenFor(uid).toLatin1() + '.' + QByteArray::number(expiresAtSeconds);
     return QString::fromLatin1(payload + '.' + signature(payload));
 }

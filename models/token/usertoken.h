@@ -3,6 +3,7 @@
 #include "token/hashids.h"
 
 #include <QByteArray>
+#include <QCoreApplication>
 #include <QString>
 
 #include <optional>
@@ -13,6 +14,8 @@ namespace lantern {
     the API accept either a uid or a token; and signed bearers for the API:
     "<token>.<expires_at>.<base64url HMAC-SHA256(secret, token.expires_at)>". */
 class UserTokens final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::UserTokens)
+
 public:
     static constexpr int MinTokenLength = 8;
 

@@ -163,6 +163,10 @@ QProcessEnvironment sandboxEnvironment()
     env.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
     env.insert(QStringLiteral("USER"), QStringLiteral("cli-test"));
+    // English messages whatever the developer's locale: the tests compare parts of stderr.
+    for (const char *name : {"LANGUAGE", "LC_ALL", "LC_MESSAGES"})
+        env.remove(QString::fromLatin1(name));
+    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
     return env;
 }
 

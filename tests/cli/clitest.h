@@ -58,7 +58,8 @@ QString unreachableMysqlUrl();
 QString unreachableSqlUrl(const QString &dialect);
 
 /** Runs lanternd with a sandboxed environment (no inherited LANTERN_*, HOME and XDG dirs in a
-    temp dir, so a forgotten --db can never touch a real file). Options listed in `defaults`
+    temp dir, so a forgotten --db can never touch a real file; LANG=C.UTF-8, so messages are in
+    English unless a test sets LANG or passes --lang). Options listed in `defaults`
     are appended unless the arguments already give them (as `--name v` or `--name=v`). */
 class Lanternd final {
 public:

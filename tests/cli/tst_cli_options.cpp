@@ -1,11 +1,14 @@
 // lanternd configuration from the command line and the environment (DESIGN §5, §6): global
-// options anywhere on the line, LANTERN_* variables, and a flag always beating its variable.
+// options anywhere on the line, LANTERN_* variables, and a flag always beating its variable; the
+// language of stderr messages (LANG or --lang), which never touches the JSON on stdout.
 
 #include "clitest.h"
 #include "testservers.h"
 
 #include <QTimeZone>
 #include <QtTest>
+
+#include <algorithm>
 
 using namespace lantern::test::cli;
 
@@ -19,6 +22,13 @@ QStringList args(std::initializer_list<const char *> list)
     for (const char *item : list)
         result << QString::fromUtf8(item);
     return result;
+}
+
+/** Whether `text` holds a CJK ideograph (a message in Chinese). */
+bool hasHan(const QByteArray &text)
+{
+    const QString decoded = QString::fromUtf8(text);
+    return std::any_of(decoded.cbegin(), decoded.cend(), [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; });
 }
 
 /** Keys under `prefix` in the test Redis. */
@@ -51,6 +61,10 @@ private Q_SLOTS:
     void timeZoneDecidesToday();
 
     void tokenRoundTrip();
+
+    void messageLanguage_data();
+    void messageLanguage();
+    void jsonIgnoresLanguage();
 };
 
 void TestCliOptions::globalOptionsAnywhere_data()
@@ -283,6 +297,59 @@ void TestCliOptions::tokenRoundTrip()
     QVERIFY(otherSalt.json().value(QStringLiteral("token")).toString() != token);
     const Result forged = lanternd.run(QStringList{QStringLiteral("checkin"), QStringLiteral("--token"), token + QStringLiteral("x")});
     QVERIFY2(forged.exitCode == 2 && forged.out.isEmpty(), forged.describe().constData());
+}
+
+void TestCliOptions::messageLanguage_data()
+{
+    QTest::addColumn<QString>("lang");  // LANG of the child
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<bool>("chinese");
+    QTest::addColumn<QString>("stderrHas");
+    const QStringList badUid = args({"checkin", "--uid", "abc"});
+    const QStringList oldMakeup = args({"makeup", "--uid", "1", "--date", "2020-01-01", "--reason", "r", "--operator", "o"});
+    QTest::newRow("--lang zh_CN: bad uid in Chinese, exit 2") << QStringLiteral("C") << args({"--lang", "zh_CN"}) + badUid << 2 << true
+                                                            << QStringLiteral("abc");
+    QTest::newRow("LANG=zh_CN.UTF-8: bad uid in Chinese, exit 2") << QStringLiteral("zh_CN.UTF-8") << badUid << 2 << true << QStringLiteral("abc");
+    QTest::newRow("LANG=C: bad uid in English, exit 2") << QStringLiteral("C") << badUid << 2 << false << QStringLiteral("invalid uid 'abc'");
+    QTest::newRow("LANG=zh_CN.UTF-8 with --lang=en: English") << QStringLiteral("zh_CN.UTF-8") << badUid + args({"--lang=en"}) << 2 << false
+                                                              << QStringLiteral("invalid uid 'abc'");
+    QTest::newRow("--lang zh_CN: make-up outside the window refused in Chinese, exit 4")
+            << QStringLiteral("C") << oldMakeup + args({"--lang", "zh_CN"}) << 4 << true << QStringLiteral("2020-01-01");
+}
+
+void TestCliOptions::messageLanguage()
+{
+    QFETCH(QString, lang);
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(bool, chinese);
+    QFETCH(QString, stderrHas);
+    Lanternd lanternd;  // rejected before Redis or SQL is contacted
+    lanternd.defaults.insert(QStringLiteral("today"), Today);
+    lanternd.extraEnv.insert(QStringLiteral("LANG"), lang);
+
+    const Result result = lanternd.run(arguments);
+    QVERIFY2(result.exitCode == exitCode && result.out.isEmpty(), result.describe().constData());
+    QVERIFY2(QString::fromUtf8(result.err).contains(stderrHas), result.describe().constData());
+    QVERIFY2(hasHan(result.err) == chinese, result.describe().constData());
+    if (chinese)
+        QVERIFY2(!result.err.contains("invalid") && !result.err.contains("refused"), result.describe().constData());
+}
+
+void TestCliOptions::jsonIgnoresLanguage()
+{
+    Lanternd lanternd(redisUrlText(), freshSql(QStringLiteral("sqlite")).url, lantern::test::uniquePrefix(), Today);
+    lanternd.extraEnv.insert(QStringLiteral("LANG"), QStringLiteral("zh_CN.UTF-8"));
+    const Result checkin = lanternd.run(args({"checkin", "--uid", "42", "--lang", "zh_CN"}));
+    LANTERND_COMPARE_JSON(checkin, (QJsonObject{{QStringLiteral("uid"), 42},
+                                                {QStringLiteral("date"), Today},
+                                                {QStringLiteral("kind"), QStringLiteral("normal")},
+                                                {QStringLiteral("already"), false},
+                                                {QStringLiteral("streak"), 1},
+                                                {QStringLiteral("month_count"), 1},
+                                                {QStringLiteral("points"), 10}}));
+    QVERIFY2(checkin.err.isEmpty(), checkin.describe().constData());
 }
 
 QTEST_GUILESS_MAIN(TestCliOptions)
