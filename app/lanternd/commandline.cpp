@@ -26,6 +26,18 @@ QString CommandLine::required(const QString &name) const
     return options.value(name);
 }
 
+qint64 CommandLine::integer(const QString &name, qint64 min, qint64 max, std::optional<qint64> fallback) const
+{
+    if (!options.contains(name) && fallback)
+        return *fallback;
+    const QString text = required(name);
+    bool ok = false;
+    const qint64 value = text.toLongLong(&ok);
+    if (!ok || value < min || value > max || text.trimmed() != text || text.startsWith(QLatin1Char('+')))
+        throw InvalidInputError(tr("invalid --%1 '%2': expected a whole number from %3 to %4").arg(name, text).arg(min).arg(max));
+    return value;
+}
+
 QHash<QString, QString> CommandLine::settings() const
 {
     QHash<QString, QString> result;

@@ -5,6 +5,8 @@
 #include <QSet>
 #include <QStringList>
 
+#include <optional>
+
 namespace lantern::cli {
 
 /** A parsed lanternd command line: the command words, then `--name value` options and
@@ -22,6 +24,9 @@ public:
     bool has(const QString &name) const { return options.contains(name); }
     /** Throws InvalidInputError naming the missing option. */
     QString required(const QString &name) const;
+    /** A whole-number option in [min, max]: `fallback` when absent (required when no fallback);
+        throws InvalidInputError for anything else. */
+    qint64 integer(const QString &name, qint64 min, qint64 max, std::optional<qint64> fallback = std::nullopt) const;
 
     /** The subset of options that are configuration settings (Config::settingNames, profile and
         config); never --lang, which main() handles before anything else. */

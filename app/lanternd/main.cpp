@@ -1,6 +1,7 @@
 // lanternd: the headless side of Lantern. One JSON object on stdout per command; exit codes as
 // in DESIGN §6: 0 done, 2 invalid input, 3 Redis/SQL unreachable, 4 refused by a rule, 1 other.
 // Messages on stderr follow --lang or the system locale; stdout JSON is never translated.
+#include "campaigncommands.h"
 #include "checkincommands.h"
 #include "commandcontext.h"
 #include "commandline.h"
@@ -33,6 +34,10 @@ QString usage()
                                        "  queues\n"
                                        "  recover  [--worker W] [--operator O]\n"
                                        "  token    --uid U [--ttl-s S]\n"
+                                       "  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]\n"
+                                       "                  [--seed S] [--max-attempts 9]\n"
+                                       "  campaign launch|pause|resume|close|show --id I\n"
+                                       "  grab     --campaign I --uid U|--token T\n"
                                        "global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N\n"
                                        "  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N\n"
                                        "  --makeup-points true|false --token-salt S --profile NAME --config FILE\n"
@@ -79,6 +84,13 @@ int main(int argc, char *argv[])
             {QStringLiteral("reconcile"), cli::runReconcile}, {QStringLiteral("work"), cli::runWork},
             {QStringLiteral("queues"), cli::runQueues},     {QStringLiteral("recover"), cli::runRecover},
             {QStringLiteral("token"), cli::runToken},
+            {QStringLiteral("campaign create"), cli::runCampaignCreate},
+            {QStringLiteral("campaign launch"), cli::runCampaignLaunch},
+            {QStringLiteral("campaign pause"), cli::runCampaignPause},
+            {QStringLiteral("campaign resume"), cli::runCampaignResume},
+            {QStringLiteral("campaign close"), cli::runCampaignClose},
+            {QStringLiteral("campaign show"), cli::runCampaignShow},
+            {QStringLiteral("grab"), cli::runGrab},
     };
 
     const QStringList arguments = app.arguments().mid(1);

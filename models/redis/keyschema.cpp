@@ -59,6 +59,46 @@ QByteArray KeySchema::checkinDeadLetter(int shard) const
     return checkinTag(shard) + "dead";
 }
 
+QByteArray KeySchema::campaignTag(qint64 campaignId) const
+{
+    return m_prefix + "{cp:" + QByteArray::number(campaignId) + "}:";
+}
+
+QByteArray KeySchema::campaignMeta(qint64 campaignId) const
+{
+    return campaignTag(campaignId) + "meta";
+}
+
+QByteArray KeySchema::campaignPool(qint64 campaignId) const
+{
+    return campaignTag(campaignId) + "pool";
+}
+
+QByteArray KeySchema::campaignDraws(qint64 campaignId) const
+{
+    return campaignTag(campaignId) + "draws";
+}
+
+QByteArray KeySchema::campaignAttempts(qint64 campaignId) const
+{
+    return campaignTag(campaignId) + "attempts";
+}
+
+QByteArray KeySchema::campaignTasks(qint64 campaignId) const
+{
+    return campaignTag(campaignId) + "tasks";
+}
+
+QByteArray KeySchema::campaignBackup(qint64 campaignId, const QString &workerId) const
+{
+    return campaignTag(campaignId) + "backup:" + workerId.toUtf8();
+}
+
+QByteArray KeySchema::campaignDeadLetter(qint64 campaignId) const
+{
+    return campaignTag(campaignId) + "dead";
+}
+
 QByteArray KeySchema::workerHeartbeat(const QString &workerId) const
 {
     return m_prefix + "worker:" + workerId.toUtf8();

@@ -30,6 +30,15 @@ public:
     QByteArray checkinBackup(int shard, const QString &workerId) const;  // a worker's in-flight entries
     QByteArray checkinDeadLetter(int shard) const;           // entries that cannot be persisted
 
+    // Campaign keys carry the hash tag {cp:ID}: one campaign's keys share a slot.
+    QByteArray campaignMeta(qint64 campaignId) const;      // hash: status, max_attempts, grabbed_*
+    QByteArray campaignPool(qint64 campaignId) const;      // list of "seq:amount", next on the left
+    QByteArray campaignDraws(qint64 campaignId) const;     // hash uid -> "seq:amount"
+    QByteArray campaignAttempts(qint64 campaignId) const;  // hash uid -> grab attempts
+    QByteArray campaignTasks(qint64 campaignId) const;     // payout tasks awaiting a worker
+    QByteArray campaignBackup(qint64 campaignId, const QString &workerId) const;
+    QByteArray campaignDeadLetter(qint64 campaignId) const;
+
     QByteArray workerHeartbeat(const QString &workerId) const;
     QByteArray workerSet() const;                            // ids of workers that ever claimed work
 
@@ -38,6 +47,7 @@ public:
 
 private:
     QByteArray checkinTag(int shard) const;
+    QByteArray campaignTag(qint64 campaignId) const;
 
     QByteArray m_prefix;
     int m_shards;

@@ -1,0 +1,134 @@
+#include "campaigncommands.h"
+
+#include "audit/auditlog.h"
+#include "commandcontext.h"
+#include "core/errors.h"
+#include "envelope/campaignservice.h"
+#include "envelope/grabservice.h"
+
+#include <QCoreApplication>
+
+#include <limits>
+
+namespace lantern::cli {
+
+namespace {
+constexpr qint64 MaxId = std::numeric_limits<qint64>::max();
+
+QJsonObject campaignJson(const Campaign &campaign)
+{
+    return {{QStringLiteral("id"), campaign.id},
+            {QStringLiteral("name"), campaign.name},
+            {QStringLiteral("status"), campaignStatusName(campaign.status)},
+            {QStringLiteral("total_cents"), campaign.totalCents},
+            {QStringLiteral("count"), campaign.count},
+            {QStringLiteral("min_cents"), campaign.minCents},
+            {QStringLiteral("algorithm"), splitAlgorithmName(campaign.algorithm)},
+            {QStringLiteral("seed"), QString::number(campaign.seed)},
+            {QStringLiteral("max_attempts"), campaign.maxAttempts},
+            {QStringLiteral("refunded_cents"), campaign.refundedCents}};
+}
+
+/** launch/pause/resume/close: one transition, audited, printed. */
+template<typename Transition>
+int runTransition(CommandContext &context, const QString &action, Transition transition)
+{
+    requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("operator")});
+    const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
+    CampaignService service(context.redis(), context.sql(), context.keys());
+    const Campaign campaign = transition(service, id);
+    AuditLog(context.sql()).record(context.actor(), action, QStringLiteral("campaign:%1").arg(id),
+                                   {{QStringLiteral("status"), campaignStatusName(campaign.status)},
+                                    {QStringLiteral("refunded_cents"), campaign.refundedCents}},
+                                   context.nowMs());
+    printJson(campaignJson(campaign));
+    return 0;
+}
+} // namespace
+
+int runCampaignCreate(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("name"), QStringLiteral("total-cents"), QStringLiteral("count"), QStringLiteral("min-cents"),
+                                 QStringLiteral("algorithm"), QStringLiteral("seed"), QStringLiteral("max-attempts"), QStringLiteral("operator")});
+    const CommandLine &line = context.line();
+    CampaignDraft draft;
+    draft.name = line.required(QStringLiteral("name"));
+    draft.totalCents = line.integer(QStringLiteral("total-cents"), 1, MaxId);
+    draft.count = line.integer(QStringLiteral("count"), 1, 10'000'000);
+    draft.minCents = line.integer(QStringLiteral("min-cents"), 1, MaxId, 1);
+    draft.maxAttempts = int(line.integer(QStringLiteral("max-attempts"), 1, 1000, 9));
+    const QString algorithm = line.value(QStringLiteral("algorithm"), QStringLiteral("double-mean"));
+    const auto parsed = splitAlgorithmFromName(algorithm);
+    if (!parsed)
+        throw InvalidInputError(QCoreApplication::translate("lantern::cli::Campaign", "unknown --algorithm '%1': expected double-mean, smoothed or uniform-cuts")
+                                        .arg(algorithm));
+    draft.algorithm = *parsed;
+    if (line.has(QStringLiteral("seed")))
+        draft.seed = quint64(line.integer(QStringLiteral("seed"), 0, MaxId));
+    CampaignService::validate(draft);
+
+    CampaignService service(context.redis(), context.sql(), context.keys());
+    const Campaign campaign = service.create(draft, context.nowMs());
+    AuditLog(context.sql()).record(context.actor(), QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(campaign.id),
+                                   campaignJson(campaign), context.nowMs());
+    printJson(campaignJson(campaign));
+    return 0;
+}
+
+int runCampaignLaunch(CommandContext &context)
+{
+    return runTransition(context, QStringLiteral("campaign.launch"), [](CampaignService &service, qint64 id) { return service.launch(id); });
+}
+
+int runCampaignPause(CommandContext &context)
+{
+    return runTransition(context, QStringLiteral("campaign.pause"), [](CampaignService &service, qint64 id) { return service.pause(id); });
+}
+
+int runCampaignResume(CommandContext &context)
+{
+    return runTransition(context, QStringLiteral("campaign.resume"), [](CampaignService &service, qint64 id) { return service.resume(id); });
+}
+
+int runCampaignClose(CommandContext &context)
+{
+    return runTransition(context, QStringLiteral("campaign.close"), [](CampaignService &service, qint64 id) { return service.close(id); });
+}
+
+int runCampaignShow(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("id")});
+    const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
+    const CampaignSummary summary = CampaignService(context.redis(), context.sql(), context.keys()).show(id);
+    printJson({{QStringLiteral("id"), id},
+               {QStringLiteral("name"), summary.campaign.name},
+               {QStringLiteral("status"), campaignStatusName(summary.campaign.status)},
+               {QStringLiteral("total_cents"), summary.campaign.totalCents},
+               {QStringLiteral("count"), summary.campaign.count},
+               {QStringLiteral("remaining_count"), summary.remainingCount},
+               {QStringLiteral("remaining_cents"), summary.remainingCents},
+               {QStringLiteral("grabbed_count"), summary.grabbedCount},
+               {QStringLiteral("grabbed_cents"), summary.grabbedCents},
+               {QStringLiteral("persisted_count"), summary.persistedCount},
+               {QStringLiteral("paid_count"), summary.paidCount},
+               {QStringLiteral("paid_cents"), summary.paidCents},
+               {QStringLiteral("refunded_cents"), summary.campaign.refundedCents}});
+    return 0;
+}
+
+int runGrab(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("campaign"), QStringLiteral("uid"), QStringLiteral("token")});
+    const qint64 campaignId = context.line().integer(QStringLiteral("campaign"), 1, MaxId);
+    const qint64 uid = context.user();
+    const GrabOutcome outcome = GrabService(context.redis(), context.keys()).grab(campaignId, uid, context.nowMs());
+    QJsonObject json{{QStringLiteral("status"), outcome.status}};
+    if (outcome.seq > 0) {
+        json.insert(QStringLiteral("amount_cents"), outcome.amountCents);
+        json.insert(QStringLiteral("envelope"), outcome.seq);
+    }
+    printJson(json);
+    return 0;
+}
+
+} // namespace lantern::cli

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "envelope/envelopesplitter.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace lantern {
+
+enum class CampaignStatus { Draft, Live, Paused, Closed };
+
+QString campaignStatusName(CampaignStatus status);
+std::optional<CampaignStatus> campaignStatusFromName(const QString &name);
+
+/** A red-envelope campaign as SQL keeps it (DESIGN §3). Money is int64 cents. */
+struct Campaign {
+    qint64 id = 0;
+    QString name;
+    qint64 totalCents = 0;
+    qint64 count = 0;
+    qint64 minCents = 1;
+    SplitAlgorithm algorithm = SplitAlgorithm::DoubleMean;
+    quint64 seed = 0;  // recorded so the split can be reproduced for an audit
+    int maxAttempts = 9;
+    CampaignStatus status = CampaignStatus::Draft;
+    qint64 refundedCents = 0;
+    qint64 createdAtMs = 0;
+
+    SplitSpec splitSpec() const { return {totalCents, count, minCents, algorithm, seed}; }
+};
+
+} // namespace lantern

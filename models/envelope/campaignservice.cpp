@@ -1,0 +1,175 @@
+#include "envelope/campaignservice.h"
+
+#include "core/errors.h"
+#include "envelope/campaignstore.h"
+#include "redis/keyschema.h"
+#include "redis/luascript.h"
+#include "redis/redisclient.h"
+#include "redis/rediserror.h"
+
+#include <QRandomGenerator>
+
+namespace lantern {
+
+namespace {
+constexpr qint64 PoolChunk = 1000;
+
+const LuaScript &poolLoadScript()
+{
+    static const LuaScript script(QStringLiteral("pool_load"));
+    return script;
+}
+
+const LuaScript &statusScript()
+{
+    static const LuaScript script(QStringLiteral("campaign_status"));
+    return script;
+}
+} // namespace
+
+CampaignService::CampaignService(RedisClient &redis, SqlConnection &sql, const KeySchema &keys) : m_redis(redis), m_sql(sql), m_keys(keys) {}
+
+void CampaignService::validate(const CampaignDraft &draft)
+{
+    const QString name = draft.name.trimmed();
+    if (name.isEmpty() || name.size() > 128)
+        throw InvalidInputError(tr("a campaign needs a name of 1 to 128 characters"));
+    if (draft.maxAttempts < 1 || draft.maxAttempts > 1000)
+        throw InvalidInputError(tr("invalid --max-attempts %1: expected 1 to 1000").arg(draft.maxAttempts));
+    validateSplit({draft.totalCents, draft.count, draft.minCents, draft.algorithm, draft.seed.value_or(0)});
+}
+
+Campaign CampaignService::create(const CampaignDraft &draft, qint64 nowMs)
+{
+    validate(draft);
+    Campaign campaign;
+    campaign.name = draft.name.trimmed();
+    campaign.totalCents = draft.totalCents;
+    campaign.count = draft.count;
+    campaign.minCents = draft.minCents;
+    campaign.algorithm = draft.algorithm;
+    campaign.seed = draft.seed ? *draft.seed : QRandomGenerator::system()->generate64() >> 1;
+    campaign.maxAttempts = draft.maxAttempts;
+    campaign.createdAtMs = nowMs;
+    campaign.id = CampaignStore(m_sql).insert(campaign);
+    return campaign;
+}
+
+Campaign CampaignService::load(qint64 id)
+{
+    const auto campaign = CampaignStore(m_sql).find(id);
+    if (!campaign)
+        throw InvalidInputError(tr("no campaign with id %1").arg(id));
+    return *campaign;
+}
+
+void CampaignService::moveTo(const Campaign &campaign, CampaignStatus target)
+{
+    const RedisValue reply = statusScript().run(
+            m_redis, {m_keys.campaignMeta(campaign.id), m_keys.campaignPool(campaign.id)},
+            {campaignStatusName(target).toLatin1(), QByteArray::number(campaign.count), "max_attempts", QByteArray::number(campaign.maxAttempts),
+             "total_cents", QByteArray::number(campaign.totalCents), "count", QByteArray::number(campaign.count), "grabbed_count", "0",
+             "grabbed_cents", "0", "loaded_seq", "0"});
+    if (reply.elements.size() != 2)
+        throw RedisReplyError(QStringLiteral("campaign_status.lua returned an unexpected reply"));
+    if (reply.elements[0].toBytes() == "refused")
+        throw RefusedError(tr("campaign %1 is %2: it cannot become %3")
+                                   .arg(campaign.id)
+                                   .arg(QString::fromLatin1(reply.elements[1].toBytes()), campaignStatusName(target)));
+}
+
+Campaign CampaignService::launch(qint64 id)
+{
+    Campaign campaign = load(id);
+    if (campaign.status == CampaignStatus::Closed || campaign.status == CampaignStatus::Paused)
+        throw RefusedError(tr("campaign %1 is %2: only a draft can be launched").arg(id).arg(campaignStatusName(campaign.status)));
+
+    // 1. Envelopes to SQL (idempotent on (campaign, seq)); the seed makes the split reproducible.
+    const std::vector<qint64> amounts = splitEnvelopes(campaign.splitSpec());
+    CampaignStore(m_sql).insertEnvelopes(id, amounts);
+
+    // 2. The pool to Redis, chunk by chunk; loaded_seq makes a resumed launch continue exactly.
+    const QByteArray meta = m_keys.campaignMeta(id);
+    const QByteArray pool = m_keys.campaignPool(id);
+    m_redis.command({"HSETNX", meta, "loaded_seq", "0"});
+    qint64 loaded = m_redis.command({"HGET", meta, "loaded_seq"}).toInteger();
+    while (loaded < campaign.count) {
+        const qint64 end = std::min(campaign.count, loaded + PoolChunk);
+        QByteArrayList args{QByteArray::number(loaded + 1)};
+        for (qint64 seq = loaded + 1; seq <= end; ++seq)
+            args << QByteArray::number(seq) + ':' + QByteArray::number(amounts[size_t(seq - 1)]);
+        const qint64 after = poolLoadScript().run(m_redis, {meta, pool}, args).toInteger();
+        if (after <= loaded)
+            throw RedisReplyError(QStringLiteral("pool_load.lua made no progress for campaign %1").arg(id));
+        loaded = after;
+    }
+
+    // 3. Live in Redis (grabs start), then in SQL.
+    moveTo(campaign, CampaignStatus::Live);
+    CampaignStore(m_sql).setStatus(id, CampaignStatus::Live);
+    campaign.status = CampaignStatus::Live;
+    return campaign;
+}
+
+Campaign CampaignService::pause(qint64 id)
+{
+    Campaign campaign = load(id);
+    moveTo(campaign, CampaignStatus::Paused);
+    CampaignStore(m_sql).setStatus(id, CampaignStatus::Paused);
+    campaign.status = CampaignStatus::Paused;
+    return campaign;
+}
+
+Campaign CampaignService::resume(qint64 id)
+{
+    Campaign campaign = load(id);
+    if (campaign.status == CampaignStatus::Draft)
+        throw RefusedError(tr("campaign %1 is a draft: launch it first").arg(id));
+    moveTo(campaign, CampaignStatus::Live);
+    CampaignStore(m_sql).setStatus(id, CampaignStatus::Live);
+    campaign.status = CampaignStatus::Live;
+    return campaign;
+}
+
+Campaign CampaignService::close(qint64 id)
+{
+    Campaign campaign = load(id);
+    moveTo(campaign, CampaignStatus::Closed);
+    // Closed: no grab can change grabbed_cents any more, so the refund is what was never grabbed.
+    const RedisValue grabbed = m_redis.command({"HGET", m_keys.campaignMeta(id), "grabbed_cents"});
+    campaign.refundedCents = campaign.totalCents - (grabbed.isNil() ? 0 : grabbed.toInteger());
+    CampaignStore(m_sql).setStatus(id, CampaignStatus::Closed, campaign.refundedCents);
+    campaign.status = CampaignStatus::Closed;
+    return campaign;
+}
+
+CampaignSummary CampaignService::show(qint64 id)
+{
+    CampaignSummary summary;
+    summary.campaign = load(id);
+    const QByteArray meta = m_keys.campaignMeta(id);
+    const std::vector<RedisValue> replies =
+            m_redis.pipeline({{"HMGET", meta, "status", "grabbed_count", "grabbed_cents"}, {"LLEN", m_keys.campaignPool(id)}});
+    for (const RedisValue &reply : replies) {
+        if (reply.isError())
+            throw RedisReplyError(QString::fromUtf8(reply.string));
+    }
+    const auto &fields = replies[0].elements;
+    if (!fields.at(0).isNil()) {
+        if (const auto status = campaignStatusFromName(QString::fromLatin1(fields.at(0).toBytes())))
+            summary.campaign.status = *status;
+    }
+    summary.grabbedCount = fields.at(1).isNil() ? 0 : fields.at(1).toInteger();
+    summary.grabbedCents = fields.at(2).isNil() ? 0 : fields.at(2).toInteger();
+    summary.remainingCount = summary.campaign.status == CampaignStatus::Closed ? 0 : replies[1].toInteger();
+    summary.remainingCents = summary.campaign.status == CampaignStatus::Closed
+            ? 0
+            : summary.campaign.totalCents - summary.grabbedCents;
+    const CampaignLedger ledger = CampaignStore(m_sql).ledger(id);
+    summary.persistedCount = ledger.persistedCount;
+    summary.paidCount = ledger.paidCount;
+    summary.paidCents = ledger.paidCents;
+    return summary;
+}
+
+} // namespace lantern

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "envelope/campaign.h"
+
+#include <QCoreApplication>
+
+namespace lantern {
+
+class KeySchema;
+class RedisClient;
+class SqlConnection;
+
+/** What `campaign create` asks for; validated by CampaignService::validate. */
+struct CampaignDraft {
+    QString name;
+    qint64 totalCents = 0;
+    qint64 count = 0;
+    qint64 minCents = 1;
+    SplitAlgorithm algorithm = SplitAlgorithm::DoubleMean;
+    std::optional<quint64> seed;  // drawn at random when absent, then recorded
+    int maxAttempts = 9;
+};
+
+/** `campaign show` (DESIGN §6): Redis for what is live, SQL for what is persisted and paid. */
+struct CampaignSummary {
+    Campaign campaign;  // status as Redis has it once launched
+    qint64 remainingCount = 0;
+    qint64 remainingCents = 0;
+    qint64 grabbedCount = 0;
+    qint64 grabbedCents = 0;
+    qint64 persistedCount = 0;
+    qint64 paidCount = 0;
+    qint64 paidCents = 0;
+};
+
+/** The campaign lifecycle (DESIGN §4): create a draft, launch it (envelopes to SQL, the pool to
+    Redis; idempotent and resumable after a crash), pause/resume (the kill switch), close (the
+    unclaimed pool is refunded). Redis holds the status grabs obey; SQL follows it. */
+class CampaignService final {
+    Q_DECLARE_TR_FUNCTIONS(CampaignService)
+
+public:
+    CampaignService(RedisClient &redis, SqlConnection &sql, const KeySchema &keys);
+
+    /** Throws InvalidInputError for a name, amount, count or cap out of range. */
+    static void validate(const CampaignDraft &draft);
+
+    Campaign create(const CampaignDraft &draft, qint64 nowMs);
+    Campaign launch(qint64 id);
+    Campaign pause(qint64 id);
+    Campaign resume(qint64 id);
+    Campaign close(qint64 id);
+    CampaignSummary show(qint64 id);
+
+private:
+    Campaign load(qint64 id);
+    /** Runs campaign_status.lua; throws RefusedError when the edge is not allowed. */
+    void moveTo(const Campaign &campaign, CampaignStatus target);
+
+    RedisClient &m_redis;
+    SqlConnection &m_sql;
+    const KeySchema &m_keys;
+};
+
+} // namespace lantern

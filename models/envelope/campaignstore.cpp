@@ -1,0 +1,88 @@
+#include "envelope/campaignstore.h"
+
+#include "sql/sqlconnection.h"
+
+namespace lantern {
+
+namespace {
+constexpr size_t ChunkRows = 500;
+} // namespace
+
+qint64 CampaignStore::insert(const Campaign &campaign)
+{
+    QSqlQuery query = m_connection.exec(
+            QStringLiteral("INSERT INTO campaign (name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, created_at_ms) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            {campaign.name, campaign.totalCents, campaign.count, campaign.minCents, splitAlgorithmName(campaign.algorithm),
+             QString::number(campaign.seed), campaign.maxAttempts, campaignStatusName(CampaignStatus::Draft), campaign.createdAtMs});
+    return query.lastInsertId().toLongLong();
+}
+
+std::optional<Campaign> CampaignStore::find(qint64 id)
+{
+    QSqlQuery query = m_connection.exec(QStringLiteral("SELECT id, name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, "
+                                                       "refunded_cents, created_at_ms FROM campaign WHERE id = ?"),
+                                        {id});
+    if (!query.next())
+        return std::nullopt;
+    Campaign campaign;
+    campaign.id = query.value(0).toLongLong();
+    campaign.name = query.value(1).toString();
+    campaign.totalCents = query.value(2).toLongLong();
+    campaign.count = query.value(3).toLongLong();
+    campaign.minCents = query.value(4).toLongLong();
+    campaign.algorithm = splitAlgorithmFromName(query.value(5).toString()).value_or(SplitAlgorithm::DoubleMean);
+    campaign.seed = query.value(6).toString().toULongLong();
+    campaign.maxAttempts = query.value(7).toInt();
+    campaign.status = campaignStatusFromName(query.value(8).toString()).value_or(CampaignStatus::Draft);
+    campaign.refundedCents = query.value(9).toLongLong();
+    campaign.createdAtMs = query.value(10).toLongLong();
+    return campaign;
+}
+
+void CampaignStore::insertEnvelopes(qint64 campaignId, const std::vector<qint64> &amounts)
+{
+    const QString insert = m_connection.dialect() == DbUrl::Dialect::MySql ? QStringLiteral("INSERT IGNORE INTO ")
+                                                                           : QStringLiteral("INSERT OR IGNORE INTO ");
+    m_connection.transaction([&] {
+        for (size_t start = 0; start < amounts.size(); start += ChunkRows) {
+            const size_t end = std::min(amounts.size(), start + ChunkRows);
+            QString sql = insert + QStringLiteral("envelope (campaign_id, seq, amount_cents) VALUES ");
+            QVariantList values;
+            values.reserve(qsizetype(end - start) * 3);
+            for (size_t i = start; i < end; ++i) {
+                sql += i == start ? QStringLiteral("(?,?,?)") : QStringLiteral(",(?,?,?)");
+                values << campaignId << qint64(i + 1) << amounts[i];
+            }
+            m_connection.exec(sql, values);
+        }
+    });
+}
+
+void CampaignStore::setStatus(qint64 campaignId, CampaignStatus status, std::optional<qint64> refundedCents)
+{
+    if (refundedCents)
+        m_connection.exec(QStringLiteral("UPDATE campaign SET status = ?, refunded_cents = ? WHERE id = ?"),
+                          {campaignStatusName(status), *refundedCents, campaignId});
+    else
+        m_connection.exec(QStringLiteral("UPDATE campaign SET status = ? WHERE id = ?"), {campaignStatusName(status), campaignId});
+}
+
+CampaignLedger CampaignStore::ledger(qint64 campaignId)
+{
+    CampaignLedger ledger;
+    QSqlQuery grabs = m_connection.exec(QStringLiteral("SELECT COUNT(*), COALESCE(SUM(amount_cents), 0) FROM grab WHERE campaign_id = ?"), {campaignId});
+    if (grabs.next()) {
+        ledger.persistedCount = grabs.value(0).toLongLong();
+        ledger.persistedCents = grabs.value(1).toLongLong();
+    }
+    QSqlQuery paid = m_connection.exec(
+            QStringLiteral("SELECT COUNT(*), COALESCE(SUM(amount_cents), 0) FROM payout WHERE campaign_id = ? AND status = 'paid'"), {campaignId});
+    if (paid.next()) {
+        ledger.paidCount = paid.value(0).toLongLong();
+        ledger.paidCents = paid.value(1).toLongLong();
+    }
+    return ledger;
+}
+
+} // namespace lantern

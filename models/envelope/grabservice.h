@@ -1,0 +1,32 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace lantern {
+
+class KeySchema;
+class RedisClient;
+
+/** What `grab` reports (DESIGN §6). `seq`/`amountCents` are set for "ok" and "already". */
+struct GrabOutcome {
+    QString status;  // ok, already, sold_out, not_live, too_many_attempts
+    qint64 seq = 0;
+    qint64 amountCents = 0;
+};
+
+/** The grab hot path: one grab.lua run, Redis only (DESIGN §4). */
+class GrabService final {
+    Q_DECLARE_TR_FUNCTIONS(GrabService)
+
+public:
+    GrabService(RedisClient &redis, const KeySchema &keys) : m_redis(redis), m_keys(keys) {}
+
+    GrabOutcome grab(qint64 campaignId, qint64 uid, qint64 nowMs);
+
+private:
+    RedisClient &m_redis;
+    const KeySchema &m_keys;
+};
+
+} // namespace lantern

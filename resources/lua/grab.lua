@@ -1,0 +1,33 @@
+-- grab.lua: one user grabs one envelope of a live campaign, atomically (DESIGN §4).
+-- KEYS[1] campaign meta hash (status, max_attempts, grabbed_count, grabbed_cents)
+-- KEYS[2] pool list of "seq:amount" (LPOP takes the next envelope)
+-- KEYS[3] draws hash uid -> "seq:amount"     KEYS[4] attempts hash uid -> count
+-- KEYS[5] payout task queue (LPUSH in, the oldest on the right)
+-- ARGV[1] campaign id   ARGV[2] uid   ARGV[3] time in ms
+-- Reply: {status} or {status, "seq:amount"}
+--   status: 'ok' | 'already' (the user's envelope) | 'not_live' | 'too_many_attempts' | 'sold_out'
+if redis.call('HGET', KEYS[1], 'status') ~= 'live' then
+  return {'not_live'}
+end
+local held = redis.call('HGET', KEYS[3], ARGV[2])
+if held then
+  return {'already', held}
+end
+local attempts = redis.call('HINCRBY', KEYS[4], ARGV[2], 1)
+if attempts > tonumber(redis.call('HGET', KEYS[1], 'max_attempts')) then
+  return {'too_many_attempts'}
+end
+local envelope = redis.call('LPOP', KEYS[2])
+if not envelope then
+  return {'sold_out'}
+end
+local colon = string.find(envelope, ':', 1, true)
+local seq = string.sub(envelope, 1, colon - 1)
+local amount = string.sub(envelope, colon + 1)
+redis.call('HSET', KEYS[3], ARGV[2], envelope)
+redis.call('HINCRBY', KEYS[1], 'grabbed_count', 1)
+redis.call('HINCRBY', KEYS[1], 'grabbed_cents', amount)
+redis.call('LPUSH', KEYS[5], cjson.encode({
+  campaign = ARGV[1], seq = seq, uid = ARGV[2], amount = amount, at = tonumber(ARGV[3])
+}))
+return {'ok', envelope}
