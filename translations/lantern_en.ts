@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>CampaignService</name>
+    <message>
+        <source>a campaign needs a name of 1 to 128 characters</source>
+        <translation>a campaign needs a name of 1 to 128 characters</translation>
+    </message>
+    <message>
+        <source>invalid --max-attempts %1: expected 1 to 1000</source>
+        <translation>invalid --max-attempts %1: expected 1 to 1000</translation>
+    </message>
+    <message>
+        <source>no campaign with id %1</source>
+        <translation>no campaign with id %1</translation>
+    </message>
+    <message>
+        <source>campaign %1 is %2: it cannot become %3</source>
+        <translation>campaign %1 is %2: it cannot become %3</translation>
+    </message>
+    <message>
+        <source>campaign %1 is %2: only a draft can be launched</source>
+        <translation>campaign %1 is %2: only a draft can be launched</translation>
+    </message>
+    <message>
+        <source>campaign %1 is a draft: launch it first</source>
+        <translation>campaign %1 is a draft: launch it first</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CalendarModel</name>
     <message>
         <source>%1: %2</source>
@@ -183,6 +210,33 @@
     <message>
         <source>unknown parameter &apos;%1&apos; (only unix_socket is supported)</source>
         <translation>unknown parameter &apos;%1&apos; (only unix_socket is supported)</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::EnvelopeSplitter</name>
+    <message>
+        <source>the envelope count must be from 1 to %1, not %2</source>
+        <translation>the envelope count must be from 1 to %1, not %2</translation>
+    </message>
+    <message>
+        <source>the minimum envelope must be at least 1 cent, not %1</source>
+        <translation>the minimum envelope must be at least 1 cent, not %1</translation>
+    </message>
+    <message>
+        <source>the total must be at least 1 cent, not %1</source>
+        <translation>the total must be at least 1 cent, not %1</translation>
+    </message>
+    <message>
+        <source>%1 envelopes of at least %2 cents exceed the largest amount Lantern can hold</source>
+        <translation>%1 envelopes of at least %2 cents exceed the largest amount Lantern can hold</translation>
+    </message>
+    <message>
+        <source>the total of %1 cents is less than %2 envelopes of at least %3 cents</source>
+        <translation>the total of %1 cents is less than %2 envelopes of at least %3 cents</translation>
+    </message>
+    <message>
+        <source>unknown split algorithm %1</source>
+        <translation>unknown split algorithm %1</translation>
     </message>
 </context>
 <context>
@@ -426,6 +480,13 @@
     </message>
 </context>
 <context>
+    <name>lantern::cli::Campaign</name>
+    <message>
+        <source>unknown --algorithm &apos;%1&apos;: expected double-mean, smoothed or uniform-cuts</source>
+        <translation>unknown --algorithm &apos;%1&apos;: expected double-mean, smoothed or uniform-cuts</translation>
+    </message>
+</context>
+<context>
     <name>lantern::cli::CommandContext</name>
     <message>
         <source>give --uid or --token, not both</source>
@@ -470,6 +531,10 @@
         <source>--%1 does not apply to &apos;%2&apos;</source>
         <translation>--%1 does not apply to &apos;%2&apos;</translation>
     </message>
+    <message>
+        <source>invalid --%1 &apos;%2&apos;: expected a whole number from %3 to %4</source>
+        <translation>invalid --%1 &apos;%2&apos;: expected a whole number from %3 to %4</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Commands</name>
@@ -493,6 +558,10 @@
 <context>
     <name>lantern::cli::Main</name>
     <message>
+        <source>unknown command &apos;%1&apos; (see lanternd --help)</source>
+        <translation>unknown command &apos;%1&apos; (see lanternd --help)</translation>
+    </message>
+    <message>
         <source>usage: lanternd COMMAND [options]
 commands:
   migrate
@@ -504,6 +573,10 @@ commands:
   queues
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
+  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
+                  [--seed S] [--max-attempts 9]
+  campaign launch|pause|resume|close|show --id I
+  grab     --campaign I --uid U|--token T
 global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --profile NAME --config FILE
@@ -521,16 +594,16 @@ commands:
   queues
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
+  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
+                  [--seed S] [--max-attempts 9]
+  campaign launch|pause|resume|close|show --id I
+  grab     --campaign I --uid U|--token T
 global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --profile NAME --config FILE
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </translation>
-    </message>
-    <message>
-        <source>unknown command &apos;%1&apos; (see lanternd --help)</source>
-        <translation>unknown command &apos;%1&apos; (see lanternd --help)</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CampaignService</name>
+    <message>
+        <source>a campaign needs a name of 1 to 128 characters</source>
+        <translation>活动名称须为 1 到 128 个字符</translation>
+    </message>
+    <message>
+        <source>invalid --max-attempts %1: expected 1 to 1000</source>
+        <translation>--max-attempts %1 无效：应为 1 到 1000</translation>
+    </message>
+    <message>
+        <source>no campaign with id %1</source>
+        <translation>不存在 ID 为 %1 的活动</translation>
+    </message>
+    <message>
+        <source>campaign %1 is %2: it cannot become %3</source>
+        <translation>活动 %1 当前状态为 %2：不能变为 %3</translation>
+    </message>
+    <message>
+        <source>campaign %1 is %2: only a draft can be launched</source>
+        <translation>活动 %1 当前状态为 %2：只有草稿状态的活动可以上线</translation>
+    </message>
+    <message>
+        <source>campaign %1 is a draft: launch it first</source>
+        <translation>活动 %1 还是草稿：请先上线</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CalendarModel</name>
     <message>
         <source>%1: %2</source>
@@ -183,6 +210,33 @@
     <message>
         <source>unknown parameter &apos;%1&apos; (only unix_socket is supported)</source>
         <translation>未知参数“%1”（只支持 unix_socket）</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::EnvelopeSplitter</name>
+    <message>
+        <source>the envelope count must be from 1 to %1, not %2</source>
+        <translation>红包个数应为 1 到 %1，而不是 %2</translation>
+    </message>
+    <message>
+        <source>the minimum envelope must be at least 1 cent, not %1</source>
+        <translation>单个红包最小金额至少为 1 分，而不是 %1</translation>
+    </message>
+    <message>
+        <source>the total must be at least 1 cent, not %1</source>
+        <translation>总金额至少为 1 分，而不是 %1</translation>
+    </message>
+    <message>
+        <source>%1 envelopes of at least %2 cents exceed the largest amount Lantern can hold</source>
+        <translation>%1 个至少 %2 分的红包超出了 Lantern 能表示的最大金额</translation>
+    </message>
+    <message>
+        <source>the total of %1 cents is less than %2 envelopes of at least %3 cents</source>
+        <translation>总金额 %1 分不足以分成 %2 个至少 %3 分的红包</translation>
+    </message>
+    <message>
+        <source>unknown split algorithm %1</source>
+        <translation>未知的拆分算法 %1</translation>
     </message>
 </context>
 <context>
@@ -423,6 +477,13 @@
     </message>
 </context>
 <context>
+    <name>lantern::cli::Campaign</name>
+    <message>
+        <source>unknown --algorithm &apos;%1&apos;: expected double-mean, smoothed or uniform-cuts</source>
+        <translation>未知的 --algorithm“%1”：应为 double-mean、smoothed 或 uniform-cuts</translation>
+    </message>
+</context>
+<context>
     <name>lantern::cli::CommandContext</name>
     <message>
         <source>give --uid or --token, not both</source>
@@ -467,6 +528,10 @@
         <source>--%1 does not apply to &apos;%2&apos;</source>
         <translation>--%1 不适用于“%2”</translation>
     </message>
+    <message>
+        <source>invalid --%1 &apos;%2&apos;: expected a whole number from %3 to %4</source>
+        <translation>--%1“%2”无效：应为 %3 到 %4 之间的整数</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Commands</name>
@@ -490,6 +555,10 @@
 <context>
     <name>lantern::cli::Main</name>
     <message>
+        <source>unknown command &apos;%1&apos; (see lanternd --help)</source>
+        <translation>未知命令“%1”（参见 lanternd --help）</translation>
+    </message>
+    <message>
         <source>usage: lanternd COMMAND [options]
 commands:
   migrate
@@ -501,6 +570,10 @@ commands:
   queues
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
+  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
+                  [--seed S] [--max-attempts 9]
+  campaign launch|pause|resume|close|show --id I
+  grab     --campaign I --uid U|--token T
 global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --profile NAME --config FILE
@@ -518,16 +591,16 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
   queues
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
+  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
+                  [--seed S] [--max-attempts 9]
+  campaign launch|pause|resume|close|show --id I
+  grab     --campaign I --uid U|--token T
 全局选项（可放在任意位置）：--redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --profile NAME --config FILE
   --lang zh_CN|en（消息语言；默认使用系统区域设置）
 环境变量：LANTERN_REDIS、LANTERN_DB、LANTERN_TODAY、LANTERN_TZ 等（LANTERN_ 加选项名）
 </translation>
-    </message>
-    <message>
-        <source>unknown command &apos;%1&apos; (see lanternd --help)</source>
-        <translation>未知命令“%1”（参见 lanternd --help）</translation>
     </message>
 </context>
 <context>
