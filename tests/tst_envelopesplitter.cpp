@@ -17,6 +17,7 @@ using namespace lantern;
 
 Q_DECLARE_METATYPE(SplitAlgorithm)
 Q_DECLARE_METATYPE(std::vector<qint64>)
+Q_DECLARE_METATYPE(std::vector<double>)
 
 namespace {
 
@@ -30,7 +31,7 @@ QByteArray rowName(SplitAlgorithm algorithm, const char *what)
     return splitAlgorithmName(algorithm).toUtf8() + ": " + what;
 }
 
-/** Per-position moments over seeds 1..splits. Statistics only: the amounts stay integers. */
+/** Per-position moments over seeds 1..Splits. Statistics only: the amounts stay integers. */
 struct PositionStats {
     double mean = 0;
     double variance = 0;      // sample variance
@@ -105,6 +106,8 @@ private Q_SLOTS:
     void positionMeans();
     void doubleMeanFirstDraw_data();
     void doubleMeanFirstDraw();
+    void spareCentDestination_data();
+    void spareCentDestination();
     void uniformCutsEveryOutcomeEquallyLikely_data();
     void uniformCutsEveryOutcomeEquallyLikely();
     void uniformCutsVariancesAgree();
@@ -330,6 +333,48 @@ void TestEnvelopeSplitter::doubleMeanFirstDraw()
              qPrintable(QStringLiteral("variance %1, expected %2").arg(first.variance).arg(variance)));
 }
 
+void TestEnvelopeSplitter::spareCentDestination_data()
+{
+    // 11 cents into 10 envelopes of at least 1: which envelope gets the one spare cent? The
+    // probabilities follow from each rule (docs/envelopes-split.md). Double mean draws from
+    // [1, 2] while the cent is unassigned, so envelope i gets it with probability 2^-i (the last
+    // 2^-9). Smoothed's pool of 1 cent gives floor(2 * 1 / L) = 0 until 2 envelopes are left.
+    QTest::addColumn<SplitAlgorithm>("algorithm");
+    QTest::addColumn<std::vector<double>>("probabilities");
+    std::vector<double> halving;
+    for (int i = 1; i <= 9; ++i)
+        halving.push_back(std::ldexp(1.0, -i));
+    halving.push_back(std::ldexp(1.0, -9));
+    QTest::newRow("double-mean: halves at every envelope") << SplitAlgorithm::DoubleMean << halving;
+    QTest::newRow("smoothed: only the last two envelopes") << SplitAlgorithm::Smoothed << std::vector<double>{0, 0, 0, 0, 0, 0, 0, 0, 0.5, 0.5};
+    QTest::newRow("uniform-cuts: every envelope 1/10") << SplitAlgorithm::UniformCuts << std::vector<double>(10, 0.1);
+}
+
+void TestEnvelopeSplitter::spareCentDestination()
+{
+    QFETCH(SplitAlgorithm, algorithm);
+    QFETCH(std::vector<double>, probabilities);
+    std::vector<int> got(probabilities.size());
+    for (int seed = 1; seed <= Splits; ++seed) {
+        const std::vector<qint64> amounts = splitEnvelopes({11, 10, 1, algorithm, quint64(seed)});
+        got[std::size_t(std::find(amounts.begin(), amounts.end(), 2) - amounts.begin())] += 1;
+    }
+    if (qEnvironmentVariableIsSet("LANTERN_PRINT_SPLIT_TABLE")) {
+        QTextStream out(stdout);
+        out << "| " << splitAlgorithmName(algorithm);
+        for (const int times : got)
+            out << " | " << QString::number(100.0 * times / Splits, 'f', 1) << " %";
+        out << " |\n";
+    }
+    // 4 binomial standard deviations; an impossible destination must never be hit.
+    for (std::size_t p = 0; p < got.size(); ++p) {
+        const double expected = Splits * probabilities[p];
+        const double tolerance = 4 * std::sqrt(Splits * probabilities[p] * (1 - probabilities[p]));
+        QVERIFY2(std::abs(got[p] - expected) <= tolerance,
+                 qPrintable(QStringLiteral("envelope %1 got the cent %2 times, expected %3 +- %4").arg(p + 1).arg(got[p]).arg(expected).arg(tolerance)));
+    }
+}
+
 void TestEnvelopeSplitter::uniformCutsEveryOutcomeEquallyLikely_data()
 {
     QTest::addColumn<qint64>("total");
@@ -421,7 +466,7 @@ void TestEnvelopeSplitter::uniformCutsFairest()
         out << "| max sd / min sd";
         for (const double ratio : spreadRatio)
             out << " | | " << QString::number(ratio, 'f', 2) << " |";
-        out << "\n";
+        out << " |\n";
     }
     QVERIFY(spreadRatio[2] < spreadRatio[0]);
     QVERIFY(spreadRatio[2] < spreadRatio[1]);
