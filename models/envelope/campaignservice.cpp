@@ -80,7 +80,7 @@ void CampaignService::moveTo(const Campaign &campaign, CampaignStatus target)
 
 Campaign CampaignService::launch(qint64 id)
 {
-    Campaign campaign = load(id);
+    const Campaign campaign = load(id);
     if (campaign.status == CampaignStatus::Closed || campaign.status == CampaignStatus::Paused)
         throw RefusedError(tr("campaign %1 is %2: only a draft can be launched").arg(id).arg(campaignStatusName(campaign.status)));
 
@@ -105,42 +105,39 @@ Campaign CampaignService::launch(qint64 id)
     }
 
     // 3. Live in Redis (grabs start), then in SQL.
-    moveTo(campaign, CampaignStatus::Live);
-    CampaignStore(m_sql).setStatus(id, CampaignStatus::Live);
-    campaign.status = CampaignStatus::Live;
+    return transition(campaign, CampaignStatus::Live);
+}
+
+Campaign CampaignService::transition(Campaign campaign, CampaignStatus target, std::optional<qint64> refundedCents)
+{
+    moveTo(campaign, target);
+    CampaignStore(m_sql).setStatus(campaign.id, target, refundedCents);
+    campaign.status = target;
+    if (refundedCents)
+        campaign.refundedCents = *refundedCents;
     return campaign;
 }
 
 Campaign CampaignService::pause(qint64 id)
 {
-    Campaign campaign = load(id);
-    moveTo(campaign, CampaignStatus::Paused);
-    CampaignStore(m_sql).setStatus(id, CampaignStatus::Paused);
-    campaign.status = CampaignStatus::Paused;
-    return campaign;
+    return transition(load(id), CampaignStatus::Paused);
 }
 
 Campaign CampaignService::resume(qint64 id)
 {
-    Campaign campaign = load(id);
+    const Campaign campaign = load(id);
     if (campaign.status == CampaignStatus::Draft)
         throw RefusedError(tr("campaign %1 is a draft: launch it first").arg(id));
-    moveTo(campaign, CampaignStatus::Live);
-    CampaignStore(m_sql).setStatus(id, CampaignStatus::Live);
-    campaign.status = CampaignStatus::Live;
-    return campaign;
+    return transition(campaign, CampaignStatus::Live);
 }
 
 Campaign CampaignService::close(qint64 id)
 {
-    Campaign campaign = load(id);
+    const Campaign campaign = load(id);
     moveTo(campaign, CampaignStatus::Closed);
     // Closed: no grab can change grabbed_cents any more, so the refund is what was never grabbed.
     const RedisValue grabbed = m_redis.command({"HGET", m_keys.campaignMeta(id), "grabbed_cents"});
-    campaign.refundedCents = campaign.totalCents - (grabbed.isNil() ? 0 : grabbed.toInteger());
-    CampaignStore(m_sql).setStatus(id, CampaignStatus::Closed, campaign.refundedCents);
-    campaign.status = CampaignStatus::Closed;
-    return campaign;
+    return transition(campaign, CampaignStatus::Closed, campaign.totalCents - (grabbed.isNil() ? 0 : grabbed.toInteger()));
 }
 
 CampaignSummary CampaignService::show(qint64 id)

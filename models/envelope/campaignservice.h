@@ -56,6 +56,8 @@ private:
     Campaign load(qint64 id);
     /** Runs campaign_status.lua; throws RefusedError when the edge is not allowed. */
     void moveTo(const Campaign &campaign, CampaignStatus target);
+    /** moveTo, then SQL follows; returns the campaign as it now is. */
+    Campaign transition(Campaign campaign, CampaignStatus target, std::optional<qint64> refundedCents = std::nullopt);
 
     RedisClient &m_redis;
     SqlConnection &m_sql;
