@@ -11,5 +11,6 @@ int runCampaignResume(CommandContext &context);
 int runCampaignClose(CommandContext &context);
 int runCampaignShow(CommandContext &context);
 int runGrab(CommandContext &context);
+int runVerify(CommandContext &context);
 
 } // namespace lantern::cli

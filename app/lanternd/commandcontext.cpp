@@ -44,6 +44,11 @@ SqlConnection &CommandContext::sql()
     return *m_sql;
 }
 
+void CommandContext::closeSql()
+{
+    m_sql.reset();
+}
+
 qint64 CommandContext::user() const
 {
     const bool hasUid = m_line.has(QStringLiteral("uid"));

@@ -35,6 +35,8 @@ public:
     RedisClient &redis();
     /** Opens SQL and brings its schema up to date (migrations are idempotent). */
     SqlConnection &sql();
+    /** Drops the SQL connection (after an outage); the next sql() opens a new one. */
+    void closeSql();
 
     /** The user a command is about: --uid (a positive number) or --token (a public token). */
     qint64 user() const;

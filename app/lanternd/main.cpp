@@ -38,6 +38,7 @@ QString usage()
                                        "                  [--seed S] [--max-attempts 9]\n"
                                        "  campaign launch|pause|resume|close|show --id I\n"
                                        "  grab     --campaign I --uid U|--token T\n"
+                                       "  verify   [--campaign I]\n"
                                        "global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N\n"
                                        "  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N\n"
                                        "  --makeup-points true|false --token-salt S --profile NAME --config FILE\n"
@@ -91,6 +92,7 @@ int main(int argc, char *argv[])
             {QStringLiteral("campaign close"), cli::runCampaignClose},
             {QStringLiteral("campaign show"), cli::runCampaignShow},
             {QStringLiteral("grab"), cli::runGrab},
+            {QStringLiteral("verify"), cli::runVerify},
     };
 
     const QStringList arguments = app.arguments().mid(1);

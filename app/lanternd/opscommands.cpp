@@ -4,6 +4,9 @@
 #include "checkin/checkindrain.h"
 #include "checkin/checkinentry.h"
 #include "checkin/checkinrecovery.h"
+#include "envelope/envelopedrain.h"
+#include "envelope/enveloperecovery.h"
+#include "payout/payoutgateway.h"
 #include "commandcontext.h"
 #include "core/errors.h"
 #include "queue/workerheartbeat.h"
@@ -48,13 +51,39 @@ QString defaultWorkerId()
     return (host.isEmpty() ? QStringLiteral("worker") : host.left(40)) + QLatin1Char('-') + QString::number(QCoreApplication::applicationPid());
 }
 
-QJsonObject statsJson(const QString &workerId, const DrainStats &stats)
+/** Check-in figures at the top level (as before envelopes existed), payouts in their own object. */
+QJsonObject statsJson(const QString &workerId, const DrainStats &checkins, const EnvelopeDrainStats &payouts)
 {
     return {{QStringLiteral("worker"), workerId},
-            {QStringLiteral("processed"), stats.claimed},
-            {QStringLiteral("persisted"), stats.persisted},
-            {QStringLiteral("dead_lettered"), stats.deadLettered}};
+            {QStringLiteral("processed"), checkins.claimed},
+            {QStringLiteral("persisted"), checkins.persisted},
+            {QStringLiteral("dead_lettered"), checkins.deadLettered},
+            {QStringLiteral("payouts"),
+             QJsonObject{{QStringLiteral("processed"), payouts.claimed},
+                         {QStringLiteral("persisted"), payouts.persisted},
+                         {QStringLiteral("paid"), payouts.paid},
+                         {QStringLiteral("retried"), payouts.retried},
+                         {QStringLiteral("dead_lettered"), payouts.deadLettered}}}};
 }
+
+/** Renews the heartbeat when a third of its TTL has passed. */
+class HeartbeatPacer {
+public:
+    HeartbeatPacer(WorkerHeartbeat &heartbeat, RedisClient &redis) : m_heartbeat(heartbeat), m_redis(redis) {}
+    void operator()()
+    {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        if (now - m_lastBeatMs >= m_heartbeat.ttlSeconds() * 1000 / 3) {
+            m_heartbeat.beat(m_redis, now);
+            m_lastBeatMs = now;
+        }
+    }
+
+private:
+    WorkerHeartbeat &m_heartbeat;
+    RedisClient &m_redis;
+    qint64 m_lastBeatMs = 0;
+};
 
 } // namespace
 
@@ -84,44 +113,51 @@ int runWork(CommandContext &context)
     const bool once = context.line().switches.contains(QStringLiteral("once"));
     WorkerHeartbeat heartbeat(context.keys(), workerId, WorkerHeartbeat::configuredTtlSeconds());
 
-    if (once) {
-        SqlConnection &sql = context.sql();  // both reachable before this worker registers
-        heartbeat.beat(context.redis(), context.nowMs());
-        CheckinDrain drain(context.redis(), sql, context.keys(), workerId, batch);
-        const DrainStats stats = drain.drainAll();
-        heartbeat.stop(context.redis());
-        context.redis().command({QByteArrayLiteral("SREM"), context.keys().workerSet(), workerId.toUtf8()});
-        printJson(statsJson(workerId, stats));
-        return 0;
-    }
+    // Both reachable before this worker registers; the payout provider is chosen by the environment.
+    context.sql();
+    RedisClient &redis = context.redis();
+    const std::unique_ptr<PayoutGateway> gateway = makePayoutGateway(redis, context.keys().prefix());
+    HeartbeatPacer pacer(heartbeat, redis);
+    EnvelopeDrainOptions payoutOptions;
+    payoutOptions.batchSize = batch;
+    payoutOptions.keepAlive = [&pacer] { pacer(); };
+    DrainStats checkins;
+    EnvelopeDrainStats payouts;
+    const auto passOnce = [&] {
+        SqlConnection &sql = context.sql();  // reopened after an outage
+        pacer();
+        const DrainStats c = CheckinDrain(redis, sql, context.keys(), workerId, batch).pass();
+        const EnvelopeDrainStats p = EnvelopeDrain(redis, sql, context.keys(), workerId, *gateway, payoutOptions).pass();
+        checkins += c;
+        payouts += p;
+        return c.claimed + p.claimed;
+    };
 
-    // The long-running loop: beat, drain, back off on outages, stop cleanly on SIGTERM.
-    DrainStats total;
-    qint64 lastBeatMs = 0;
-    int backoffMs = 100;
-    while (!s_stopRequested.load()) {
-        try {
-            if (context.nowMs() - lastBeatMs >= heartbeat.ttlSeconds() * 1000 / 3) {
-                heartbeat.beat(context.redis(), context.nowMs());
-                lastBeatMs = context.nowMs();
+    if (once) {
+        while (passOnce() > 0) {
+        }
+    } else {
+        // The long-running loop: drain, back off on outages, stop cleanly on SIGTERM.
+        int backoffMs = 100;
+        while (!s_stopRequested.load()) {
+            try {
+                const qint64 claimed = passOnce();
+                backoffMs = 100;
+                if (claimed == 0)
+                    pause(200);
+            } catch (const UnavailableError &error) {
+                const QString message =
+                        QCoreApplication::translate("lantern::cli::Commands", "%1; retrying in %2 ms").arg(error.message()).arg(backoffMs);
+                std::fprintf(stderr, "lanternd work: %s\n", message.toLocal8Bit().constData());
+                context.closeSql();  // a dropped SQL connection is not reused; Redis reconnects by itself
+                pause(backoffMs);
+                backoffMs = std::min(backoffMs * 2, 5000);
             }
-            CheckinDrain drain(context.redis(), context.sql(), context.keys(), workerId, batch);
-            const DrainStats stats = drain.pass();
-            total += stats;
-            backoffMs = 100;
-            if (stats.claimed == 0)
-                pause(200);
-        } catch (const UnavailableError &error) {
-            const QString message =
-                    QCoreApplication::translate("lantern::cli::Commands", "%1; retrying in %2 ms").arg(error.message()).arg(backoffMs);
-            std::fprintf(stderr, "lanternd work: %s\n", message.toLocal8Bit().constData());
-            pause(backoffMs);
-            backoffMs = std::min(backoffMs * 2, 5000);
         }
     }
-    heartbeat.stop(context.redis());
-    context.redis().command({QByteArrayLiteral("SREM"), context.keys().workerSet(), workerId.toUtf8()});
-    printJson(statsJson(workerId, total));
+    heartbeat.stop(redis);
+    redis.command({QByteArrayLiteral("SREM"), context.keys().workerSet(), workerId.toUtf8()});
+    printJson(statsJson(workerId, checkins, payouts));
     return 0;
 }
 
@@ -134,7 +170,9 @@ int runRecover(CommandContext &context)
         KeySchema::validateWorkerId(*worker);
     }
     SqlConnection &sql = context.sql();
-    const RecoveryReport report = CheckinRecovery(context.redis(), sql, context.keys()).recover(worker);
+    CheckinRecovery checkins(context.redis(), sql, context.keys());
+    EnvelopeRecovery payouts(context.redis(), sql, context.keys());
+    const RecoveryReport report = BackupQueueRecovery(context.redis(), context.keys(), {&checkins, &payouts}).recover(worker);
     if (report.reclaimed > 0 || worker) {
         AuditLog(sql).record(context.actor(), QStringLiteral("queue.recover"), worker.value_or(QStringLiteral("expired-workers")),
                              {{QStringLiteral("workers"), QJsonArray::fromStringList(report.workers)},

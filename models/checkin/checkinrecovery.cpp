@@ -12,26 +12,10 @@ CheckinRecovery::CheckinRecovery(RedisClient &redis, SqlConnection &sql, const K
 
 RecoveryReport CheckinRecovery::recover(const std::optional<QString> &onlyWorker)
 {
-    RecoveryReport report;
-    QStringList candidates;
-    if (onlyWorker) {
-        KeySchema::validateWorkerId(*onlyWorker);
-        candidates << *onlyWorker;
-    } else {
-        const RedisValue members = m_redis.command({QByteArrayLiteral("SMEMBERS"), m_keys.workerSet()});
-        for (const RedisValue &member : members.elements)
-            candidates << QString::fromUtf8(member.toBytes());
-        candidates.sort();
-    }
-    for (const QString &workerId : std::as_const(candidates)) {
-        if (!onlyWorker && m_redis.command({QByteArrayLiteral("EXISTS"), m_keys.workerHeartbeat(workerId)}).toInteger() == 1)
-            continue;  // alive: its backup lists are in use
-        reclaimWorker(workerId, report);
-    }
-    return report;
+    return BackupQueueRecovery(m_redis, m_keys, {this}).recover(onlyWorker);
 }
 
-void CheckinRecovery::reclaimWorker(const QString &workerId, RecoveryReport &report)
+bool CheckinRecovery::reclaim(const QString &workerId, RecoveryReport &report)
 {
     CheckinStore store(m_sql);
     bool hadEntries = false;
@@ -55,11 +39,7 @@ void CheckinRecovery::reclaimWorker(const QString &workerId, RecoveryReport &rep
         report.completed += done.size();
         report.requeued += queue.requeueBackup(m_redis);
     }
-    if (hadEntries) {
-        ++report.reclaimed;
-        report.workers << workerId;
-    }
-    m_redis.command({QByteArrayLiteral("SREM"), m_keys.workerSet(), workerId.toUtf8()});
+    return hadEntries;
 }
 
 } // namespace lantern

@@ -104,7 +104,8 @@ Campaign CampaignService::launch(qint64 id)
         loaded = after;
     }
 
-    // 3. Live in Redis (grabs start), then in SQL.
+    // 3. Known to workers, then live in Redis (grabs start), then in SQL.
+    m_redis.command({"SADD", m_keys.campaignSet(), QByteArray::number(id)});
     return transition(campaign, CampaignStatus::Live);
 }
 

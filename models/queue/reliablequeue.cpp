@@ -76,6 +76,14 @@ void ReliableQueue::deadLetter(RedisClient &redis, const QByteArray &entry) cons
                                  {QByteArrayLiteral("EXEC")}}));
 }
 
+void ReliableQueue::retryLater(RedisClient &redis, const QByteArray &entry) const
+{
+    throwOnError(redis.pipeline({{QByteArrayLiteral("MULTI")},
+                                 {QByteArrayLiteral("LPUSH"), m_queue, entry},
+                                 {QByteArrayLiteral("LREM"), m_backup, QByteArrayLiteral("1"), entry},
+                                 {QByteArrayLiteral("EXEC")}}));
+}
+
 qint64 ReliableQueue::requeueBackup(RedisClient &redis) const
 {
     qint64 total = 0;

@@ -22,6 +22,9 @@ public:
     void acknowledge(RedisClient &redis, const QByteArrayList &entries) const;
     /** Moves one entry from the backup list to the dead-letter list, atomically. */
     void deadLetter(RedisClient &redis, const QByteArray &entry) const;
+    /** Moves one entry from the backup list to the back of the queue, atomically: a task that
+        failed for now is retried after the others. */
+    void retryLater(RedisClient &redis, const QByteArray &entry) const;
     /** Puts every backup entry back at the front of the queue; returns how many moved. */
     qint64 requeueBackup(RedisClient &redis) const;
 

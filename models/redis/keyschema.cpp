@@ -99,6 +99,11 @@ QByteArray KeySchema::campaignDeadLetter(qint64 campaignId) const
     return campaignTag(campaignId) + "dead";
 }
 
+QByteArray KeySchema::campaignSet() const
+{
+    return m_prefix + "campaigns";
+}
+
 QByteArray KeySchema::workerHeartbeat(const QString &workerId) const
 {
     return m_prefix + "worker:" + workerId.toUtf8();

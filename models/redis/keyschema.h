@@ -38,6 +38,7 @@ public:
     QByteArray campaignTasks(qint64 campaignId) const;     // payout tasks awaiting a worker
     QByteArray campaignBackup(qint64 campaignId, const QString &workerId) const;
     QByteArray campaignDeadLetter(qint64 campaignId) const;
+    QByteArray campaignSet() const;  // ids of launched campaigns whose task queues workers drain
 
     QByteArray workerHeartbeat(const QString &workerId) const;
     QByteArray workerSet() const;                            // ids of workers that ever claimed work

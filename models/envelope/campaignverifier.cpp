@@ -1,0 +1,120 @@
+#include "envelope/campaignverifier.h"
+
+#include "core/errors.h"
+#include "envelope/campaignstore.h"
+#include "redis/keyschema.h"
+#include "redis/redisclient.h"
+#include "sql/sqlconnection.h"
+
+namespace lantern {
+
+namespace {
+qint64 integerOrZero(const RedisValue &value)
+{
+    return value.isNil() ? 0 : value.toInteger();
+}
+} // namespace
+
+CampaignVerifier::CampaignVerifier(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, ProviderLookup providerAmount)
+    : m_redis(redis), m_sql(sql), m_keys(keys), m_providerAmount(std::move(providerAmount))
+{
+}
+
+QList<Violation> CampaignVerifier::verifyAll()
+{
+    QList<qint64> ids;
+    QSqlQuery query = m_sql.exec(QStringLiteral("SELECT id FROM campaign ORDER BY id"));
+    while (query.next())
+        ids << query.value(0).toLongLong();
+    QList<Violation> violations;
+    for (qint64 id : std::as_const(ids))
+        violations << verify(id);
+    return violations;
+}
+
+QList<Violation> CampaignVerifier::verify(qint64 campaignId)
+{
+    const auto campaign = CampaignStore(m_sql).find(campaignId);
+    if (!campaign)
+        throw InvalidInputError(tr("no campaign with id %1").arg(campaignId));
+    QList<Violation> violations;
+    const auto fail = [&](int invariant, const QString &detail) { violations << Violation{campaignId, invariant, detail}; };
+    const auto scalar = [&](const QString &sql) {
+        QSqlQuery query = m_sql.exec(sql, {campaignId});
+        return query.next() ? query.value(0).toLongLong() : 0;
+    };
+
+    // Redis: what grabs did, and whether anything is still on its way to SQL.
+    const QByteArray meta = m_keys.campaignMeta(campaignId);
+    const std::vector<RedisValue> redis = m_redis.pipeline({{"HMGET", meta, "status", "grabbed_count", "grabbed_cents"},
+                                                            {"HLEN", m_keys.campaignDraws(campaignId)},
+                                                            {"LLEN", m_keys.campaignTasks(campaignId)},
+                                                            {"LLEN", m_keys.campaignDeadLetter(campaignId)},
+                                                            {"SMEMBERS", m_keys.workerSet()}});
+    const bool launched = !redis[0].elements.at(0).isNil();
+    const QString status = launched ? QString::fromLatin1(redis[0].elements.at(0).toBytes()) : QStringLiteral("draft");
+    const qint64 grabbedCount = integerOrZero(redis[0].elements.at(1));
+    const qint64 grabbedCents = integerOrZero(redis[0].elements.at(2));
+    qint64 inFlight = redis[2].toInteger();
+    for (const RedisValue &worker : redis[4].elements)
+        inFlight += m_redis.command({"LLEN", m_keys.campaignBackup(campaignId, QString::fromUtf8(worker.toBytes()))}).toInteger();
+    const qint64 deadLetters = redis[3].toInteger();
+
+    // 1. The split.
+    if (launched) {
+        const qint64 envelopes = scalar(QStringLiteral("SELECT COUNT(*) FROM envelope WHERE campaign_id = ?"));
+        const qint64 sum = scalar(QStringLiteral("SELECT COALESCE(SUM(amount_cents), 0) FROM envelope WHERE campaign_id = ?"));
+        const qint64 belowMin = scalar(QStringLiteral("SELECT COUNT(*) FROM envelope WHERE campaign_id = ? AND amount_cents < ")
+                                       + QString::number(campaign->minCents));
+        if (envelopes != campaign->count)
+            fail(1, tr("%1 envelopes in SQL, the campaign has %2").arg(envelopes).arg(campaign->count));
+        if (sum != campaign->totalCents)
+            fail(1, tr("envelopes sum to %1 cents, the total is %2").arg(sum).arg(campaign->totalCents));
+        if (belowMin > 0)
+            fail(1, tr("%1 envelopes below the minimum of %2 cents").arg(belowMin).arg(campaign->minCents));
+    }
+
+    // 2. Never over-issued, one envelope per user, each grab the amount of its envelope.
+    const qint64 grabRows = scalar(QStringLiteral("SELECT COUNT(*) FROM grab WHERE campaign_id = ?"));
+    if (grabbedCount > campaign->count || grabRows > campaign->count)
+        fail(2, tr("%1 grabbed (%2 in SQL) of %3 envelopes").arg(grabbedCount).arg(grabRows).arg(campaign->count));
+    if (redis[1].toInteger() != grabbedCount)
+        fail(2, tr("%1 users hold an envelope but %2 were grabbed").arg(redis[1].toInteger()).arg(grabbedCount));
+    if (scalar(QStringLiteral("SELECT COUNT(DISTINCT uid) FROM grab WHERE campaign_id = ?")) != grabRows)
+        fail(2, tr("a user holds more than one envelope in SQL"));
+    const qint64 mismatched = scalar(QStringLiteral("SELECT COUNT(*) FROM grab g LEFT JOIN envelope e ON e.campaign_id = g.campaign_id "
+                                                    "AND e.seq = g.seq WHERE g.campaign_id = ? AND (e.seq IS NULL OR e.amount_cents <> g.amount_cents)"));
+    if (mismatched > 0)
+        fail(2, tr("%1 grabs do not match their envelope").arg(mismatched));
+
+    // 3. Once drained: one row and exactly one successful payout per grab.
+    if (deadLetters > 0)
+        fail(3, tr("%1 payout tasks are in the dead-letter list").arg(deadLetters));
+    if (inFlight == 0) {
+        const qint64 paid = scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"));
+        const qint64 paidCents = scalar(QStringLiteral("SELECT COALESCE(SUM(amount_cents), 0) FROM payout WHERE campaign_id = ? AND status = 'paid'"));
+        if (grabRows != grabbedCount)
+            fail(3, tr("%1 grabs in Redis, %2 rows in SQL").arg(grabbedCount).arg(grabRows));
+        if (paid != grabRows || paidCents != grabbedCents)
+            fail(3, tr("%1 payouts (%2 cents) for %3 grabs (%4 cents)").arg(paid).arg(paidCents).arg(grabRows).arg(grabbedCents));
+        if (m_providerAmount) {
+            QSqlQuery payouts = m_sql.exec(QStringLiteral("SELECT idempotency_key, amount_cents FROM payout WHERE campaign_id = ? AND status = 'paid'"),
+                                           {campaignId});
+            qint64 missing = 0;
+            while (payouts.next()) {
+                const auto amount = m_providerAmount(payouts.value(0).toString());
+                if (!amount || *amount != payouts.value(1).toLongLong())
+                    ++missing;
+            }
+            if (missing > 0)
+                fail(3, tr("%1 payouts recorded as paid are not in the provider's ledger with their amount").arg(missing));
+        }
+    }
+
+    // 4. After close the ledger balances.
+    if (status == QLatin1String("closed") && grabbedCents + campaign->refundedCents != campaign->totalCents)
+        fail(4, tr("grabbed %1 + refunded %2 cents differ from the total %3").arg(grabbedCents).arg(campaign->refundedCents).arg(campaign->totalCents));
+    return violations;
+}
+
+} // namespace lantern

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QList>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+namespace lantern {
+
+class KeySchema;
+class RedisClient;
+class SqlConnection;
+
+/** One broken invariant of DESIGN §4, in plain words. */
+struct Violation {
+    qint64 campaignId = 0;
+    int invariant = 0;  // 1..4 as numbered in DESIGN §4
+    QString detail;
+};
+
+/** Checks DESIGN §4's envelope invariants against Redis, SQL and (when given) the payout
+    provider's own ledger: 1 the split sums and minimums, 2 no over-issue and one envelope per
+    user, 3 after the queues drain one grab row and exactly one payout per grab, 4 after close
+    grabbed + refunded = total. */
+class CampaignVerifier final {
+    Q_DECLARE_TR_FUNCTIONS(CampaignVerifier)
+
+public:
+    /** providerAmount: what the provider says it paid for an idempotency key (nullopt: nothing). */
+    using ProviderLookup = std::function<std::optional<qint64>(const QString &idempotencyKey)>;
+
+    CampaignVerifier(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, ProviderLookup providerAmount = {});
+
+    QList<Violation> verify(qint64 campaignId);
+    /** Every campaign in SQL. */
+    QList<Violation> verifyAll();
+
+private:
+    RedisClient &m_redis;
+    SqlConnection &m_sql;
+    const KeySchema &m_keys;
+    ProviderLookup m_providerAmount;
+};
+
+} // namespace lantern

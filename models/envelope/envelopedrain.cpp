@@ -1,0 +1,212 @@
+#include "envelope/envelopedrain.h"
+
+#include "envelope/payouttask.h"
+#include "payout/payoutgateway.h"
+#include "queue/reliablequeue.h"
+#include "redis/keyschema.h"
+#include "redis/redisclient.h"
+#include "sql/sqlconnection.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcessEnvironment>
+#include <QStandardPaths>
+#include <QThread>
+
+namespace lantern {
+
+namespace {
+constexpr qsizetype ChunkRows = 200;
+
+QString placeholders(qsizetype rows, int columns)
+{
+    QString row = QStringLiteral("(?");
+    for (int i = 1; i < columns; ++i)
+        row += QStringLiteral(",?");
+    row += QLatin1Char(')');
+    return QStringList(rows, row).join(QLatin1Char(','));
+}
+
+QString insertIgnore(const SqlConnection &sql)
+{
+    return sql.dialect() == DbUrl::Dialect::MySql ? QStringLiteral("INSERT IGNORE INTO ") : QStringLiteral("INSERT OR IGNORE INTO ");
+}
+} // namespace
+
+EnvelopeDrainStats &EnvelopeDrainStats::operator+=(const EnvelopeDrainStats &other)
+{
+    claimed += other.claimed;
+    persisted += other.persisted;
+    paid += other.paid;
+    retried += other.retried;
+    deadLettered += other.deadLettered;
+    return *this;
+}
+
+EnvelopeDrain::EnvelopeDrain(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, QString workerId, PayoutGateway &gateway,
+                             EnvelopeDrainOptions options)
+    : m_redis(redis), m_sql(sql), m_keys(keys), m_workerId(std::move(workerId)), m_gateway(gateway), m_options(std::move(options))
+{
+    KeySchema::validateWorkerId(m_workerId);
+    if (m_options.errorLogPath.isEmpty()) {
+        m_options.errorLogPath = QProcessEnvironment::systemEnvironment().value(QStringLiteral("LANTERN_ERROR_LOG"));
+        if (m_options.errorLogPath.isEmpty())
+            m_options.errorLogPath =
+                    QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/lantern/errors.log");
+    }
+}
+
+EnvelopeDrainStats EnvelopeDrain::pass()
+{
+    EnvelopeDrainStats stats;
+    const RedisValue campaigns = m_redis.command({"SMEMBERS", m_keys.campaignSet()});
+    for (const RedisValue &member : campaigns.elements) {
+        const qint64 id = member.toInteger();
+        const ReliableQueue queue(m_keys.campaignTasks(id), m_keys.campaignBackup(id, m_workerId), m_keys.campaignDeadLetter(id));
+        // Tasks left in our own backup list by an earlier failure come first.
+        const QByteArrayList left = queue.inFlight(m_redis, m_options.batchSize);
+        if (!left.isEmpty())
+            stats += process(queue, left);
+        stats += process(queue, queue.claim(m_redis, m_options.batchSize));
+    }
+    return stats;
+}
+
+EnvelopeDrainStats EnvelopeDrain::drainAll()
+{
+    EnvelopeDrainStats total;
+    for (;;) {
+        const EnvelopeDrainStats stats = pass();
+        total += stats;
+        if (stats.claimed == 0)
+            return total;
+    }
+}
+
+void EnvelopeDrain::persist(const QList<PayoutTask> &tasks, EnvelopeDrainStats &stats)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_sql.transaction([&] {
+        for (qsizetype start = 0; start < tasks.size(); start += ChunkRows) {
+            const QList<PayoutTask> chunk = tasks.mid(start, ChunkRows);
+            QVariantList grabs;
+            QVariantList payouts;
+            for (const PayoutTask &task : chunk) {
+                grabs << task.campaignId << task.seq << task.uid << task.amountCents << task.atMs;
+                payouts << task.idempotencyKey() << task.campaignId << task.seq << task.uid << task.amountCents << QStringLiteral("pending") << now;
+            }
+            QSqlQuery inserted = m_sql.exec(insertIgnore(m_sql) + QStringLiteral("grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES ")
+                                                    + placeholders(chunk.size(), 5),
+                                            grabs);
+            stats.persisted += inserted.numRowsAffected();  // read before the next statement (SQLite)
+            m_sql.exec(insertIgnore(m_sql) + QStringLiteral("payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, updated_at_ms) VALUES ")
+                               + placeholders(chunk.size(), 7),
+                       payouts);
+        }
+    });
+}
+
+void EnvelopeDrain::deadLetter(const ReliableQueue &queue, const QByteArray &entry, const QString &why)
+{
+    queue.deadLetter(m_redis, entry);
+    QDir().mkpath(QFileInfo(m_options.errorLogPath).absolutePath());
+    QFile log(m_options.errorLogPath);
+    if (log.open(QIODevice::Append | QIODevice::Text)) {
+        const QJsonObject line{{QStringLiteral("at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
+                               {QStringLiteral("worker"), m_workerId},
+                               {QStringLiteral("queue"), QString::fromUtf8(queue.queueKey())},
+                               {QStringLiteral("task"), QString::fromUtf8(entry)},
+                               {QStringLiteral("error"), why}};
+        log.write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
+    }
+}
+
+EnvelopeDrainStats EnvelopeDrain::process(const ReliableQueue &queue, const QByteArrayList &entries)
+{
+    EnvelopeDrainStats stats;
+    stats.claimed = entries.size();
+    if (entries.isEmpty())
+        return stats;
+
+    QList<PayoutTask> tasks;
+    QByteArrayList raws;
+    for (const QByteArray &raw : entries) {
+        if (const auto task = PayoutTask::fromJson(raw)) {
+            tasks << *task;
+            raws << raw;
+        } else {
+            deadLetter(queue, raw, QStringLiteral("malformed task"));
+            ++stats.deadLettered;
+        }
+    }
+    if (tasks.isEmpty())
+        return stats;
+
+    // 1. The grabs and their pending payouts, in SQL before any money moves.
+    persist(tasks, stats);
+
+    // 2. Pay what is not paid yet, each envelope under its own idempotency key.
+    QHash<QString, std::pair<QString, int>> state;  // key -> (status, attempts)
+    {
+        QStringList marks(tasks.size(), QStringLiteral("?"));
+        QVariantList keys;
+        for (const PayoutTask &task : std::as_const(tasks))
+            keys << task.idempotencyKey();
+        QSqlQuery query = m_sql.exec(QStringLiteral("SELECT idempotency_key, status, attempts FROM payout WHERE idempotency_key IN (")
+                                             + marks.join(QLatin1Char(',')) + QLatin1Char(')'),
+                                     keys);
+        while (query.next())
+            state.insert(query.value(0).toString(), {query.value(1).toString(), query.value(2).toInt()});
+    }
+
+    QByteArrayList done;
+    for (qsizetype i = 0; i < tasks.size(); ++i) {
+        const PayoutTask &task = tasks.at(i);
+        const auto [status, attemptsSoFar] = state.value(task.idempotencyKey(), {QStringLiteral("pending"), 0});
+        if (status == QLatin1String("paid")) {
+            done << raws.at(i);
+            continue;
+        }
+        PayoutResult result;
+        int calls = 0;
+        for (int backoff = m_options.backoffMs; calls < m_options.payAttempts; backoff *= 2) {
+            if (m_options.keepAlive)
+                m_options.keepAlive();
+            ++calls;
+            result = m_gateway.pay({task.idempotencyKey(), task.campaignId, task.seq, task.uid, task.amountCents});
+            if (result.status != PayoutResult::Status::RetryableFailure || calls == m_options.payAttempts)
+                break;
+            QThread::msleep(static_cast<unsigned long>(backoff));
+        }
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        if (result.status == PayoutResult::Status::Paid) {
+            m_sql.exec(QStringLiteral("UPDATE payout SET status = 'paid', provider_ref = ?, attempts = attempts + ?, updated_at_ms = ? "
+                                      "WHERE idempotency_key = ?"),
+                       {result.providerRef, calls, now, task.idempotencyKey()});
+            ++stats.paid;
+            done << raws.at(i);
+            continue;
+        }
+        const bool giveUp = result.status == PayoutResult::Status::PermanentFailure
+                || (attemptsSoFar + calls) >= m_options.maxFailedPasses * m_options.payAttempts;
+        m_sql.exec(QStringLiteral("UPDATE payout SET status = ?, attempts = attempts + ?, updated_at_ms = ? WHERE idempotency_key = ?"),
+                   {giveUp ? QStringLiteral("failed") : QStringLiteral("pending"), calls, now, task.idempotencyKey()});
+        if (giveUp) {
+            deadLetter(queue, raws.at(i), result.error);
+            ++stats.deadLettered;
+        } else {
+            queue.retryLater(m_redis, raws.at(i));
+            ++stats.retried;
+        }
+    }
+    // 3. Only now do the tasks leave this worker's backup list.
+    queue.acknowledge(m_redis, done);
+    return stats;
+}
+
+} // namespace lantern
