@@ -118,7 +118,13 @@ private Q_SLOTS:
         LANTERND_COMPARE_JSON(work, (QJsonObject{{QStringLiteral("worker"), QStringLiteral("w1")},
                                                  {QStringLiteral("processed"), 6},
                                                  {QStringLiteral("persisted"), 6},
-                                                 {QStringLiteral("dead_lettered"), 0}}));
+                                                 {QStringLiteral("dead_lettered"), 0},
+                                                 {QStringLiteral("payouts"),
+                                                  QJsonObject{{QStringLiteral("processed"), 0},
+                                                              {QStringLiteral("persisted"), 0},
+                                                              {QStringLiteral("paid"), 0},
+                                                              {QStringLiteral("retried"), 0},
+                                                              {QStringLiteral("dead_lettered"), 0}}}}));
         LANTERND_COMPARE_JSON(lanternd.run(showMarch),
                               calendar(uid, QStringLiteral("2026-03"), days({1, 2, 3, 4, 5, 6}), days({4}), 6, 6, 6, 10 + 20 + 30 + 10 + 20));
 
@@ -128,7 +134,13 @@ private Q_SLOTS:
                               (QJsonObject{{QStringLiteral("worker"), QStringLiteral("w1")},
                                            {QStringLiteral("processed"), 0},
                                            {QStringLiteral("persisted"), 0},
-                                           {QStringLiteral("dead_lettered"), 0}}));
+                                           {QStringLiteral("dead_lettered"), 0},
+                                           {QStringLiteral("payouts"),
+                                            QJsonObject{{QStringLiteral("processed"), 0},
+                                                        {QStringLiteral("persisted"), 0},
+                                                        {QStringLiteral("paid"), 0},
+                                                        {QStringLiteral("retried"), 0},
+                                                        {QStringLiteral("dead_lettered"), 0}}}}));
 
         // What SQL holds: six log rows, five grants (none for the make-up), one audit row.
         QCOMPARE(snapshotSql(sql.db), (SqlSnapshot{6, 5, 1, 90}));
