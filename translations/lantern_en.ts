@@ -29,6 +29,61 @@
     </message>
 </context>
 <context>
+    <name>CampaignVerifier</name>
+    <message>
+        <source>no campaign with id %1</source>
+        <translation>no campaign with id %1</translation>
+    </message>
+    <message>
+        <source>%1 envelopes in SQL, the campaign has %2</source>
+        <translation>%1 envelopes in SQL, the campaign has %2</translation>
+    </message>
+    <message>
+        <source>envelopes sum to %1 cents, the total is %2</source>
+        <translation>envelopes sum to %1 cents, the total is %2</translation>
+    </message>
+    <message>
+        <source>%1 envelopes below the minimum of %2 cents</source>
+        <translation>%1 envelopes below the minimum of %2 cents</translation>
+    </message>
+    <message>
+        <source>%1 grabbed (%2 in SQL) of %3 envelopes</source>
+        <translation>%1 grabbed (%2 in SQL) of %3 envelopes</translation>
+    </message>
+    <message>
+        <source>%1 users hold an envelope but %2 were grabbed</source>
+        <translation>%1 users hold an envelope but %2 were grabbed</translation>
+    </message>
+    <message>
+        <source>a user holds more than one envelope in SQL</source>
+        <translation>a user holds more than one envelope in SQL</translation>
+    </message>
+    <message>
+        <source>%1 grabs do not match their envelope</source>
+        <translation>%1 grabs do not match their envelope</translation>
+    </message>
+    <message>
+        <source>%1 payout tasks are in the dead-letter list</source>
+        <translation>%1 payout tasks are in the dead-letter list</translation>
+    </message>
+    <message>
+        <source>%1 grabs in Redis, %2 rows in SQL</source>
+        <translation>%1 grabs in Redis, %2 rows in SQL</translation>
+    </message>
+    <message>
+        <source>%1 payouts (%2 cents) for %3 grabs (%4 cents)</source>
+        <translation>%1 payouts (%2 cents) for %3 grabs (%4 cents)</translation>
+    </message>
+    <message>
+        <source>%1 payouts recorded as paid are not in the provider&apos;s ledger with their amount</source>
+        <translation>%1 payouts recorded as paid are not in the provider&apos;s ledger with their amount</translation>
+    </message>
+    <message>
+        <source>grabbed %1 + refunded %2 cents differ from the total %3</source>
+        <translation>grabbed %1 + refunded %2 cents differ from the total %3</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CalendarModel</name>
     <message>
         <source>%1: %2</source>
@@ -240,6 +295,48 @@
     </message>
 </context>
 <context>
+    <name>lantern::HttpPayoutGateway</name>
+    <message>
+        <source>invalid payout provider URL &apos;%1&apos;: expected http://host[:port]/path or https://...</source>
+        <translation>invalid payout provider URL &apos;%1&apos;: expected http://host[:port]/path or https://...</translation>
+    </message>
+    <message>
+        <source>invalid payout attempts %1: expected 1 to 100</source>
+        <translation>invalid payout attempts %1: expected 1 to 100</translation>
+    </message>
+    <message>
+        <source>invalid payout timeout or backoff: the timeout must be positive and the backoff not negative</source>
+        <translation>invalid payout timeout or backoff: the timeout must be positive and the backoff not negative</translation>
+    </message>
+    <message>
+        <source>the payout provider did not answer within %1 ms</source>
+        <translation>the payout provider did not answer within %1 ms</translation>
+    </message>
+    <message>
+        <source>could not reach the payout provider: %1</source>
+        <translation>could not reach the payout provider: %1</translation>
+    </message>
+    <message>
+        <source>the payout provider answered HTTP %1 without a payment reference: %2</source>
+        <translation>the payout provider answered HTTP %1 without a payment reference: %2</translation>
+    </message>
+    <message>
+        <source>the payout provider is unavailable (HTTP %1): %2</source>
+        <translation>the payout provider is unavailable (HTTP %1): %2</translation>
+    </message>
+    <message>
+        <source>the payout provider refused the payout (HTTP %1): %2</source>
+        <translation>the payout provider refused the payout (HTTP %1): %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (gave up after %n attempt(s))</source>
+        <translation>
+            <numerusform>%1 (gave up after %n attempt(s))</numerusform>
+            <numerusform>%1 (gave up after %n attempt(s))</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lantern::KeySchema</name>
     <message>
         <source>invalid key prefix &apos;%1&apos;: use up to 32 of A-Z a-z 0-9 _ . : -</source>
@@ -270,6 +367,17 @@
     <message>
         <source>another process holds the migration lock for over 30 s</source>
         <translation>another process holds the migration lock for over 30 s</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::PayoutGateway</name>
+    <message>
+        <source>a payout needs an idempotency key of 1 to 255 characters</source>
+        <translation>a payout needs an idempotency key of 1 to 255 characters</translation>
+    </message>
+    <message>
+        <source>a payout of %1 cents is not possible: the amount must be positive</source>
+        <translation>a payout of %1 cents is not possible: the amount must be positive</translation>
     </message>
 </context>
 <context>
@@ -395,6 +503,61 @@
     <message>
         <source>The sandbox could not be prepared.</source>
         <translation>The sandbox could not be prepared.</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::SimulatedPayoutGateway</name>
+    <message>
+        <source>invalid payout failure rate %1: expected a number from 0 to 1</source>
+        <translation>invalid payout failure rate %1: expected a number from 0 to 1</translation>
+    </message>
+    <message>
+        <source>invalid payout delay %1 ms: expected 0 to %2</source>
+        <translation>invalid payout delay %1 ms: expected 0 to %2</translation>
+    </message>
+    <message>
+        <source>the simulated payout provider failed before paying (injected failure)</source>
+        <translation>the simulated payout provider failed before paying (injected failure)</translation>
+    </message>
+    <message>
+        <source>the simulated payout provider failed: %1</source>
+        <translation>the simulated payout provider failed: %1</translation>
+    </message>
+    <message>
+        <source>the simulated payout provider holds an unreadable ledger entry for key %1</source>
+        <translation>the simulated payout provider holds an unreadable ledger entry for key %1</translation>
+    </message>
+    <message>
+        <source>idempotency key %1 was already paid with %2 cents, not %3</source>
+        <translation>idempotency key %1 was already paid with %2 cents, not %3</translation>
+    </message>
+    <message>
+        <source>the simulated payout provider&apos;s answer was lost after paying (injected failure)</source>
+        <translation>the simulated payout provider&apos;s answer was lost after paying (injected failure)</translation>
+    </message>
+    <message>
+        <source>the simulated payout provider is unreachable: %1</source>
+        <translation>the simulated payout provider is unreachable: %1</translation>
+    </message>
+    <message>
+        <source>the simulated payout ledger holds an unreadable entry for key %1</source>
+        <translation>the simulated payout ledger holds an unreadable entry for key %1</translation>
+    </message>
+    <message>
+        <source>unexpected reply to HSCAN of the simulated payout ledger</source>
+        <translation>unexpected reply to HSCAN of the simulated payout ledger</translation>
+    </message>
+    <message>
+        <source>the simulated payout ledger&apos;s total does not fit in 64 bits</source>
+        <translation>the simulated payout ledger&apos;s total does not fit in 64 bits</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected a number from 0 to 1, such as 0.25</source>
+        <translation>invalid %1 &apos;%2&apos;: expected a number from 0 to 1, such as 0.25</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number of milliseconds from 0 to %3</source>
+        <translation>invalid %1 &apos;%2&apos;: expected a whole number of milliseconds from 0 to %3</translation>
     </message>
 </context>
 <context>
@@ -577,6 +740,7 @@ commands:
                   [--seed S] [--max-attempts 9]
   campaign launch|pause|resume|close|show --id I
   grab     --campaign I --uid U|--token T
+  verify   [--campaign I]
 global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --profile NAME --config FILE
@@ -598,6 +762,7 @@ commands:
                   [--seed S] [--max-attempts 9]
   campaign launch|pause|resume|close|show --id I
   grab     --campaign I --uid U|--token T
+  verify   [--campaign I]
 global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --profile NAME --config FILE

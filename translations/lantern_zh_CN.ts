@@ -29,6 +29,61 @@
     </message>
 </context>
 <context>
+    <name>CampaignVerifier</name>
+    <message>
+        <source>no campaign with id %1</source>
+        <translation>不存在 ID 为 %1 的活动</translation>
+    </message>
+    <message>
+        <source>%1 envelopes in SQL, the campaign has %2</source>
+        <translation>SQL 中有 %1 个红包，活动应有 %2 个</translation>
+    </message>
+    <message>
+        <source>envelopes sum to %1 cents, the total is %2</source>
+        <translation>红包金额合计 %1 分，总金额应为 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 envelopes below the minimum of %2 cents</source>
+        <translation>%1 个红包低于最小金额 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 grabbed (%2 in SQL) of %3 envelopes</source>
+        <translation>%3 个红包被抢了 %1 个（SQL 中 %2 个）</translation>
+    </message>
+    <message>
+        <source>%1 users hold an envelope but %2 were grabbed</source>
+        <translation>%1 个用户持有红包，但被抢的红包有 %2 个</translation>
+    </message>
+    <message>
+        <source>a user holds more than one envelope in SQL</source>
+        <translation>SQL 中有用户持有不止一个红包</translation>
+    </message>
+    <message>
+        <source>%1 grabs do not match their envelope</source>
+        <translation>%1 条抢红包记录与对应红包不符</translation>
+    </message>
+    <message>
+        <source>%1 payout tasks are in the dead-letter list</source>
+        <translation>死信队列中有 %1 个发放任务</translation>
+    </message>
+    <message>
+        <source>%1 grabs in Redis, %2 rows in SQL</source>
+        <translation>Redis 中有 %1 次抢红包，SQL 中有 %2 行</translation>
+    </message>
+    <message>
+        <source>%1 payouts (%2 cents) for %3 grabs (%4 cents)</source>
+        <translation>%3 次抢红包（%4 分）对应 %1 笔发放（%2 分）</translation>
+    </message>
+    <message>
+        <source>%1 payouts recorded as paid are not in the provider&apos;s ledger with their amount</source>
+        <translation>%1 笔已记为发放成功的款项不在支付方账本中，或金额不符</translation>
+    </message>
+    <message>
+        <source>grabbed %1 + refunded %2 cents differ from the total %3</source>
+        <translation>已抢 %1 分 + 已退回 %2 分与总金额 %3 分不符</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CalendarModel</name>
     <message>
         <source>%1: %2</source>
@@ -240,6 +295,47 @@
     </message>
 </context>
 <context>
+    <name>lantern::HttpPayoutGateway</name>
+    <message>
+        <source>invalid payout provider URL &apos;%1&apos;: expected http://host[:port]/path or https://...</source>
+        <translation>支付方 URL“%1”无效：应为 http://host[:port]/path 或 https://...</translation>
+    </message>
+    <message>
+        <source>invalid payout attempts %1: expected 1 to 100</source>
+        <translation>发放尝试次数 %1 无效：应为 1 到 100</translation>
+    </message>
+    <message>
+        <source>invalid payout timeout or backoff: the timeout must be positive and the backoff not negative</source>
+        <translation>发放超时或退避时间无效：超时必须为正数，退避时间不能为负数</translation>
+    </message>
+    <message>
+        <source>the payout provider did not answer within %1 ms</source>
+        <translation>支付方在 %1 毫秒内没有应答</translation>
+    </message>
+    <message>
+        <source>could not reach the payout provider: %1</source>
+        <translation>无法连接支付方：%1</translation>
+    </message>
+    <message>
+        <source>the payout provider answered HTTP %1 without a payment reference: %2</source>
+        <translation>支付方返回 HTTP %1，但没有付款凭证：%2</translation>
+    </message>
+    <message>
+        <source>the payout provider is unavailable (HTTP %1): %2</source>
+        <translation>支付方暂不可用（HTTP %1）：%2</translation>
+    </message>
+    <message>
+        <source>the payout provider refused the payout (HTTP %1): %2</source>
+        <translation>支付方拒绝了这笔发放（HTTP %1）：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (gave up after %n attempt(s))</source>
+        <translation>
+            <numerusform>%1（尝试 %n 次后放弃）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lantern::KeySchema</name>
     <message>
         <source>invalid key prefix &apos;%1&apos;: use up to 32 of A-Z a-z 0-9 _ . : -</source>
@@ -270,6 +366,17 @@
     <message>
         <source>another process holds the migration lock for over 30 s</source>
         <translation>另一个进程持有迁移锁已超过 30 秒</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::PayoutGateway</name>
+    <message>
+        <source>a payout needs an idempotency key of 1 to 255 characters</source>
+        <translation>发放需要 1 到 255 个字符的幂等键</translation>
+    </message>
+    <message>
+        <source>a payout of %1 cents is not possible: the amount must be positive</source>
+        <translation>无法发放 %1 分：金额必须为正数</translation>
     </message>
 </context>
 <context>
@@ -394,6 +501,61 @@
     <message>
         <source>The sandbox could not be prepared.</source>
         <translation>无法准备沙盒环境。</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::SimulatedPayoutGateway</name>
+    <message>
+        <source>invalid payout failure rate %1: expected a number from 0 to 1</source>
+        <translation>发放失败率 %1 无效：应为 0 到 1 之间的数</translation>
+    </message>
+    <message>
+        <source>invalid payout delay %1 ms: expected 0 to %2</source>
+        <translation>发放延迟 %1 毫秒无效：应为 0 到 %2</translation>
+    </message>
+    <message>
+        <source>the simulated payout provider failed before paying (injected failure)</source>
+        <translation>模拟支付方在付款前失败（注入的故障）</translation>
+    </message>
+    <message>
+        <source>the simulated payout provider failed: %1</source>
+        <translation>模拟支付方失败：%1</translation>
+    </message>
+    <message>
+        <source>the simulated payout provider holds an unreadable ledger entry for key %1</source>
+        <translation>模拟支付方账本中键 %1 的记录无法读取</translation>
+    </message>
+    <message>
+        <source>idempotency key %1 was already paid with %2 cents, not %3</source>
+        <translation>幂等键 %1 已按 %2 分付款，而不是 %3 分</translation>
+    </message>
+    <message>
+        <source>the simulated payout provider&apos;s answer was lost after paying (injected failure)</source>
+        <translation>模拟支付方付款后应答丢失（注入的故障）</translation>
+    </message>
+    <message>
+        <source>the simulated payout provider is unreachable: %1</source>
+        <translation>无法连接模拟支付方：%1</translation>
+    </message>
+    <message>
+        <source>the simulated payout ledger holds an unreadable entry for key %1</source>
+        <translation>模拟支付账本中键 %1 的记录无法读取</translation>
+    </message>
+    <message>
+        <source>unexpected reply to HSCAN of the simulated payout ledger</source>
+        <translation>模拟支付账本的 HSCAN 返回了意外的应答</translation>
+    </message>
+    <message>
+        <source>the simulated payout ledger&apos;s total does not fit in 64 bits</source>
+        <translation>模拟支付账本的合计超出 64 位整数范围</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected a number from 0 to 1, such as 0.25</source>
+        <translation>%1“%2”无效：应为 0 到 1 之间的数，例如 0.25</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number of milliseconds from 0 to %3</source>
+        <translation>%1“%2”无效：应为 0 到 %3 之间的整数毫秒</translation>
     </message>
 </context>
 <context>
@@ -574,6 +736,7 @@ commands:
                   [--seed S] [--max-attempts 9]
   campaign launch|pause|resume|close|show --id I
   grab     --campaign I --uid U|--token T
+  verify   [--campaign I]
 global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --profile NAME --config FILE
@@ -595,6 +758,7 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
                   [--seed S] [--max-attempts 9]
   campaign launch|pause|resume|close|show --id I
   grab     --campaign I --uid U|--token T
+  verify   [--campaign I]
 全局选项（可放在任意位置）：--redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --profile NAME --config FILE
