@@ -97,6 +97,8 @@ PayoutResult SimulatedPayoutGateway::pay(const PayoutRequest &request)
     } catch (const UnavailableError &error) {
         // Unreachable or timed out: like a lost HTTP answer, the payment may or may not have been recorded.
         return failure(PayoutResult::Status::RetryableFailure, tr("the simulated payout provider is unreachable: %1").arg(error.message()));
+    } catch (const RedisReplyError &error) {
+        return failure(PayoutResult::Status::RetryableFailure, tr("the simulated payout provider failed: %1").arg(error.message()));
     }
 }
 
