@@ -2,6 +2,7 @@
 
 #include <QAtomicInteger>
 #include <QSqlError>
+#include <QThread>
 
 namespace lantern {
 
@@ -42,11 +43,32 @@ SqlConnection::SqlConnection(const DbUrl &url)
         throw SqlUnavailableError(tr("cannot open database %1: %2").arg(url.redacted(), error.text()));
     }
     if (url.dialect == DbUrl::Dialect::Sqlite) {
-        exec(QStringLiteral("PRAGMA journal_mode=WAL"));
+        enableWal();
         exec(QStringLiteral("PRAGMA foreign_keys=ON"));
     } else {
         exec(QStringLiteral("SET SESSION sql_mode='STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO'"));
         exec(QStringLiteral("SET SESSION time_zone='+00:00'"));
+    }
+}
+
+void SqlConnection::enableWal()
+{
+    // WAL is a property of the file, set once by whichever connection comes first. Switching
+    // needs a moment without other transactions, and SQLite answers "locked" at once instead of
+    // waiting out its busy timeout, so connections opened side by side retry for up to 5 s.
+    for (int attempt = 0;; ++attempt) {
+        try {
+            QSqlQuery mode = exec(QStringLiteral("PRAGMA journal_mode"));
+            const bool wal = mode.next() && mode.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) == 0;
+            mode.finish();  // an open statement is a read transaction, in which the mode cannot change
+            if (!wal)
+                exec(QStringLiteral("PRAGMA journal_mode=WAL")).finish();
+            return;
+        } catch (const SqlError &error) {
+            if (attempt >= 250 || !error.message().contains(QLatin1String("locked")))
+                throw;
+            QThread::msleep(20);
+        }
     }
 }
 

@@ -78,6 +78,7 @@ public:
 
 private:
     static bool isRetryable(const SqlError &error);
+    void enableWal();
 
     DbUrl m_url;
     QString m_name;
