@@ -6,21 +6,6 @@ namespace lantern {
 
 namespace {
 constexpr qsizetype ChunkRows = 250;
-
-QString insertIgnore(DbUrl::Dialect dialect)
-{
-    return dialect == DbUrl::Dialect::MySql ? QStringLiteral("INSERT IGNORE INTO ") : QStringLiteral("INSERT OR IGNORE INTO ");
-}
-
-QString placeholders(qsizetype rows, int columns)
-{
-    QString row = QStringLiteral("(?");
-    for (int i = 1; i < columns; ++i)
-        row += QStringLiteral(",?");
-    row += QLatin1Char(')');
-    QStringList all(rows, row);
-    return all.join(QLatin1Char(','));
-}
 } // namespace
 
 int CheckinStore::persist(const QList<CheckinEntry> &entries)
@@ -37,7 +22,7 @@ int CheckinStore::persist(const QList<CheckinEntry> &entries)
 
 int CheckinStore::insertChunk(const QList<CheckinEntry> &chunk)
 {
-    const QString prefix = insertIgnore(m_connection.dialect());
+    const QString prefix = m_connection.insertIgnoreInto();
     QVariantList logValues;
     QVariantList ledgerValues;
     qsizetype grants = 0;
@@ -52,12 +37,12 @@ int CheckinStore::insertChunk(const QList<CheckinEntry> &chunk)
         }
     }
     QSqlQuery log = m_connection.exec(prefix + QStringLiteral("checkin_log (uid, day, kind, points, operator, reason, signed_at) VALUES ")
-                                              + placeholders(chunk.size(), 7),
+                                              + SqlConnection::placeholderRows(chunk.size(), 7),
                                       logValues);
     // Read now: SQLite reports the connection's last statement, not this query's.
     const int inserted = log.numRowsAffected();
     if (grants > 0)
-        m_connection.exec(prefix + QStringLiteral("points_ledger (ref, uid, delta, source) VALUES ") + placeholders(grants, 4),
+        m_connection.exec(prefix + QStringLiteral("points_ledger (ref, uid, delta, source) VALUES ") + SqlConnection::placeholderRows(grants, 4),
                           ledgerValues);
     return inserted;
 }

@@ -42,19 +42,16 @@ std::optional<Campaign> CampaignStore::find(qint64 id)
 
 void CampaignStore::insertEnvelopes(qint64 campaignId, const std::vector<qint64> &amounts)
 {
-    const QString insert = m_connection.dialect() == DbUrl::Dialect::MySql ? QStringLiteral("INSERT IGNORE INTO ")
-                                                                           : QStringLiteral("INSERT OR IGNORE INTO ");
     m_connection.transaction([&] {
         for (size_t start = 0; start < amounts.size(); start += ChunkRows) {
             const size_t end = std::min(amounts.size(), start + ChunkRows);
-            QString sql = insert + QStringLiteral("envelope (campaign_id, seq, amount_cents) VALUES ");
             QVariantList values;
             values.reserve(qsizetype(end - start) * 3);
-            for (size_t i = start; i < end; ++i) {
-                sql += i == start ? QStringLiteral("(?,?,?)") : QStringLiteral(",(?,?,?)");
+            for (size_t i = start; i < end; ++i)
                 values << campaignId << qint64(i + 1) << amounts[i];
-            }
-            m_connection.exec(sql, values);
+            m_connection.exec(m_connection.insertIgnoreInto() + QStringLiteral("envelope (campaign_id, seq, amount_cents) VALUES ")
+                                      + SqlConnection::placeholderRows(qsizetype(end - start), 3),
+                              values);
         }
     });
 }

@@ -22,20 +22,6 @@ namespace lantern {
 
 namespace {
 constexpr qsizetype ChunkRows = 200;
-
-QString placeholders(qsizetype rows, int columns)
-{
-    QString row = QStringLiteral("(?");
-    for (int i = 1; i < columns; ++i)
-        row += QStringLiteral(",?");
-    row += QLatin1Char(')');
-    return QStringList(rows, row).join(QLatin1Char(','));
-}
-
-QString insertIgnore(const SqlConnection &sql)
-{
-    return sql.dialect() == DbUrl::Dialect::MySql ? QStringLiteral("INSERT IGNORE INTO ") : QStringLiteral("INSERT OR IGNORE INTO ");
-}
 } // namespace
 
 EnvelopeDrainStats &EnvelopeDrainStats::operator+=(const EnvelopeDrainStats &other)
@@ -100,12 +86,12 @@ void EnvelopeDrain::persist(const QList<PayoutTask> &tasks, EnvelopeDrainStats &
                 grabs << task.campaignId << task.seq << task.uid << task.amountCents << task.atMs;
                 payouts << task.idempotencyKey() << task.campaignId << task.seq << task.uid << task.amountCents << QStringLiteral("pending") << now;
             }
-            QSqlQuery inserted = m_sql.exec(insertIgnore(m_sql) + QStringLiteral("grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES ")
-                                                    + placeholders(chunk.size(), 5),
+            QSqlQuery inserted = m_sql.exec(m_sql.insertIgnoreInto() + QStringLiteral("grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES ")
+                                                    + SqlConnection::placeholderRows(chunk.size(), 5),
                                             grabs);
             stats.persisted += inserted.numRowsAffected();  // read before the next statement (SQLite)
-            m_sql.exec(insertIgnore(m_sql) + QStringLiteral("payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, updated_at_ms) VALUES ")
-                               + placeholders(chunk.size(), 7),
+            m_sql.exec(m_sql.insertIgnoreInto() + QStringLiteral("payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, updated_at_ms) VALUES ")
+                               + SqlConnection::placeholderRows(chunk.size(), 7),
                        payouts);
         }
     });

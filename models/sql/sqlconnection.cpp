@@ -107,6 +107,20 @@ QSqlQuery SqlConnection::exec(const QString &sql, const QVariantList &values)
     return query;
 }
 
+QString SqlConnection::insertIgnoreInto() const
+{
+    return m_url.dialect == DbUrl::Dialect::MySql ? QStringLiteral("INSERT IGNORE INTO ") : QStringLiteral("INSERT OR IGNORE INTO ");
+}
+
+QString SqlConnection::placeholderRows(qsizetype rows, int columns)
+{
+    QString row = QStringLiteral("(?");
+    for (int i = 1; i < columns; ++i)
+        row += QStringLiteral(",?");
+    row += QLatin1Char(')');
+    return QStringList(rows, row).join(QLatin1Char(','));
+}
+
 void SqlConnection::begin()
 {
     QSqlDatabase db = database();

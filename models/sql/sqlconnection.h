@@ -42,6 +42,12 @@ public:
     /** Prepares, binds positionally and executes; throws SqlError / SqlUnavailableError. */
     QSqlQuery exec(const QString &sql, const QVariantList &values = {});
 
+    /** "INSERT IGNORE INTO " (MySQL) or "INSERT OR IGNORE INTO " (SQLite): a row whose key
+        exists is skipped, which is how every idempotent write on business keys is spelled. */
+    QString insertIgnoreInto() const;
+    /** "(?,?),(?,?)..." for a multi-row VALUES list of `rows` rows of `columns` values. */
+    static QString placeholderRows(qsizetype rows, int columns);
+
     void begin();
     void commit();
     void rollback();
