@@ -18,26 +18,16 @@ RecoveryReport CheckinRecovery::recover(const std::optional<QString> &onlyWorker
 bool CheckinRecovery::reclaim(const QString &workerId, RecoveryReport &report)
 {
     CheckinStore store(m_sql);
+    const auto isDone = [&store](const QByteArray &raw) -> std::optional<bool> {
+        const auto entry = CheckinEntry::fromJson(raw);
+        if (!entry)
+            return std::nullopt;
+        return store.hasLog(entry->uid, entry->date);
+    };
     bool hadEntries = false;
     for (int shard = 0; shard < m_keys.shards(); ++shard) {
         const ReliableQueue queue(m_keys.checkinQueue(shard), m_keys.checkinBackup(shard, workerId), m_keys.checkinDeadLetter(shard));
-        const QByteArrayList entries = queue.inFlight(m_redis, 1 << 30);
-        if (entries.isEmpty())
-            continue;
-        hadEntries = true;
-        QByteArrayList done;
-        for (const QByteArray &raw : entries) {
-            const auto entry = CheckinEntry::fromJson(raw);
-            if (!entry) {
-                queue.deadLetter(m_redis, raw);
-                ++report.deadLettered;
-            } else if (store.hasLog(entry->uid, entry->date)) {
-                done << raw;
-            }
-        }
-        queue.acknowledge(m_redis, done);
-        report.completed += done.size();
-        report.requeued += queue.requeueBackup(m_redis);
+        hadEntries = reclaimBackup(m_redis, queue, isDone, report) || hadEntries;
     }
     return hadEntries;
 }

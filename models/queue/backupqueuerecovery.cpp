@@ -1,9 +1,32 @@
 #include "queue/backupqueuerecovery.h"
 
+#include "queue/reliablequeue.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 
 namespace lantern {
+
+bool reclaimBackup(RedisClient &redis, const ReliableQueue &queue,
+                   const std::function<std::optional<bool>(const QByteArray &entry)> &isDone, RecoveryReport &report)
+{
+    const QByteArrayList entries = queue.inFlight(redis, 1 << 30);
+    if (entries.isEmpty())
+        return false;
+    QByteArrayList done;
+    for (const QByteArray &raw : entries) {
+        const std::optional<bool> complete = isDone(raw);
+        if (!complete) {
+            queue.deadLetter(redis, raw);
+            ++report.deadLettered;
+        } else if (*complete) {
+            done << raw;
+        }
+    }
+    queue.acknowledge(redis, done);
+    report.completed += done.size();
+    report.requeued += queue.requeueBackup(redis);
+    return true;
+}
 
 BackupQueueRecovery::BackupQueueRecovery(RedisClient &redis, const KeySchema &keys, QList<BackupReclaimer *> reclaimers)
     : m_redis(redis), m_keys(keys), m_reclaimers(std::move(reclaimers))

@@ -4,12 +4,14 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace lantern {
 
 class KeySchema;
 class RedisClient;
+class ReliableQueue;
 
 /** What `recover` reports (DESIGN §6). */
 struct RecoveryReport {
@@ -29,6 +31,12 @@ public:
         re-queues the rest, dead-letters what cannot be parsed. Returns whether it found any. */
     virtual bool reclaim(const QString &workerId, RecoveryReport &report) = 0;
 };
+
+/** Takes back one backup list: entries `isDone` reports complete are acknowledged, entries it
+    cannot parse (std::nullopt) go to dead letter, the rest return to the front of the queue.
+    Returns whether the list held anything. */
+bool reclaimBackup(RedisClient &redis, const ReliableQueue &queue,
+                   const std::function<std::optional<bool>(const QByteArray &entry)> &isDone, RecoveryReport &report);
 
 /** Crash recovery (DESIGN §4): finds workers whose heartbeat expired (or one named worker, an
     operator's decision), lets every queue family reclaim their backup lists, then forgets them. */
