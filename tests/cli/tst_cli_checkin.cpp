@@ -14,6 +14,16 @@ using namespace lantern::test::cli;
 using lantern::SqlConnection;
 
 namespace {
+/** What `work` reports for payout queues when no campaign has tasks. */
+QJsonObject noPayouts()
+{
+    return {{QStringLiteral("processed"), 0},
+            {QStringLiteral("persisted"), 0},
+            {QStringLiteral("paid"), 0},
+            {QStringLiteral("retried"), 0},
+            {QStringLiteral("dead_lettered"), 0}};
+}
+
 
 QJsonObject outcome(qint64 uid, const QString &date, const QString &kind, bool already, int streak, int monthCount, int points)
 {
@@ -119,12 +129,7 @@ private Q_SLOTS:
                                                  {QStringLiteral("processed"), 6},
                                                  {QStringLiteral("persisted"), 6},
                                                  {QStringLiteral("dead_lettered"), 0},
-                                                 {QStringLiteral("payouts"),
-                                                  QJsonObject{{QStringLiteral("processed"), 0},
-                                                              {QStringLiteral("persisted"), 0},
-                                                              {QStringLiteral("paid"), 0},
-                                                              {QStringLiteral("retried"), 0},
-                                                              {QStringLiteral("dead_lettered"), 0}}}}));
+                                                 {QStringLiteral("payouts"), noPayouts()}}));
         LANTERND_COMPARE_JSON(lanternd.run(showMarch),
                               calendar(uid, QStringLiteral("2026-03"), days({1, 2, 3, 4, 5, 6}), days({4}), 6, 6, 6, 10 + 20 + 30 + 10 + 20));
 
@@ -135,12 +140,7 @@ private Q_SLOTS:
                                            {QStringLiteral("processed"), 0},
                                            {QStringLiteral("persisted"), 0},
                                            {QStringLiteral("dead_lettered"), 0},
-                                           {QStringLiteral("payouts"),
-                                            QJsonObject{{QStringLiteral("processed"), 0},
-                                                        {QStringLiteral("persisted"), 0},
-                                                        {QStringLiteral("paid"), 0},
-                                                        {QStringLiteral("retried"), 0},
-                                                        {QStringLiteral("dead_lettered"), 0}}}}));
+                                           {QStringLiteral("payouts"), noPayouts()}}));
 
         // What SQL holds: six log rows, five grants (none for the make-up), one audit row.
         QCOMPARE(snapshotSql(sql.db), (SqlSnapshot{6, 5, 1, 90}));
