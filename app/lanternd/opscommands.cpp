@@ -2,13 +2,13 @@
 
 #include "audit/auditlog.h"
 #include "checkin/checkindrain.h"
-#include "checkin/checkinentry.h"
 #include "checkin/checkinrecovery.h"
 #include "envelope/envelopedrain.h"
 #include "envelope/enveloperecovery.h"
 #include "payout/payoutgateway.h"
 #include "commandcontext.h"
 #include "core/errors.h"
+#include "queue/queueoverview.h"
 #include "queue/workerheartbeat.h"
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
@@ -192,49 +192,19 @@ int runRecover(CommandContext &context)
 int runQueues(CommandContext &context)
 {
     requireOnly(context.line(), {});
-    RedisClient &redis = context.redis();
-    const KeySchema &keys = context.keys();
-    const qint64 now = context.nowMs();
-
-    QList<QByteArrayList> commands;
-    for (int shard = 0; shard < keys.shards(); ++shard)
-        commands << QByteArrayList{QByteArrayLiteral("LLEN"), keys.checkinQueue(shard)}
-                 << QByteArrayList{QByteArrayLiteral("LINDEX"), keys.checkinQueue(shard), QByteArrayLiteral("-1")}
-                 << QByteArrayList{QByteArrayLiteral("LLEN"), keys.checkinDeadLetter(shard)};
-    const std::vector<RedisValue> replies = redis.pipeline(commands);
-    qint64 depth = 0;
-    qint64 deadLetter = 0;
-    qint64 oldestMs = -1;
-    for (int shard = 0; shard < keys.shards(); ++shard) {
-        depth += replies.at(size_t(shard) * 3).toInteger();
-        if (const auto entry = CheckinEntry::fromJson(replies.at(size_t(shard) * 3 + 1).toBytes()))
-            oldestMs = oldestMs < 0 ? entry->atMs : std::min(oldestMs, entry->atMs);
-        deadLetter += replies.at(size_t(shard) * 3 + 2).toInteger();
-    }
-    const QJsonArray queues{QJsonObject{{QStringLiteral("name"), QStringLiteral("checkin")},
-                                        {QStringLiteral("depth"), depth},
-                                        {QStringLiteral("oldest_age_s"), oldestMs < 0 ? 0.0 : double(now - oldestMs) / 1000.0}}};
-
+    const QueueOverview overview = QueueOverview::read(context.redis(), context.keys(), context.nowMs());
+    QJsonArray queues;
+    for (const QueueStatus &queue : overview.queues)
+        queues.append(QJsonObject{{QStringLiteral("name"), queue.name},
+                                  {QStringLiteral("depth"), queue.depth},
+                                  {QStringLiteral("oldest_age_s"), queue.oldestAgeS}});
     QJsonArray workers;
-    QStringList ids;
-    for (const RedisValue &member : redis.command({QByteArrayLiteral("SMEMBERS"), keys.workerSet()}).elements)
-        ids << QString::fromUtf8(member.toBytes());
-    ids.sort();
-    for (const QString &id : std::as_const(ids)) {
-        QList<QByteArrayList> perWorker{{QByteArrayLiteral("GET"), keys.workerHeartbeat(id)}};
-        for (int shard = 0; shard < keys.shards(); ++shard)
-            perWorker << QByteArrayList{QByteArrayLiteral("LLEN"), keys.checkinBackup(shard, id)};
-        const std::vector<RedisValue> answers = redis.pipeline(perWorker);
-        qint64 backup = 0;
-        for (size_t i = 1; i < answers.size(); ++i)
-            backup += answers[i].toInteger();
-        const bool alive = !answers[0].isNil();
-        workers.append(QJsonObject{{QStringLiteral("id"), id},
-                                   {QStringLiteral("alive"), alive},
-                                   {QStringLiteral("backup_depth"), backup},
-                                   {QStringLiteral("last_beat_s"), alive ? QJsonValue(double(now - answers[0].toInteger()) / 1000.0) : QJsonValue()}});
-    }
-    printJson({{QStringLiteral("queues"), queues}, {QStringLiteral("workers"), workers}, {QStringLiteral("dead_letter"), deadLetter}});
+    for (const WorkerStatus &worker : overview.workers)
+        workers.append(QJsonObject{{QStringLiteral("id"), worker.id},
+                                   {QStringLiteral("alive"), worker.alive},
+                                   {QStringLiteral("backup_depth"), worker.backupDepth},
+                                   {QStringLiteral("last_beat_s"), worker.lastBeatS ? QJsonValue(*worker.lastBeatS) : QJsonValue()}});
+    printJson({{QStringLiteral("queues"), queues}, {QStringLiteral("workers"), workers}, {QStringLiteral("dead_letter"), overview.deadLetter}});
     return 0;
 }
 

@@ -87,6 +87,8 @@ private Q_SLOTS:
 
     void queuesShape_data() { addDialectRows("exact shape, backlog and oldest age"); }
     void queuesShape();
+    void queuesPayouts_data() { addDialectRows("payout queue per campaign, worker backups, dead letters"); }
+    void queuesPayouts();
 };
 
 void TestCliOps::reconcileDeletedRows()
@@ -321,6 +323,66 @@ void TestCliOps::queuesShape()
     QCOMPARE(drained.json().value(QStringLiteral("queues")).toArray().at(0)[QStringLiteral("depth")].toInteger(-1), 0);
     QCOMPARE(drained.json().value(QStringLiteral("workers")).toArray().size(), 1);  // only w-busy
     QCOMPARE(snapshotSql(sql.db).checkins, 3);
+}
+
+void TestCliOps::queuesPayouts()
+{
+    QFETCH(QString, dialect);
+    const SqlTarget sql = freshSql(dialect);
+    const QString prefix = lantern::test::uniquePrefix();
+    const Lanternd lanternd(redisUrlText(), sql.url, prefix, QStringLiteral("2026-03-05"));
+    const Result created = lanternd.run(args({"campaign", "create", "--name", "queues", "--total-cents", "1000", "--count", "10"}));
+    LANTERND_VERIFY_OK(created);
+    const QString id = QString::number(created.json().value(QStringLiteral("id")).toInteger());
+    LANTERND_VERIFY_OK(lanternd.run(args({"campaign", "launch", "--id"}) << id));
+
+    LANTERND_VERIFY_OK(lanternd.run(args({"grab", "--uid", "1", "--campaign"}) << id));
+    const qint64 secondStartMs = QDateTime::currentMSecsSinceEpoch();
+    LANTERND_VERIFY_OK(lanternd.run(args({"grab", "--uid", "2", "--campaign"}) << id));
+    const qint64 secondDoneMs = QDateTime::currentMSecsSinceEpoch();
+    for (const char *uid : {"3", "4"})
+        LANTERND_VERIFY_OK(lanternd.run(args({"grab", "--uid", uid, "--campaign"}) << id));
+
+    // A dead worker holds the oldest task in its backup list; one malformed task was set aside.
+    lantern::RedisClient redis(lantern::test::redisUrl());
+    const QByteArray tag = prefix.toUtf8() + "{cp:" + id.toUtf8() + "}:";
+    redis.command({QByteArrayLiteral("SADD"), prefix.toUtf8() + "workers", QByteArrayLiteral("w-dead")});
+    const QByteArray moved = redis.command({QByteArrayLiteral("LMOVE"), tag + "tasks", tag + "backup:w-dead", QByteArrayLiteral("RIGHT"),
+                                            QByteArrayLiteral("LEFT")}).toBytes();
+    QVERIFY(moved.contains("\"uid\":1") || moved.contains("\"uid\":\"1\""));
+    redis.command({QByteArrayLiteral("LPUSH"), tag + "dead", QByteArrayLiteral("not json")});
+
+    const qint64 queriedAtMs = QDateTime::currentMSecsSinceEpoch();
+    const Result shown = lanternd.run(args({"queues"}));
+    const qint64 answeredAtMs = QDateTime::currentMSecsSinceEpoch();
+    LANTERND_VERIFY_OK(shown);
+    const QJsonArray queues = shown.json().value(QStringLiteral("queues")).toArray();
+    QCOMPARE(queues.size(), 2);
+    QCOMPARE(queues.at(0)[QStringLiteral("name")].toString(), QStringLiteral("checkin"));
+    const QJsonObject payouts = queues.at(1).toObject();
+    QCOMPARE(sortedKeys(payouts), args({"depth", "name", "oldest_age_s"}));
+    QCOMPARE(payouts.value(QStringLiteral("name")).toString(), QStringLiteral("payout:") + id);
+    QCOMPARE(payouts.value(QStringLiteral("depth")).toInteger(-1), 3);
+    // The oldest still queued is user 2's (user 1's went to the dead worker).
+    const double age = payouts.value(QStringLiteral("oldest_age_s")).toDouble(-1);
+    QVERIFY2(age >= (queriedAtMs - secondDoneMs) / 1000.0 - 0.001 && age <= (answeredAtMs - secondStartMs) / 1000.0 + 0.001,
+             qPrintable(QString::number(age)));
+    const QJsonArray workers = shown.json().value(QStringLiteral("workers")).toArray();
+    QCOMPARE(workers.size(), 1);
+    QCOMPARE(workers.at(0)[QStringLiteral("id")].toString(), QStringLiteral("w-dead"));
+    QCOMPARE(workers.at(0)[QStringLiteral("alive")].toBool(true), false);
+    QVERIFY(workers.at(0)[QStringLiteral("last_beat_s")].isNull());
+    QCOMPARE(workers.at(0)[QStringLiteral("backup_depth")].toInteger(-1), 1);
+    QCOMPARE(shown.json().value(QStringLiteral("dead_letter")).toInteger(-1), 1);
+
+    // Recovery puts the dead worker's task back; a drain empties the queue and persists all four.
+    LANTERND_VERIFY_OK(lanternd.run(args({"recover"})));
+    LANTERND_VERIFY_OK(lanternd.run(args({"work", "--once", "--id", "w-drain"})));
+    const Result drained = lanternd.run(args({"queues"}));
+    LANTERND_VERIFY_OK(drained);
+    QCOMPARE(drained.json().value(QStringLiteral("queues")).toArray().at(1)[QStringLiteral("depth")].toInteger(-1), 0);
+    QCOMPARE(drained.json().value(QStringLiteral("queues")).toArray().at(1)[QStringLiteral("oldest_age_s")].toDouble(-1), 0.0);
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM grab WHERE campaign_id = ?"), {id.toLongLong()}), 4);
 }
 
 QTEST_GUILESS_MAIN(TestCliOps)

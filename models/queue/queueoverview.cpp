@@ -1,0 +1,103 @@
+#include "queue/queueoverview.h"
+
+#include "checkin/checkinentry.h"
+#include "envelope/payouttask.h"
+#include "redis/keyschema.h"
+#include "redis/redisclient.h"
+
+#include <algorithm>
+
+namespace lantern {
+
+namespace {
+
+QByteArrayList llen(const QByteArray &key) { return {QByteArrayLiteral("LLEN"), key}; }
+QByteArrayList oldest(const QByteArray &key) { return {QByteArrayLiteral("LINDEX"), key, QByteArrayLiteral("-1")}; }
+
+double ageSeconds(qint64 nowMs, std::optional<qint64> oldestMs)
+{
+    return oldestMs ? double(std::max<qint64>(0, nowMs - *oldestMs)) / 1000.0 : 0.0;
+}
+
+std::optional<qint64> earlier(std::optional<qint64> a, std::optional<qint64> b)
+{
+    if (!a)
+        return b;
+    if (!b)
+        return a;
+    return std::min(*a, *b);
+}
+
+QStringList sortedMembers(RedisClient &redis, const QByteArray &set)
+{
+    QStringList members;
+    for (const RedisValue &member : redis.command({QByteArrayLiteral("SMEMBERS"), set}).elements)
+        members << QString::fromUtf8(member.toBytes());
+    return members;
+}
+
+} // namespace
+
+QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qint64 nowMs)
+{
+    QList<qint64> campaigns;
+    for (const QString &id : sortedMembers(redis, keys.campaignSet()))
+        campaigns << id.toLongLong();
+    std::sort(campaigns.begin(), campaigns.end());
+    QStringList workerIds = sortedMembers(redis, keys.workerSet());
+    workerIds.sort();
+
+    // Round trip 1: per queue its length, its oldest entry and its dead-letter length; then per
+    // worker its heartbeat and every backup list it may hold.
+    QList<QByteArrayList> commands;
+    for (int shard = 0; shard < keys.shards(); ++shard)
+        commands << llen(keys.checkinQueue(shard)) << oldest(keys.checkinQueue(shard)) << llen(keys.checkinDeadLetter(shard));
+    for (const qint64 id : std::as_const(campaigns))
+        commands << llen(keys.campaignTasks(id)) << oldest(keys.campaignTasks(id)) << llen(keys.campaignDeadLetter(id));
+    for (const QString &worker : std::as_const(workerIds)) {
+        commands << QByteArrayList{QByteArrayLiteral("GET"), keys.workerHeartbeat(worker)};
+        for (int shard = 0; shard < keys.shards(); ++shard)
+            commands << llen(keys.checkinBackup(shard, worker));
+        for (const qint64 id : std::as_const(campaigns))
+            commands << llen(keys.campaignBackup(id, worker));
+    }
+    const std::vector<RedisValue> replies = redis.pipeline(commands);
+    size_t at = 0;
+
+    QueueOverview overview;
+    QueueStatus checkin{QStringLiteral("checkin"), std::nullopt, 0, 0, 0};
+    std::optional<qint64> checkinOldest;
+    for (int shard = 0; shard < keys.shards(); ++shard) {
+        checkin.depth += replies[at++].toInteger();
+        if (const auto entry = CheckinEntry::fromJson(replies[at++].toBytes()))
+            checkinOldest = earlier(checkinOldest, entry->atMs);
+        checkin.deadLetter += replies[at++].toInteger();
+    }
+    checkin.oldestAgeS = ageSeconds(nowMs, checkinOldest);
+    overview.queues << checkin;
+    for (const qint64 id : std::as_const(campaigns)) {
+        QueueStatus payout{QStringLiteral("payout:%1").arg(id), id, 0, 0, 0};
+        payout.depth = replies[at++].toInteger();
+        const auto task = PayoutTask::fromJson(replies[at++].toBytes());
+        payout.oldestAgeS = ageSeconds(nowMs, task ? std::optional<qint64>(task->atMs) : std::nullopt);
+        payout.deadLetter = replies[at++].toInteger();
+        overview.queues << payout;
+    }
+    for (const QueueStatus &queue : std::as_const(overview.queues))
+        overview.deadLetter += queue.deadLetter;
+
+    for (const QString &id : std::as_const(workerIds)) {
+        WorkerStatus worker;
+        worker.id = id;
+        const RedisValue &beat = replies[at++];
+        worker.alive = !beat.isNil();
+        if (worker.alive)
+            worker.lastBeatS = ageSeconds(nowMs, beat.toInteger());
+        for (qsizetype list = 0; list < keys.shards() + campaigns.size(); ++list)
+            worker.backupDepth += replies[at++].toInteger();
+        overview.workers << worker;
+    }
+    return overview;
+}
+
+} // namespace lantern

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace lantern {
+
+class KeySchema;
+class RedisClient;
+
+/** One queue's backlog: the check-in log queue (all shards together) or one campaign's payout
+    task queue. */
+struct QueueStatus {
+    QString name;                       // "checkin" or "payout:<campaign id>"
+    std::optional<qint64> campaignId;   // set for payout queues
+    qint64 depth = 0;
+    double oldestAgeS = 0;              // age of the task that waits longest; 0 when empty
+    qint64 deadLetter = 0;              // entries set aside on this queue's dead-letter list(s)
+};
+
+/** One worker that ever claimed work: its heartbeat and what it holds in flight. */
+struct WorkerStatus {
+    QString id;
+    bool alive = false;                 // heartbeat key still there
+    std::optional<double> lastBeatS;    // seconds since the last beat, while alive
+    qint64 backupDepth = 0;             // entries in its backup lists, every queue together
+};
+
+/** What `lanternd queues` prints and the console's Queues view shows (DESIGN §6). */
+struct QueueOverview {
+    QList<QueueStatus> queues;          // "checkin" first, then payout queues by campaign id
+    QList<WorkerStatus> workers;        // by id
+    qint64 deadLetter = 0;              // all dead-letter lists together
+
+    /** Reads it all in two pipelined round trips plus one per worker set read. */
+    static QueueOverview read(RedisClient &redis, const KeySchema &keys, qint64 nowMs);
+};
+
+} // namespace lantern
