@@ -1,5 +1,6 @@
 #include "checkincommands.h"
 
+#include "api/resultjson.h"
 #include "audit/auditlog.h"
 #include "checkin/auditedcheckin.h"
 #include "checkin/checkinservice.h"
@@ -10,32 +11,8 @@
 #include "sql/sqlconnection.h"
 
 #include <QCoreApplication>
-#include <QJsonArray>
 
 namespace lantern::cli {
-
-namespace {
-
-QJsonObject outcomeJson(const CheckinOutcome &outcome)
-{
-    return {{QStringLiteral("uid"), outcome.uid},
-            {QStringLiteral("date"), outcome.date.toString(Qt::ISODate)},
-            {QStringLiteral("kind"), outcome.kind},
-            {QStringLiteral("already"), outcome.already},
-            {QStringLiteral("streak"), outcome.streak},
-            {QStringLiteral("month_count"), outcome.monthCount},
-            {QStringLiteral("points"), outcome.points}};
-}
-
-QJsonArray toArray(const QList<int> &days)
-{
-    QJsonArray array;
-    for (int day : days)
-        array.append(day);
-    return array;
-}
-
-} // namespace
 
 int runCheckin(CommandContext &context)
 {
@@ -47,13 +24,13 @@ int runCheckin(CommandContext &context)
 
     if (day == today) {  // the hot path: Redis only
         CheckinService service(context.redis(), context.keys(), context.config().checkin);
-        printJson(outcomeJson(service.checkin(uid, day, today, context.nowMs())));
+        printJson(checkinOutcomeJson(service.checkin(uid, day, today, context.nowMs())));
         return 0;
     }
     // A back-dated check-in is an operator replaying a lost one: audited like a make-up.
     AuditedCheckin audited(context.redis(), context.sql(), context.keys(), context.config().checkin);
     const CheckinOutcome outcome = audited.backdatedCheckin(uid, day, today, context.actor(), context.nowMs(), QStringLiteral("cli"));
-    printJson(outcomeJson(outcome));
+    printJson(checkinOutcomeJson(outcome));
     return 0;
 }
 
@@ -73,7 +50,7 @@ int runMakeup(CommandContext &context)
     SqlConnection &sql = context.sql();
     AuditedCheckin audited(context.redis(), sql, context.keys(), context.config().checkin);
     const CheckinOutcome outcome = audited.makeup(request, today, context.nowMs(), QStringLiteral("cli"));
-    printJson(outcomeJson(outcome));
+    printJson(checkinOutcomeJson(outcome));
     return 0;
 }
 
@@ -86,14 +63,7 @@ int runCalendar(CommandContext &context)
     const qint64 balance = CheckinStore(context.sql()).pointsBalance(uid);
     CheckinService service(context.redis(), context.keys(), context.config().checkin);
     const CalendarMonth calendar = service.calendar(uid, month, context.today());
-    printJson({{QStringLiteral("uid"), uid},
-               {QStringLiteral("month"), month.toString(u"yyyy-MM")},
-               {QStringLiteral("signed"), toArray(calendar.signedDays)},
-               {QStringLiteral("makeup"), toArray(calendar.makeupDays)},
-               {QStringLiteral("month_count"), calendar.monthCount},
-               {QStringLiteral("streak"), calendar.streak},
-               {QStringLiteral("longest"), calendar.longest},
-               {QStringLiteral("points_balance"), balance}});
+    printJson(calendarJson(calendar, balance));
     return 0;
 }
 

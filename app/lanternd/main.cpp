@@ -7,6 +7,7 @@
 #include "commandline.h"
 #include "core/errors.h"
 #include "opscommands.h"
+#include "servecommands.h"
 #include "translations.h"
 
 #include <QCoreApplication>
@@ -39,6 +40,8 @@ QString usage()
                                        "  campaign launch|pause|resume|close|show --id I\n"
                                        "  grab     --campaign I --uid U|--token T\n"
                                        "  verify   [--campaign I]\n"
+                                       "  serve    [--listen HOST:PORT] [--threads N]   (needs --token-secret; rate limits --rate-checkin R[/B] ...)\n"
+                                       "  switch   --feature checkin|grab --state on|off [--operator O]\n"
                                        "global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N\n"
                                        "  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N\n"
                                        "  --makeup-points true|false --token-salt S --profile NAME --config FILE\n"
@@ -93,6 +96,8 @@ int main(int argc, char *argv[])
             {QStringLiteral("campaign show"), cli::runCampaignShow},
             {QStringLiteral("grab"), cli::runGrab},
             {QStringLiteral("verify"), cli::runVerify},
+            {QStringLiteral("serve"), cli::runServe},
+            {QStringLiteral("switch"), cli::runSwitch},
     };
 
     const QStringList arguments = app.arguments().mid(1);

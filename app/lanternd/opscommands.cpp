@@ -16,15 +16,18 @@
 #include "token/usertoken.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QCoreApplication>
 #include <QHostInfo>
 #include <QRegularExpression>
 #include <QJsonArray>
 #include <QThread>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 
 namespace lantern::cli {
 
@@ -37,11 +40,15 @@ void requestStop(int)
     s_stopRequested.store(true);
 }
 
-/** Waits up to `ms`, waking early when a stop is requested. */
-void pause(int ms)
+/** Waits up to `ms`, waking early when a stop is requested; runs `duringWait` every 50 ms. */
+void pause(int ms, const std::function<void()> &duringWait = {})
 {
-    for (int waited = 0; waited < ms && !s_stopRequested.load(); waited += 50)
-        QThread::msleep(50);
+    const QDeadlineTimer deadline(ms);
+    while (!deadline.hasExpired() && !s_stopRequested.load()) {
+        if (duringWait)
+            duringWait();
+        QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(deadline.remainingTime(), 0, 50)));
+    }
 }
 
 QString defaultWorkerId()
@@ -66,7 +73,8 @@ QJsonObject statsJson(const QString &workerId, const DrainStats &checkins, const
                          {QStringLiteral("dead_lettered"), payouts.deadLettered}}}};
 }
 
-/** Renews the heartbeat when a third of its TTL has passed. */
+/** Renews the heartbeat when a third of its TTL has passed. A failed beat throws and is not
+    retried before the next third either, so a caller polling it never hammers a dead Redis. */
 class HeartbeatPacer {
 public:
     HeartbeatPacer(WorkerHeartbeat &heartbeat, RedisClient &redis) : m_heartbeat(heartbeat), m_redis(redis) {}
@@ -74,8 +82,8 @@ public:
     {
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         if (now - m_lastBeatMs >= m_heartbeat.ttlSeconds() * 1000 / 3) {
-            m_heartbeat.beat(m_redis, now);
             m_lastBeatMs = now;
+            m_heartbeat.beat(m_redis, now);
         }
     }
 
@@ -86,6 +94,11 @@ private:
 };
 
 } // namespace
+
+bool stopRequested()
+{
+    return s_stopRequested.load();
+}
 
 void installStopHandlers()
 {
@@ -150,7 +163,15 @@ int runWork(CommandContext &context)
                         QCoreApplication::translate("lantern::cli::Commands", "%1; retrying in %2 ms").arg(error.message()).arg(backoffMs);
                 std::fprintf(stderr, "lanternd work: %s\n", message.toLocal8Bit().constData());
                 context.closeSql();  // a dropped SQL connection is not reused; Redis reconnects by itself
-                pause(backoffMs);
+                // Waiting out an outage is not dying: keep beating, or recovery would take this
+                // worker for dead and hand its backup list to another one meanwhile. A Redis
+                // outage needs no report here; the next pass reports it.
+                pause(backoffMs, [&pacer] {
+                    try {
+                        pacer();
+                    } catch (const UnavailableError &) {
+                    }
+                });
                 backoffMs = std::min(backoffMs * 2, 5000);
             }
         }

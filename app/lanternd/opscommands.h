@@ -12,5 +12,7 @@ int runToken(CommandContext &context);
 
 /** Asks a running `work` loop to finish its batch and stop (SIGTERM/SIGINT). */
 void installStopHandlers();
+/** Whether SIGTERM/SIGINT arrived. */
+bool stopRequested();
 
 } // namespace lantern::cli

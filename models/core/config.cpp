@@ -89,6 +89,27 @@ QHash<QString, QString> profileSettings(const QHash<QString, QString> &flags, co
     return values;
 }
 
+/** "R" or "R/B": R requests per second (0 = unlimited, else 1..10000000), burst B (1..10000000,
+    default R). */
+RateLimit parseRateLimit(const QString &text, const QString &source)
+{
+    static const QRegularExpression shape(QStringLiteral("^(\\d{1,8})(?:/(\\d{1,8}))?$"));
+    const QRegularExpressionMatch match = shape.match(text);
+    const auto invalid = [&] {
+        return InvalidInputError(QCoreApplication::translate("lantern::Config", "invalid rate limit '%1' in %2: expected R or R/B "
+                                                                                 "(requests per second and burst, 0 for unlimited)")
+                                         .arg(text, source));
+    };
+    if (!match.hasMatch())
+        throw invalid();
+    RateLimit limit;
+    limit.perSecond = match.captured(1).toInt();
+    limit.burst = match.captured(2).isEmpty() ? limit.perSecond : match.captured(2).toInt();
+    if (limit.perSecond > 10'000'000 || limit.burst > 10'000'000 || (limit.perSecond > 0 && limit.burst < 1))
+        throw invalid();
+    return limit;
+}
+
 } // namespace
 
 QStringList Config::settingNames()
@@ -99,7 +120,9 @@ QStringList Config::settingNames()
             QStringLiteral("streak-policy"), QStringLiteral("rewards"),
             QStringLiteral("makeup-window-days"), QStringLiteral("makeup-quota"),
             QStringLiteral("makeup-points"), QStringLiteral("token-salt"),
-            QStringLiteral("token-secret")};
+            QStringLiteral("token-secret"),  QStringLiteral("rate-checkin"),
+            QStringLiteral("rate-calendar"), QStringLiteral("rate-grab"),
+            QStringLiteral("rate-campaign")};
 }
 
 Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvironment &environment)
@@ -156,6 +179,14 @@ Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvir
         config.tokenSalt = *salt;
     if (const auto secret = setting(QStringLiteral("token-secret")))
         config.tokenSecret = *secret;
+    const std::pair<const char *, RateLimit *> rates[] = {{"rate-checkin", &config.api.checkin},
+                                                          {"rate-calendar", &config.api.calendar},
+                                                          {"rate-grab", &config.api.grab},
+                                                          {"rate-campaign", &config.api.campaign}};
+    for (const auto &[name, limit] : rates) {
+        if (const auto text = setting(QLatin1String(name)))
+            *limit = parseRateLimit(*text, sources.value(QLatin1String(name)));
+    }
     return config;
 }
 

@@ -30,6 +30,23 @@ struct CheckinRules {
     int daySetTtlDays = 62;              // how long the per-day uid sets stay for reconcile
 };
 
+/** A token bucket's shape for one API endpoint: `perSecond` tokens refill every second, up to
+    `burst`. perSecond 0 means unlimited. */
+struct RateLimit {
+    int perSecond = 0;
+    int burst = 0;
+    bool unlimited() const { return perSecond == 0; }
+};
+
+/** The HTTP API's limits (DESIGN §5 settings rate-checkin, rate-calendar, rate-grab, rate-campaign:
+    "R" or "R/B" requests per second and burst; 0 = unlimited, the default). */
+struct ApiLimits {
+    RateLimit checkin;
+    RateLimit calendar;
+    RateLimit grab;
+    RateLimit campaign;
+};
+
 /** Everything a command needs to know about its environment (DESIGN §5).
     Resolution order for every setting: command-line flag, environment (LANTERN_*), the profile
     file (--profile NAME or --config FILE), the built-in default. */
@@ -46,6 +63,7 @@ public:
     CheckinRules checkin;
     QString tokenSalt = QStringLiteral("lantern");
     QString tokenSecret;  // never written to disk by Lantern
+    ApiLimits api;
 
     /** The business day: the override, or the current date in the configured time zone. */
     QDate today() const;

@@ -114,4 +114,9 @@ QByteArray KeySchema::workerSet() const
     return m_prefix + "workers";
 }
 
+QByteArray KeySchema::featureSwitches() const
+{
+    return m_prefix + "switches";
+}
+
 } // namespace lantern

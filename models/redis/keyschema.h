@@ -42,6 +42,7 @@ public:
 
     QByteArray workerHeartbeat(const QString &workerId) const;
     QByteArray workerSet() const;                            // ids of workers that ever claimed work
+    QByteArray featureSwitches() const;                      // hash feature -> "off" (the API's kill switches)
 
     /** Throws InvalidInputError unless id is 1..64 chars of [A-Za-z0-9_.-]. */
     static void validateWorkerId(const QString &workerId);

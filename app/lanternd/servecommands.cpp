@@ -1,0 +1,237 @@
+#include "servecommands.h"
+
+#include "api/apihandler.h"
+#include "api/featureswitches.h"
+#include "audit/auditlog.h"
+#include "commandcontext.h"
+#include "core/errors.h"
+#include "opscommands.h"
+#include "redis/redisclient.h"
+#include "sql/sqlconnection.h"
+
+#include <QAbstractHttpServer>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QHostAddress>
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QHttpServerResponse>
+#include <QJsonObject>
+#include <QTcpServer>
+#include <QThread>
+#include <QTimer>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace lantern::cli {
+
+namespace {
+
+QByteArray methodName(QHttpServerRequest::Method method)
+{
+    switch (method) {
+    case QHttpServerRequest::Method::Get: return QByteArrayLiteral("GET");
+    case QHttpServerRequest::Method::Post: return QByteArrayLiteral("POST");
+    case QHttpServerRequest::Method::Put: return QByteArrayLiteral("PUT");
+    case QHttpServerRequest::Method::Delete: return QByteArrayLiteral("DELETE");
+    case QHttpServerRequest::Method::Head: return QByteArrayLiteral("HEAD");
+    case QHttpServerRequest::Method::Patch: return QByteArrayLiteral("PATCH");
+    case QHttpServerRequest::Method::Options: return QByteArrayLiteral("OPTIONS");
+    default: return QByteArrayLiteral("OTHER");
+    }
+}
+
+/** The HTTP transport of one server thread: QtHttpServer parses, ApiHandler answers. */
+class ApiHttpServer final : public QAbstractHttpServer {
+public:
+    explicit ApiHttpServer(ApiShared &shared) : m_handler(shared) {}
+
+protected:
+    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override
+    {
+        const ApiRequest api{methodName(request.method()), request.url().path(QUrl::FullyEncoded).toUtf8(),
+                             request.url().query(QUrl::FullyEncoded).toUtf8(), request.value(QByteArrayLiteral("authorization")),
+                             request.body()};
+        const ApiResponse answer = m_handler.handle(api);
+        QHttpServerResponse response(answer.contentType, answer.body, QHttpServerResponse::StatusCode(answer.status));
+        for (const auto &[name, value] : answer.headers)
+            response.addHeader(name, value);
+        response.write(makeResponder(request, socket));
+        return true;
+    }
+
+    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override
+    {
+        QHttpServerResponse(QHttpServerResponse::StatusCode::NotFound).write(makeResponder(request, socket));
+    }
+
+private:
+    ApiHandler m_handler;
+};
+
+/** One event loop serving its own SO_REUSEPORT listening socket: the kernel spreads the
+    connections over the threads, and a request's Redis call blocks only its own thread. */
+class ServerThread final : public QThread {
+public:
+    ServerThread(ApiShared &shared, int socketFd) : m_shared(shared), m_socketFd(socketFd) {}
+
+protected:
+    void run() override
+    {
+        auto *tcp = new QTcpServer;
+        if (!tcp->setSocketDescriptor(m_socketFd)) {
+            std::fprintf(stderr, "lanternd serve: cannot adopt the listening socket: %s\n", qPrintable(tcp->errorString()));
+            delete tcp;
+            return;
+        }
+        ApiHttpServer http(m_shared);
+        http.bind(tcp);  // takes ownership
+        exec();
+    }
+
+private:
+    ApiShared &m_shared;
+    int m_socketFd;
+};
+
+struct ListenAddress {
+    QHostAddress host;
+    quint16 port = 0;
+};
+
+ListenAddress parseListen(const QString &text)
+{
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    QString host = text.left(colon);
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+        host = host.mid(1, host.size() - 2);
+    bool ok = false;
+    const uint port = text.mid(colon + 1).toUInt(&ok);
+    ListenAddress address{QHostAddress(host), quint16(port)};
+    if (colon < 0 || !ok || port > 65535 || address.host.isNull())
+        throw InvalidInputError(QCoreApplication::translate("lantern::cli::Commands",
+                                                            "invalid --listen '%1': expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080")
+                                        .arg(text));
+    return address;
+}
+
+/** A listening TCP socket with SO_REUSEPORT, so every server thread can own one on the same port. */
+int listeningSocket(const ListenAddress &address)
+{
+    const bool v6 = address.host.protocol() == QAbstractSocket::IPv6Protocol;
+    const int fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0)
+        throw LanternError(QStringLiteral("socket(): %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
+    const int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
+    sockaddr_storage storage{};
+    socklen_t length = 0;
+    if (v6) {
+        auto *in6 = reinterpret_cast<sockaddr_in6 *>(&storage);
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons(address.port);
+        const Q_IPV6ADDR bytes = address.host.toIPv6Address();
+        std::memcpy(&in6->sin6_addr, bytes.c, sizeof bytes.c);
+        length = sizeof *in6;
+    } else {
+        auto *in4 = reinterpret_cast<sockaddr_in *>(&storage);
+        in4->sin_family = AF_INET;
+        in4->sin_port = htons(address.port);
+        in4->sin_addr.s_addr = htonl(address.host.toIPv4Address());
+        length = sizeof *in4;
+    }
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&storage), length) != 0 || ::listen(fd, 1024) != 0) {
+        const QString reason = QString::fromLocal8Bit(std::strerror(errno));
+        ::close(fd);
+        throw LanternError(QCoreApplication::translate("lantern::cli::Commands", "cannot listen on %1:%2: %3")
+                                   .arg(address.host.toString())
+                                   .arg(address.port)
+                                   .arg(reason));
+    }
+    return fd;
+}
+
+quint16 boundPort(int fd)
+{
+    sockaddr_storage storage{};
+    socklen_t length = sizeof storage;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&storage), &length);
+    return storage.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6 *>(&storage)->sin6_port)
+                                         : ntohs(reinterpret_cast<sockaddr_in *>(&storage)->sin_port);
+}
+
+} // namespace
+
+int runServe(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("listen"), QStringLiteral("threads")});
+    ListenAddress address = parseListen(context.line().value(QStringLiteral("listen"), QStringLiteral("127.0.0.1:8080")));
+    const int threads = int(context.line().integer(QStringLiteral("threads"), 1, 64, std::max(2, QThread::idealThreadCount())));
+    if (context.config().tokenSecret.isEmpty())
+        throw InvalidInputError(QCoreApplication::translate("lantern::cli::Commands",
+                                                            "serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET"));
+
+    ApiShared shared(context.config());
+    std::vector<int> sockets{listeningSocket(address)};
+    address.port = boundPort(sockets.front());  // port 0: the kernel's choice, shared by every thread
+    for (int i = 1; i < threads; ++i)
+        sockets.push_back(listeningSocket(address));
+
+    std::vector<std::unique_ptr<ServerThread>> servers;
+    for (const int fd : sockets) {
+        servers.push_back(std::make_unique<ServerThread>(shared, fd));
+        servers.back()->start();
+    }
+    const QString where = address.host.protocol() == QAbstractSocket::IPv6Protocol
+                                  ? QStringLiteral("[%1]:%2").arg(address.host.toString()).arg(address.port)
+                                  : QStringLiteral("%1:%2").arg(address.host.toString()).arg(address.port);
+    std::fprintf(stderr, "lanternd serve: listening on http://%s with %d threads\n", qPrintable(where), threads);
+    std::fflush(stderr);
+
+    // SIGTERM/SIGINT set a flag (async-signal-safe); the main loop looks at it ten times a second.
+    QTimer stopWatch;
+    QObject::connect(&stopWatch, &QTimer::timeout, [] {
+        if (stopRequested())
+            QCoreApplication::quit();
+    });
+    stopWatch.start(100);
+    QCoreApplication::exec();
+
+    // Each loop returns between two requests: nothing is cut off half-answered.
+    for (const auto &server : servers)
+        server->quit();
+    for (const auto &server : servers)
+        server->wait();
+    quint64 answered = 0;
+    for (int e = 0; e < ApiEndpointCount; ++e) {
+        for (const int status : ApiMetrics::Statuses)
+            answered += shared.metrics().requests(ApiEndpoint(e), status);
+    }
+    printJson({{QStringLiteral("listen"), where}, {QStringLiteral("threads"), threads}, {QStringLiteral("requests"), qint64(answered)}});
+    return 0;
+}
+
+int runSwitch(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("feature"), QStringLiteral("state"), QStringLiteral("operator")});
+    const QString feature = context.line().required(QStringLiteral("feature"));
+    FeatureSwitches::validateFeature(feature);
+    const QString state = context.line().required(QStringLiteral("state"));
+    if (state != QLatin1String("on") && state != QLatin1String("off"))
+        throw InvalidInputError(QCoreApplication::translate("lantern::cli::Commands", "invalid --state '%1': expected on or off").arg(state));
+    SqlConnection &sql = context.sql();  // the audit row must be writable before anything changes
+    FeatureSwitches::set(context.redis(), context.keys(), feature, state == QLatin1String("on"));
+    AuditLog(sql).record(context.actor(), QStringLiteral("api.switch"), feature, {{QStringLiteral("state"), state}}, context.nowMs());
+    printJson({{QStringLiteral("feature"), feature}, {QStringLiteral("state"), state}});
+    return 0;
+}
+
+} // namespace lantern::cli

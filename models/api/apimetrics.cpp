@@ -1,0 +1,150 @@
+#include "api/apimetrics.h"
+
+#include "queue/queueoverview.h"
+
+namespace lantern {
+
+namespace {
+
+constexpr auto Relaxed = std::memory_order_relaxed;
+
+QByteArray number(double value)
+{
+    return QByteArray::number(value, 'g', 12);
+}
+
+} // namespace
+
+const char *ApiMetrics::endpointName(ApiEndpoint endpoint)
+{
+    switch (endpoint) {
+    case ApiEndpoint::Checkin: return "checkin";
+    case ApiEndpoint::Calendar: return "calendar";
+    case ApiEndpoint::Grab: return "grab";
+    case ApiEndpoint::Campaign: return "campaign";
+    case ApiEndpoint::Health: return "healthz";
+    case ApiEndpoint::Metrics: return "metrics";
+    case ApiEndpoint::Unknown: break;
+    }
+    return "unknown";
+}
+
+int ApiMetrics::statusIndex(int status)
+{
+    for (size_t i = 0; i + 1 < Statuses.size(); ++i) {
+        if (Statuses[i] == status)
+            return int(i);
+    }
+    return int(Statuses.size() - 1);
+}
+
+void ApiMetrics::recordRequest(ApiEndpoint endpoint, int status, double seconds)
+{
+    PerEndpoint &slot = m_endpoints[size_t(endpoint)];
+    slot.byStatus[size_t(statusIndex(status))].fetch_add(1, Relaxed);
+    slot.count.fetch_add(1, Relaxed);
+    slot.sumNs.fetch_add(quint64(seconds * 1e9), Relaxed);
+    for (size_t i = 0; i < LatencyBuckets.size(); ++i) {
+        if (seconds <= LatencyBuckets[i]) {
+            slot.buckets[i].fetch_add(1, Relaxed);
+            break;
+        }
+    }
+}
+
+void ApiMetrics::recordGrab(const QString &outcome)
+{
+    for (size_t i = 0; i < GrabOutcomes.size(); ++i) {
+        if (outcome == QLatin1String(GrabOutcomes[i])) {
+            m_grabs[i].fetch_add(1, Relaxed);
+            return;
+        }
+    }
+}
+
+void ApiMetrics::recordCheckin(bool already)
+{
+    (already ? m_checkinsAlready : m_checkinsNew).fetch_add(1, Relaxed);
+}
+
+quint64 ApiMetrics::requests(ApiEndpoint endpoint, int status) const
+{
+    return m_endpoints[size_t(endpoint)].byStatus[size_t(statusIndex(status))].load(Relaxed);
+}
+
+quint64 ApiMetrics::grabs(const QString &outcome) const
+{
+    for (size_t i = 0; i < GrabOutcomes.size(); ++i) {
+        if (outcome == QLatin1String(GrabOutcomes[i]))
+            return m_grabs[i].load(Relaxed);
+    }
+    return 0;
+}
+
+QByteArray ApiMetrics::render(const QueueOverview *queues) const
+{
+    QByteArray out;
+    out.reserve(8192);
+    out += "# HELP lantern_http_requests_total HTTP requests answered, by endpoint and status code.\n"
+           "# TYPE lantern_http_requests_total counter\n";
+    for (int e = 0; e < ApiEndpointCount; ++e) {
+        const PerEndpoint &slot = m_endpoints[size_t(e)];
+        for (size_t s = 0; s < Statuses.size(); ++s) {
+            const quint64 value = slot.byStatus[s].load(Relaxed);
+            if (value == 0)
+                continue;
+            out += "lantern_http_requests_total{endpoint=\"" + QByteArray(endpointName(ApiEndpoint(e))) + "\",code=\"" +
+                   (Statuses[s] ? QByteArray::number(Statuses[s]) : QByteArray("other")) + "\"} " + QByteArray::number(value) + '\n';
+        }
+    }
+    out += "# HELP lantern_http_request_duration_seconds Time from a parsed request to its response, by endpoint.\n"
+           "# TYPE lantern_http_request_duration_seconds histogram\n";
+    for (int e = 0; e < ApiEndpointCount; ++e) {
+        const PerEndpoint &slot = m_endpoints[size_t(e)];
+        const QByteArray label = "endpoint=\"" + QByteArray(endpointName(ApiEndpoint(e))) + '"';
+        quint64 cumulative = 0;
+        for (size_t b = 0; b < LatencyBuckets.size(); ++b) {
+            cumulative += slot.buckets[b].load(Relaxed);
+            out += "lantern_http_request_duration_seconds_bucket{" + label + ",le=\"" + number(LatencyBuckets[b]) + "\"} " +
+                   QByteArray::number(cumulative) + '\n';
+        }
+        const quint64 count = slot.count.load(Relaxed);
+        out += "lantern_http_request_duration_seconds_bucket{" + label + ",le=\"+Inf\"} " + QByteArray::number(count) + '\n';
+        out += "lantern_http_request_duration_seconds_sum{" + label + "} " + number(double(slot.sumNs.load(Relaxed)) / 1e9) + '\n';
+        out += "lantern_http_request_duration_seconds_count{" + label + "} " + QByteArray::number(count) + '\n';
+    }
+    out += "# HELP lantern_grabs_total Grab outcomes answered by this server.\n"
+           "# TYPE lantern_grabs_total counter\n";
+    for (size_t i = 0; i < GrabOutcomes.size(); ++i)
+        out += "lantern_grabs_total{outcome=\"" + QByteArray(GrabOutcomes[i]) + "\"} " + QByteArray::number(m_grabs[i].load(Relaxed)) + '\n';
+    out += "# HELP lantern_checkins_total Check-ins answered by this server (already: the day was signed before).\n"
+           "# TYPE lantern_checkins_total counter\n"
+           "lantern_checkins_total{result=\"new\"} " + QByteArray::number(m_checkinsNew.load(Relaxed)) + "\n"
+           "lantern_checkins_total{result=\"already\"} " + QByteArray::number(m_checkinsAlready.load(Relaxed)) + '\n';
+    if (queues) {
+        out += "# HELP lantern_queue_depth Entries waiting in a queue.\n# TYPE lantern_queue_depth gauge\n";
+        for (const QueueStatus &queue : queues->queues)
+            out += "lantern_queue_depth{queue=\"" + queue.name.toUtf8() + "\"} " + QByteArray::number(queue.depth) + '\n';
+        out += "# HELP lantern_queue_oldest_age_seconds Age of the oldest waiting entry.\n# TYPE lantern_queue_oldest_age_seconds gauge\n";
+        for (const QueueStatus &queue : queues->queues)
+            out += "lantern_queue_oldest_age_seconds{queue=\"" + queue.name.toUtf8() + "\"} " + number(queue.oldestAgeS) + '\n';
+        out += "# HELP lantern_dead_letter_entries Entries set aside on dead-letter lists.\n# TYPE lantern_dead_letter_entries gauge\n"
+               "lantern_dead_letter_entries " + QByteArray::number(queues->deadLetter) + '\n';
+        qint64 alive = 0;
+        qint64 backup = 0;
+        for (const WorkerStatus &worker : queues->workers) {
+            alive += worker.alive ? 1 : 0;
+            backup += worker.backupDepth;
+        }
+        out += "# HELP lantern_workers Known workers by heartbeat state.\n# TYPE lantern_workers gauge\n"
+               "lantern_workers{state=\"alive\"} " + QByteArray::number(alive) + "\n"
+               "lantern_workers{state=\"dead\"} " + QByteArray::number(qint64(queues->workers.size()) - alive) + '\n';
+        out += "# HELP lantern_backup_entries Entries held in workers' backup lists.\n# TYPE lantern_backup_entries gauge\n"
+               "lantern_backup_entries " + QByteArray::number(backup) + '\n';
+    }
+    out += "# HELP lantern_redis_up Whether Redis answered this scrape.\n# TYPE lantern_redis_up gauge\n"
+           "lantern_redis_up " + QByteArray(queues ? "1" : "0") + '\n';
+    return out;
+}
+
+} // namespace lantern

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <array>
+#include <atomic>
+
+namespace lantern {
+
+struct QueueOverview;
+
+/** The HTTP API's endpoints, for routing, limits and metrics. */
+enum class ApiEndpoint { Checkin, Calendar, Grab, Campaign, Health, Metrics, Unknown };
+inline constexpr int ApiEndpointCount = 7;
+
+/** Counters and latency histograms shared by every server thread (lock-free), rendered in the
+    Prometheus text format for GET /metrics. */
+class ApiMetrics final {
+public:
+    static constexpr std::array<double, 12> LatencyBuckets{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                                           0.05,   0.1,   0.25,   0.5,   1.0,  2.5};
+    static constexpr std::array<int, 10> Statuses{200, 400, 401, 404, 405, 409, 429, 500, 503, 0};  // 0: any other
+    static constexpr std::array<const char *, 5> GrabOutcomes{"ok", "already", "sold_out", "not_live", "too_many_attempts"};
+
+    void recordRequest(ApiEndpoint endpoint, int status, double seconds);
+    void recordGrab(const QString &outcome);
+    void recordCheckin(bool already);
+
+    quint64 requests(ApiEndpoint endpoint, int status) const;
+    quint64 grabs(const QString &outcome) const;
+
+    /** The whole exposition; queue gauges come from `queues` when Redis answered. */
+    QByteArray render(const QueueOverview *queues) const;
+
+    static const char *endpointName(ApiEndpoint endpoint);
+
+private:
+    static int statusIndex(int status);
+
+    struct PerEndpoint {
+        std::array<std::atomic<quint64>, Statuses.size()> byStatus{};
+        std::array<std::atomic<quint64>, LatencyBuckets.size()> buckets{};  // non-cumulative
+        std::atomic<quint64> count{0};
+        std::atomic<quint64> sumNs{0};
+    };
+    std::array<PerEndpoint, ApiEndpointCount> m_endpoints{};
+    std::array<std::atomic<quint64>, GrabOutcomes.size()> m_grabs{};
+    std::atomic<quint64> m_checkinsNew{0};
+    std::atomic<quint64> m_checkinsAlready{0};
+};
+
+} // namespace lantern

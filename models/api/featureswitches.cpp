@@ -1,0 +1,43 @@
+#include "api/featureswitches.h"
+
+#include "core/errors.h"
+#include "redis/keyschema.h"
+#include "redis/redisclient.h"
+
+namespace lantern {
+
+bool FeatureSwitches::isOn(const QString &feature, qint64 nowMs, qint64 maxAgeMs)
+{
+    if (m_readAtMs < 0 || nowMs - m_readAtMs >= maxAgeMs || nowMs < m_readAtMs) {
+        try {
+            const RedisValue all = m_redis.command({QByteArrayLiteral("HGETALL"), m_keys.featureSwitches()});
+            QStringList off;
+            for (size_t i = 0; i + 1 < all.elements.size(); i += 2) {
+                if (all.elements[i + 1].toBytes() == "off")
+                    off << QString::fromUtf8(all.elements[i].toBytes());
+            }
+            m_off = off;
+            m_readAtMs = nowMs;
+        } catch (const UnavailableError &) {
+            // Keep the last known state; the request's own Redis call reports the outage.
+        }
+    }
+    return !m_off.contains(feature);
+}
+
+void FeatureSwitches::validateFeature(const QString &feature)
+{
+    if (!features().contains(feature))
+        throw InvalidInputError(tr("unknown feature '%1': expected %2").arg(feature, features().join(QStringLiteral(" or "))));
+}
+
+void FeatureSwitches::set(RedisClient &redis, const KeySchema &keys, const QString &feature, bool on)
+{
+    validateFeature(feature);
+    if (on)
+        redis.command({QByteArrayLiteral("HDEL"), keys.featureSwitches(), feature.toUtf8()});
+    else
+        redis.command({QByteArrayLiteral("HSET"), keys.featureSwitches(), feature.toUtf8(), QByteArrayLiteral("off")});
+}
+
+} // namespace lantern

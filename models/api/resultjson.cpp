@@ -1,0 +1,55 @@
+#include "api/resultjson.h"
+
+#include "checkin/checkinservice.h"
+#include "envelope/grabservice.h"
+
+#include <QJsonArray>
+
+namespace lantern {
+
+namespace {
+
+QJsonArray toArray(const QList<int> &days)
+{
+    QJsonArray array;
+    for (const int day : days)
+        array.append(day);
+    return array;
+}
+
+} // namespace
+
+QJsonObject checkinOutcomeJson(const CheckinOutcome &outcome)
+{
+    return {{QStringLiteral("uid"), outcome.uid},
+            {QStringLiteral("date"), outcome.date.toString(Qt::ISODate)},
+            {QStringLiteral("kind"), outcome.kind},
+            {QStringLiteral("already"), outcome.already},
+            {QStringLiteral("streak"), outcome.streak},
+            {QStringLiteral("month_count"), outcome.monthCount},
+            {QStringLiteral("points"), outcome.points}};
+}
+
+QJsonObject calendarJson(const CalendarMonth &calendar, qint64 pointsBalance)
+{
+    return {{QStringLiteral("uid"), calendar.uid},
+            {QStringLiteral("month"), calendar.month.toString(u"yyyy-MM")},
+            {QStringLiteral("signed"), toArray(calendar.signedDays)},
+            {QStringLiteral("makeup"), toArray(calendar.makeupDays)},
+            {QStringLiteral("month_count"), calendar.monthCount},
+            {QStringLiteral("streak"), calendar.streak},
+            {QStringLiteral("longest"), calendar.longest},
+            {QStringLiteral("points_balance"), pointsBalance}};
+}
+
+QJsonObject grabOutcomeJson(const GrabOutcome &outcome)
+{
+    QJsonObject json{{QStringLiteral("status"), outcome.status}};
+    if (outcome.seq > 0) {
+        json.insert(QStringLiteral("amount_cents"), outcome.amountCents);
+        json.insert(QStringLiteral("envelope"), outcome.seq);
+    }
+    return json;
+}
+
+} // namespace lantern
