@@ -50,12 +50,14 @@ ConsoleOptions ConsoleOptions::parse(const QStringList &arguments)
     const QCommandLineOption sandbox(QStringLiteral("sandbox"), tr("Use the embedded sandbox (the default without --redis and --db)."));
     const QCommandLineOption sandboxDir(QStringLiteral("sandbox-dir"), tr("Where the sandbox keeps its files."), tr("dir"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), tr("Render a view to this PNG file and exit."), tr("file"));
-    const QCommandLineOption view(QStringLiteral("view"), tr("The view to render: users."), tr("name"), QStringLiteral("users"));
+    const QCommandLineOption view(QStringLiteral("view"), tr("The view to open or render: users, campaigns, queues, recovery, audit, connections."),
+                                  tr("name"), QStringLiteral("users"));
+    const QCommandLineOption campaign(QStringLiteral("campaign"), tr("Show this campaign (its id)."), tr("id"));
     const QCommandLineOption uid(QStringLiteral("uid"), tr("Show this user (a uid or a token)."), tr("uid"));
     const QCommandLineOption month(QStringLiteral("month"), tr("Show this month (YYYY-MM)."), tr("month"));
     const QCommandLineOption day(QStringLiteral("day"), tr("Select this day (YYYY-MM-DD) in the calendar."), tr("date"));
     const QCommandLineOption lang(QStringLiteral("lang"), tr("Interface language, e.g. zh_CN or en."), tr("language"));
-    parser.addOptions({sandbox, sandboxDir, screenshot, view, uid, month, day, lang});
+    parser.addOptions({sandbox, sandboxDir, screenshot, view, campaign, uid, month, day, lang});
     QList<QCommandLineOption> settings;
     for (const auto &[name, description] : settingOptions())
         settings << QCommandLineOption(name, description, tr("value"));
@@ -88,8 +90,14 @@ ConsoleOptions ConsoleOptions::parse(const QStringList &arguments)
     options.sandboxDirectory = parser.value(sandboxDir);
     options.screenshotFile = parser.value(screenshot);
     options.view = parser.value(view);
-    if (options.view != QLatin1String("users"))
-        throw InvalidInputError(tr("unknown view '%1': the console has one view, users").arg(options.view));
+    if (!viewNames().contains(options.view))
+        throw InvalidInputError(tr("unknown view '%1': expected one of %2").arg(options.view, viewNames().join(QStringLiteral(", "))));
+    if (parser.isSet(campaign)) {
+        bool ok = false;
+        options.campaignId = parser.value(campaign).toLongLong(&ok);
+        if (!ok || options.campaignId < 1)
+            throw InvalidInputError(tr("invalid --campaign '%1': expected a campaign id (a positive whole number)").arg(parser.value(campaign)));
+    }
     options.uid = parser.value(uid);
     if (parser.isSet(month))
         options.month = parseMonth(parser.value(month));

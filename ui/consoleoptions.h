@@ -19,6 +19,7 @@ public:
     QString screenshotFile;             // --screenshot FILE: render, save, exit
     QString view = QStringLiteral("users");
     QString uid;                        // --uid: a uid or token to show
+    qint64 campaignId = 0;              // --campaign: the campaign to show
     QDate month;                        // --month YYYY-MM
     QDate day;                          // --day YYYY-MM-DD: select this day (and its month)
     QString language;                   // --lang, else the system locale
@@ -26,6 +27,12 @@ public:
     /** Parses `arguments` (argv, program first). Prints help or version and exits for --help
         and --version; throws InvalidInputError for anything malformed. */
     static ConsoleOptions parse(const QStringList &arguments);
+    /** The names --view takes. */
+    static QStringList viewNames()
+    {
+        return {QStringLiteral("users"), QStringLiteral("campaigns"), QStringLiteral("queues"), QStringLiteral("recovery"),
+                QStringLiteral("audit"), QStringLiteral("connections")};
+    }
     /** --lang's value, read before the full parse so the help text is already translated. */
     static QString languageFrom(const QStringList &arguments);
 

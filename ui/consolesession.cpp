@@ -21,10 +21,10 @@ ConsoleSession::ConsoleSession(ConsoleOptions options, QObject *parent)
 {
     m_window = std::make_unique<MainWindow>(m_config.checkin);
     if (!m_options.screenshotFile.isEmpty()) {
-        QString user = m_options.uid;
-        if (user.isEmpty() && m_options.sandbox)
-            user = QString::number(SandboxSeeder::demoUids().constFirst());
-        m_screenshot = std::make_unique<ScreenshotJob>(m_window.get(), m_options.screenshotFile, user, m_options.month, m_options.day);
+        ScreenshotRequest request{m_options.uid, m_options.month, m_options.day, m_options.campaignId};
+        if (request.user.isEmpty() && m_options.sandbox && m_options.view == QLatin1String("users"))
+            request.user = QString::number(SandboxSeeder::demoUids().constFirst());
+        m_screenshot = std::make_unique<ScreenshotJob>(m_window.get(), m_options.screenshotFile, m_options.view, request);
         connect(m_screenshot.get(), &ScreenshotJob::finished, this, &ConsoleSession::finished);
     }
 }
@@ -33,12 +33,12 @@ ConsoleSession::~ConsoleSession()
 {
     m_screenshot.reset();
     m_window.reset();
-    m_lookup.reset();
     m_sandbox.reset();
 }
 
 void ConsoleSession::start()
 {
+    m_window->showView(m_options.view);
     m_window->show();
     UsersView *view = m_window->usersView();
     if (m_options.month.isValid())
@@ -80,9 +80,8 @@ void ConsoleSession::start()
 void ConsoleSession::attachBackend(const Config &config)
 {
     m_window->setConnection(config, m_options.sandbox);
-    m_lookup = std::make_unique<DedicatedThread<UserLookupService>>(QStringLiteral("user-lookup"), config);
+    m_window->attachBackend(config);
     UsersView *view = m_window->usersView();
-    view->setService(m_lookup->get());
     if (m_screenshot)
         m_screenshot->backendReady();
     else if (!m_options.uid.isEmpty())

@@ -1,7 +1,5 @@
 #pragma once
 
-#include "console/dedicatedthread.h"
-#include "console/userlookupservice.h"
 #include "consoleoptions.h"
 #include "core/config.h"
 
@@ -20,7 +18,8 @@ class ScreenshotJob;
 
 /** One run of the console: the window, the backend it talks to (the sandbox, or the servers
     given on the command line), the lookup service's thread, and a screenshot job if asked.
-    Tears them down in a safe order: window, lookup thread, sandbox worker, Redis child. */
+    Tears them down in a safe order: window (each view joins its service thread), sandbox
+    worker, Redis child. */
 class ConsoleSession final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ConsoleSession)
@@ -44,7 +43,6 @@ private:
     ConsoleOptions m_options;
     Config m_config;
     std::unique_ptr<Sandbox> m_sandbox;
-    std::unique_ptr<DedicatedThread<UserLookupService>> m_lookup;
     std::unique_ptr<MainWindow> m_window;
     std::unique_ptr<ScreenshotJob> m_screenshot;
 };

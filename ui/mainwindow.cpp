@@ -1,35 +1,106 @@
 #include "mainwindow.h"
 
+#include "auditview.h"
+#include "campaignsview.h"
+#include "connectionsview.h"
 #include "console/usermonth.h"
+#include "queuesview.h"
+#include "recoveryview.h"
 #include "usersview.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QComboBox>
+#include <QDateTime>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QListWidget>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QToolButton>
 
 namespace lantern::ui {
+
+namespace {
+
+constexpr int Intervals[] = {0, 2, 5, 10, 30, 60};
+
+} // namespace
 
 MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
     : QMainWindow(parent),
       m_users(new UsersView(rules, this)),
+      m_navigation(new QListWidget(this)),
+      m_stack(new QStackedWidget(this)),
+      m_interval(new QComboBox(this)),
+      m_pause(new QToolButton(this)),
       m_mode(new QLabel(this)),
       m_connection(new QLabel(this)),
       m_worker(new QLabel(this)),
       m_refreshed(new QLabel(this))
 {
-    setWindowTitle(tr("Lantern Console — Users"));
-    setCentralWidget(m_users);
+    auto *central = new QWidget(this);
+    auto *layout = new QHBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    m_navigation->setObjectName(QStringLiteral("navigation"));
+    m_navigation->setFixedWidth(150);
+    m_navigation->setIconSize(QSize(20, 20));
+    m_navigation->setFrameShape(QFrame::NoFrame);
+    m_navigation->setStyleSheet(QStringLiteral("QListWidget#navigation { background: palette(window); border-right: 1px solid palette(mid); }"
+                                               "QListWidget#navigation::item { padding: 8px 6px; }"));
+    layout->addWidget(m_navigation);
+    layout->addWidget(m_stack, 1);
+    setCentralWidget(central);
+
+    addView(m_users, QStringLiteral("user-identity"));
+    addView(new CampaignsView(this), QStringLiteral("mail-send"));
+    addView(new QueuesView(this), QStringLiteral("view-list-details"));
+    addView(new RecoveryView(this), QStringLiteral("view-refresh"));
+    addView(new AuditView(this), QStringLiteral("document-open-recent"));
+    addView(new ConnectionsView(this), QStringLiteral("network-server"));
+    connect(m_navigation, &QListWidget::currentRowChanged, this, &MainWindow::onViewChanged);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
+    for (int row = 0; row < m_views.size(); ++row) {
+        QAction *action = viewMenu->addAction(m_views.at(row)->title(), this, [this, row] { m_navigation->setCurrentRow(row); });
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + row)));
+    }
+    viewMenu->addSeparator();
+    QAction *refreshNow = viewMenu->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Refresh now"), QKeySequence::Refresh, this,
+                                              &MainWindow::refreshCurrent);
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Lantern"), this, [this] {
         QMessageBox::about(this, tr("About Lantern"),
                            tr("<b>Lantern Console</b> %1<br>Daily check-in and red-envelope campaigns on Redis and SQL.")
                                    .arg(QApplication::applicationVersion()));
+    });
+
+    // Auto-refresh: the interval is always visible and can be paused.
+    QToolBar *toolbar = addToolBar(tr("Refresh"));
+    toolbar->setObjectName(QStringLiteral("refreshToolbar"));
+    toolbar->setMovable(false);
+    toolbar->addAction(refreshNow);
+    toolbar->addWidget(new QLabel(tr("Auto-refresh:") + QLatin1Char(' '), this));
+    for (const int seconds : Intervals)
+        m_interval->addItem(seconds == 0 ? tr("Off") : tr("every %n s", nullptr, seconds), seconds);
+    m_interval->setCurrentIndex(m_interval->findData(m_refreshSeconds));
+    toolbar->addWidget(m_interval);
+    m_pause->setCheckable(true);
+    m_pause->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->addWidget(m_pause);
+    connect(m_interval, &QComboBox::currentIndexChanged, this, [this] { setRefreshInterval(m_interval->currentData().toInt()); });
+    connect(m_pause, &QToolButton::toggled, this, &MainWindow::setRefreshPaused);
+    connect(&m_refreshTimer, &QTimer::timeout, this, [this] {
+        if (ConsoleView *view = currentView(); view && view->wantsAutoRefresh())
+            view->refresh();
     });
 
     m_mode->setContentsMargins(6, 0, 6, 0);
@@ -43,10 +114,89 @@ MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
     m_worker->setVisible(false);
 
     connect(m_users, &UsersView::monthShown, this, &MainWindow::showRefreshed);
-    resize(1040, 700);
+    m_navigation->setCurrentRow(0);
+    setRefreshPaused(false);
+    resize(1180, 760);
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::addView(ConsoleView *view, const QString &iconName)
+{
+    m_views << view;
+    m_stack->addWidget(view);
+    auto *item = new QListWidgetItem(QIcon::fromTheme(iconName), view->title(), m_navigation);
+    item->setData(Qt::UserRole, view->viewName());
+    connect(view, &ConsoleView::statusMessage, this, [this](const QString &text) { m_refreshed->setText(text); });
+}
+
+ConsoleView *MainWindow::view(const QString &name) const
+{
+    for (ConsoleView *candidate : m_views) {
+        if (candidate->viewName() == name)
+            return candidate;
+    }
+    return nullptr;
+}
+
+ConsoleView *MainWindow::currentView() const
+{
+    return qobject_cast<ConsoleView *>(m_stack->currentWidget());
+}
+
+bool MainWindow::showView(const QString &name)
+{
+    ConsoleView *target = view(name);
+    if (!target)
+        return false;
+    m_navigation->setCurrentRow(int(m_views.indexOf(target)));
+    return true;
+}
+
+void MainWindow::onViewChanged(int row)
+{
+    if (row < 0 || row >= m_views.size())
+        return;
+    m_stack->setCurrentIndex(row);
+    setWindowTitle(tr("Lantern Console — %1").arg(m_views.at(row)->title()));
+    if (m_connection->property("attached").toBool())
+        m_views.at(row)->refresh();
+}
+
+void MainWindow::refreshCurrent()
+{
+    if (ConsoleView *view = currentView())
+        view->refresh();
+}
+
+void MainWindow::setRefreshInterval(int seconds)
+{
+    m_refreshSeconds = std::max(0, seconds);
+    const int index = m_interval->findData(m_refreshSeconds);
+    if (index >= 0 && index != m_interval->currentIndex())
+        m_interval->setCurrentIndex(index);
+    updateRefreshTimer();
+}
+
+void MainWindow::setRefreshPaused(bool paused)
+{
+    m_paused = paused;
+    if (m_pause->isChecked() != paused)
+        m_pause->setChecked(paused);
+    m_pause->setText(paused ? tr("Resume") : tr("Pause"));
+    m_pause->setIcon(style()->standardIcon(paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
+    m_pause->setToolTip(paused ? tr("Auto-refresh is paused: what you see stays as it is.") : tr("Pause auto-refresh"));
+    updateRefreshTimer();
+}
+
+void MainWindow::updateRefreshTimer()
+{
+    m_pause->setEnabled(m_refreshSeconds > 0);
+    if (m_refreshSeconds > 0 && !m_paused)
+        m_refreshTimer.start(m_refreshSeconds * 1000);
+    else
+        m_refreshTimer.stop();
+}
 
 void MainWindow::setConnection(const Config &config, bool sandbox)
 {
@@ -59,6 +209,13 @@ void MainWindow::setConnection(const Config &config, bool sandbox)
     const QString db = config.db.redacted();
     m_connection->setText(tr("Redis %1 · SQL %2").arg(redis, db));
     m_connection->setToolTip(tr("Redis: %1\nSQL: %2").arg(redis, db));
+}
+
+void MainWindow::attachBackend(const Config &config)
+{
+    for (ConsoleView *view : std::as_const(m_views))
+        view->attachBackend(config);
+    m_connection->setProperty("attached", true);
 }
 
 void MainWindow::setWorkerStatus(const QString &text, bool trouble)

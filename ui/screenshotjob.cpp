@@ -1,8 +1,6 @@
 #include "screenshotjob.h"
 
-#include "console/usermonth.h"
 #include "mainwindow.h"
-#include "usersview.h"
 
 #include <QFileInfo>
 #include <QPixmap>
@@ -11,33 +9,23 @@
 
 namespace lantern::ui {
 
-ScreenshotJob::ScreenshotJob(MainWindow *window, QString file, QString user, QDate month, QDate day, QObject *parent)
-    : QObject(parent), m_window(window), m_file(std::move(file)), m_user(std::move(user)), m_month(month), m_day(day)
+ScreenshotJob::ScreenshotJob(MainWindow *window, QString file, const QString &viewName, ScreenshotRequest request, QObject *parent)
+    : QObject(parent), m_window(window), m_file(std::move(file)), m_view(window->view(viewName)), m_request(std::move(request))
 {
+    Q_ASSERT(m_view);
     m_deadline.setSingleShot(true);
     m_deadline.setInterval(DeadlineMs);
     connect(&m_deadline, &QTimer::timeout, this, [this] { capture(1, QStringLiteral("no answer within the deadline")); });
     m_deadline.start();
-
-    UsersView *view = m_window->usersView();
-    connect(view, &UsersView::monthShown, this, [this] {
-        if (m_day.isValid())
-            m_window->usersView()->selectDay(m_day);
-        capture(0);
-    });
-    connect(view, &UsersView::failed, this, [this](const QString &message) { capture(1, message); });
+    m_window->setRefreshInterval(0);  // nothing may change the view between its answer and the grab
+    m_window->showView(viewName);
+    connect(m_view, &ConsoleView::screenshotReady, this, [this] { capture(0); });
+    connect(m_view, &ConsoleView::screenshotFailed, this, [this](const QString &message) { capture(1, message); });
 }
 
 void ScreenshotJob::backendReady()
 {
-    UsersView *view = m_window->usersView();
-    if (m_user.isEmpty()) {
-        if (m_month.isValid())
-            view->showMonth(m_month);
-        capture(0);
-        return;
-    }
-    view->lookUp(m_user, m_month);
+    m_view->prepareScreenshot(m_request);
 }
 
 void ScreenshotJob::backendFailed(const QString &message)

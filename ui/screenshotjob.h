@@ -1,5 +1,7 @@
 #pragma once
 
+#include "consoleview.h"
+
 #include <QDate>
 #include <QObject>
 #include <QTimer>
@@ -8,10 +10,10 @@ namespace lantern::ui {
 
 class MainWindow;
 
-/** `lantern --screenshot FILE --view users [--uid U] [--month YYYY-MM]`: once the backend is
-    there, asks the view for the user and month, waits for the answer (a signal, never a
-    sleep), grabs the window to a PNG and reports an exit code. A deadline ends a run that
-    gets no answer. */
+/** `lantern --screenshot FILE --view NAME [--uid U] [--month YYYY-MM] [--campaign I]`: shows the
+    view, and once the backend is there asks it to load what the request names, waits for its
+    answer (a signal, never a sleep), grabs the window to a PNG and reports an exit code. A
+    deadline ends a run that gets no answer. */
 class ScreenshotJob final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ScreenshotJob)
@@ -20,7 +22,7 @@ public:
     static constexpr int DeadlineMs = 120000;
 
     /** `day`, when valid, is selected once the month is shown. */
-    ScreenshotJob(MainWindow *window, QString file, QString user, QDate month, QDate day, QObject *parent = nullptr);
+    ScreenshotJob(MainWindow *window, QString file, const QString &viewName, ScreenshotRequest request, QObject *parent = nullptr);
 
     /** The backend answers: look the user up now. */
     void backendReady();
@@ -36,9 +38,8 @@ private:
 
     MainWindow *m_window;
     QString m_file;
-    QString m_user;
-    QDate m_month;
-    QDate m_day;
+    ConsoleView *m_view;
+    ScreenshotRequest m_request;
     QTimer m_deadline;
     bool m_done = false;
 };

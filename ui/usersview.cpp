@@ -46,7 +46,7 @@ QString defaultOperator()
 } // namespace
 
 UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
-    : QWidget(parent),
+    : ConsoleView(parent),
       m_rules(rules),
       m_model(new CalendarModel(this)),
       m_search(new QLineEdit(this)),
@@ -180,6 +180,35 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
 }
 
 UsersView::~UsersView() = default;
+
+void UsersView::attachBackend(const Config &config)
+{
+    m_lookupThread = std::make_unique<DedicatedThread<UserLookupService>>(QStringLiteral("user-lookup"), config);
+    setService(m_lookupThread->get());
+}
+
+void UsersView::prepareScreenshot(const ScreenshotRequest &request)
+{
+    if (request.user.isEmpty()) {
+        if (request.month.isValid())
+            showMonth(request.month);
+        Q_EMIT screenshotReady();
+        return;
+    }
+    m_screenshotDay = request.day;
+    auto *const once = new QObject(this);
+    connect(this, &UsersView::monthShown, once, [this, once] {
+        delete once;
+        if (m_screenshotDay.isValid())
+            selectDay(m_screenshotDay);
+        Q_EMIT screenshotReady();
+    });
+    connect(this, &UsersView::failed, once, [this, once](const QString &message) {
+        delete once;
+        Q_EMIT screenshotFailed(message);
+    });
+    lookUp(request.user, request.month.isValid() ? request.month : request.day);
+}
 
 void UsersView::setService(UserLookupService *service)
 {

@@ -1,11 +1,14 @@
 #pragma once
 
+#include "console/dedicatedthread.h"
 #include "console/usermonth.h"
+#include "consoleview.h"
 #include "core/config.h"
 
 #include <QDate>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 
 class QLabel;
@@ -29,7 +32,7 @@ class UserSummaryPanel;
     calendar, read their streak and points, and grant a make-up for a missed day.
     It never touches Redis or SQL: requests go to a UserLookupService on its own thread through
     queued signals, and only the newest answer is shown (each request carries a serial). */
-class UsersView final : public QWidget {
+class UsersView final : public ConsoleView {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(UsersView)
 
@@ -40,6 +43,12 @@ public:
     /** Starts talking to `service`, which must live on another thread and outlive this view's
         use of it. Until then searching is disabled. */
     void setService(UserLookupService *service);
+
+    QString viewName() const override { return QStringLiteral("users"); }
+    QString title() const override { return tr("Users"); }
+    /** Starts a UserLookupService on its own thread (owned by this view) and uses it. */
+    void attachBackend(const Config &config) override;
+    void prepareScreenshot(const ScreenshotRequest &request) override;
     /** While the backend starts (the sandbox): a message and the busy indicator. */
     void showStarting(const QString &message);
     void showStartupFailure(const QString &message, const QString &detail);
@@ -48,7 +57,7 @@ public:
     void lookUp(const QString &query, QDate month = {});
     /** Shows another month: of the same user when one is shown. */
     void showMonth(QDate month);
-    void refresh();
+    void refresh() override;
     /** Opens the make-up dialog for the selected day, when the rules allow it. */
     void requestMakeup();
     /** Selects a day of the month shown. */
@@ -90,6 +99,8 @@ private:
     QDate today() const;
 
     CheckinRules m_rules;
+    std::unique_ptr<DedicatedThread<UserLookupService>> m_lookupThread;
+    QDate m_screenshotDay;
     UserLookupService *m_service = nullptr;
     CalendarModel *m_model;
     std::optional<UserMonth> m_user;

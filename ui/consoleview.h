@@ -1,0 +1,57 @@
+#pragma once
+
+#include "core/config.h"
+
+#include <QDate>
+#include <QIcon>
+#include <QString>
+#include <QWidget>
+
+namespace lantern::ui {
+
+/** What `lantern --screenshot` asks a view to show. */
+struct ScreenshotRequest {
+    QString user;          // --uid (a uid or public token); empty: the view's default
+    QDate month;           // --month
+    QDate day;             // --day
+    qint64 campaignId = 0; // --campaign; 0: the view's default
+};
+
+/** One page of the console (Users, Campaigns, Queues, Recovery, Audit log, Connections).
+    A view never touches Redis or SQL itself: attachBackend() gives it the configuration, and it
+    runs its own service object on a thread of its own (DedicatedThread), talking to it through
+    queued signals only. */
+class ConsoleView : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConsoleView)
+
+public:
+    using QWidget::QWidget;
+    ~ConsoleView() override = default;
+
+    /** Stable name, as --view takes it: "users", "campaigns", ... */
+    virtual QString viewName() const = 0;
+    /** Translated title for the navigation and the window title. */
+    virtual QString title() const = 0;
+
+    /** The servers are there: start the view's service thread against `config`. Called once. */
+    virtual void attachBackend(const Config &config) = 0;
+    /** Reloads what is shown (auto-refresh tick, F5); never blocks; ignored while a load of
+        the same data is out. */
+    virtual void refresh() {}
+    /** Whether the view shows data worth refreshing automatically (e.g. not while a dialog of
+        its own is open). */
+    virtual bool wantsAutoRefresh() const { return true; }
+
+    /** Loads what a screenshot of this view shows, then emits screenshotReady (data on screen)
+        or screenshotFailed (its message on screen). */
+    virtual void prepareScreenshot(const ScreenshotRequest &request) = 0;
+
+Q_SIGNALS:
+    void screenshotReady();
+    void screenshotFailed(const QString &message);
+    /** Something for the status bar (e.g. "Last refresh 12:00:03"). */
+    void statusMessage(const QString &text);
+};
+
+} // namespace lantern::ui
