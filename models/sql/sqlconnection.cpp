@@ -11,10 +11,12 @@ QAtomicInteger<quint64> s_connectionCounter;
 
 bool isConnectionLost(const QSqlError &error)
 {
-    // MySQL client errors 2002/2003/2006/2013 (and 2055): server gone, unreachable, lost.
+    // MySQL client errors 2002/2003/2006/2013 (and 2055): server gone, unreachable, lost; server
+    // errors 1053 (shutdown in progress) and 1927 (connection killed): the same to a caller.
     const QString code = error.nativeErrorCode();
     return code == QLatin1String("2002") || code == QLatin1String("2003") || code == QLatin1String("2006")
-            || code == QLatin1String("2013") || code == QLatin1String("2055");
+            || code == QLatin1String("2013") || code == QLatin1String("2055") || code == QLatin1String("1053")
+            || code == QLatin1String("1927");
 }
 } // namespace
 
