@@ -4,21 +4,42 @@
 #include "commandcontext.h"
 #include "core/errors.h"
 #include "envelope/campaignservice.h"
+#include "envelope/campaignstore.h"
 #include "envelope/campaignverifier.h"
 #include "envelope/grabservice.h"
 #include "payout/simulatedpayoutgateway.h"
+#include "redis/redisclient.h"
 
 #include <QJsonArray>
 #include <QProcessEnvironment>
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <limits>
 
 namespace lantern::cli {
 
 namespace {
 constexpr qint64 MaxId = std::numeric_limits<qint64>::max();
+constexpr qsizetype MaxOperatorLength = 64;  // audit_log.actor
+
+/** Who the audit log names: --operator when given (1 to 64 characters, no control characters,
+    valid UTF-8), else $USER. Checked before any connection opens. */
+QString validatedActor(const CommandContext &context)
+{
+    if (!context.line().has(QStringLiteral("operator")))
+        return context.actor();
+    const QString name = context.line().value(QStringLiteral("operator")).trimmed();
+    const bool unprintable = std::any_of(name.cbegin(), name.cend(), [](QChar c) {
+        return c.category() == QChar::Other_Control || c == QChar::ReplacementCharacter;
+    });
+    if (name.isEmpty() || name.size() > MaxOperatorLength || unprintable || !name.isValidUtf16())
+        throw InvalidInputError(
+                QCoreApplication::translate("lantern::cli::Campaign", "invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8")
+                        .arg(MaxOperatorLength));
+    return name;
+}
 
 QJsonObject campaignJson(const Campaign &campaign)
 {
@@ -34,18 +55,23 @@ QJsonObject campaignJson(const Campaign &campaign)
             {QStringLiteral("refunded_cents"), campaign.refundedCents}};
 }
 
-/** launch/pause/resume/close: one transition, audited, printed. */
+/** launch/pause/resume/close: one transition, audited, printed. Repeating one the campaign
+    already made prints it and writes nothing, not even an audit row (docs/cli.md). */
 template<typename Transition>
 int runTransition(CommandContext &context, const QString &action, Transition transition)
 {
     requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("operator")});
     const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
+    const QString actor = validatedActor(context);
     CampaignService service(context.redis(), context.sql(), context.keys());
-    const Campaign campaign = transition(service, id);
-    AuditLog(context.sql()).record(context.actor(), action, QStringLiteral("campaign:%1").arg(id),
-                                   {{QStringLiteral("status"), campaignStatusName(campaign.status)},
-                                    {QStringLiteral("refunded_cents"), campaign.refundedCents}},
-                                   context.nowMs());
+    bool changed = false;
+    const Campaign campaign = transition(service, id, &changed);
+    if (changed) {
+        AuditLog(context.sql()).record(actor, action, QStringLiteral("campaign:%1").arg(id),
+                                       {{QStringLiteral("status"), campaignStatusName(campaign.status)},
+                                        {QStringLiteral("refunded_cents"), campaign.refundedCents}},
+                                       context.nowMs());
+    }
     printJson(campaignJson(campaign));
     return 0;
 }
@@ -71,10 +97,11 @@ int runCampaignCreate(CommandContext &context)
     if (line.has(QStringLiteral("seed")))
         draft.seed = quint64(line.integer(QStringLiteral("seed"), 0, MaxId));
     CampaignService::validate(draft);
+    const QString actor = validatedActor(context);
 
     CampaignService service(context.redis(), context.sql(), context.keys());
     const Campaign campaign = service.create(draft, context.nowMs());
-    AuditLog(context.sql()).record(context.actor(), QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(campaign.id),
+    AuditLog(context.sql()).record(actor, QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(campaign.id),
                                    campaignJson(campaign), context.nowMs());
     printJson(campaignJson(campaign));
     return 0;
@@ -82,22 +109,30 @@ int runCampaignCreate(CommandContext &context)
 
 int runCampaignLaunch(CommandContext &context)
 {
-    return runTransition(context, QStringLiteral("campaign.launch"), [](CampaignService &service, qint64 id) { return service.launch(id); });
+    return runTransition(context, QStringLiteral("campaign.launch"), [](CampaignService &service, qint64 id, bool *changed) {
+        return service.launch(id, changed);
+    });
 }
 
 int runCampaignPause(CommandContext &context)
 {
-    return runTransition(context, QStringLiteral("campaign.pause"), [](CampaignService &service, qint64 id) { return service.pause(id); });
+    return runTransition(context, QStringLiteral("campaign.pause"), [](CampaignService &service, qint64 id, bool *changed) {
+        return service.pause(id, changed);
+    });
 }
 
 int runCampaignResume(CommandContext &context)
 {
-    return runTransition(context, QStringLiteral("campaign.resume"), [](CampaignService &service, qint64 id) { return service.resume(id); });
+    return runTransition(context, QStringLiteral("campaign.resume"), [](CampaignService &service, qint64 id, bool *changed) {
+        return service.resume(id, changed);
+    });
 }
 
 int runCampaignClose(CommandContext &context)
 {
-    return runTransition(context, QStringLiteral("campaign.close"), [](CampaignService &service, qint64 id) { return service.close(id); });
+    return runTransition(context, QStringLiteral("campaign.close"), [](CampaignService &service, qint64 id, bool *changed) {
+        return service.close(id, changed);
+    });
 }
 
 int runCampaignShow(CommandContext &context)
@@ -127,6 +162,12 @@ int runGrab(CommandContext &context)
     const qint64 campaignId = context.line().integer(QStringLiteral("campaign"), 1, MaxId);
     const qint64 uid = context.user();
     const GrabOutcome outcome = GrabService(context.redis(), context.keys()).grab(campaignId, uid, context.nowMs());
+    // A campaign that never reached Redis is a draft or does not exist; only SQL can tell, and
+    // only this cold path asks it (a launched campaign always has its meta hash).
+    if (outcome.status == QLatin1String("not_live")
+        && context.redis().command({QByteArrayLiteral("EXISTS"), context.keys().campaignMeta(campaignId)}).toInteger() == 0
+        && !CampaignStore(context.sql()).find(campaignId))
+        throw InvalidInputError(CampaignService::tr("no campaign with id %1").arg(campaignId));
     QJsonObject json{{QStringLiteral("status"), outcome.status}};
     if (outcome.seq > 0) {
         json.insert(QStringLiteral("amount_cents"), outcome.amountCents);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "console/sandboxcampaigns.h"
 #include "core/config.h"
 
 #include <QDate>
@@ -18,6 +19,7 @@ struct SeedSummary {
     qint64 checkins = 0;
     qint64 makeups = 0;
     qint64 persisted = 0;  // checkin_log rows written by the first drain
+    CampaignDemo campaigns;  // set by the sandbox worker after the check-in history
 };
 
 /** Demo data for the sandbox: a handful of users with about three months of check-in history

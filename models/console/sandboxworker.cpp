@@ -1,6 +1,8 @@
 #include "sandboxworker.h"
 
 #include "checkin/checkindrain.h"
+#include "envelope/envelopedrain.h"
+#include "payout/simulatedpayoutgateway.h"
 #include "queue/workerheartbeat.h"
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
@@ -66,6 +68,12 @@ void SandboxWorker::start()
 
         SeedSummary summary = SandboxSeeder(*m_redis, m_keys, m_config.checkin, m_config.timeZone).seed(m_config.today());
         summary.persisted = CheckinDrain(*m_redis, *m_sql, m_keys, m_workerId).drainAll().persisted;
+        m_campaigns = std::make_unique<SandboxCampaigns>(*m_redis, *m_sql, m_keys, m_workerId);
+        m_demo = m_campaigns->seed(nowMs());
+        summary.campaigns = m_demo;
+        // The live campaign's provider fails now and then, as real ones do: the worker retries.
+        m_gateway = std::make_unique<SimulatedPayoutGateway>(*m_redis, m_keys.prefix(), SimulationKnobs{0.05, 0}, 42);
+        m_lastCrowdMs = nowMs();
 
         m_heartbeat = std::make_unique<WorkerHeartbeat>(m_keys, m_workerId, WorkerHeartbeat::configuredTtlSeconds());
         m_heartbeat->beat(*m_redis, nowMs());
@@ -85,6 +93,11 @@ void SandboxWorker::pass()
             m_lastBeatMs = nowMs();
         }
         const DrainStats stats = CheckinDrain(*m_redis, *m_sql, m_keys, m_workerId).pass();
+        if (!m_soldOut && nowMs() - m_lastCrowdMs >= CrowdIntervalMs) {
+            m_lastCrowdMs = nowMs();
+            m_soldOut = m_campaigns->crowdPass(m_demo.liveId, nowMs()) == 0;
+        }
+        EnvelopeDrain(*m_redis, *m_sql, m_keys, m_workerId, *m_gateway).pass();
         m_timer->setInterval(PassIntervalMs);
         if (stats.persisted > 0)
             Q_EMIT persisted(stats.persisted);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "console/sandboxcampaigns.h"
 #include "console/sandboxseeder.h"
 #include "core/config.h"
 #include "redis/keyschema.h"
@@ -13,13 +14,17 @@ class QTimer;
 namespace lantern {
 
 class RedisClient;
+class SandboxCampaigns;
+class SimulatedPayoutGateway;
 class SqlConnection;
 class WorkerHeartbeat;
 
 /** The sandbox's in-process worker, living on its own thread (DedicatedThread).
     start() recreates the sandbox database, migrates it, seeds the demo history into Redis and
-    drains it into SQL so balances are real; then a timer on this thread runs CheckinDrain::pass
-    over and over, as `lanternd work` would, with a heartbeat. Its RedisClient and
+    drains it into SQL so balances are real, then sets up the campaign demo (SandboxCampaigns);
+    then a timer on this thread runs CheckinDrain::pass and EnvelopeDrain::pass over and over, as
+    `lanternd work` would, with a heartbeat, while a simulated crowd grabs from the live campaign
+    once a second until it is sold out. Its RedisClient and
     SqlConnection are opened in this thread and closed there on destruction. */
 class SandboxWorker final : public QObject {
     Q_OBJECT
@@ -33,6 +38,7 @@ public:
     QString workerId() const { return m_workerId; }
 
     static constexpr int PassIntervalMs = 250;
+    static constexpr int CrowdIntervalMs = 1000;
 
 public Q_SLOTS:
     void start();
@@ -55,7 +61,12 @@ private:
     std::unique_ptr<RedisClient> m_redis;
     std::unique_ptr<SqlConnection> m_sql;
     std::unique_ptr<WorkerHeartbeat> m_heartbeat;
+    std::unique_ptr<SandboxCampaigns> m_campaigns;
+    std::unique_ptr<SimulatedPayoutGateway> m_gateway;
+    CampaignDemo m_demo;
     qint64 m_lastBeatMs = 0;
+    qint64 m_lastCrowdMs = 0;
+    bool m_soldOut = false;
 };
 
 } // namespace lantern

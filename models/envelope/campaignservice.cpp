@@ -9,6 +9,8 @@
 
 #include <QRandomGenerator>
 
+#include <algorithm>
+
 namespace lantern {
 
 namespace {
@@ -34,6 +36,12 @@ void CampaignService::validate(const CampaignDraft &draft)
     const QString name = draft.name.trimmed();
     if (name.isEmpty() || name.size() > 128)
         throw InvalidInputError(tr("a campaign needs a name of 1 to 128 characters"));
+    // Undecodable bytes on a command line arrive as U+FFFD; storing them would keep mojibake forever.
+    const bool unprintable = std::any_of(name.cbegin(), name.cend(), [](QChar c) {
+        return c.category() == QChar::Other_Control || c == QChar::ReplacementCharacter;
+    });
+    if (unprintable || !name.isValidUtf16())
+        throw InvalidInputError(tr("a campaign name must not contain control characters or text that is not valid UTF-8"));
     if (draft.maxAttempts < 1 || draft.maxAttempts > 1000)
         throw InvalidInputError(tr("invalid --max-attempts %1: expected 1 to 1000").arg(draft.maxAttempts));
     validateSplit({draft.totalCents, draft.count, draft.minCents, draft.algorithm, draft.seed.value_or(0)});
@@ -63,22 +71,25 @@ Campaign CampaignService::load(qint64 id)
     return *campaign;
 }
 
-void CampaignService::moveTo(const Campaign &campaign, CampaignStatus target)
+bool CampaignService::moveTo(const Campaign &campaign, CampaignStatus target, bool initialiseMeta)
 {
-    const RedisValue reply = statusScript().run(
-            m_redis, {m_keys.campaignMeta(campaign.id), m_keys.campaignPool(campaign.id)},
-            {campaignStatusName(target).toLatin1(), QByteArray::number(campaign.count), "max_attempts", QByteArray::number(campaign.maxAttempts),
-             "total_cents", QByteArray::number(campaign.totalCents), "count", QByteArray::number(campaign.count), "grabbed_count", "0",
-             "grabbed_cents", "0", "loaded_seq", "0"});
+    QByteArrayList args{campaignStatusName(target).toLatin1(), QByteArray::number(campaign.count)};
+    // The script sets these before it checks the edge, so they are passed only by the moves that
+    // may create the meta hash; a refused pause of a draft must not leave one behind.
+    if (initialiseMeta)
+        args << "max_attempts" << QByteArray::number(campaign.maxAttempts) << "total_cents" << QByteArray::number(campaign.totalCents) << "count"
+             << QByteArray::number(campaign.count) << "grabbed_count" << "0" << "grabbed_cents" << "0" << "loaded_seq" << "0";
+    const RedisValue reply = statusScript().run(m_redis, {m_keys.campaignMeta(campaign.id), m_keys.campaignPool(campaign.id)}, args);
     if (reply.elements.size() != 2)
         throw RedisReplyError(QStringLiteral("campaign_status.lua returned an unexpected reply"));
     if (reply.elements[0].toBytes() == "refused")
         throw RefusedError(tr("campaign %1 is %2: it cannot become %3")
                                    .arg(campaign.id)
                                    .arg(QString::fromLatin1(reply.elements[1].toBytes()), campaignStatusName(target)));
+    return reply.elements[0].toBytes() == "ok";
 }
 
-Campaign CampaignService::launch(qint64 id)
+Campaign CampaignService::launch(qint64 id, bool *changed)
 {
     const Campaign campaign = load(id);
     if (campaign.status == CampaignStatus::Closed || campaign.status == CampaignStatus::Paused)
@@ -106,39 +117,47 @@ Campaign CampaignService::launch(qint64 id)
 
     // 3. Known to workers, then live in Redis (grabs start), then in SQL.
     m_redis.command({"SADD", m_keys.campaignSet(), QByteArray::number(id)});
-    return transition(campaign, CampaignStatus::Live);
+    const bool moved = moveTo(campaign, CampaignStatus::Live, true);
+    return follow(campaign, CampaignStatus::Live, moved, changed);
 }
 
-Campaign CampaignService::transition(Campaign campaign, CampaignStatus target, std::optional<qint64> refundedCents)
+Campaign CampaignService::follow(Campaign campaign, CampaignStatus target, bool moved, bool *changed, std::optional<qint64> refundedCents)
 {
-    moveTo(campaign, target);
-    CampaignStore(m_sql).setStatus(campaign.id, target, refundedCents);
+    // SQL lags Redis only after a crash between the two; catching up is a change worth recording.
+    const bool sqlBehind = campaign.status != target || (refundedCents && *refundedCents != campaign.refundedCents);
+    if (sqlBehind)
+        CampaignStore(m_sql).setStatus(campaign.id, target, refundedCents);
+    if (changed)
+        *changed = moved || sqlBehind;
     campaign.status = target;
     if (refundedCents)
         campaign.refundedCents = *refundedCents;
     return campaign;
 }
 
-Campaign CampaignService::pause(qint64 id)
+Campaign CampaignService::pause(qint64 id, bool *changed)
 {
-    return transition(load(id), CampaignStatus::Paused);
+    const Campaign campaign = load(id);
+    const bool moved = moveTo(campaign, CampaignStatus::Paused, false);
+    return follow(campaign, CampaignStatus::Paused, moved, changed);
 }
 
-Campaign CampaignService::resume(qint64 id)
+Campaign CampaignService::resume(qint64 id, bool *changed)
 {
     const Campaign campaign = load(id);
     if (campaign.status == CampaignStatus::Draft)
         throw RefusedError(tr("campaign %1 is a draft: launch it first").arg(id));
-    return transition(campaign, CampaignStatus::Live);
+    const bool moved = moveTo(campaign, CampaignStatus::Live, false);
+    return follow(campaign, CampaignStatus::Live, moved, changed);
 }
 
-Campaign CampaignService::close(qint64 id)
+Campaign CampaignService::close(qint64 id, bool *changed)
 {
     const Campaign campaign = load(id);
-    moveTo(campaign, CampaignStatus::Closed);
+    const bool moved = moveTo(campaign, CampaignStatus::Closed, true);
     // Closed: no grab can change grabbed_cents any more, so the refund is what was never grabbed.
     const RedisValue grabbed = m_redis.command({"HGET", m_keys.campaignMeta(id), "grabbed_cents"});
-    return transition(campaign, CampaignStatus::Closed, campaign.totalCents - (grabbed.isNil() ? 0 : grabbed.toInteger()));
+    return follow(campaign, CampaignStatus::Closed, moved, changed, campaign.totalCents - (grabbed.isNil() ? 0 : grabbed.toInteger()));
 }
 
 CampaignSummary CampaignService::show(qint64 id)

@@ -42,22 +42,29 @@ class CampaignService final {
 public:
     CampaignService(RedisClient &redis, SqlConnection &sql, const KeySchema &keys);
 
-    /** Throws InvalidInputError for a name, amount, count or cap out of range. */
+    /** Throws InvalidInputError for a name (blank, over 128 characters, control characters or
+        text that was not valid UTF-8), amount, count or cap out of range. */
     static void validate(const CampaignDraft &draft);
 
     Campaign create(const CampaignDraft &draft, qint64 nowMs);
-    Campaign launch(qint64 id);
-    Campaign pause(qint64 id);
-    Campaign resume(qint64 id);
-    Campaign close(qint64 id);
+    /** The transitions throw InvalidInputError for an unknown id and RefusedError for an edge the
+        status does not allow, before writing anything. Repeating one the campaign already made is
+        not an error: it returns the campaign unchanged and sets `*changed` (when given) to false,
+        so callers can leave such a no-op out of the audit log. */
+    Campaign launch(qint64 id, bool *changed = nullptr);
+    Campaign pause(qint64 id, bool *changed = nullptr);
+    Campaign resume(qint64 id, bool *changed = nullptr);
+    Campaign close(qint64 id, bool *changed = nullptr);
     CampaignSummary show(qint64 id);
 
 private:
     Campaign load(qint64 id);
-    /** Runs campaign_status.lua; throws RefusedError when the edge is not allowed. */
-    void moveTo(const Campaign &campaign, CampaignStatus target);
-    /** moveTo, then SQL follows; returns the campaign as it now is. */
-    Campaign transition(Campaign campaign, CampaignStatus target, std::optional<qint64> refundedCents = std::nullopt);
+    /** Runs campaign_status.lua; throws RefusedError when the edge is not allowed. Returns false
+        when the campaign already had that status in Redis. `initialiseMeta` passes the meta
+        fields a campaign's first move (launch or close of a draft) creates. */
+    bool moveTo(const Campaign &campaign, CampaignStatus target, bool initialiseMeta);
+    /** SQL follows a move; returns the campaign as it now is. */
+    Campaign follow(Campaign campaign, CampaignStatus target, bool moved, bool *changed, std::optional<qint64> refundedCents = std::nullopt);
 
     RedisClient &m_redis;
     SqlConnection &m_sql;

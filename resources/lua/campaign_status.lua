@@ -6,9 +6,6 @@
 -- Reply: {'ok', status} | {'unchanged', status} | {'refused', status}
 local current = redis.call('HGET', KEYS[1], 'status') or 'draft'
 local target = ARGV[1]
-for i = 3, #ARGV, 2 do
-  redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1])
-end
 if current == target then
   return {'unchanged', current}
 end
@@ -22,6 +19,10 @@ if not (allowed[current] and allowed[current][target]) then
 end
 if target == 'live' and tonumber(redis.call('HGET', KEYS[1], 'loaded_seq') or '0') ~= tonumber(ARGV[2]) then
   return {'refused', current}
+end
+-- Only an accepted move writes anything.
+for i = 3, #ARGV, 2 do
+  redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1])
 end
 redis.call('HSET', KEYS[1], 'status', target)
 if target == 'closed' then

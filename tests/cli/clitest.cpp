@@ -8,7 +8,9 @@
 #include <QHostAddress>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QJsonObject>
 #include <QSqlQuery>
+#include <QSqlRecord>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QUrl>
@@ -247,6 +249,36 @@ QList<Result> Lanternd::runConcurrently(const QList<QStringList> &runs) const
     return results;
 }
 
+Result Lanternd::runBytes(const QList<QByteArray> &arguments) const
+{
+    QStringList asText;
+    for (const QByteArray &argument : arguments)
+        asText << QString::fromUtf8(argument);
+    QList<QByteArray> all = arguments;
+    const QStringList withGlobals = withDefaults(asText);
+    for (qsizetype i = asText.size(); i < withGlobals.size(); ++i)
+        all << withGlobals.at(i).toUtf8();
+    // Each argument travels as octal escapes that printf turns back into bytes; the trailing dot
+    // keeps the command substitution from eating a final newline.
+    QByteArray script = "set --\n";
+    for (const QByteArray &argument : std::as_const(all)) {
+        QByteArray escaped;
+        for (const char byte : argument)
+            escaped += "\\0" + QByteArray::number(static_cast<unsigned char>(byte), 8);
+        script += "a=$(printf '%b.' '" + escaped + "'); set -- \"$@\" \"${a%.}\"\n";
+    }
+    script += "exec '" LANTERND_PATH "' \"$@\"\n";
+    QProcessEnvironment env = sandboxEnvironment();
+    for (const QString &name : extraEnv.keys())
+        env.insert(name, extraEnv.value(name));
+    QProcess process;
+    process.setProgram(QStringLiteral("/bin/sh"));
+    process.setArguments({QStringLiteral("-c"), QString::fromUtf8(script)});
+    process.setProcessEnvironment(env);
+    process.start();
+    return finish(process);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Snapshots
 
@@ -288,6 +320,50 @@ QByteArray RedisSnapshot::describeChange(const RedisSnapshot &after) const
             text += "\n  deleted key " + it.key();
     }
     return text;
+}
+
+SqlRowsSnapshot snapshotSqlRows(const DbUrl &db, const QStringList &tables)
+{
+    SqlConnection connection(db);
+    SqlRowsSnapshot snapshot;
+    for (const QString &table : tables) {
+        QSqlQuery query = connection.exec(QStringLiteral("SELECT * FROM ") + table);
+        QByteArrayList rows;
+        while (query.next()) {
+            const QSqlRecord record = query.record();
+            QJsonObject row;
+            for (int i = 0; i < record.count(); ++i) {
+                const QVariant value = record.value(i);
+                if (value.isNull())
+                    row.insert(record.fieldName(i), QJsonValue::Null);
+                else if (value.typeId() == QMetaType::QByteArray)
+                    row.insert(record.fieldName(i), QString::fromLatin1("0x" + value.toByteArray().toHex()));
+                else
+                    row.insert(record.fieldName(i), value.toString());
+            }
+            rows << QJsonDocument(row).toJson(QJsonDocument::Compact);
+        }
+        std::sort(rows.begin(), rows.end());
+        snapshot.tables.insert(table, rows);
+    }
+    return snapshot;
+}
+
+QByteArray SqlRowsSnapshot::describeChange(const SqlRowsSnapshot &after) const
+{
+    QByteArray text;
+    for (auto it = after.tables.cbegin(); it != after.tables.cend(); ++it) {
+        const QByteArrayList before = tables.value(it.key());
+        for (const QByteArray &row : it.value()) {
+            if (!before.contains(row))
+                text += "\n  " + it.key().toUtf8() + " new row " + row;
+        }
+        for (const QByteArray &row : before) {
+            if (!it.value().contains(row))
+                text += "\n  " + it.key().toUtf8() + " lost row " + row;
+        }
+    }
+    return text.isEmpty() ? QByteArrayLiteral("no row changed") : "SQL rows changed:" + text;
 }
 
 qint64 sqlNumber(const DbUrl &db, const QString &query, const QVariantList &values)

@@ -7,6 +7,7 @@
 #include "sql/dburl.h"
 
 #include <QByteArray>
+#include <QByteArrayList>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
@@ -72,6 +73,9 @@ public:
     QProcessEnvironment extraEnv;
 
     Result run(const QStringList &arguments) const;
+    /** Like run, but each argument is raw bytes, delivered to lanternd unchanged (through
+        /bin/sh and printf), so a test can pass what no QString can: bytes that are not UTF-8. */
+    Result runBytes(const QList<QByteArray> &arguments) const;
     /** Starts every run at once and waits for all of them: for races between processes. */
     QList<Result> runConcurrently(const QList<QStringList> &runs) const;
     /** The arguments that `run` would pass (defaults added). */
@@ -104,6 +108,18 @@ struct SqlSnapshot {
     QByteArray describe() const;
 };
 SqlSnapshot snapshotSql(const DbUrl &db);
+
+/** Every row of some tables, each rendered as a JSON object of its columns and sorted: what a
+    run must leave byte-for-byte as it was when it is said to write nothing. */
+struct SqlRowsSnapshot {
+    QMap<QString, QByteArrayList> tables;  // table -> its rows, sorted
+
+    bool operator==(const SqlRowsSnapshot &other) const = default;
+    /** The rows that appeared or disappeared, table by table. */
+    QByteArray describeChange(const SqlRowsSnapshot &after) const;
+};
+/** `tables` are trusted identifiers (they are pasted into SELECT * FROM). */
+SqlRowsSnapshot snapshotSqlRows(const DbUrl &db, const QStringList &tables);
 
 /** A single number from SQL, e.g. a COUNT(*); -1 when the query returns no row. */
 qint64 sqlNumber(const DbUrl &db, const QString &query, const QVariantList &values = {});

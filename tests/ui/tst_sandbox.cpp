@@ -77,6 +77,25 @@ void TestSandbox::seedsRealHistoryAndStopsCleanly()
     QTRY_VERIFY_WITH_TIMEOUT(store.hasLog(walkIn, Today), 10000);
     QTRY_COMPARE_WITH_TIMEOUT(store.pointsBalance(walkIn), qint64(10), 10000);
 
+    // The campaign demo: one closed and balanced, one live that a crowd keeps grabbing while the
+    // worker persists and pays, a draft, and a dead worker holding twelve of the live one's tasks.
+    const CampaignDemo &demo = sandbox->summary().campaigns;
+    QVERIFY(demo.finishedId > 0 && demo.liveId > 0 && demo.draftId > 0);
+    QCOMPARE(demo.crashedTasks, qint64(12));
+    QCOMPARE(redis.command({"LLEN", keys.campaignBackup(demo.liveId, demo.crashedWorker)}).toInteger(), 12);
+    QCOMPARE(redis.command({"EXISTS", keys.workerHeartbeat(demo.crashedWorker)}).toInteger(), 0);
+    const auto sqlCount = [&sql](const QString &query, qint64 id) {
+        QSqlQuery row = sql.exec(query, {id});
+        return row.next() ? row.value(0).toLongLong() : -1;
+    };
+    QCOMPARE(sqlCount(QStringLiteral("SELECT COALESCE(SUM(amount_cents), 0) FROM payout WHERE campaign_id = ? AND status = 'paid'"), demo.finishedId),
+             qint64(20000));
+    QCOMPARE(sqlCount(QStringLiteral("SELECT COUNT(*) FROM campaign WHERE id = ? AND status = 'closed'"), demo.finishedId), qint64(1));
+    const qint64 grabbedAtStart = redis.command({"HGET", keys.campaignMeta(demo.liveId), "grabbed_count"}).toInteger();
+    QTRY_VERIFY_WITH_TIMEOUT(redis.command({"HGET", keys.campaignMeta(demo.liveId), "grabbed_count"}).toInteger() > grabbedAtStart, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(sqlCount(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"), demo.liveId) > 0,
+                             10000);
+
     // Stopping takes the server down with it.
     SandboxRedis *server = sandbox->findChild<SandboxRedis *>();
     QVERIFY(server);

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include <random>
+
+namespace lantern {
+
+class KeySchema;
+class RedisClient;
+class SqlConnection;
+
+/** What the sandbox's campaign demo set up. */
+struct CampaignDemo {
+    qint64 finishedId = 0;  // grabbed out, paid and closed: balances
+    qint64 liveId = 0;      // live: a simulated crowd grabs while the worker pays
+    qint64 draftId = 0;     // waiting for a launch
+    QString crashedWorker;  // a dead worker whose backup list holds grabs never persisted
+    qint64 crashedTasks = 0;
+};
+
+/** Red-envelope demo data for the sandbox: campaigns in every state, a crowd that keeps grabbing
+    from the live one (so the console shows it draining), and a worker that "crashed" with payout
+    tasks in its backup list, for the Recovery view to compensate. Writes through the real
+    services (CampaignService, GrabService) and the audit log, as an operator would. */
+class SandboxCampaigns final {
+public:
+    SandboxCampaigns(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, QString workerId);
+
+    CampaignDemo seed(qint64 nowMs);
+    /** A few more grabs from the live campaign by users who have not grabbed yet; returns how
+        many got an envelope (0 once it is sold out). */
+    int crowdPass(qint64 liveId, qint64 nowMs);
+
+    static constexpr qint64 FirstCrowdUid = 200000;
+
+private:
+    RedisClient &m_redis;
+    SqlConnection &m_sql;
+    const KeySchema &m_keys;
+    QString m_workerId;
+    qint64 m_nextUid = FirstCrowdUid;
+    std::mt19937_64 m_random{20260122};
+};
+
+} // namespace lantern
