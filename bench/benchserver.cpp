@@ -116,6 +116,12 @@ void BenchServer::resetStats()
     m_redis.command({QByteArrayLiteral("CONFIG"), QByteArrayLiteral("RESETSTAT")});
 }
 
+void BenchServer::copyKey(const QByteArray &from, const QByteArray &to)
+{
+    if (m_redis.command({QByteArrayLiteral("COPY"), from, to, QByteArrayLiteral("REPLACE")}).toInteger() != 1)
+        throw RedisReplyError(QStringLiteral("COPY %1 %2 copied nothing").arg(QString::fromUtf8(from), QString::fromUtf8(to)));
+}
+
 double BenchServer::commandMicros(const QByteArray &command)
 {
     // A line such as  cmdstat_evalsha:calls=100000,usec=1880000,usec_per_call=18.80,...
@@ -130,6 +136,15 @@ double BenchServer::commandMicros(const QByteArray &command)
         }
     }
     return 0;
+}
+
+KeysRemovedOnExit::~KeysRemovedOnExit()
+{
+    try {
+        m_server.removeKeys(m_prefix);
+    } catch (const LanternError &) {
+        // Best effort: the error that ended the run is the one to report.
+    }
 }
 
 } // namespace lantern::bench

@@ -30,6 +30,8 @@ public:
     qint64 removeKeys(const QByteArray &prefix);
 
     qint64 listLength(const QByteArray &key);
+    /** COPY from to REPLACE: `to` becomes a copy of `from` (one slot on a cluster). */
+    void copyKey(const QByteArray &from, const QByteArray &to);
 
     /** CONFIG RESETSTAT, so the next commandMicros() covers one phase only. */
     void resetStats();
@@ -39,6 +41,19 @@ public:
 
 private:
     RedisClient &m_redis;
+};
+
+/** Removes the keys under a prefix when it goes out of scope, however the run ended. (A killed
+    run leaves them; the next run removes them before it starts.) */
+class KeysRemovedOnExit final {
+public:
+    KeysRemovedOnExit(BenchServer &server, QByteArray prefix) : m_server(server), m_prefix(std::move(prefix)) {}
+    ~KeysRemovedOnExit();
+    Q_DISABLE_COPY_MOVE(KeysRemovedOnExit)
+
+private:
+    BenchServer &m_server;
+    QByteArray m_prefix;
 };
 
 } // namespace lantern::bench

@@ -13,7 +13,7 @@ struct PhaseFigures {
     double perSecond = 0;
     double p50Ms = 0;
     double p99Ms = 0;
-    qint64 fresh = 0;         // requests that signed a new day (entries the script queued)
+    qint64 fresh = 0;         // requests that did the full work: entries the script queued
     double serverMicros = 0;  // the server's mean time per EVALSHA (INFO commandstats)
     double clientMicros = 0;  // the client's CPU time (user + system) per request
 };

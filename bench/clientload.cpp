@@ -1,10 +1,6 @@
-#include "checkinload.h"
+#include "clientload.h"
 
-#include "checkin/checkinservice.h"
-#include "redis/keyschema.h"
 #include "redis/redisclient.h"
-
-#include <QDateTime>
 
 #include <algorithm>
 #include <atomic>
@@ -27,7 +23,7 @@ class LoadState final {
 public:
     explicit LoadState(const std::vector<qint64> &uids) : m_uids(uids) {}
 
-    /** The next uid to check in, or 0 when all are taken or a client failed. */
+    /** The next uid to send, or 0 when all are taken or a client failed. */
     qint64 take()
     {
         if (m_failed.load(std::memory_order_relaxed))
@@ -58,19 +54,18 @@ private:
     std::exception_ptr m_error;
 };
 
-void runClient(const CheckinLoadOptions &options, const KeySchema &keys, LoadState &state, std::latch &connected,
-               std::vector<qint64> &latenciesNs)
+void runClient(const RedisUrl &url, const ClientFactory &factory, LoadState &state, std::latch &connected, std::vector<qint64> &latenciesNs)
 {
-    RedisClient redis(options.redis);
+    RedisClient redis(url);
     bool arrived = false;
     try {
         redis.ensureConnected();
         connected.arrive_and_wait();
         arrived = true;
-        CheckinService service(redis, keys, options.rules);
+        const ClientRequest request = factory(redis);
         while (const qint64 uid = state.take()) {
             const auto start = Clock::now();
-            service.checkin(uid, options.day, options.day, QDateTime::currentMSecsSinceEpoch());
+            request(uid);
             const auto end = Clock::now();
             latenciesNs.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
         }
@@ -83,9 +78,9 @@ void runClient(const CheckinLoadOptions &options, const KeySchema &keys, LoadSta
 
 } // namespace
 
-PhaseFigures runCheckinLoad(const CheckinLoadOptions &options, const KeySchema &keys, const std::vector<qint64> &uids)
+PhaseFigures runClientLoad(const RedisUrl &redis, int clientCount, const std::vector<qint64> &uids, const ClientFactory &factory)
 {
-    const auto clients = static_cast<size_t>(options.clients);
+    const auto clients = static_cast<size_t>(clientCount);
     LoadState state(uids);
     std::vector<std::vector<qint64>> latenciesNs(clients);
     for (std::vector<qint64> &client : latenciesNs)
@@ -96,7 +91,7 @@ PhaseFigures runCheckinLoad(const CheckinLoadOptions &options, const KeySchema &
     std::vector<std::thread> threads;
     threads.reserve(clients);
     for (size_t i = 0; i < clients; ++i)
-        threads.emplace_back(runClient, std::cref(options), std::cref(keys), std::ref(state), std::ref(connected), std::ref(latenciesNs[i]));
+        threads.emplace_back(runClient, std::cref(redis), std::cref(factory), std::ref(state), std::ref(connected), std::ref(latenciesNs[i]));
     connected.arrive_and_wait();
     const auto start = Clock::now();
     const double cpuStart = cpuMicros(RUSAGE_SELF);

@@ -1,0 +1,333 @@
+// lantern-bench-drain: how fast one worker's EnvelopeDrain moves queued payout tasks into MariaDB
+// (and pays them through the simulated provider), next to plain 500-row multi-row INSERTs of the
+// same rows into the same tables from the same process, and where the drain's time goes. It
+// measures; it asserts nothing.
+#include "benchcampaign.h"
+#include "benchserver.h"
+#include "benchsettings.h"
+#include "clientload.h"
+#include "rounds.h"
+#include "sqlbaseline.h"
+#include "timedgateway.h"
+#include "uidsample.h"
+
+#include "core/errors.h"
+#include "envelope/campaignservice.h"
+#include "envelope/envelopedrain.h"
+#include "envelope/payouttask.h"
+#include "payout/simulatedpayoutgateway.h"
+#include "redis/keyschema.h"
+#include "redis/redisclient.h"
+#include "sql/dburl.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTextStream>
+
+#include <algorithm>
+#include <memory>
+
+using namespace lantern;
+using namespace lantern::bench;
+
+namespace {
+
+const QString WorkerId = QStringLiteral("bench-drain");
+constexpr qint64 GrabKeyspace = 1'000'000'000;
+
+struct DrainSettings {
+    BenchSettings bench;
+    DbUrl db;
+    qint64 grabs = 100'000;
+    int batch = 500;
+    int rowsPerStatement = 500;
+};
+
+DrainSettings parseSettings(const QCoreApplication &app)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+            "Payout tasks per second through one EnvelopeDrain worker into MariaDB/MySQL, next to plain multi-row "
+            "INSERTs of the same rows into the same tables. It launches a campaign, grabs every envelope through "
+            "GrabService, then drains the same saved tasks in every round. Point it at a private database: it "
+            "refuses to start unless `grab` and `payout` are empty, and empties them (TRUNCATE) before each phase."));
+    addBenchOptions(parser);
+    parser.addOptions({
+            {QStringLiteral("db"), QStringLiteral("MySQL / MariaDB URL (mysql://user:password@host:port/dbname)."), QStringLiteral("url")},
+            {QStringLiteral("grabs"), QStringLiteral("Grabs queued, then drained in each phase."), QStringLiteral("n"), QStringLiteral("100000")},
+            {QStringLiteral("batch"), QStringLiteral("Tasks the worker claims per pass (lanternd work --batch)."), QStringLiteral("n"),
+             QStringLiteral("500")},
+            {QStringLiteral("rows-per-insert"), QStringLiteral("Rows per statement of the raw INSERT baseline."), QStringLiteral("n"),
+             QStringLiteral("500")},
+    });
+    processArguments(parser, app);
+    DrainSettings settings;
+    settings.bench = benchSettings(parser);
+    if (parser.value(QStringLiteral("db")).isEmpty())
+        throw InvalidInputError(QStringLiteral("--db is required"));
+    settings.db = DbUrl::parse(parser.value(QStringLiteral("db")));
+    if (settings.db.dialect != DbUrl::Dialect::MySql)
+        throw InvalidInputError(QStringLiteral("--db must be a mysql:// URL: the bench measures the MariaDB/MySQL path"));
+    settings.grabs = integerOption(parser, QStringLiteral("grabs"), 1, MaxEnvelopeCount);
+    settings.batch = static_cast<int>(integerOption(parser, QStringLiteral("batch"), 2, 10'000));
+    settings.rowsPerStatement = static_cast<int>(integerOption(parser, QStringLiteral("rows-per-insert"), 1, 10'000));
+    return settings;
+}
+
+/** Empties the tables the phases fill and removes the bench's campaign from SQL, however the run
+    ends. (The bench checked at the start that `grab` and `payout` held nothing else.) */
+class SqlRowsRemovedOnExit final {
+public:
+    SqlRowsRemovedOnExit(SqlConnection &sql, qint64 campaignId) : m_sql(sql), m_campaignId(campaignId) {}
+    ~SqlRowsRemovedOnExit()
+    {
+        try {
+            execText(m_sql, QStringLiteral("TRUNCATE TABLE grab"));
+            execText(m_sql, QStringLiteral("TRUNCATE TABLE payout"));
+            m_sql.exec(QStringLiteral("DELETE FROM envelope WHERE campaign_id = ?"), {m_campaignId});
+            m_sql.exec(QStringLiteral("DELETE FROM campaign WHERE id = ?"), {m_campaignId});
+        } catch (const LanternError &) {
+            // Best effort: the error that ended the run is the one to report.
+        }
+    }
+    Q_DISABLE_COPY_MOVE(SqlRowsRemovedOnExit)
+
+private:
+    SqlConnection &m_sql;
+    qint64 m_campaignId;
+};
+
+qint64 countRows(SqlConnection &sql, const QString &table)
+{
+    QSqlQuery query = execText(sql, QStringLiteral("SELECT COUNT(*) FROM ") + table);
+    return query.next() ? query.value(0).toLongLong() : 0;
+}
+
+/** The saved queue's tasks, oldest first (the order a worker claims them). */
+QList<PayoutTask> readTasks(RedisClient &redis, const QByteArray &key)
+{
+    QList<PayoutTask> tasks;
+    constexpr qint64 Page = 10'000;
+    for (qint64 start = 0;; start += Page) {
+        const RedisValue page = redis.command({QByteArrayLiteral("LRANGE"), key, QByteArray::number(start), QByteArray::number(start + Page - 1)});
+        for (const RedisValue &entry : page.elements) {
+            const auto task = PayoutTask::fromJson(entry.toBytes());
+            if (!task)
+                throw LanternError(QStringLiteral("grab.lua queued a task the drain cannot read: %1").arg(QString::fromUtf8(entry.toBytes())));
+            tasks << *task;
+        }
+        if (static_cast<qint64>(page.elements.size()) < Page)
+            break;
+    }
+    std::reverse(tasks.begin(), tasks.end());
+    return tasks;
+}
+
+QString perBatch(double value, double rows, int batch)
+{
+    return QString::number(value / rows * batch, 'f', 1);
+}
+
+/** A drain row's time split, as "2.1 s (12 %, 40 us each)". */
+QString share(double seconds, double total, double each, const QString &unit)
+{
+    return QStringLiteral("%1 s (%2 %, %3 %4)")
+            .arg(QString::number(seconds, 'f', 2), QString::number(100 * seconds / total, 'f', 0), QString::number(each, 'f', 1), unit);
+}
+
+/** One run: the saved tasks, the worker's connections, and the phases that start from them. */
+class DrainBench final {
+public:
+    explicit DrainBench(const DrainSettings &settings);
+    Q_DISABLE_COPY_MOVE(DrainBench)
+
+    void run();
+
+private:
+    void printSetup(double grabsPerSecond);
+    /** Every phase starts from the same saved queue and empty tables. */
+    void reset();
+    /** Resets, runs `phase`, checks every row landed, prints the phase's row; returns rows/s. */
+    double measure(const QString &label, const std::function<void()> &phase);
+    /** drainAll() through the timed gateway; keeps the time split for the second table. */
+    void drain(int round);
+
+    const DrainSettings &m_settings;
+    QTextStream m_out{stdout};
+    const KeySchema m_keys;
+    RedisClient m_redis;
+    BenchServer m_server{m_redis};
+    const KeysRemovedOnExit m_keysCleanup{m_server, m_keys.prefix()};
+    std::unique_ptr<SqlConnection> m_sql;
+    qint64 m_campaignId = 0;
+    std::unique_ptr<SqlRowsRemovedOnExit> m_sqlCleanup;
+    QByteArray m_queue;
+    QByteArray m_saved;
+    QList<PayoutTask> m_tasks;
+
+    const QTemporaryDir m_errorDir;  // the drain's error log, should a task fail
+    RedisClient m_workerRedis;
+    SimulatedPayoutGateway m_provider;
+    TimedGateway m_gateway{m_provider};
+    QStringList m_splits;
+    std::vector<double> m_batchStepRates;
+};
+
+DrainBench::DrainBench(const DrainSettings &settings)
+    : m_settings(settings),
+      m_keys(settings.bench.prefix),
+      m_redis(settings.bench.redis),
+      m_workerRedis(settings.bench.redis),
+      m_provider(m_workerRedis, m_keys.prefix(), SimulationKnobs{}, settings.bench.seed)
+{
+    m_server.removeKeys(m_keys.prefix());
+    m_sql = openMigrated(settings.db);
+    if (countRows(*m_sql, QStringLiteral("grab")) + countRows(*m_sql, QStringLiteral("payout")) > 0)
+        throw InvalidInputError(QStringLiteral("%1 already holds grab or payout rows; the bench empties those tables, so give it a private "
+                                               "database (scripts/bench starts one)")
+                                        .arg(settings.db.redacted()));
+}
+
+void DrainBench::run()
+{
+    // The tasks: a campaign launched and grabbed empty through the library, as a storm leaves it.
+    const qint64 grabs = m_settings.grabs;
+    CampaignService campaigns(m_redis, *m_sql, m_keys);
+    m_campaignId = launchBenchCampaign(campaigns, QStringLiteral("lantern-bench-drain"), grabs, m_settings.bench.seed).id;
+    m_sqlCleanup = std::make_unique<SqlRowsRemovedOnExit>(*m_sql, m_campaignId);
+    const PhaseFigures grabbing = runClientLoad(m_settings.bench.redis, m_settings.bench.clients,
+                                                sampleUids(grabs, GrabKeyspace, m_settings.bench.seed), grabClients(m_keys, m_campaignId));
+    m_queue = m_keys.campaignTasks(m_campaignId);
+    m_saved = m_queue + ":saved";  // same hash tag
+    if (m_server.listLength(m_queue) != grabs)
+        throw LanternError(QStringLiteral("%1 grabs queued %2 tasks").arg(grabs).arg(m_server.listLength(m_queue)));
+    m_server.copyKey(m_queue, m_saved);
+    m_tasks = readTasks(m_redis, m_saved);
+    printSetup(grabbing.perSecond);
+
+    const int rows = m_settings.rowsPerStatement;
+    const std::vector<double> medians = runAlternatingRounds(
+            m_settings.bench.rounds,
+            {[&](int round) { return measure(QStringLiteral("%1: drain (EnvelopeDrain)").arg(round), [&] { drain(round); }); },
+             [&](int round) {
+                 return measure(QStringLiteral("%1: raw INSERT grab, %2 rows/statement").arg(round).arg(rows),
+                                [&] { insertRawRows(*m_sql, m_tasks, rows, false); });
+             },
+             [&](int round) {
+                 return measure(QStringLiteral("%1: raw INSERT grab + payout, %2 rows/statement").arg(round).arg(rows),
+                                [&] { insertRawRows(*m_sql, m_tasks, rows, true); });
+             }});
+
+    m_out << "\nWhere the drain's time goes (split by when the gateway was called: between two pay() calls of one batch the drain "
+             "runs the previous task's payout UPDATE; claim, persist, SELECT and acknowledge run between batches):\n\n"
+          << "| round | drain s | gateway pay() | per task: UPDATE payout (autocommit) | per batch: claim + persist + SELECT + "
+             "acknowledge | batch steps alone, rows/s |\n|---:|---:|---:|---:|---:|---:|\n"
+          << m_splits.join(QLatin1Char('\n')) << '\n';
+    const double batchSteps = median(m_batchStepRates);
+    printSummary(m_out, m_settings.bench.rounds, QStringLiteral("rows/s"),
+                 {{QStringLiteral("drain (EnvelopeDrain, simulated gateway)"), medians[0]},
+                  {QStringLiteral("raw INSERT grab, %1 rows/statement").arg(rows), medians[1]},
+                  {QStringLiteral("raw INSERT grab + payout, %1 rows/statement").arg(rows), medians[2]},
+                  {QStringLiteral("drain's batch steps alone (claim + persist + SELECT + acknowledge; estimate)"), batchSteps}},
+                 {{QStringLiteral("ratio drain / raw INSERT grab"), medians[0], medians[1]},
+                  {QStringLiteral("ratio drain's batch steps alone / raw INSERT grab + payout"), batchSteps, medians[2]}});
+}
+
+void DrainBench::printSetup(double grabsPerSecond)
+{
+    const DrainSettings &s = m_settings;
+    m_out << "Worker drain into MariaDB vs raw multi-row INSERT: " << s.grabs << " grabs per phase, " << s.bench.rounds
+          << (s.bench.rounds == 1 ? " round" : " rounds") << ".\n\n"
+          << "- tasks: campaign " << m_campaignId << " (" << s.grabs << " envelopes) created and launched through CampaignService on `"
+          << s.db.redacted() << "`, then grabbed empty by " << s.bench.clients << " GrabService clients (" << rate(grabsPerSecond)
+          << " grabs/s): " << s.grabs << " payout tasks as grab.lua queues them, saved once and put back before each phase\n"
+          << "- before each phase: `grab` and `payout` truncated, the worker's backup list, the dead letters and the simulated "
+             "provider's ledger removed\n"
+          << "- drain: one EnvelopeDrain worker (own RedisClient, the bench's SqlConnection), drainAll() claiming " << s.batch
+          << " tasks per pass and paying each through SimulatedPayoutGateway (no failures, no delay; its ledger in the same Redis)\n"
+          << "- raw INSERT: the same rows, `INSERT INTO grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES (...),...` "
+             "with "
+          << s.rowsPerStatement << " rows per statement, values in the SQL text, QSqlQuery::exec on the same connection, autocommit; "
+          << "*+ payout* also writes each grab's pending `payout` row, as the drain's persist step does\n\n"
+          << "| round: phase | rows/s | seconds | SQL requests / " << s.batch << " rows | commits / " << s.batch
+          << " rows | Redis round trips / " << s.batch << " rows |\n|---|---:|---:|---:|---:|---:|\n";
+    m_out.flush();
+}
+
+void DrainBench::reset()
+{
+    execText(*m_sql, QStringLiteral("TRUNCATE TABLE grab"));
+    execText(*m_sql, QStringLiteral("TRUNCATE TABLE payout"));
+    m_redis.command({QByteArrayLiteral("DEL"), m_keys.campaignBackup(m_campaignId, WorkerId), m_keys.campaignDeadLetter(m_campaignId),
+                     m_provider.ledgerKey(), m_provider.callsKey()});
+    m_server.copyKey(m_saved, m_queue);
+}
+
+double DrainBench::measure(const QString &label, const std::function<void()> &phase)
+{
+    reset();
+    const ServerCounters before = ServerCounters::read(*m_sql);
+    const quint64 roundTrips = m_workerRedis.roundTrips();
+    QElapsedTimer timer;
+    timer.start();
+    phase();
+    const double seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+    const ServerCounters done = ServerCounters::read(*m_sql) - before;
+    const qint64 persisted = countRows(*m_sql, QStringLiteral("grab"));
+    if (persisted != m_settings.grabs)
+        throw LanternError(QStringLiteral("%1 left %2 grab rows, expected %3").arg(label).arg(persisted).arg(m_settings.grabs));
+    const auto rows = static_cast<double>(m_settings.grabs);
+    // Minus one: the second SHOW GLOBAL STATUS counts itself.
+    m_out << "| " << label << " | " << rate(rows / seconds) << " | " << QString::number(seconds, 'f', 2) << " | "
+          << perBatch(static_cast<double>(done.statements - 1), rows, m_settings.batch) << " | "
+          << perBatch(static_cast<double>(done.commits), rows, m_settings.batch) << " | "
+          << perBatch(static_cast<double>(m_workerRedis.roundTrips() - roundTrips), rows, m_settings.batch) << " |\n";
+    m_out.flush();
+    return rows / seconds;
+}
+
+void DrainBench::drain(int round)
+{
+    EnvelopeDrainOptions options;
+    options.batchSize = m_settings.batch;
+    options.errorLogPath = m_errorDir.filePath(QStringLiteral("errors.log"));
+    m_gateway.start();
+    const EnvelopeDrainStats stats = EnvelopeDrain(m_workerRedis, *m_sql, m_keys, WorkerId, m_gateway, options).drainAll();
+    const DrainBreakdown split = m_gateway.breakdown(m_settings.batch);
+    if (stats.persisted != m_settings.grabs || stats.paid != m_settings.grabs || split.tasks != m_settings.grabs || !split.valid)
+        throw LanternError(QStringLiteral("the drain persisted %1, paid %2 with %3 gateway calls; expected %4 each")
+                                   .arg(stats.persisted)
+                                   .arg(stats.paid)
+                                   .arg(split.tasks)
+                                   .arg(m_settings.grabs));
+    const auto n = static_cast<double>(split.tasks);
+    const auto batches = static_cast<double>(split.batches);
+    m_batchStepRates.push_back(n / split.batchSeconds);
+    m_splits << QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 |")
+                        .arg(round)
+                        .arg(QString::number(split.totalSeconds, 'f', 2),
+                             share(split.gatewaySeconds, split.totalSeconds, 1e6 * split.gatewaySeconds / n, QStringLiteral("us/task")),
+                             share(split.perTaskSeconds, split.totalSeconds, 1e6 * split.perTaskSeconds / n, QStringLiteral("us/task")),
+                             share(split.batchSeconds, split.totalSeconds, 1e3 * split.batchSeconds / batches, QStringLiteral("ms/batch")),
+                             rate(n / split.batchSeconds));
+}
+
+int run(const QCoreApplication &app)
+{
+    const DrainSettings settings = parseSettings(app);
+    DrainBench(settings).run();
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    return benchMain(argc, argv, QStringLiteral("lantern-bench-drain"), run);
+}

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QtGlobal>
+
+class QSqlQuery;
+
+namespace lantern {
+class SqlConnection;
+struct PayoutTask;
+}
+
+namespace lantern::bench {
+
+/** Runs one statement as plain text (no prepare): the bench's own set-up and the raw baseline.
+    Throws like SqlConnection::exec. */
+QSqlQuery execText(SqlConnection &sql, const QString &statement);
+
+/** Writes the tasks' grab rows (with `payouts`, also their pending payout rows) into the `grab`
+    (and `payout`) tables as plain multi-row INSERT statements of `rowsPerStatement` rows, the
+    values spelled out in the SQL text, each statement committed on its own (autocommit): the
+    plain way to put the same rows into the same tables, with nothing else around it. */
+void insertRawRows(SqlConnection &sql, const QList<PayoutTask> &tasks, int rowsPerStatement, bool payouts);
+
+/** Counters of a MySQL / MariaDB server (SHOW GLOBAL STATUS); subtract two readings to get what
+    one phase made the server do. */
+struct ServerCounters {
+    qint64 statements = 0;  // Questions + Com_stmt_prepare: requests that wait for an answer
+    qint64 prepares = 0;    // Com_stmt_prepare
+    qint64 inserts = 0;     // Com_insert
+    qint64 updates = 0;     // Com_update
+    qint64 selects = 0;     // Com_select
+    qint64 commits = 0;     // Handler_commit: transactions committed, explicit or autocommit
+
+    static ServerCounters read(SqlConnection &sql);
+    ServerCounters operator-(const ServerCounters &before) const;
+};
+
+} // namespace lantern::bench
