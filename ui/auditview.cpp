@@ -1,25 +1,418 @@
 #include "auditview.h"
 
+#include "auditdetailpanel.h"
+#include "console/auditlogmodel.h"
+#include "console/auditquery.h"
+#include "console/auditservice.h"
+#include "messagebanner.h"
+
+#include <QComboBox>
+#include <QDateEdit>
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStyle>
+#include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace lantern::ui {
 
-AuditView::AuditView(QWidget *parent) : ConsoleView(parent)
+namespace {
+
+enum Period { AnyTime, Today, Last7Days, Last30Days, CustomRange };
+
+/** The actions Lantern records, for the action filter's list (any prefix can be typed). */
+const QStringList KnownActions{
+        QStringLiteral("checkin."),         QStringLiteral("checkin.makeup"),    QStringLiteral("checkin.backdated"),
+        QStringLiteral("checkin.reconcile"), QStringLiteral("campaign."),        QStringLiteral("campaign.create"),
+        QStringLiteral("campaign.launch"),  QStringLiteral("campaign.pause"),    QStringLiteral("campaign.resume"),
+        QStringLiteral("campaign.close"),   QStringLiteral("queue.recover"),     QStringLiteral("deadletter."),
+        QStringLiteral("api.switch")};
+
+} // namespace
+
+AuditView::AuditView(QWidget *parent)
+    : ConsoleView(parent),
+      m_model(new AuditLogModel(this)),
+      m_actor(new QLineEdit(this)),
+      m_action(new QComboBox(this)),
+      m_target(new QLineEdit(this)),
+      m_period(new QComboBox(this)),
+      m_from(new QDateEdit(this)),
+      m_to(new QDateEdit(this)),
+      m_dash(new QLabel(QStringLiteral("–"), this)),
+      m_clearButton(new QPushButton(tr("Clear filters"), this)),
+      m_refreshButton(new QToolButton(this)),
+      m_busy(new QProgressBar(this)),
+      m_banner(new MessageBanner(this)),
+      m_table(new QTableView(this)),
+      m_newestButton(new QPushButton(tr("Newest"), this)),
+      m_newerButton(new QPushButton(tr("‹ Newer"), this)),
+      m_olderButton(new QPushButton(tr("Older ›"), this)),
+      m_pageLabel(new QLabel(this)),
+      m_detail(new AuditDetailPanel(this))
 {
+    m_today = QDate::currentDate();
+
+    // Filters: typing waits a moment before asking, choosing asks at once.
+    m_actor->setPlaceholderText(tr("Who"));
+    m_actor->setToolTip(tr("Operators whose name contains this text"));
+    m_actor->setClearButtonEnabled(true);
+    m_action->setEditable(true);
+    m_action->addItem(QString());
+    m_action->addItems(KnownActions);
+    m_action->lineEdit()->setPlaceholderText(tr("Any action"));
+    m_action->lineEdit()->setClearButtonEnabled(true);
+    m_action->setToolTip(tr("Actions that start with this text, e.g. “campaign.” for every campaign action"));
+    m_action->setInsertPolicy(QComboBox::NoInsert);
+    m_target->setPlaceholderText(tr("Target, e.g. uid:10001"));
+    m_target->setToolTip(tr("Targets that contain this text: a user (uid:10001), a campaign (campaign:3), a queue, …"));
+    m_target->setClearButtonEnabled(true);
+    m_period->addItem(tr("Any time"), AnyTime);
+    m_period->addItem(tr("Today"), Today);
+    m_period->addItem(tr("Last 7 days"), Last7Days);
+    m_period->addItem(tr("Last 30 days"), Last30Days);
+    m_period->addItem(tr("Custom range"), CustomRange);
+    m_period->setToolTip(tr("Business days, in the configured time zone"));
+    for (QDateEdit *edit : {m_from, m_to}) {
+        edit->setCalendarPopup(true);
+        edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd"));
+        edit->setDate(m_today);
+        edit->setVisible(false);
+    }
+    m_from->setToolTip(tr("First day"));
+    m_to->setToolTip(tr("Last day"));
+    m_dash->setVisible(false);
+    const int charWidth = fontMetrics().averageCharWidth();
+    m_actor->setMinimumWidth(charWidth * 12);
+    m_action->setMinimumWidth(charWidth * 20);
+    m_target->setMinimumWidth(charWidth * 20);
+    m_refreshButton->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+    m_refreshButton->setToolTip(tr("Read the shown page again (F5)"));
+    m_busy->setRange(0, 0);
+    m_busy->setTextVisible(false);
+    m_busy->setFixedWidth(72);
+    m_busy->setFixedHeight(m_actor->sizeHint().height() / 3);
+    m_busy->setToolTip(tr("Waiting for the database…"));
+    m_busy->setVisible(false);
+
+    auto *filters = new QHBoxLayout;
+    filters->addWidget(m_actor, 2);
+    filters->addWidget(m_action, 3);
+    filters->addWidget(m_target, 3);
+    filters->addWidget(m_period, 0);
+    filters->addWidget(m_from);
+    filters->addWidget(m_dash);
+    filters->addWidget(m_to);
+    filters->addWidget(m_clearButton);
+    filters->addWidget(m_refreshButton);
+    filters->addWidget(m_busy);
+
+    m_typingDelay.setSingleShot(true);
+    m_typingDelay.setInterval(350);
+    connect(&m_typingDelay, &QTimer::timeout, this, &AuditView::applyFilterFields);
+    const auto typed = [this] {
+        if (!m_settingFields)
+            m_typingDelay.start();
+    };
+    connect(m_actor, &QLineEdit::textEdited, this, typed);
+    connect(m_target, &QLineEdit::textEdited, this, typed);
+    connect(m_action, &QComboBox::editTextChanged, this, typed);
+    connect(m_actor, &QLineEdit::returnPressed, this, &AuditView::applyFilterFields);
+    connect(m_target, &QLineEdit::returnPressed, this, &AuditView::applyFilterFields);
+    connect(m_action->lineEdit(), &QLineEdit::returnPressed, this, &AuditView::applyFilterFields);
+    connect(m_period, &QComboBox::currentIndexChanged, this, &AuditView::onPeriodChanged);
+    connect(m_from, &QDateEdit::dateChanged, this, &AuditView::applyFilterFields);
+    connect(m_to, &QDateEdit::dateChanged, this, &AuditView::applyFilterFields);
+    connect(m_clearButton, &QPushButton::clicked, this, [this] { setFilter({}); });
+    connect(m_refreshButton, &QToolButton::clicked, this, &AuditView::refresh);
+
+    // The table: one page, newest first.
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideRight);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setHighlightSections(false);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setSectionResizeMode(AuditLogModel::Time, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(AuditLogModel::Detail, QHeaderView::Stretch);
+    header->resizeSection(AuditLogModel::Actor, charWidth * 14);
+    header->resizeSection(AuditLogModel::Action, charWidth * 20);
+    header->resizeSection(AuditLogModel::Target, charWidth * 18);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AuditView::showSelected);
+
+    // Paging.
+    m_newestButton->setToolTip(tr("The newest entries"));
+    m_newerButton->setToolTip(tr("The previous, newer page"));
+    m_olderButton->setToolTip(tr("The next, older page"));
+    auto *paging = new QHBoxLayout;
+    paging->addWidget(m_pageLabel, 1);
+    paging->addWidget(m_newestButton);
+    paging->addWidget(m_newerButton);
+    paging->addWidget(m_olderButton);
+    connect(m_newestButton, &QPushButton::clicked, this, &AuditView::showNewest);
+    connect(m_newerButton, &QPushButton::clicked, this, &AuditView::showNewer);
+    connect(m_olderButton, &QPushButton::clicked, this, &AuditView::showOlder);
+
+    auto *tableArea = new QWidget(this);
+    auto *tableLayout = new QVBoxLayout(tableArea);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(m_table, 1);
+    tableLayout->addLayout(paging);
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(tableArea);
+    splitter->addWidget(m_detail);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    splitter->setChildrenCollapsible(false);
+    m_detail->setMinimumHeight(fontMetrics().height() * 9);
+
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(title(), this));
+    layout->setContentsMargins(16, 12, 16, 8);
+    layout->setSpacing(10);
+    layout->addLayout(filters);
+    layout->addWidget(m_banner);
+    layout->addWidget(splitter, 1);
+
+    for (QWidget *widget : std::initializer_list<QWidget *>{m_actor, m_action, m_target, m_period, m_from, m_to, m_clearButton,
+                                                             m_refreshButton})
+        widget->setEnabled(false);
+    updatePaging();
 }
 
 AuditView::~AuditView() = default;
 
-void AuditView::attachBackend(const Config &)
+void AuditView::attachBackend(const Config &config)
 {
+    m_thread = std::make_unique<DedicatedThread<AuditService>>(QStringLiteral("audit-log"), config);
+    setService(m_thread->get());
+}
+
+void AuditView::setService(AuditService *service)
+{
+    m_service = service;
+    connect(this, &AuditView::pageRequested, service, &AuditService::loadPage, Qt::QueuedConnection);
+    connect(service, &AuditService::pageLoaded, this, &AuditView::onPageLoaded, Qt::QueuedConnection);
+    connect(service, &AuditService::loadFailed, this, &AuditView::onLoadFailed, Qt::QueuedConnection);
+    m_model->setTimeZone(service->config().timeZone);
+    m_today = service->config().today();
+    for (QDateEdit *edit : {m_from, m_to}) {
+        const QSignalBlocker blocker(edit);
+        edit->setDate(m_today);
+    }
+    for (QWidget *widget : std::initializer_list<QWidget *>{m_actor, m_action, m_target, m_period, m_from, m_to, m_clearButton,
+                                                             m_refreshButton})
+        widget->setEnabled(true);
+    showNewest();
+}
+
+void AuditView::refresh()
+{
+    if (!m_service || isBusy())
+        return;
+    load(m_cursors.constLast());
 }
 
 void AuditView::prepareScreenshot(const ScreenshotRequest &)
 {
-    Q_EMIT screenshotReady();
+    auto *const once = new QObject(this);
+    connect(this, &AuditView::pageShown, once, [this, once] {
+        delete once;
+        if (m_model->rowCount() > 0)
+            m_table->selectRow(0);
+        Q_EMIT screenshotReady();
+    });
+    connect(this, &AuditView::failed, once, [this, once](const QString &message) {
+        delete once;
+        Q_EMIT screenshotFailed(message);
+    });
+    if (m_service && !isBusy())
+        showNewest();
+}
+
+AuditFilter AuditView::filter() const
+{
+    return m_filter;
+}
+
+void AuditView::setFilter(const AuditFilter &filter)
+{
+    m_settingFields = true;
+    m_actor->setText(filter.actor);
+    m_action->setEditText(filter.action);
+    m_target->setText(filter.target);
+    {
+        const QSignalBlocker periodBlocker(m_period);
+        const QSignalBlocker fromBlocker(m_from);
+        const QSignalBlocker toBlocker(m_to);
+        const bool range = filter.from.isValid() || filter.to.isValid();
+        m_period->setCurrentIndex(m_period->findData(range ? CustomRange : AnyTime));
+        m_from->setDate(filter.from.isValid() ? filter.from : m_today);
+        m_to->setDate(filter.to.isValid() ? filter.to : m_today);
+        for (QWidget *widget : std::initializer_list<QWidget *>{m_from, m_dash, m_to})
+            widget->setVisible(range);
+    }
+    m_settingFields = false;
+    m_typingDelay.stop();
+    m_filter = filter;
+    showNewest();
+}
+
+void AuditView::onPeriodChanged()
+{
+    const bool custom = m_period->currentData().toInt() == CustomRange;
+    for (QWidget *widget : std::initializer_list<QWidget *>{m_from, m_dash, m_to})
+        widget->setVisible(custom);
+    applyFilterFields();
+}
+
+void AuditView::applyFilterFields()
+{
+    if (m_settingFields)
+        return;
+    m_typingDelay.stop();
+    AuditFilter filter;
+    filter.actor = m_actor->text().trimmed();
+    filter.action = m_action->currentText().trimmed();
+    filter.target = m_target->text().trimmed();
+    switch (m_period->currentData().toInt()) {
+    case Today:
+        filter.from = filter.to = m_today;
+        break;
+    case Last7Days:
+        filter.from = m_today.addDays(-6);
+        filter.to = m_today;
+        break;
+    case Last30Days:
+        filter.from = m_today.addDays(-29);
+        filter.to = m_today;
+        break;
+    case CustomRange:
+        filter.from = std::min(m_from->date(), m_to->date());
+        filter.to = std::max(m_from->date(), m_to->date());
+        break;
+    default:
+        break;
+    }
+    if (filter == m_filter)
+        return;
+    m_filter = filter;
+    showNewest();
+}
+
+void AuditView::showNewest()
+{
+    m_cursors = {0};
+    m_keepSelected = 0;
+    load(0);
+}
+
+void AuditView::showOlder()
+{
+    if (isBusy() || !m_model->page().hasOlder || m_model->rowCount() == 0)
+        return;
+    const qint64 cursor = m_model->page().entries.constLast().id;
+    m_cursors << cursor;
+    m_keepSelected = 0;
+    load(cursor);
+}
+
+void AuditView::showNewer()
+{
+    if (isBusy() || m_cursors.size() <= 1)
+        return;
+    m_cursors.removeLast();
+    m_keepSelected = 0;
+    load(m_cursors.constLast());
+}
+
+void AuditView::load(qint64 beforeId)
+{
+    if (!m_service)
+        return;
+    const quint64 serial = ++m_serial;
+    m_waitingFor = serial;
+    m_busy->setVisible(true);
+    updatePaging();
+    Q_EMIT pageRequested(serial, m_filter, beforeId, PageSize);
+}
+
+void AuditView::onPageLoaded(quint64 serial, const AuditPage &page)
+{
+    if (serial != m_waitingFor)
+        return;  // superseded by a newer request
+    m_waitingFor = 0;
+    m_busy->setVisible(false);
+    m_banner->clear();
+    const qint64 keep = m_keepSelected;
+    m_model->setPage(page);
+    const int row = keep != 0 ? m_model->rowOf(keep) : -1;
+    if (row >= 0)
+        m_table->selectRow(row);
+    else
+        m_detail->showNothing();
+    if (m_cursors.size() == 1 && page.entries.isEmpty() && !m_filter.isEmpty())
+        m_banner->showMessage(MessageBanner::Kind::Information, tr("No audit entries match these filters."));
+    else if (m_cursors.size() == 1 && page.entries.isEmpty())
+        m_banner->showMessage(MessageBanner::Kind::Information, tr("The audit log is empty: no operator has changed anything yet."));
+    updatePaging();
+    Q_EMIT statusMessage(tr("Audit log read %1").arg(QTime::currentTime().toString(u"HH:mm:ss")));
+    Q_EMIT pageShown();
+}
+
+void AuditView::onLoadFailed(quint64 serial, const QString &message, const QString &detail)
+{
+    if (serial != m_waitingFor)
+        return;
+    m_waitingFor = 0;
+    m_busy->setVisible(false);
+    m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
+    updatePaging();
+    Q_EMIT failed(message);
+}
+
+void AuditView::updatePaging()
+{
+    const bool ready = m_service && !isBusy();
+    const int rows = m_model->rowCount();
+    m_newestButton->setEnabled(ready && m_cursors.size() > 1);
+    m_newerButton->setEnabled(ready && m_cursors.size() > 1);
+    m_olderButton->setEnabled(ready && m_model->page().hasOlder);
+    if (!m_service) {
+        m_pageLabel->clear();
+        return;
+    }
+    const int first = (pageNumber() - 1) * PageSize + 1;
+    if (rows == 0)
+        m_pageLabel->setText(tr("Page %1").arg(pageNumber()));
+    else
+        m_pageLabel->setText(tr("Page %1 · entries %2–%3, newest first").arg(pageNumber()).arg(first).arg(first + rows - 1));
+}
+
+void AuditView::showSelected()
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    if (!current.isValid()) {
+        m_detail->showNothing();
+        return;
+    }
+    const AuditEntry &entry = m_model->entryAt(current.row());
+    m_keepSelected = entry.id;
+    const QTimeZone zone = m_service ? m_service->config().timeZone : QTimeZone::systemTimeZone();
+    m_detail->showEntry(entry, m_model->timeText(entry.atMs), QString::fromUtf8(zone.id()));
 }
 
 } // namespace lantern::ui

@@ -1,22 +1,118 @@
 #pragma once
 
+#include "console/auditentry.h"
+#include "console/dedicatedthread.h"
 #include "consoleview.h"
+
+#include <QList>
+#include <QTimer>
+
+#include <memory>
+
+class QComboBox;
+class QDateEdit;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+class QToolButton;
+
+namespace lantern {
+class AuditLogModel;
+class AuditService;
+}
 
 namespace lantern::ui {
 
-/** The Audit log view (being built). */
+class AuditDetailPanel;
+class MessageBanner;
+
+/** The Audit log view: who did what, when and why, newest first, filtered by who, action,
+    target and a period of business days, a page of 200 rows at a time (keyset pages: Newer /
+    Older), with the selected row's detail spelled out below the table.
+    It never touches SQL: an AuditService on its own thread answers queued requests, and only
+    the answer to the newest request is shown. */
 class AuditView final : public ConsoleView {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(AuditView)
 
 public:
+    static constexpr int PageSize = 200;
+
     explicit AuditView(QWidget *parent = nullptr);
     ~AuditView() override;
 
     QString viewName() const override { return QStringLiteral("audit"); }
     QString title() const override { return tr("Audit log"); }
     void attachBackend(const Config &config) override;
+    /** Talks to `service` (on another thread, outliving this view's use of it). */
+    void setService(AuditService *service);
+    void refresh() override;
     void prepareScreenshot(const ScreenshotRequest &request) override;
+
+    /** Shows the newest page matching `filter` (also sets the filter fields). */
+    void setFilter(const AuditFilter &filter);
+    AuditFilter filter() const;
+    void showNewest();
+    void showOlder();
+    void showNewer();
+    /** 1 for the newest page. */
+    int pageNumber() const { return static_cast<int>(m_cursors.size()); }
+
+    bool isBusy() const { return m_waitingFor != 0; }
+    AuditLogModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    MessageBanner *banner() const { return m_banner; }
+    AuditDetailPanel *detailPanel() const { return m_detail; }
+    QPushButton *olderButton() const { return m_olderButton; }
+    QPushButton *newerButton() const { return m_newerButton; }
+
+Q_SIGNALS:
+    void pageRequested(quint64 serial, const lantern::AuditFilter &filter, qint64 beforeId, int limit);
+    /** A page is on screen. */
+    void pageShown();
+    /** A request failed; its message is on screen. */
+    void failed(const QString &message);
+
+private:
+    void onPageLoaded(quint64 serial, const AuditPage &page);
+    void onLoadFailed(quint64 serial, const QString &message, const QString &detail);
+    void load(qint64 beforeId);
+    void applyFilterFields();
+    void onPeriodChanged();
+    void updatePaging();
+    void showSelected();
+
+    std::unique_ptr<DedicatedThread<AuditService>> m_thread;
+    AuditService *m_service = nullptr;
+    AuditLogModel *m_model;
+    AuditFilter m_filter;
+    QList<qint64> m_cursors{0};  // the cursor of every page up to the one shown
+    quint64 m_serial = 0;
+    quint64 m_waitingFor = 0;
+    qint64 m_keepSelected = 0;   // the id to select again after a reload
+    QDate m_today;
+    QTimer m_typingDelay;
+    bool m_settingFields = false;
+
+    QLineEdit *m_actor;
+    QComboBox *m_action;
+    QLineEdit *m_target;
+    QComboBox *m_period;
+    QDateEdit *m_from;
+    QDateEdit *m_to;
+    QLabel *m_dash;
+    QPushButton *m_clearButton;
+    QToolButton *m_refreshButton;
+    QProgressBar *m_busy;
+    MessageBanner *m_banner;
+    QTableView *m_table;
+    QPushButton *m_newestButton;
+    QPushButton *m_newerButton;
+    QPushButton *m_olderButton;
+    QLabel *m_pageLabel;
+    AuditDetailPanel *m_detail;
 };
 
 } // namespace lantern::ui

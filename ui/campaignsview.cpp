@@ -1,25 +1,560 @@
 #include "campaignsview.h"
 
+#include "campaignconfirmation.h"
+#include "campaigncreatedialog.h"
+#include "campaigndetailpanel.h"
+#include "console/campaignlistmodel.h"
+#include "console/campaignmoney.h"
+#include "console/campaignpreviewer.h"
+#include "messagebanner.h"
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
+#include <QProcessEnvironment>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStyle>
+#include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace lantern::ui {
 
-CampaignsView::CampaignsView(QWidget *parent) : ConsoleView(parent)
+namespace {
+
+// Shared with the Users view: one operator name per console user.
+const QString OperatorSetting = QStringLiteral("console/operator");
+
+QString defaultOperator()
 {
+    const QString saved = QSettings().value(OperatorSetting).toString();
+    if (!saved.isEmpty())
+        return saved;
+    return QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER"));
+}
+
+bool askInMessageBox(QWidget *parent, const QString &title, const QString &text, const QString &goAhead)
+{
+    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::NoButton, parent);
+    QPushButton *go = box.addButton(goAhead, QMessageBox::AcceptRole);
+    QPushButton *cancel = box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(cancel);
+    box.setEscapeButton(cancel);
+    box.exec();
+    return box.clickedButton() == go;
+}
+
+} // namespace
+
+CampaignsView::CampaignsView(QWidget *parent)
+    : ConsoleView(parent),
+      m_confirm(&askInMessageBox),
+      m_model(new CampaignListModel(this)),
+      m_operator(new QLineEdit(this)),
+      m_newButton(new QPushButton(tr("New campaign…"), this)),
+      m_launchButton(new QPushButton(tr("Launch…"), this)),
+      m_pauseButton(new QPushButton(tr("Pause…"), this)),
+      m_resumeButton(new QPushButton(tr("Resume…"), this)),
+      m_closeButton(new QPushButton(tr("Close…"), this)),
+      m_refreshButton(new QToolButton(this)),
+      m_busy(new QProgressBar(this)),
+      m_banner(new MessageBanner(this)),
+      m_list(new QTableView(this)),
+      m_previousPage(new QToolButton(this)),
+      m_nextPage(new QToolButton(this)),
+      m_pageLabel(new QLabel(this)),
+      m_detail(new CampaignDetailPanel(this))
+{
+    // Actions row.
+    m_newButton->setObjectName(QStringLiteral("newCampaignButton"));
+    m_newButton->setIcon(QIcon::fromTheme(QStringLiteral("document-new")));
+    m_launchButton->setObjectName(QStringLiteral("launchButton"));
+    m_launchButton->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_launchButton->setToolTip(tr("Write the envelopes and open grabs"));
+    m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
+    m_pauseButton->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    m_pauseButton->setToolTip(tr("The kill switch: stop grabs at once"));
+    m_resumeButton->setObjectName(QStringLiteral("resumeButton"));
+    m_resumeButton->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_resumeButton->setToolTip(tr("Open grabs again"));
+    m_closeButton->setObjectName(QStringLiteral("closeButton"));
+    m_closeButton->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+    m_closeButton->setToolTip(tr("End the campaign for good and refund what is left"));
+    m_refreshButton->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+    m_refreshButton->setToolTip(tr("Read the list and the selected campaign again (F5)"));
+    m_busy->setRange(0, 0);
+    m_busy->setTextVisible(false);
+    m_busy->setFixedWidth(96);
+    m_busy->setFixedHeight(m_operator->sizeHint().height() / 3);
+    m_busy->setToolTip(tr("Waiting for Redis and the database…"));
+    m_busy->setVisible(false);
+    m_operator->setObjectName(QStringLiteral("operatorField"));
+    m_operator->setText(defaultOperator());
+    m_operator->setMaxLength(CampaignCreateDialog::MaxOperatorLength);
+    m_operator->setPlaceholderText(tr("Your name"));
+    m_operator->setToolTip(tr("Every change is recorded in the audit log under this name."));
+    m_operator->setMinimumWidth(m_operator->fontMetrics().averageCharWidth() * 16);
+    auto *operatorLabel = new QLabel(tr("&Operator:"), this);
+    operatorLabel->setBuddy(m_operator);
+    auto *actions = new QHBoxLayout;
+    actions->addWidget(m_newButton);
+    actions->addSpacing(12);
+    actions->addWidget(m_launchButton);
+    actions->addWidget(m_pauseButton);
+    actions->addWidget(m_resumeButton);
+    actions->addWidget(m_closeButton);
+    actions->addStretch(1);
+    actions->addWidget(operatorLabel);
+    actions->addWidget(m_operator);
+    actions->addWidget(m_refreshButton);
+    actions->addWidget(m_busy);
+    connect(m_newButton, &QPushButton::clicked, this, &CampaignsView::openCreateDialog);
+    connect(m_launchButton, &QPushButton::clicked, this, &CampaignsView::launchSelected);
+    connect(m_pauseButton, &QPushButton::clicked, this, &CampaignsView::pauseSelected);
+    connect(m_resumeButton, &QPushButton::clicked, this, &CampaignsView::resumeSelected);
+    connect(m_closeButton, &QPushButton::clicked, this, &CampaignsView::closeSelected);
+    connect(m_refreshButton, &QToolButton::clicked, this, &CampaignsView::refresh);
+    connect(m_operator, &QLineEdit::textChanged, this, &CampaignsView::updateActions);
+    connect(m_operator, &QLineEdit::editingFinished, this, [this] {
+        if (!operatorName().isEmpty())
+            QSettings().setValue(OperatorSetting, operatorName());
+    });
+
+    // The list, one page at a time.
+    m_list->setModel(m_model);
+    m_list->setObjectName(QStringLiteral("campaignList"));
+    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_list->setAlternatingRowColors(true);
+    m_list->setShowGrid(false);
+    m_list->setWordWrap(false);
+    m_list->setTextElideMode(Qt::ElideRight);
+    m_list->verticalHeader()->setVisible(false);
+    m_list->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    QHeaderView *header = m_list->horizontalHeader();
+    header->setHighlightSections(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(CampaignListModel::Name, QHeaderView::Stretch);
+    connect(m_list->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CampaignsView::onSelectionChanged);
+    m_previousPage->setArrowType(Qt::LeftArrow);
+    m_previousPage->setToolTip(tr("Newer campaigns"));
+    m_nextPage->setArrowType(Qt::RightArrow);
+    m_nextPage->setToolTip(tr("Older campaigns"));
+    connect(m_previousPage, &QToolButton::clicked, this, [this] { showPage(std::max<qint64>(0, m_offset - PageSize)); });
+    connect(m_nextPage, &QToolButton::clicked, this, [this] { showPage(m_offset + PageSize); });
+    auto *pager = new QHBoxLayout;
+    pager->addStretch(1);
+    pager->addWidget(m_pageLabel);
+    pager->addWidget(m_previousPage);
+    pager->addWidget(m_nextPage);
+    auto *listPane = new QWidget(this);
+    auto *listLayout = new QVBoxLayout(listPane);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    listLayout->setSpacing(4);
+    listLayout->addWidget(m_list, 1);
+    listLayout->addLayout(pager);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(listPane);
+    splitter->addWidget(m_detail);
+    // The list is for choosing; the live view below gets most of the height.
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    const int rowHeight = m_list->verticalHeader()->defaultSectionSize();
+    listPane->setMinimumHeight(rowHeight * 3 + header->sizeHint().height() + m_pageLabel->sizeHint().height());
+    splitter->setSizes({rowHeight * 7 + header->sizeHint().height() + m_pageLabel->sizeHint().height(), 10 * rowHeight * 7});
+
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(title(), this));
+    layout->setContentsMargins(16, 12, 16, 8);
+    layout->setSpacing(10);
+    layout->addLayout(actions);
+    layout->addWidget(m_banner);
+    layout->addWidget(splitter, 1);
+
+    m_detail->showNothing(tr("Connecting…"));
+    updateActions();
+    updateBusy();
 }
 
 CampaignsView::~CampaignsView() = default;
 
-void CampaignsView::attachBackend(const Config &)
+CampaignsView::Confirmation CampaignsView::messageBoxConfirmation()
 {
+    return &askInMessageBox;
 }
 
-void CampaignsView::prepareScreenshot(const ScreenshotRequest &)
+void CampaignsView::attachBackend(const Config &config)
 {
-    Q_EMIT screenshotReady();
+    m_serviceThread = std::make_unique<DedicatedThread<CampaignConsoleService>>(QStringLiteral("campaigns"), config);
+    m_previewThread = std::make_unique<DedicatedThread<CampaignPreviewer>>(QStringLiteral("split-preview"));
+    setService(m_serviceThread->get(), m_previewThread->get());
+}
+
+void CampaignsView::setService(CampaignConsoleService *service, CampaignPreviewer *previewer)
+{
+    m_service = service;
+    m_previewer = previewer;
+    // Queued both ways: the service lives on its own thread.
+    connect(this, &CampaignsView::listRequested, service, &CampaignConsoleService::list, Qt::QueuedConnection);
+    connect(this, &CampaignsView::snapshotRequested, service, &CampaignConsoleService::load, Qt::QueuedConnection);
+    connect(this, &CampaignsView::createRequested, service, &CampaignConsoleService::create, Qt::QueuedConnection);
+    connect(this, &CampaignsView::actionRequested, service, &CampaignConsoleService::act, Qt::QueuedConnection);
+    connect(service, &CampaignConsoleService::pageLoaded, this, &CampaignsView::onPageLoaded, Qt::QueuedConnection);
+    connect(service, &CampaignConsoleService::snapshotLoaded, this, &CampaignsView::onSnapshotLoaded, Qt::QueuedConnection);
+    connect(service, &CampaignConsoleService::created, this, &CampaignsView::onCreated, Qt::QueuedConnection);
+    connect(service, &CampaignConsoleService::acted, this, &CampaignsView::onActed, Qt::QueuedConnection);
+    connect(service, &CampaignConsoleService::requestFailed, this, &CampaignsView::onFailed, Qt::QueuedConnection);
+    m_detail->showNothing(tr("Select a campaign to watch it drain."));
+    updateActions();
+    requestList();
+}
+
+void CampaignsView::prepareScreenshot(const ScreenshotRequest &request)
+{
+    m_screenshot = true;
+    m_screenshotCampaign = request.campaignId;
+    m_offset = 0;
+    requestList();
+}
+
+void CampaignsView::finishScreenshot(bool ok, const QString &message)
+{
+    if (!m_screenshot)
+        return;
+    m_screenshot = false;
+    if (ok)
+        Q_EMIT screenshotReady();
+    else
+        Q_EMIT screenshotFailed(message);
+}
+
+bool CampaignsView::wantsAutoRefresh() const
+{
+    return !m_dialogOpen;
+}
+
+void CampaignsView::refresh()
+{
+    if (!m_service)
+        return;
+    // Never stacks: what is still out is not asked again.
+    if (!m_listOut)
+        requestList();
+    if (m_selectedId != 0 && !m_snapshotOut)
+        requestSnapshot();
+}
+
+void CampaignsView::showPage(qint64 offset)
+{
+    m_offset = std::max<qint64>(0, offset);
+    requestList();
+}
+
+void CampaignsView::requestList()
+{
+    if (!m_service)
+        return;
+    m_listOut = ++m_serial;
+    updateBusy();
+    Q_EMIT listRequested(m_listOut, m_offset, PageSize);
+}
+
+void CampaignsView::requestSnapshot()
+{
+    if (!m_service || m_selectedId == 0)
+        return;
+    m_snapshotOut = ++m_serial;
+    updateBusy();
+    Q_EMIT snapshotRequested(m_snapshotOut, m_selectedId);
+}
+
+void CampaignsView::selectCampaign(qint64 id)
+{
+    const int row = m_model->rowOf(id);
+    const bool changed = id != m_selectedId;
+    m_selectedId = id;
+    {
+        const QSignalBlocker blocker(m_list->selectionModel());
+        if (row >= 0) {
+            m_list->selectionModel()->setCurrentIndex(m_model->index(row, 0),
+                                                      QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_list->scrollTo(m_model->index(row, 0));
+        } else {
+            m_list->selectionModel()->clear();
+        }
+    }
+    m_list->viewport()->update();
+    // A new choice supersedes the answer on its way; the same one is only asked once.
+    if (changed || (m_detail->campaignId() != id && !m_snapshotOut)) {
+        if (id == 0)
+            m_detail->showNothing(tr("Select a campaign to watch it drain."));
+        else if (m_detail->campaignId() != id)
+            m_detail->showNothing(tr("Loading campaign #%1…").arg(id));
+        requestSnapshot();
+    }
+    updateActions();
+}
+
+void CampaignsView::onSelectionChanged()
+{
+    const QModelIndexList rows = m_list->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return;  // keep showing the campaign (e.g. while paging)
+    selectCampaign(m_model->rowAt(rows.first().row()).campaign.id);
+}
+
+void CampaignsView::onPageLoaded(quint64 serial, const CampaignPage &page)
+{
+    if (serial != m_listOut)
+        return;  // superseded
+    m_listOut = 0;
+    updateBusy();
+    if (!m_actionOut && m_banner->kind() == MessageBanner::Kind::Error)
+        m_banner->clear();
+    m_model->setPage(page);
+    const QLocale locale;
+    if (page.total == 0)
+        m_pageLabel->setText(tr("No campaigns yet"));
+    else
+        m_pageLabel->setText(tr("%1–%2 of %3")
+                                     .arg(locale.toString(page.offset + (page.rows.isEmpty() ? 0 : 1)),
+                                          locale.toString(page.offset + page.rows.size()), locale.toString(page.total)));
+    m_previousPage->setEnabled(page.offset > 0);
+    m_nextPage->setEnabled(page.offset + page.rows.size() < page.total);
+
+    qint64 wanted = m_selectedId;
+    if (m_screenshot && m_screenshotCampaign != 0)
+        wanted = m_screenshotCampaign;
+    if (wanted == 0 && !page.rows.isEmpty()) {
+        // Nothing chosen yet: the first live campaign, else the newest.
+        wanted = page.rows.constFirst().campaign.id;
+        for (const CampaignRow &row : page.rows) {
+            if (row.campaign.status == CampaignStatus::Live) {
+                wanted = row.campaign.id;
+                break;
+            }
+        }
+    }
+    if (wanted == 0) {
+        m_detail->showNothing(tr("No campaigns yet. Press “New campaign…” to create one."));
+        finishScreenshot(true);
+    } else {
+        selectCampaign(wanted);
+        if (m_screenshot && !m_snapshotOut)
+            requestSnapshot();  // a screenshot shows a fresh reading
+    }
+    updateActions();
+    Q_EMIT statusMessage(tr("Last refresh %1").arg(QTime::currentTime().toString(u"HH:mm:ss")));
+    Q_EMIT pageShown();
+}
+
+void CampaignsView::onSnapshotLoaded(quint64 serial, const CampaignSnapshot &snapshot)
+{
+    if (serial != m_snapshotOut)
+        return;
+    m_snapshotOut = 0;
+    updateBusy();
+    if (snapshot.summary.campaign.id != m_selectedId)
+        return;
+    if (!m_actionOut && m_banner->kind() == MessageBanner::Kind::Error)
+        m_banner->clear();
+    m_detail->showSnapshot(snapshot);
+    updateActions();
+    Q_EMIT statusMessage(tr("Last refresh %1").arg(QTime::currentTime().toString(u"HH:mm:ss")));
+    Q_EMIT campaignShown(snapshot);
+    finishScreenshot(true);
+}
+
+void CampaignsView::onCreated(quint64 serial, const Campaign &campaign)
+{
+    if (serial != m_actionOut)
+        return;
+    m_actionOut = 0;
+    m_banner->showMessage(MessageBanner::Kind::Positive,
+                          tr("Draft #%1 “%2” created. Nobody can grab yet: check it below, then launch it.").arg(campaign.id).arg(campaign.name));
+    m_offset = 0;
+    m_selectedId = campaign.id;
+    m_detail->showNothing(tr("Loading campaign #%1…").arg(campaign.id));
+    requestList();
+    requestSnapshot();
+    updateActions();
+    Q_EMIT campaignCreated(campaign);
+}
+
+void CampaignsView::onActed(quint64 serial, CampaignAction action, const Campaign &campaign, bool changed)
+{
+    if (serial != m_actionOut)
+        return;
+    m_actionOut = 0;
+    QString text;
+    if (!changed) {
+        text = tr("Campaign #%1 already was %2; nothing changed.").arg(campaign.id).arg(CampaignListModel::statusText(campaign.status).toLower());
+    } else {
+        switch (action) {
+        case CampaignAction::Launch:
+            text = tr("Campaign #%1 is live: users can grab now.").arg(campaign.id);
+            break;
+        case CampaignAction::Pause:
+            text = tr("Campaign #%1 is paused: every grab is refused until you resume it.").arg(campaign.id);
+            break;
+        case CampaignAction::Resume:
+            text = tr("Campaign #%1 is live again.").arg(campaign.id);
+            break;
+        case CampaignAction::Close:
+            text = tr("Campaign #%1 is closed; %2 were refunded.").arg(campaign.id).arg(formatYuan(campaign.refundedCents));
+            break;
+        }
+    }
+    m_banner->showMessage(changed ? MessageBanner::Kind::Positive : MessageBanner::Kind::Information, text);
+    requestList();
+    requestSnapshot();
+    updateActions();
+    Q_EMIT actionDone(action, campaign);
+}
+
+void CampaignsView::onFailed(quint64 serial, const QString &message, const QString &detail)
+{
+    if (serial == m_listOut) {
+        m_listOut = 0;
+        if (m_model->rowCount() == 0)
+            m_detail->showNothing(tr("The campaigns could not be read."));
+    } else if (serial == m_snapshotOut) {
+        m_snapshotOut = 0;
+    } else if (serial == m_actionOut) {
+        m_actionOut = 0;
+        refresh();  // show what the campaign is now
+    } else {
+        return;  // superseded
+    }
+    updateBusy();
+    updateActions();
+    m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
+    Q_EMIT failed(message);
+    finishScreenshot(false, message);
+}
+
+std::optional<CampaignStatus> CampaignsView::selectedStatus() const
+{
+    if (m_selectedId == 0)
+        return std::nullopt;
+    // The newest word on it: the live view when it shows this campaign, else the list.
+    if (m_detail->campaignId() == m_selectedId)
+        return m_detail->status();
+    const int row = m_model->rowOf(m_selectedId);
+    if (row < 0)
+        return std::nullopt;
+    return m_model->rowAt(row).campaign.status;
+}
+
+void CampaignsView::updateActions()
+{
+    const auto status = selectedStatus();
+    const bool ready = m_service && !m_actionOut;
+    const bool named = !operatorName().isEmpty();
+    m_newButton->setEnabled(m_service && m_previewer && !m_actionOut);
+    m_launchButton->setEnabled(ready && named && status == CampaignStatus::Draft);
+    m_pauseButton->setEnabled(ready && named && status == CampaignStatus::Live);
+    m_resumeButton->setEnabled(ready && named && status == CampaignStatus::Paused);
+    m_closeButton->setEnabled(ready && named && status && *status != CampaignStatus::Closed);
+    m_refreshButton->setEnabled(m_service != nullptr);
+    m_operator->setStyleSheet(named ? QString() : QStringLiteral("QLineEdit { border: 1px solid #d93025; }"));
+    const QString needName = named ? QString() : tr("Enter your name as the operator first: every change is audited.");
+    for (QPushButton *button : {m_launchButton, m_pauseButton, m_resumeButton, m_closeButton})
+        button->setStatusTip(needName);
+}
+
+void CampaignsView::updateBusy()
+{
+    m_busy->setVisible(isBusy());
+}
+
+void CampaignsView::setOperatorName(const QString &name)
+{
+    m_operator->setText(name);
+    updateActions();
+}
+
+QString CampaignsView::operatorName() const
+{
+    return m_operator->text().trimmed();
+}
+
+CampaignCreateDialog *CampaignsView::openCreateDialog()
+{
+    if (!m_service || !m_previewer)
+        return nullptr;
+    auto *dialog = new CampaignCreateDialog(m_previewer, operatorName(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_dialogOpen = true;
+    connect(dialog, &QDialog::finished, this, [this] { m_dialogOpen = false; });
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const auto draft = dialog->draft();
+        if (!draft)
+            return;
+        setOperatorName(dialog->operatorName());
+        QSettings().setValue(OperatorSetting, dialog->operatorName());
+        m_actionOut = ++m_serial;
+        updateBusy();
+        updateActions();
+        Q_EMIT createRequested(m_actionOut, *draft, dialog->operatorName());
+    });
+    dialog->open();
+    return dialog;
+}
+
+void CampaignsView::runAction(CampaignAction action)
+{
+    const auto status = selectedStatus();
+    if (!m_service || m_actionOut || !status || operatorName().isEmpty())
+        return;
+    const qint64 id = m_selectedId;
+    // What the operator is told comes from the newest reading: the live view, else the list.
+    const int row = m_model->rowOf(id);
+    const bool detailShown = m_detail->campaignId() == id;
+    const Campaign campaign = detailShown ? m_detail->snapshot().summary.campaign : m_model->rowAt(row).campaign;
+    const qint64 leftCount = detailShown ? m_detail->snapshot().summary.remainingCount : campaign.count - m_model->rowAt(row).grabbedCount;
+    const qint64 leftCents = detailShown ? m_detail->snapshot().summary.remainingCents : campaign.totalCents - m_model->rowAt(row).grabbedCents;
+    const CampaignConfirmation ask = CampaignConfirmation::forAction(action, campaign, leftCount, leftCents);
+    m_dialogOpen = true;
+    const bool confirmed = m_confirm(this, ask.title, ask.text, ask.goAhead);
+    m_dialogOpen = false;
+    if (!confirmed || id != m_selectedId || m_actionOut)
+        return;
+    QSettings().setValue(OperatorSetting, operatorName());
+    m_actionOut = ++m_serial;
+    updateBusy();
+    updateActions();
+    Q_EMIT actionRequested(m_actionOut, id, action, operatorName());
+}
+
+void CampaignsView::launchSelected()
+{
+    runAction(CampaignAction::Launch);
+}
+
+void CampaignsView::pauseSelected()
+{
+    runAction(CampaignAction::Pause);
+}
+
+void CampaignsView::resumeSelected()
+{
+    runAction(CampaignAction::Resume);
+}
+
+void CampaignsView::closeSelected()
+{
+    runAction(CampaignAction::Close);
 }
 
 } // namespace lantern::ui

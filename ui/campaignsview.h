@@ -1,22 +1,138 @@
 #pragma once
 
+#include "console/campaignconsoleservice.h"
+#include "console/dedicatedthread.h"
 #include "consoleview.h"
+
+#include <functional>
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+class QToolButton;
+
+namespace lantern {
+class CampaignListModel;
+class CampaignPreviewer;
+}
 
 namespace lantern::ui {
 
-/** The Campaigns view (being built). */
+class CampaignCreateDialog;
+class CampaignDetailPanel;
+class MessageBanner;
+
+/** The Campaigns view: a paged list of campaigns, a create dialog with a preview of the split,
+    launch / pause / resume / close (each confirmed and audited under the operator's name), and
+    the live view of the selected campaign with its ledger check. It never touches Redis or SQL:
+    a CampaignConsoleService and a CampaignPreviewer run on threads of their own, requests go
+    as queued signals with a serial, and only the newest answer is shown. */
 class CampaignsView final : public ConsoleView {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(CampaignsView)
 
 public:
+    /** Asks the operator to confirm an action; true to go ahead. Replaceable for tests. */
+    using Confirmation = std::function<bool(QWidget *parent, const QString &title, const QString &text, const QString &goAhead)>;
+    static constexpr int PageSize = 50;
+
     explicit CampaignsView(QWidget *parent = nullptr);
     ~CampaignsView() override;
 
     QString viewName() const override { return QStringLiteral("campaigns"); }
     QString title() const override { return tr("Campaigns"); }
     void attachBackend(const Config &config) override;
+    void refresh() override;
+    bool wantsAutoRefresh() const override;
     void prepareScreenshot(const ScreenshotRequest &request) override;
+
+    /** Uses `service` and `previewer`, which live on other threads and outlive this view's use. */
+    void setService(CampaignConsoleService *service, CampaignPreviewer *previewer);
+    void setConfirmation(Confirmation confirmation) { m_confirm = std::move(confirmation); }
+    /** The default: a warning QMessageBox with the consequences, Cancel as the default button. */
+    static Confirmation messageBoxConfirmation();
+
+    /** Shows campaign `id` in the live view (and selects it when it is on the page). */
+    void selectCampaign(qint64 id);
+    qint64 selectedCampaignId() const { return m_selectedId; }
+    /** Opens the create dialog (non-modal; it is returned so tests can fill it). */
+    CampaignCreateDialog *openCreateDialog();
+    /** Each asks for confirmation, then runs on the service thread. */
+    void launchSelected();
+    void pauseSelected();
+    void resumeSelected();
+    void closeSelected();
+    void showPage(qint64 offset);
+
+    void setOperatorName(const QString &name);
+    QString operatorName() const;
+    bool isBusy() const { return m_listOut || m_snapshotOut || m_actionOut; }
+    CampaignListModel *listModel() const { return m_model; }
+    QTableView *listView() const { return m_list; }
+    CampaignDetailPanel *detailPanel() const { return m_detail; }
+    MessageBanner *banner() const { return m_banner; }
+
+Q_SIGNALS:
+    void listRequested(quint64 serial, qint64 offset, int limit);
+    void snapshotRequested(quint64 serial, qint64 campaignId);
+    void createRequested(quint64 serial, const lantern::CampaignDraft &draft, const QString &operatorName);
+    void actionRequested(quint64 serial, qint64 campaignId, lantern::CampaignAction action, const QString &operatorName);
+
+    void pageShown();
+    void campaignShown(const lantern::CampaignSnapshot &snapshot);
+    void campaignCreated(const lantern::Campaign &campaign);
+    void actionDone(lantern::CampaignAction action, const lantern::Campaign &campaign);
+    /** A request failed; its message is on screen. */
+    void failed(const QString &message);
+
+private:
+    void requestList();
+    void requestSnapshot();
+    void runAction(CampaignAction action);
+    void onPageLoaded(quint64 serial, const CampaignPage &page);
+    void onSnapshotLoaded(quint64 serial, const CampaignSnapshot &snapshot);
+    void onCreated(quint64 serial, const Campaign &campaign);
+    void onActed(quint64 serial, CampaignAction action, const Campaign &campaign, bool changed);
+    void onFailed(quint64 serial, const QString &message, const QString &detail);
+    void onSelectionChanged();
+    void updateActions();
+    void updateBusy();
+    void finishScreenshot(bool ok, const QString &message = {});
+    std::optional<CampaignStatus> selectedStatus() const;
+
+    std::unique_ptr<DedicatedThread<CampaignConsoleService>> m_serviceThread;
+    std::unique_ptr<DedicatedThread<CampaignPreviewer>> m_previewThread;
+    CampaignConsoleService *m_service = nullptr;
+    CampaignPreviewer *m_previewer = nullptr;
+    Confirmation m_confirm;
+    CampaignListModel *m_model;
+    quint64 m_serial = 0;
+    quint64 m_listOut = 0;      // serials of the requests out, 0 for none
+    quint64 m_snapshotOut = 0;
+    quint64 m_actionOut = 0;
+    qint64 m_offset = 0;
+    qint64 m_selectedId = 0;
+    bool m_dialogOpen = false;
+    bool m_screenshot = false;
+    qint64 m_screenshotCampaign = 0;
+
+    QLineEdit *m_operator;
+    QPushButton *m_newButton;
+    QPushButton *m_launchButton;
+    QPushButton *m_pauseButton;
+    QPushButton *m_resumeButton;
+    QPushButton *m_closeButton;
+    QToolButton *m_refreshButton;
+    QProgressBar *m_busy;
+    MessageBanner *m_banner;
+    QTableView *m_list;
+    QToolButton *m_previousPage;
+    QToolButton *m_nextPage;
+    QLabel *m_pageLabel;
+    CampaignDetailPanel *m_detail;
 };
 
 } // namespace lantern::ui

@@ -1,25 +1,571 @@
 #include "connectionsview.h"
 
+#include "console/connectionprofilemodel.h"
+#include "console/profilesecrets.h"
+#include "console/profilestore.h"
+#include "core/errors.h"
+#include "messagebanner.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QLocale>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTimeZone>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace lantern::ui {
 
-ConnectionsView::ConnectionsView(QWidget *parent) : ConsoleView(parent)
+namespace {
+
+QString milliseconds(double ms)
 {
+    //: A round trip time in milliseconds, e.g. "0.42 ms".
+    return ConnectionsView::tr("%1 ms").arg(QLocale().toString(ms, 'f', ms < 10 ? 2 : 1));
+}
+
+QString resultRow(bool ok, const QString &server, const QString &text, const QString &detail)
+{
+    QString html = QStringLiteral("<tr><td style='padding-right:6px; color:%1; font-weight:bold'>%2</td>"
+                                  "<td style='padding-right:10px'><b>%3</b></td><td>%4")
+                           .arg(ok ? QStringLiteral("#137333") : QStringLiteral("#a50e0e"), ok ? QStringLiteral("✓") : QStringLiteral("✗"),
+                                server.toHtmlEscaped(), text.toHtmlEscaped());
+    if (!detail.isEmpty())
+        html += QStringLiteral("<br><span style='color: palette(placeholder-text); font-size: small'>%1</span>").arg(detail.toHtmlEscaped());
+    return html + QStringLiteral("</td></tr>");
+}
+
+} // namespace
+
+ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirectory, const QString &keychainService)
+    : ConsoleView(parent),
+      m_directory(profileDirectory.isEmpty() ? ProfileStore::defaultDirectory() : profileDirectory),
+      m_model(new ConnectionProfileModel(this)),
+      m_secrets(new ProfileSecrets(keychainService, this)),
+      m_banner(new MessageBanner(this)),
+      m_activeLabel(new QLabel(this)),
+      m_list(new QListView(this)),
+      m_emptyList(new QLabel(tr("No saved profiles yet: fill in the form and press Save."), this)),
+      m_newButton(new QPushButton(tr("New"), this)),
+      m_deleteButton(new QPushButton(tr("Delete…"), this)),
+      m_name(new QLineEdit(this)),
+      m_redisUrl(new QLineEdit(this)),
+      m_redisPassword(new QLineEdit(this)),
+      m_dbUrl(new QLineEdit(this)),
+      m_dbPassword(new QLineEdit(this)),
+      m_prefix(new QLineEdit(this)),
+      m_timeZone(new QComboBox(this)),
+      m_readOnly(new QCheckBox(tr("Read-only: only reads reach Redis and SQL; every change is refused"), this)),
+      m_keychainNote(new QLabel(this)),
+      m_testButton(new QPushButton(tr("Test connection"), this)),
+      m_saveButton(new QPushButton(tr("Save"), this)),
+      m_useButton(new QPushButton(tr("Use this profile"), this)),
+      m_busy(new QProgressBar(this)),
+      m_result(new QLabel(this))
+{
+    // What the session runs on now.
+    m_activeLabel->setObjectName(QStringLiteral("activeConnection"));
+    m_activeLabel->setWordWrap(true);
+    m_activeLabel->setTextFormat(Qt::RichText);
+    m_activeLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_activeLabel->setStyleSheet(QStringLiteral("QLabel#activeConnection { background: palette(alternate-base); border: 1px solid palette(mid);"
+                                                " border-radius: 4px; padding: 6px 10px; }"));
+    m_activeLabel->setText(tr("Not connected yet."));
+
+    // Saved profiles.
+    m_list->setModel(m_model);
+    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_list->setSpacing(3);
+    m_list->setWordWrap(true);
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ConnectionsView::onSelectionChanged);
+    auto *listTitle = new QLabel(tr("Saved profiles"), this);
+    QFont bold = listTitle->font();
+    bold.setBold(true);
+    listTitle->setFont(bold);
+    auto *listButtons = new QHBoxLayout;
+    listButtons->addWidget(m_newButton);
+    listButtons->addWidget(m_deleteButton);
+    listButtons->addStretch();
+    m_emptyList->setWordWrap(true);
+    m_emptyList->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+    auto *listColumn = new QVBoxLayout;
+    listColumn->addWidget(listTitle);
+    listColumn->addWidget(m_emptyList);
+    listColumn->addWidget(m_list, 1);
+    listColumn->addLayout(listButtons);
+    auto *listWidget = new QWidget(this);
+    listWidget->setLayout(listColumn);
+    listColumn->setContentsMargins(0, 0, 0, 0);
+    listWidget->setFixedWidth(fontMetrics().averageCharWidth() * 34);
+    connect(m_newButton, &QPushButton::clicked, this, &ConnectionsView::newProfile);
+    connect(m_deleteButton, &QPushButton::clicked, this, [this] {
+        const QString name = m_name->text().trimmed();
+        if (m_model->rowOf(name) < 0)
+            return;
+        auto *ask = new QMessageBox(QMessageBox::Question, tr("Delete profile"),
+                                    tr("Delete the profile “%1” and its saved passwords?").arg(name), QMessageBox::Yes | QMessageBox::Cancel, this);
+        ask->setAttribute(Qt::WA_DeleteOnClose);
+        connect(ask, &QMessageBox::accepted, this, [this, name] { deleteProfile(name); });
+        ask->open();
+    });
+
+    // The profile form.
+    m_name->setPlaceholderText(tr("e.g. production"));
+    m_name->setMaxLength(64);
+    m_name->setToolTip(tr("Letters, digits, “_”, “.” and “-”; use it as lantern --profile NAME"));
+    m_redisUrl->setPlaceholderText(QStringLiteral("redis://[user@]host:6379[/db]"));
+    m_dbUrl->setPlaceholderText(QStringLiteral("mysql://user@host:3306/lantern · sqlite:///path/lantern.db"));
+    for (QLineEdit *password : {m_redisPassword, m_dbPassword}) {
+        password->setEchoMode(QLineEdit::Password);
+        password->setPlaceholderText(tr("none"));
+        password->setClearButtonEnabled(true);
+    }
+    m_prefix->setPlaceholderText(QStringLiteral("lt:"));
+    m_timeZone->setEditable(true);
+    m_timeZone->setInsertPolicy(QComboBox::NoInsert);
+    QStringList zones;
+    for (const QByteArray &id : QTimeZone::availableTimeZoneIds())
+        zones << QString::fromUtf8(id);
+    m_timeZone->addItem(QString());
+    m_timeZone->addItems(zones);
+    m_timeZone->lineEdit()->setPlaceholderText(tr("System time zone (%1)").arg(QString::fromUtf8(QTimeZone::systemTimeZoneId())));
+    m_readOnly->setToolTip(tr("Enforced by the connections themselves: Redis commands outside a list of reads and SQL other than "
+                              "SELECT are never sent, whatever a view or lanternd tries."));
+    m_keychainNote->setWordWrap(true);
+
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Name"), m_name);
+    form->addRow(tr("Redis URL"), m_redisUrl);
+    form->addRow(tr("Redis password"), m_redisPassword);
+    form->addRow(tr("SQL URL"), m_dbUrl);
+    form->addRow(tr("SQL password"), m_dbPassword);
+    form->addRow(tr("Key prefix"), m_prefix);
+    form->addRow(tr("Time zone"), m_timeZone);
+    form->addRow(QString(), m_readOnly);
+    auto *formBox = new QGroupBox(tr("Profile"), this);
+    auto *boxLayout = new QVBoxLayout(formBox);
+    boxLayout->addLayout(form);
+    boxLayout->addWidget(m_keychainNote);
+
+    m_busy->setRange(0, 0);
+    m_busy->setTextVisible(false);
+    m_busy->setFixedWidth(72);
+    m_busy->setFixedHeight(m_name->sizeHint().height() / 3);
+    m_busy->setVisible(false);
+    m_testButton->setToolTip(tr("Connect to both servers and measure one round trip each (Redis PING, SQL SELECT 1)"));
+    m_saveButton->setToolTip(tr("Save the profile; passwords go to the system keychain, never into the file"));
+    m_useButton->setToolTip(tr("Reconnect the console to this profile's servers"));
+    auto *actions = new QHBoxLayout;
+    actions->addWidget(m_testButton);
+    actions->addWidget(m_busy);
+    actions->addStretch();
+    actions->addWidget(m_saveButton);
+    actions->addWidget(m_useButton);
+    connect(m_testButton, &QPushButton::clicked, this, &ConnectionsView::testConnection);
+    connect(m_saveButton, &QPushButton::clicked, this, &ConnectionsView::saveProfile);
+    connect(m_useButton, &QPushButton::clicked, this, &ConnectionsView::useProfile);
+
+    m_result->setObjectName(QStringLiteral("testResult"));
+    m_result->setWordWrap(true);
+    m_result->setTextFormat(Qt::RichText);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+    auto *formColumn = new QVBoxLayout;
+    formColumn->addWidget(formBox);
+    formColumn->addLayout(actions);
+    formColumn->addWidget(m_result);
+    formColumn->addStretch();
+
+    auto *content = new QHBoxLayout;
+    content->setSpacing(16);
+    content->addWidget(listWidget);
+    content->addLayout(formColumn, 1);
+
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(title(), this));
+    layout->setContentsMargins(16, 12, 16, 8);
+    layout->setSpacing(10);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_activeLabel);
+    layout->addLayout(content, 1);
+
+    connect(m_secrets, &ProfileSecrets::fetched, this, &ConnectionsView::onFetched);
+    connect(m_secrets, &ProfileSecrets::keychainUnavailable, this, &ConnectionsView::updateKeychainNote);
+    connect(m_secrets, &ProfileSecrets::stored, this, [this](const QString &profile, ProfileSecrets::Storage where) {
+        m_lastSaveInMemory = where == ProfileSecrets::Storage::Memory;
+        updateKeychainNote();
+        Q_EMIT profileSaved(profile, where == ProfileSecrets::Storage::Keychain);
+    });
+
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_emptyList->setVisible(m_model->rowCount() == 0); });
+
+    m_secrets->probe();
+    reloadProfiles();
+    if (m_model->rowCount() > 0)
+        m_list->setCurrentIndex(m_model->index(0));
+    else
+        newProfile();
+    updateKeychainNote();
+    updateButtons();
 }
 
 ConnectionsView::~ConnectionsView() = default;
 
-void ConnectionsView::attachBackend(const Config &)
+void ConnectionsView::attachBackend(const Config &config)
 {
+    m_thread = std::make_unique<DedicatedThread<ConnectionTester>>(QStringLiteral("connection-test"));
+    m_tester = m_thread->get();
+    connect(this, &ConnectionsView::checkRequested, m_tester, &ConnectionTester::check, Qt::QueuedConnection);
+    connect(m_tester, &ConnectionTester::checked, this, &ConnectionsView::onChecked, Qt::QueuedConnection);
+    m_base = config;
+    m_attached = true;
+    showActive(config);
+    if (!config.profile.isEmpty() && selectProfile(config.profile))
+        return;
+    if (m_model->rowCount() == 0)
+        newProfile();  // pre-filled from the connection in use
+    updateButtons();
+}
+
+void ConnectionsView::showActive(const Config &config)
+{
+    m_active = config;
+    m_model->setActiveName(config.profile);
+    const QString name = config.profile.isEmpty() ? tr("no saved profile") : config.profile;
+    QString text = tr("In use: <b>%1</b> — Redis %2 · SQL %3 · key prefix %4 · %5")
+                           .arg(name.toHtmlEscaped(), config.redis.redacted().toHtmlEscaped(), config.db.redacted().toHtmlEscaped(),
+                                config.keyPrefix.toHtmlEscaped(), QString::fromUtf8(config.timeZone.id()).toHtmlEscaped());
+    if (config.readOnly)
+        text += QStringLiteral(" · <span style='color:#a50e0e; font-weight:bold'>%1</span>").arg(tr("read-only").toHtmlEscaped());
+    m_activeLabel->setText(text);
+}
+
+QString ConnectionsView::activeProfileName() const
+{
+    return m_active.profile;
+}
+
+void ConnectionsView::reloadProfiles()
+{
+    const QString selected = m_name->text().trimmed();
+    m_model->setProfiles(ProfileStore(m_directory).list());
+    if (const int row = m_model->rowOf(selected); row >= 0) {
+        const QSignalBlocker blocker(m_list->selectionModel());
+        m_list->setCurrentIndex(m_model->index(row));
+    }
+    updateButtons();
+}
+
+bool ConnectionsView::selectProfile(const QString &name)
+{
+    const int row = m_model->rowOf(name);
+    if (row < 0)
+        return false;
+    const QModelIndex index = m_model->index(row);
+    if (m_list->currentIndex() == index)
+        onSelectionChanged();
+    else
+        m_list->setCurrentIndex(index);
+    return true;
+}
+
+void ConnectionsView::onSelectionChanged()
+{
+    const QModelIndex current = m_list->currentIndex();
+    if (!current.isValid())
+        return;
+    const ConnectionProfile profile = m_model->profileAt(current.row());
+    fillForm(profile);
+    m_redisPassword->setPlaceholderText(tr("reading the keychain…"));
+    m_dbPassword->setPlaceholderText(tr("reading the keychain…"));
+    m_redisPassword->setEnabled(false);
+    m_dbPassword->setEnabled(false);
+    m_fetching = profile.name;
+    updateButtons();
+    m_secrets->fetch(profile.name);
+}
+
+void ConnectionsView::onFetched(const QString &profile, const ProfileSecret &secret)
+{
+    if (profile != m_fetching)
+        return;
+    m_fetching.clear();
+    m_redisPassword->setText(secret.redisPassword);
+    m_dbPassword->setText(secret.dbPassword);
+    for (QLineEdit *password : {m_redisPassword, m_dbPassword}) {
+        password->setEnabled(true);
+        password->setPlaceholderText(tr("none"));
+    }
+    updateKeychainNote();
+    updateButtons();
+    Q_EMIT secretsLoaded(profile);
+}
+
+void ConnectionsView::fillForm(const ConnectionProfile &profile)
+{
+    m_name->setText(profile.name);
+    m_redisUrl->setText(profile.redisUrl);
+    m_dbUrl->setText(profile.dbUrl);
+    m_prefix->setText(profile.keyPrefix);
+    m_timeZone->setEditText(profile.timeZone);
+    m_readOnly->setChecked(profile.readOnly);
+    m_redisPassword->clear();
+    m_dbPassword->clear();
+    m_result->clear();
+}
+
+void ConnectionsView::newProfile()
+{
+    {
+        const QSignalBlocker blocker(m_list->selectionModel());
+        m_list->clearSelection();
+        m_list->setCurrentIndex({});
+    }
+    m_fetching.clear();
+    fillForm(ConnectionProfile::fromConfig(QString(), m_attached ? m_active : Config()));
+    for (QLineEdit *password : {m_redisPassword, m_dbPassword}) {
+        password->setEnabled(true);
+        password->setPlaceholderText(tr("none"));
+    }
+    // The passwords in use, so that saving the session as a profile keeps working.
+    if (m_attached) {
+        m_redisPassword->setText(m_active.redis.password);
+        m_dbPassword->setText(m_active.db.password);
+    }
+    m_name->setFocus();
+    updateButtons();
+}
+
+ConnectionProfile ConnectionsView::formProfile() const
+{
+    ConnectionProfile profile;
+    profile.name = m_name->text().trimmed();
+    profile.redisUrl = m_redisUrl->text().trimmed();
+    profile.dbUrl = m_dbUrl->text().trimmed();
+    profile.keyPrefix = m_prefix->text().isEmpty() ? QStringLiteral("lt:") : m_prefix->text();
+    profile.timeZone = m_timeZone->currentText().trimmed();
+    profile.readOnly = m_readOnly->isChecked();
+    profile.takeSecretsFromUrls();
+    return profile;
+}
+
+ProfileSecret ConnectionsView::formSecret() const
+{
+    // A password typed into a URL counts when its own field is empty.
+    ProfileSecret secret{m_redisPassword->text(), m_dbPassword->text()};
+    if (secret.redisPassword.isEmpty())
+        secret.redisPassword = ConnectionProfile::passwordOf(m_redisUrl->text());
+    if (secret.dbPassword.isEmpty())
+        secret.dbPassword = ConnectionProfile::passwordOf(m_dbUrl->text());
+    return secret;
+}
+
+std::optional<Config> ConnectionsView::formConfig()
+{
+    ConnectionProfile profile = formProfile();
+    if (profile.name.isEmpty())
+        profile.name = QStringLiteral("unsaved");  // a test needs no name
+    try {
+        return profile.applyTo(m_base, formSecret());
+    } catch (const InvalidInputError &error) {
+        m_banner->showMessage(MessageBanner::Kind::Error, error.message());
+        return std::nullopt;
+    }
+}
+
+bool ConnectionsView::saveProfile()
+{
+    const ConnectionProfile profile = formProfile();
+    const ProfileSecret secret = formSecret();
+    try {
+        profile.validate();
+        ProfileStore(m_directory).save(profile);
+    } catch (const InvalidInputError &error) {
+        m_banner->showMessage(MessageBanner::Kind::Error, error.message());
+        return false;
+    }
+    // The form shows what was saved: URLs without passwords, the passwords in their fields.
+    m_redisUrl->setText(profile.redisUrl);
+    m_dbUrl->setText(profile.dbUrl);
+    m_redisPassword->setText(secret.redisPassword);
+    m_dbPassword->setText(secret.dbPassword);
+    m_secrets->store(profile.name, secret);
+    reloadProfiles();
+    if (const int row = m_model->rowOf(profile.name); row >= 0) {
+        const QSignalBlocker blocker(m_list->selectionModel());
+        m_list->setCurrentIndex(m_model->index(row));
+    }
+    m_banner->showMessage(MessageBanner::Kind::Positive, tr("Profile “%1” saved.").arg(profile.name));
+    return true;
+}
+
+void ConnectionsView::deleteProfile(const QString &name)
+{
+    ProfileStore(m_directory).remove(name);
+    m_secrets->forget(name);
+    reloadProfiles();
+    if (m_model->rowCount() > 0)
+        m_list->setCurrentIndex(m_model->index(0));
+    else
+        newProfile();
+    m_banner->showMessage(MessageBanner::Kind::Information, tr("Profile “%1” deleted.").arg(name));
+}
+
+void ConnectionsView::testConnection()
+{
+    if (!m_tester || !m_fetching.isEmpty())
+        return;
+    const std::optional<Config> config = formConfig();
+    if (!config)
+        return;
+    m_banner->clear();
+    m_testWaiting = ++m_serial;
+    m_result->setText(tr("Testing…"));
+    updateButtons();
+    Q_EMIT checkRequested(m_testWaiting, *config);
+}
+
+bool ConnectionsView::useProfile()
+{
+    if (!m_attached || !m_fetching.isEmpty())
+        return false;
+    const ConnectionProfile profile = formProfile();
+    if (profile.name.isEmpty()) {
+        m_banner->showMessage(MessageBanner::Kind::Error, tr("Give the profile a name first."));
+        return false;
+    }
+    const std::optional<Config> config = formConfig();
+    if (!config)
+        return false;
+    showActive(*config);
+    m_banner->showMessage(MessageBanner::Kind::Information, tr("Switching the console to “%1”…").arg(profile.name));
+    Q_EMIT profileActivated(*config);
+    return true;
+}
+
+void ConnectionsView::refresh()
+{
+    if (!m_tester || m_latencyWaiting != 0)
+        return;
+    m_latencyWaiting = ++m_serial;
+    Q_EMIT checkRequested(m_latencyWaiting, m_active);
+}
+
+void ConnectionsView::onChecked(quint64 serial, const ConnectionCheck &result)
+{
+    if (serial == m_latencyWaiting) {
+        m_latencyWaiting = 0;
+        Q_EMIT latencyMeasured(result.redisOk ? result.redisMs : -1, result.sqlOk ? result.sqlMs : -1);
+        Q_EMIT statusMessage(tr("Redis %1 · SQL %2")
+                                     .arg(result.redisOk ? milliseconds(result.redisMs) : tr("down"),
+                                          result.sqlOk ? milliseconds(result.sqlMs) : tr("down")));
+    }
+    if (serial == m_testWaiting) {
+        m_testWaiting = 0;
+        showResult(result);
+        updateButtons();
+        Q_EMIT tested(result);
+    }
+}
+
+void ConnectionsView::showResult(const ConnectionCheck &result)
+{
+    QString html = QStringLiteral("<table cellspacing='0' cellpadding='2'>");
+    if (result.redisOk) {
+        QString text = tr("PING answered in %1").arg(milliseconds(result.redisMs));
+        if (!result.redisVersion.isEmpty())
+            text += QStringLiteral(" · ") + tr("Redis %1").arg(result.redisVersion);
+        html += resultRow(true, tr("Redis"), text, {});
+    } else {
+        html += resultRow(false, tr("Redis"), result.redisFailure.message, result.redisFailure.detail);
+    }
+    if (result.sqlOk) {
+        QString text = tr("SELECT 1 answered in %1").arg(milliseconds(result.sqlMs));
+        if (!result.sqlVersion.isEmpty())
+            text += QStringLiteral(" · ") + result.sqlVersion;
+        text += QStringLiteral(" · ")
+                + (result.schemaVersion >= 0 ? tr("schema version %1").arg(result.schemaVersion) : tr("no Lantern tables yet"));
+        html += resultRow(true, tr("SQL"), text, {});
+    } else {
+        html += resultRow(false, tr("SQL"), result.sqlFailure.message, result.sqlFailure.detail);
+    }
+    html += QStringLiteral("</table>");
+    if (result.readOnly)
+        html += QStringLiteral("<p>%1</p>").arg(tr("Tested read-only: nothing was written.").toHtmlEscaped());
+    m_result->setText(html);
+}
+
+void ConnectionsView::updateKeychainNote()
+{
+    if (m_secrets->isKeychainUnavailable() || m_lastSaveInMemory) {
+        m_keychainNote->setStyleSheet(QStringLiteral("QLabel { color: #7a4f01; }"));
+        m_keychainNote->setText(tr("No keychain service answers on this machine, so passwords are kept in memory until the "
+                                   "console closes — never on disk. Type them again after a restart."));
+        m_keychainNote->setToolTip(m_secrets->keychainProblem());
+    } else {
+        m_keychainNote->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+        m_keychainNote->setText(tr("Passwords are kept in the system keychain, never in the profile file."));
+        m_keychainNote->setToolTip({});
+    }
+}
+
+void ConnectionsView::updateButtons()
+{
+    const bool fetching = !m_fetching.isEmpty();
+    m_testButton->setEnabled(m_tester && !fetching && m_testWaiting == 0);
+    m_useButton->setEnabled(m_attached && !fetching);
+    m_saveButton->setEnabled(!fetching);
+    m_deleteButton->setEnabled(m_model->rowOf(m_name->text().trimmed()) >= 0 && m_list->currentIndex().isValid());
+    m_busy->setVisible(m_testWaiting != 0);
 }
 
 void ConnectionsView::prepareScreenshot(const ScreenshotRequest &)
 {
-    Q_EMIT screenshotReady();
+    if (!m_active.profile.isEmpty())
+        selectProfile(m_active.profile);
+    if (m_secrets->pendingJobs() == 0) {
+        testForScreenshot();
+        return;
+    }
+    auto *const once = new QObject(this);
+    connect(m_secrets, &ProfileSecrets::idle, once, [this, once] {
+        delete once;
+        testForScreenshot();
+    });
+}
+
+void ConnectionsView::testForScreenshot()
+{
+    if (!m_fetching.isEmpty()) {
+        auto *const fetched = new QObject(this);
+        connect(this, &ConnectionsView::secretsLoaded, fetched, [this, fetched] {
+            delete fetched;
+            testForScreenshot();
+        });
+        return;
+    }
+    auto *const once = new QObject(this);
+    connect(this, &ConnectionsView::tested, once, [this, once] {
+        delete once;
+        Q_EMIT screenshotReady();
+    });
+    testConnection();
+    if (!isTesting()) {  // the form did not make a configuration: its message is on screen
+        delete once;
+        Q_EMIT screenshotFailed(m_banner->text());
+    }
 }
 
 } // namespace lantern::ui

@@ -1,22 +1,153 @@
 #pragma once
 
+#include "console/connectionprofile.h"
+#include "console/connectiontester.h"
+#include "console/dedicatedthread.h"
 #include "consoleview.h"
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListView;
+class QProgressBar;
+class QPushButton;
+
+namespace lantern {
+class ConnectionProfileModel;
+class ProfileSecrets;
+}
 
 namespace lantern::ui {
 
-/** The Connections view (being built). */
+class MessageBanner;
+
+/** The Connections view: connection profiles (name, Redis URL, SQL URL, key prefix, time zone,
+    read-only) saved as the files `--profile NAME` reads, without passwords; the passwords go to
+    the system keychain, or stay in memory for the session where there is none. "Test connection"
+    measures a Redis PING and an SQL SELECT 1 off the GUI thread (ConnectionTester) and shows the
+    round trips or what failed, in plain words. "Use this profile" emits profileActivated(): the
+    session reconnects every view (a view cannot do that itself). */
 class ConnectionsView final : public ConsoleView {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ConnectionsView)
 
 public:
-    explicit ConnectionsView(QWidget *parent = nullptr);
+    /** `profileDirectory`: where profiles live (default ProfileStore::defaultDirectory());
+        `keychainService`: the keychain's service name. */
+    explicit ConnectionsView(QWidget *parent = nullptr, const QString &profileDirectory = {},
+                             const QString &keychainService = QStringLiteral("lantern"));
     ~ConnectionsView() override;
 
     QString viewName() const override { return QStringLiteral("connections"); }
     QString title() const override { return tr("Connections"); }
+    /** Starts the tester's thread; `config` is the session in use (its profile, if any, is
+        marked) and the base of every profile applied (today, rules, salts). */
     void attachBackend(const Config &config) override;
+    /** Measures the round trips of the connection in use (emits latencyMeasured). */
+    void refresh() override;
     void prepareScreenshot(const ScreenshotRequest &request) override;
+
+    /** The session now runs on `config` (after a profileActivated, once reconnected). */
+    void showActive(const Config &config);
+    /** Reads the profiles from disk again. */
+    void reloadProfiles();
+    /** Shows profile `name` in the form (fetching its passwords); false if there is none. */
+    bool selectProfile(const QString &name);
+    /** Empties the form for a new profile, pre-filled from the connection in use. */
+    void newProfile();
+    /** Saves the form as a profile (passwords to the keychain, or memory); false on invalid input. */
+    bool saveProfile();
+    /** Deletes profile `name` and its passwords, without asking. */
+    void deleteProfile(const QString &name);
+    /** Tests the servers of the form. */
+    void testConnection();
+    /** Applies the form's profile: emits profileActivated; false on invalid input. */
+    bool useProfile();
+
+    /** The form's profile with its passwords (URLs without them). */
+    ConnectionProfile formProfile() const;
+    ProfileSecret formSecret() const;
+    QString activeProfileName() const;
+    bool isTesting() const { return m_testWaiting != 0; }
+
+    ConnectionProfileModel *model() const { return m_model; }
+    ProfileSecrets *secrets() const { return m_secrets; }
+    MessageBanner *banner() const { return m_banner; }
+    QLabel *resultLabel() const { return m_result; }
+    QLabel *keychainLabel() const { return m_keychainNote; }
+    QLineEdit *nameField() const { return m_name; }
+    QLineEdit *redisUrlField() const { return m_redisUrl; }
+    QLineEdit *redisPasswordField() const { return m_redisPassword; }
+    QLineEdit *dbUrlField() const { return m_dbUrl; }
+    QLineEdit *dbPasswordField() const { return m_dbPassword; }
+    QCheckBox *readOnlyBox() const { return m_readOnly; }
+    QPushButton *testButton() const { return m_testButton; }
+
+Q_SIGNALS:
+    /** A request for the tester; connected queued by attachBackend(). */
+    void checkRequested(quint64 serial, const lantern::Config &config);
+    /** "Use this profile": reconnect the session to `config` (passwords included, in memory).
+        Connected by the session; the view shows it as in use at once. */
+    void profileActivated(const lantern::Config &config);
+    /** Round trips of the connection in use, in ms; negative for a server that failed. */
+    void latencyMeasured(double redisMs, double sqlMs);
+    /** A test of the form finished; its result is on screen. */
+    void tested(const lantern::ConnectionCheck &result);
+    /** The form's passwords were fetched (from the keychain or memory). */
+    void secretsLoaded(const QString &profile);
+    /** A save finished; `inKeychain` false: the passwords are kept in memory only. */
+    void profileSaved(const QString &profile, bool inKeychain);
+
+private:
+    void onChecked(quint64 serial, const ConnectionCheck &result);
+    void onFetched(const QString &profile, const ProfileSecret &secret);
+    void onSelectionChanged();
+    void fillForm(const ConnectionProfile &profile);
+    void updateKeychainNote();
+    void updateButtons();
+    void showResult(const ConnectionCheck &result);
+    /** For a screenshot: tests once the keychain has answered, then reports. */
+    void testForScreenshot();
+    /** The form as a Config, or an error shown in the banner. */
+    std::optional<Config> formConfig();
+
+    std::unique_ptr<DedicatedThread<ConnectionTester>> m_thread;
+    ConnectionTester *m_tester = nullptr;
+    QString m_directory;
+    Config m_base;
+    Config m_active;
+    bool m_attached = false;
+    ConnectionProfileModel *m_model;
+    ProfileSecrets *m_secrets;
+    QString m_fetching;     // the profile whose passwords are being fetched
+    quint64 m_serial = 0;
+    quint64 m_testWaiting = 0;
+    quint64 m_latencyWaiting = 0;
+    bool m_lastSaveInMemory = false;
+
+    MessageBanner *m_banner;
+    QLabel *m_activeLabel;
+    QListView *m_list;
+    QLabel *m_emptyList;
+    QPushButton *m_newButton;
+    QPushButton *m_deleteButton;
+    QLineEdit *m_name;
+    QLineEdit *m_redisUrl;
+    QLineEdit *m_redisPassword;
+    QLineEdit *m_dbUrl;
+    QLineEdit *m_dbPassword;
+    QLineEdit *m_prefix;
+    QComboBox *m_timeZone;
+    QCheckBox *m_readOnly;
+    QLabel *m_keychainNote;
+    QPushButton *m_testButton;
+    QPushButton *m_saveButton;
+    QPushButton *m_useButton;
+    QProgressBar *m_busy;
+    QLabel *m_result;
 };
 
 } // namespace lantern::ui

@@ -23,6 +23,7 @@ QList<std::pair<QString, QString>> ConsoleOptions::settingOptions()
             {QStringLiteral("makeup-quota"), tr("Make-ups allowed per month.")},
             {QStringLiteral("makeup-points"), tr("Whether a make-up grants points (true or false).")},
             {QStringLiteral("token-salt"), tr("Salt of the public user tokens.")},
+            {QStringLiteral("read-only"), tr("true: refuse every write where commands are sent (Redis and SQL).")},
             {QStringLiteral("profile"), tr("Named connection profile.")},
             {QStringLiteral("config"), tr("Profile file to read settings from.")},
     };

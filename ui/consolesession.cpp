@@ -1,5 +1,6 @@
 #include "consolesession.h"
 
+#include "connectionsview.h"
 #include "console/sandbox.h"
 #include "console/sandboxseeder.h"
 #include "core/errors.h"
@@ -20,6 +21,7 @@ ConsoleSession::ConsoleSession(ConsoleOptions options, QObject *parent)
     : QObject(parent), m_options(std::move(options)), m_config(Config::resolve(m_options.settings))
 {
     m_window = std::make_unique<MainWindow>(m_config.checkin);
+    wireWindow();
     if (!m_options.screenshotFile.isEmpty()) {
         ScreenshotRequest request{m_options.uid, m_options.month, m_options.day, m_options.campaignId};
         if (request.user.isEmpty() && m_options.sandbox && m_options.view == QLatin1String("users"))
@@ -75,6 +77,29 @@ void ConsoleSession::start()
         m_window->statusBar()->showMessage(detail, 10000);
     });
     m_sandbox->start();
+}
+
+void ConsoleSession::wireWindow()
+{
+    auto *connections = qobject_cast<ConnectionsView *>(m_window->view(QStringLiteral("connections")));
+    connect(connections, &ConnectionsView::profileActivated, this, &ConsoleSession::switchTo, Qt::QueuedConnection);
+}
+
+void ConsoleSession::switchTo(const Config &config)
+{
+    // Each view's service thread ends with the window; the sandbox (if any) after it.
+    const QRect geometry = m_window->geometry();
+    m_window.reset();
+    m_sandbox.reset();
+    m_options.sandbox = false;
+    m_config = config;
+    m_window = std::make_unique<MainWindow>(m_config.checkin);
+    wireWindow();
+    m_window->setGeometry(geometry);
+    m_window->showView(QStringLiteral("connections"));
+    m_window->show();
+    attachBackend(m_config);
+    qobject_cast<ConnectionsView *>(m_window->view(QStringLiteral("connections")))->showActive(m_config);
 }
 
 void ConsoleSession::attachBackend(const Config &config)

@@ -39,6 +39,9 @@ Q_SIGNALS:
 
 private:
     void attachBackend(const Config &config);
+    /** A connection profile was applied: a new window on `config`; the sandbox, if any, stops. */
+    void switchTo(const Config &config);
+    void wireWindow();
 
     ConsoleOptions m_options;
     Config m_config;

@@ -42,7 +42,8 @@ MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
       m_mode(new QLabel(this)),
       m_connection(new QLabel(this)),
       m_worker(new QLabel(this)),
-      m_refreshed(new QLabel(this))
+      m_refreshed(new QLabel(this)),
+      m_latency(new QLabel(this))
 {
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
@@ -109,7 +110,13 @@ MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
     statusBar()->addWidget(m_mode);
     statusBar()->addWidget(m_connection, 1);
     statusBar()->addPermanentWidget(m_worker);
+    statusBar()->addPermanentWidget(m_latency);
     statusBar()->addPermanentWidget(m_refreshed);
+    m_latency->setVisible(false);
+    if (auto *connections = qobject_cast<ConnectionsView *>(view(QStringLiteral("connections")))) {
+        connect(connections, &ConnectionsView::latencyMeasured, this, &MainWindow::setLatency);
+        connect(&m_latencyTimer, &QTimer::timeout, connections, &ConnectionsView::refresh);
+    }
     m_connection->setText(tr("Not connected yet"));
     m_worker->setVisible(false);
 
@@ -216,6 +223,19 @@ void MainWindow::attachBackend(const Config &config)
     for (ConsoleView *view : std::as_const(m_views))
         view->attachBackend(config);
     m_connection->setProperty("attached", true);
+    if (ConsoleView *connections = view(QStringLiteral("connections"))) {
+        connections->refresh();  // the first latency figures now, then every 15 s
+        m_latencyTimer.start(15000);
+    }
+}
+
+void MainWindow::setLatency(double redisMs, double sqlMs)
+{
+    const auto text = [this](double ms) { return ms < 0 ? tr("down") : tr("%1 ms").arg(ms, 0, 'f', ms < 10 ? 1 : 0); };
+    m_latency->setText(tr("Redis %1 · SQL %2").arg(text(redisMs), text(sqlMs)));
+    m_latency->setToolTip(tr("Round trip of a Redis PING and an SQL SELECT 1, measured every 15 seconds"));
+    m_latency->setStyleSheet(redisMs < 0 || sqlMs < 0 ? QStringLiteral("QLabel { color: #a50e0e; }") : QString());
+    m_latency->setVisible(true);
 }
 
 void MainWindow::setWorkerStatus(const QString &text, bool trouble)

@@ -48,6 +48,9 @@ public:
     /** What the in-process worker last did (sandbox only). */
     void setWorkerStatus(const QString &text, bool trouble);
 
+    /** Round trips of the connection in use, in ms (negative: that server is down). */
+    void setLatency(double redisMs, double sqlMs);
+
     /** Auto-refresh interval in seconds; 0 = off. */
     void setRefreshInterval(int seconds);
     int refreshInterval() const { return m_refreshSeconds; }
@@ -74,6 +77,8 @@ private:
     QLabel *m_connection;
     QLabel *m_worker;
     QLabel *m_refreshed;
+    QLabel *m_latency;
+    QTimer m_latencyTimer;  // the status bar's round trips, measured off the GUI thread
 };
 
 } // namespace lantern::ui

@@ -1,25 +1,247 @@
 #include "queuesview.h"
 
+#include "console/queueformat.h"
+#include "console/queueservice.h"
+#include "console/queuetablemodel.h"
+#include "console/queueworkermodel.h"
+#include "deadletterpanel.h"
+#include "messagebanner.h"
+#include "queuethroughputchart.h"
+#include "queuetonedelegate.h"
+
+#include <QDateTime>
+#include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
+#include <QSplitter>
+#include <QTableView>
 #include <QVBoxLayout>
+
+#include <climits>
 
 namespace lantern::ui {
 
-QueuesView::QueuesView(QWidget *parent) : ConsoleView(parent)
+namespace {
+
+constexpr int ScreenshotSamples = 6;       // refreshes behind the chart of a screenshot
+constexpr int ScreenshotSampleGapMs = 500;
+
+QTableView *makeTable(QAbstractItemModel *model, int stretchColumn, QWidget *parent)
 {
+    auto *table = new QTableView(parent);
+    table->setModel(model);
+    table->setItemDelegate(new QueueToneDelegate(table));
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setWordWrap(false);
+    table->verticalHeader()->setVisible(false);
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 10);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
+    return table;
+}
+
+QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
+{
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    auto *label = new QLabel(title, box);
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+    layout->addWidget(label);
+    layout->addWidget(content, 1);
+    return box;
+}
+
+} // namespace
+
+QueuesView::QueuesView(QWidget *parent)
+    : ConsoleView(parent),
+      m_queues(new QueueTableModel(this)),
+      m_workers(new QueueWorkerModel(this)),
+      m_banner(new MessageBanner(this)),
+      m_summary(new QLabel(this)),
+      m_chart(new QueueThroughputChart(this)),
+      m_deadLetters(new DeadLetterPanel(this))
+{
+    m_queueTable = makeTable(m_queues, QueueTableModel::Name, this);
+    m_queueTable->setObjectName(QStringLiteral("queueTable"));
+    m_workerTable = makeTable(m_workers, QueueWorkerModel::Worker, this);
+    m_workerTable->setObjectName(QStringLiteral("workerTable"));
+    m_summary->setObjectName(QStringLiteral("queueSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setText(tr("Waiting for Redis…"));
+
+    auto *tables = new QSplitter(Qt::Vertical, this);
+    tables->addWidget(titled(tr("Queues"), m_queueTable, this));
+    tables->addWidget(titled(tr("Workers"), m_workerTable, this));
+    tables->setChildrenCollapsible(false);
+    auto *top = new QSplitter(Qt::Horizontal, this);
+    top->addWidget(tables);
+    top->addWidget(titled(tr("Throughput"), m_chart, this));
+    top->setStretchFactor(0, 5);
+    top->setStretchFactor(1, 4);
+    top->setChildrenCollapsible(false);
+    auto *main = new QSplitter(Qt::Vertical, this);
+    main->addWidget(top);
+    main->addWidget(m_deadLetters);
+    main->setStretchFactor(0, 1);
+    main->setStretchFactor(1, 1);
+    main->setChildrenCollapsible(false);
+
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(title(), this));
+    layout->setContentsMargins(16, 12, 16, 8);
+    layout->setSpacing(8);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_summary);
+    layout->addWidget(main, 1);
+
+    connect(m_deadLetters, &DeadLetterPanel::failed, this, [this](const QString &message, const QString &detail) {
+        m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
+        Q_EMIT failed(message);
+    });
+    connect(m_deadLetters, &DeadLetterPanel::jobDone, this, [this](const QString &summary) {
+        m_banner->showMessage(MessageBanner::Kind::Positive, summary);
+        refresh();
+    });
+    m_screenshotTimer.setSingleShot(true);
+    m_screenshotTimer.setInterval(ScreenshotSampleGapMs);
+    connect(&m_screenshotTimer, &QTimer::timeout, this, &QueuesView::refresh);
 }
 
 QueuesView::~QueuesView() = default;
 
-void QueuesView::attachBackend(const Config &)
+void QueuesView::attachBackend(const Config &config)
 {
+    m_thread = std::make_unique<DedicatedThread<QueueService>>(QStringLiteral("queues"), config);
+    setService(m_thread->get());
 }
 
-void QueuesView::prepareScreenshot(const ScreenshotRequest &)
+void QueuesView::setService(QueueService *service)
 {
-    Q_EMIT screenshotReady();
+    m_service = service;
+    connect(this, &QueuesView::loadRequested, service, &QueueService::load, Qt::QueuedConnection);
+    connect(service, &QueueService::loaded, this, &QueuesView::onLoaded, Qt::QueuedConnection);
+    connect(service, &QueueService::loadFailed, this, &QueuesView::onLoadFailed, Qt::QueuedConnection);
+    m_deadLetters->setService(service);
+    refresh();
+}
+
+bool QueuesView::wantsAutoRefresh() const
+{
+    return !m_deadLetters->isJobRunning();
+}
+
+void QueuesView::refresh()
+{
+    if (!m_service || m_waitingFor != 0)
+        return;  // never stack requests: the answer out will be fresh enough
+    m_waitingFor = ++m_serial;
+    Q_EMIT loadRequested(m_waitingFor);
+}
+
+void QueuesView::onLoaded(quint64 serial, const QueueSnapshot &snapshot)
+{
+    if (serial != m_waitingFor)
+        return;
+    m_waitingFor = 0;
+    if (m_banner->kind() == MessageBanner::Kind::Error)
+        m_banner->clear();
+    m_queues->setQueues(snapshot.overview.queues);
+    m_workers->setWorkers(snapshot.overview.workers, snapshot.heartbeatTtlS);
+    qint64 depth = 0;
+    for (const QueueStatus &queue : snapshot.overview.queues)
+        depth += queue.depth;
+    m_history.add(snapshot.readAtMs, depth);
+    m_chart->setHistory(m_history);
+    m_deadLetters->setLists(snapshot.deadLetterLists);
+    updateSummary(snapshot);
+    Q_EMIT statusMessage(tr("Last refresh %1").arg(QDateTime::fromMSecsSinceEpoch(snapshot.readAtMs).toString(QStringLiteral("HH:mm:ss"))));
+    Q_EMIT loaded(snapshot);
+}
+
+void QueuesView::onLoadFailed(quint64 serial, const QString &message, const QString &detail)
+{
+    if (serial != m_waitingFor)
+        return;
+    m_waitingFor = 0;
+    m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
+    Q_EMIT failed(message);
+}
+
+void QueuesView::updateSummary(const QueueSnapshot &snapshot)
+{
+    qint64 waiting = 0;
+    double oldest = 0;
+    for (const QueueStatus &queue : snapshot.overview.queues) {
+        waiting += queue.depth;
+        if (queue.depth > 0)
+            oldest = std::max(oldest, queue.oldestAgeS);
+    }
+    int alive = 0;
+    int dead = 0;
+    qint64 stranded = 0;
+    for (const WorkerStatus &worker : snapshot.overview.workers) {
+        if (worker.alive) {
+            ++alive;
+        } else {
+            ++dead;
+            stranded += worker.backupDepth;
+        }
+    }
+    QStringList parts;
+    parts << tr("%n task(s) waiting", nullptr, int(std::min<qint64>(waiting, INT_MAX)));
+    if (waiting > 0)
+        parts << tr("oldest %1").arg(QueueFormat::age(oldest));
+    parts << tr("%n worker(s) alive", nullptr, alive);
+    if (dead > 0)
+        parts << tr("<span style=\"color:#a50e0e\">%n dead, holding %1 task(s) — see Recovery</span>", nullptr, dead)
+                         .arg(QLocale().toString(stranded));
+    parts << (snapshot.overview.deadLetter > 0
+                      ? tr("<span style=\"color:#a50e0e\">%n dead letter(s)</span>", nullptr, int(std::min<qint64>(snapshot.overview.deadLetter, INT_MAX)))
+                      : tr("no dead letters"));
+    m_summary->setText(parts.join(QStringLiteral(" · ")));
+}
+
+void QueuesView::prepareScreenshot(const ScreenshotRequest &request)
+{
+    // A few refreshes half a second apart, so the chart has a line, then the dead letters' page.
+    auto *const once = new QObject(this);
+    connect(this, &QueuesView::loaded, once, [this, once, request] {
+        if (++m_screenshotSamples < ScreenshotSamples) {
+            m_screenshotTimer.start();
+            return;
+        }
+        delete once;
+        if (request.campaignId > 0)
+            m_deadLetters->selectList(QStringLiteral("payout:%1").arg(request.campaignId));
+        const auto ready = [this] {
+            QTableView *table = m_deadLetters->table();
+            if (table->model()->rowCount() > 0)
+                table->selectRow(0);
+            Q_EMIT screenshotReady();
+        };
+        if (m_deadLetters->isLoading()) {
+            auto *const page = new QObject(this);
+            connect(m_deadLetters, &DeadLetterPanel::pageShown, page, [page, ready] {
+                delete page;
+                ready();
+            });
+        } else {
+            ready();
+        }
+    });
+    connect(this, &QueuesView::failed, once, [this, once](const QString &message) {
+        delete once;
+        Q_EMIT screenshotFailed(message);
+    });
+    m_screenshotSamples = 0;
+    refresh();
 }
 
 } // namespace lantern::ui

@@ -7,6 +7,7 @@
 #include "console/userlookupservice.h"
 #include "makeupdialog.h"
 #include "messagebanner.h"
+#include "userhistorypanel.h"
 #include "usersummarypanel.h"
 
 #include <QHBoxLayout>
@@ -59,7 +60,8 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
       m_thisMonthButton(new QPushButton(tr("This month"), this)),
       m_monthTitle(new QLabel(this)),
       m_calendar(new QTableView(this)),
-      m_summary(new UserSummaryPanel(this))
+      m_summary(new UserSummaryPanel(this)),
+      m_historyPanel(new UserHistoryPanel(this))
 {
     m_today = QDate::currentDate();
     m_month = firstOfMonth(m_today);
@@ -157,13 +159,20 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
     calendarColumn->addWidget(m_calendar, 1);
     calendarColumn->addWidget(new CalendarLegend(this));
 
-    m_summary->setFixedWidth(m_summary->fontMetrics().averageCharWidth() * 44);
+    const int sideWidth = m_summary->fontMetrics().averageCharWidth() * 54;
+    m_summary->setFixedWidth(sideWidth);
+    m_summary->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Maximum);
+    m_historyPanel->setFixedWidth(sideWidth);
     connect(m_summary, &UserSummaryPanel::makeupClicked, this, &UsersView::requestMakeup);
+    auto *sideColumn = new QVBoxLayout;
+    sideColumn->setSpacing(8);
+    sideColumn->addWidget(m_summary);
+    sideColumn->addWidget(m_historyPanel, 1);
 
     auto *content = new QHBoxLayout;
     content->setSpacing(16);
     content->addLayout(calendarColumn, 1);
-    content->addWidget(m_summary);
+    content->addLayout(sideColumn);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 8);
@@ -356,6 +365,7 @@ void UsersView::showUserMonth(const UserMonth &month)
     m_today = month.today;
     m_model->setMarks(month.month, month.today, month.signedDays, month.makeupDays);
     m_summary->showUser(month, m_rules.makeupQuota);
+    m_historyPanel->showUser(month);
     if (selected.isValid())
         selectDay(selected);
     updateMonthTitle();

@@ -26,6 +26,7 @@ class UserLookupService;
 namespace lantern::ui {
 
 class MessageBanner;
+class UserHistoryPanel;
 class UserSummaryPanel;
 
 /** The Users view: find a user by uid or public token, page through their months on a
@@ -70,6 +71,7 @@ public:
     QTableView *calendarView() const { return m_calendar; }
     MessageBanner *banner() const { return m_banner; }
     UserSummaryPanel *summaryPanel() const { return m_summary; }
+    UserHistoryPanel *historyPanel() const { return m_historyPanel; }
     QLineEdit *searchField() const { return m_search; }
 
 Q_SIGNALS:
@@ -121,6 +123,7 @@ private:
     QLabel *m_monthTitle;
     QTableView *m_calendar;
     UserSummaryPanel *m_summary;
+    UserHistoryPanel *m_historyPanel;
 };
 
 } // namespace lantern::ui

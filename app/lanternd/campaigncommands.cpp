@@ -22,24 +22,6 @@ namespace lantern::cli {
 
 namespace {
 constexpr qint64 MaxId = std::numeric_limits<qint64>::max();
-constexpr qsizetype MaxOperatorLength = 64;  // audit_log.actor
-
-/** Who the audit log names: --operator when given (1 to 64 characters, no control characters,
-    valid UTF-8), else $USER. Checked before any connection opens. */
-QString validatedActor(const CommandContext &context)
-{
-    if (!context.line().has(QStringLiteral("operator")))
-        return context.actor();
-    const QString name = context.line().value(QStringLiteral("operator")).trimmed();
-    const bool unprintable = std::any_of(name.cbegin(), name.cend(), [](QChar c) {
-        return c.category() == QChar::Other_Control || c == QChar::ReplacementCharacter;
-    });
-    if (name.isEmpty() || name.size() > MaxOperatorLength || unprintable || !name.isValidUtf16())
-        throw InvalidInputError(
-                QCoreApplication::translate("lantern::cli::Campaign", "invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8")
-                        .arg(MaxOperatorLength));
-    return name;
-}
 
 QJsonObject campaignJson(const Campaign &campaign)
 {
@@ -62,7 +44,7 @@ int runTransition(CommandContext &context, const QString &action, Transition tra
 {
     requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("operator")});
     const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
-    const QString actor = validatedActor(context);
+    const QString actor = context.actor();
     CampaignService service(context.redis(), context.sql(), context.keys());
     bool changed = false;
     const Campaign campaign = transition(service, id, &changed);
@@ -97,7 +79,7 @@ int runCampaignCreate(CommandContext &context)
     if (line.has(QStringLiteral("seed")))
         draft.seed = quint64(line.integer(QStringLiteral("seed"), 0, MaxId));
     CampaignService::validate(draft);
-    const QString actor = validatedActor(context);
+    const QString actor = context.actor();
 
     CampaignService service(context.redis(), context.sql(), context.keys());
     const Campaign campaign = service.create(draft, context.nowMs());

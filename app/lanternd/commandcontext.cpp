@@ -1,17 +1,20 @@
 #include "commandcontext.h"
 
+#include "sql/configconnections.h"
 #include "core/errors.h"
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "token/usertoken.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QProcessEnvironment>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace lantern::cli {
@@ -19,6 +22,8 @@ namespace lantern::cli {
 CommandContext::CommandContext(CommandLine line)
     : m_line(std::move(line)), m_config(Config::resolve(m_line.settings())), m_keys(m_config.keyPrefix, m_config.shards)
 {
+    if (m_line.has(QStringLiteral("operator")))
+        actor();  // an unusable --operator is refused before anything is contacted
 }
 
 CommandContext::~CommandContext() = default;
@@ -31,7 +36,7 @@ qint64 CommandContext::nowMs() const
 RedisClient &CommandContext::redis()
 {
     if (!m_redis) {
-        m_redis = std::make_unique<RedisClient>(m_config.redis);
+        m_redis = openRedis(m_config);
         m_redis->ensureConnected();
     }
     return *m_redis;
@@ -40,7 +45,7 @@ RedisClient &CommandContext::redis()
 SqlConnection &CommandContext::sql()
 {
     if (!m_sql)
-        m_sql = openMigrated(m_config.db);
+        m_sql = openSql(m_config);
     return *m_sql;
 }
 
@@ -66,8 +71,17 @@ qint64 CommandContext::user() const
 
 QString CommandContext::actor() const
 {
-    if (m_line.has(QStringLiteral("operator")))
-        return m_line.value(QStringLiteral("operator"));
+    if (m_line.has(QStringLiteral("operator"))) {
+        const QString name = m_line.value(QStringLiteral("operator")).trimmed();
+        const bool unprintable = std::any_of(name.cbegin(), name.cend(), [](QChar c) {
+            return c.category() == QChar::Other_Control || c == QChar::ReplacementCharacter;
+        });
+        if (name.isEmpty() || name.size() > MaxOperatorLength || unprintable || !name.isValidUtf16())
+            throw InvalidInputError(QCoreApplication::translate("lantern::cli::Campaign",
+                                                                "invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8")
+                                            .arg(MaxOperatorLength));
+        return name;
+    }
     const QString user = QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER"));
     return user.isEmpty() ? QStringLiteral("lanternd") : user;
 }

@@ -40,7 +40,10 @@ public:
 
     /** The user a command is about: --uid (a positive number) or --token (a public token). */
     qint64 user() const;
-    /** Who runs an operator action: --operator, else $USER. */
+    static constexpr int MaxOperatorLength = 64;
+
+    /** Who runs an operator action: --operator (trimmed; 1 to 64 characters, no control
+        characters, valid UTF-8, else InvalidInputError — checked on construction), else $USER. */
     QString actor() const;
 
 private:

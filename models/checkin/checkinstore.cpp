@@ -69,4 +69,27 @@ bool CheckinStore::hasLog(qint64 uid, QDate day)
     return query.next();
 }
 
+QList<CheckinLogRow> CheckinStore::recentCheckins(qint64 uid, int limit)
+{
+    QList<CheckinLogRow> rows;
+    QSqlQuery query = m_connection.exec(QStringLiteral("SELECT day, kind, points, operator, reason FROM checkin_log WHERE uid = ? "
+                                                       "ORDER BY day DESC LIMIT ?"),
+                                        {uid, limit});
+    while (query.next())
+        rows.append({QDate::fromString(query.value(0).toString(), Qt::ISODate), query.value(1).toString(), query.value(2).toLongLong(),
+                     query.value(3).toString(), query.value(4).toString()});
+    return rows;
+}
+
+QList<LedgerRow> CheckinStore::recentLedger(qint64 uid, int limit)
+{
+    QList<LedgerRow> rows;
+    QSqlQuery query = m_connection.exec(QStringLiteral("SELECT ref, delta, source, created_at FROM points_ledger WHERE uid = ? "
+                                                       "ORDER BY created_at DESC, ref DESC LIMIT ?"),
+                                        {uid, limit});
+    while (query.next())
+        rows.append({query.value(0).toString(), query.value(1).toLongLong(), query.value(2).toString(), query.value(3).toString()});
+    return rows;
+}
+
 } // namespace lantern

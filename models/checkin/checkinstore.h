@@ -9,6 +9,23 @@ namespace lantern {
 
 class SqlConnection;
 
+/** One persisted check-in as the console lists it. */
+struct CheckinLogRow {
+    QDate day;
+    QString kind;  // normal or makeup
+    qint64 points = 0;
+    QString operatorName;  // make-ups and back-dated check-ins
+    QString reason;
+};
+
+/** One points ledger movement. */
+struct LedgerRow {
+    QString ref;     // the business key, e.g. checkin:<uid>:<day>
+    qint64 delta = 0;
+    QString source;
+    QString createdAt;  // as SQL stored it (UTC)
+};
+
 /** The SQL side of check-in: checkin_log and the points ledger, written idempotently on
     business keys ((uid, day) and the ledger ref), so replaying entries changes nothing. */
 class CheckinStore final {
@@ -22,6 +39,10 @@ public:
     qint64 pointsBalance(qint64 uid);
     QSet<qint64> uidsOn(QDate day);
     bool hasLog(qint64 uid, QDate day);
+    /** The newest `limit` check-ins of a user, newest first. */
+    QList<CheckinLogRow> recentCheckins(qint64 uid, int limit);
+    /** The newest `limit` ledger movements of a user, newest first. */
+    QList<LedgerRow> recentLedger(qint64 uid, int limit);
 
 private:
     int insertChunk(const QList<CheckinEntry> &chunk);

@@ -1,5 +1,6 @@
 #include "userlookupservice.h"
 
+#include "sql/configconnections.h"
 #include "checkin/auditedcheckin.h"
 #include "checkin/checkinservice.h"
 #include "checkin/checkinstore.h"
@@ -40,14 +41,14 @@ UserLookupService::~UserLookupService() = default;
 RedisClient &UserLookupService::redis()
 {
     if (!m_redis)
-        m_redis = std::make_unique<RedisClient>(m_config.redis);
+        m_redis = openRedis(m_config);
     return *m_redis;
 }
 
 SqlConnection &UserLookupService::sql()
 {
     if (!m_sql)
-        m_sql = openMigrated(m_config.db);
+        m_sql = openSql(m_config);
     return *m_sql;
 }
 
@@ -89,6 +90,10 @@ void UserLookupService::makeup(quint64 serial, qint64 uid, QDate date, const QSt
                                      .makeup(request, today, nowMs(), QStringLiteral("console"))
                                      .already;
         Q_EMIT makeupGranted(serial, date, already, load(uid, date));
+    } catch (const RedisReadOnlyError &error) {
+        Q_EMIT makeupFailed(serial, tr("This connection is read-only: make-ups cannot be granted here."), error.message());
+    } catch (const SqlReadOnlyError &error) {
+        Q_EMIT makeupFailed(serial, tr("This connection is read-only: make-ups cannot be granted here."), error.message());
     } catch (const RefusedError &error) {
         const MakeupPolicy policy(m_config.checkin);
         QString message;
@@ -112,8 +117,18 @@ UserMonth UserLookupService::load(qint64 uid, QDate month)
 {
     const QDate today = m_config.today();
     // SQL first, Redis second: both are read before anything is reported.
-    const qint64 balance = CheckinStore(sql()).pointsBalance(uid);
-    const CalendarMonth calendar = CheckinService(redis(), m_keys, m_config.checkin).calendar(uid, month, today);
+    CheckinStore store(sql());
+    const qint64 balance = store.pointsBalance(uid);
+    QList<CheckinLogRow> checkins = store.recentCheckins(uid, HistoryRows);
+    QList<LedgerRow> ledger = store.recentLedger(uid, HistoryRows);
+    CheckinService service(redis(), m_keys, m_config.checkin);
+    const CalendarMonth calendar = service.calendar(uid, month, today);
+    QList<MonthFigure> history;
+    for (int back = HistoryMonths - 1; back >= 1; --back) {
+        const CalendarMonth earlier = service.calendar(uid, calendar.month.addMonths(-back), today);
+        history.append({earlier.month, int(earlier.signedDays.size()), int(earlier.makeupDays.size()), earlier.longest});
+    }
+    history.append({calendar.month, int(calendar.signedDays.size()), int(calendar.makeupDays.size()), calendar.longest});
 
     UserMonth result;
     result.uid = uid;
@@ -126,6 +141,9 @@ UserMonth UserLookupService::load(qint64 uid, QDate month)
     result.streak = calendar.streak;
     result.longest = calendar.longest;
     result.pointsBalance = balance;
+    result.history = std::move(history);
+    result.recentCheckins = std::move(checkins);
+    result.recentLedger = std::move(ledger);
     result.loadedAt = QDateTime::currentDateTime();
     return result;
 }

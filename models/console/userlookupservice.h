@@ -23,6 +23,9 @@ class UserLookupService final : public QObject {
     Q_DISABLE_COPY_MOVE(UserLookupService)
 
 public:
+    static constexpr int HistoryMonths = 6;  // months in the streak chart, the shown one last
+    static constexpr int HistoryRows = 30;   // rows of check-in history and ledger
+
     explicit UserLookupService(Config config, QObject *parent = nullptr);
     ~UserLookupService() override;
 

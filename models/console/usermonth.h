@@ -1,5 +1,7 @@
 #pragma once
 
+#include "checkin/checkinstore.h"
+
 #include <QDate>
 #include <QDateTime>
 #include <QList>
@@ -7,6 +9,14 @@
 #include <QString>
 
 namespace lantern {
+
+/** One month of a user's history, for the streak chart. */
+struct MonthFigure {
+    QDate month;       // first day
+    int signedDays = 0;
+    int makeupDays = 0;
+    int longest = 0;   // longest run inside the month
+};
 
 /** One user's month as the console shows it: the Redis calendar plus the SQL points balance.
     Travels by value from the lookup thread to the GUI thread through queued signals. */
@@ -21,6 +31,9 @@ struct UserMonth {
     int streak = 0;         // current streak as of today
     int longest = 0;        // longest run inside the month
     qint64 pointsBalance = 0;
+    QList<MonthFigure> history;            // the months up to the one shown, oldest first
+    QList<CheckinLogRow> recentCheckins;   // persisted check-ins, newest first
+    QList<LedgerRow> recentLedger;         // points movements, newest first
     QDateTime loadedAt;     // when the answer was read
 };
 

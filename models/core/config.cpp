@@ -122,7 +122,7 @@ QStringList Config::settingNames()
             QStringLiteral("makeup-points"), QStringLiteral("token-salt"),
             QStringLiteral("token-secret"),  QStringLiteral("rate-checkin"),
             QStringLiteral("rate-calendar"), QStringLiteral("rate-grab"),
-            QStringLiteral("rate-campaign")};
+            QStringLiteral("rate-campaign"), QStringLiteral("read-only")};
 }
 
 Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvironment &environment)
@@ -187,6 +187,10 @@ Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvir
         if (const auto text = setting(QLatin1String(name)))
             *limit = parseRateLimit(*text, sources.value(QLatin1String(name)));
     }
+    if (const auto readOnly = setting(QStringLiteral("read-only")))
+        config.readOnly = parseBool(*readOnly, tr("read-only switch"));
+    if (flags.value(QStringLiteral("config"), environment.value(QStringLiteral("LANTERN_CONFIG"))).isEmpty())
+        config.profile = flags.value(QStringLiteral("profile"), environment.value(QStringLiteral("LANTERN_PROFILE")));
     return config;
 }
 

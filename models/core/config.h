@@ -64,6 +64,8 @@ public:
     QString tokenSalt = QStringLiteral("lantern");
     QString tokenSecret;  // never written to disk by Lantern
     ApiLimits api;
+    bool readOnly = false;  // read-only: connections refuse every write (RedisOptions, SqlAccess)
+    QString profile;        // the --profile NAME the settings came from; empty: none
 
     /** The business day: the override, or the current date in the configured time zone. */
     QDate today() const;

@@ -26,8 +26,9 @@ public:
     using LanternError::LanternError;
 };
 
-/** A business rule refused the action, e.g. make-up outside its window (exit 4). */
-class RefusedError final : public LanternError {
+/** A business rule refused the action, e.g. make-up outside its window (exit 4). Open for
+    subclasses such as the read-only connections' refusals. */
+class RefusedError : public LanternError {
 public:
     using LanternError::LanternError;
 };

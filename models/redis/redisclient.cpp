@@ -4,6 +4,8 @@
 
 #include <hiredis/hiredis.h>
 
+#include <QSet>
+
 #include <cerrno>
 #include <string>
 #include <vector>
@@ -196,8 +198,50 @@ RedisValue RedisClient::command(const QByteArrayList &args)
     return std::move(reply);
 }
 
+bool RedisClient::isReadCommand(const QByteArrayList &args)
+{
+    static const QSet<QByteArray> reads{
+            "GET",       "MGET",      "STRLEN",     "GETRANGE",     "SUBSTR",      "EXISTS",     "TTL",
+            "PTTL",      "EXPIRETIME", "PEXPIRETIME", "TYPE",        "SCAN",        "PING",       "ECHO",
+            "INFO",      "TIME",      "DBSIZE",     "HGET",         "HMGET",       "HGETALL",    "HLEN",
+            "HEXISTS",   "HKEYS",     "HVALS",      "HSTRLEN",      "HSCAN",       "HRANDFIELD", "LLEN",
+            "LINDEX",    "LRANGE",    "LPOS",       "SMEMBERS",     "SCARD",       "SISMEMBER",  "SMISMEMBER",
+            "SSCAN",     "SRANDMEMBER", "SINTER",   "SUNION",       "SDIFF",       "SINTERCARD", "ZCARD",
+            "ZSCORE",    "ZMSCORE",   "ZRANK",      "ZREVRANK",     "ZCOUNT",      "ZRANGE",     "ZREVRANGE",
+            "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX", "ZLEXCOUNT", "ZSCAN",
+            "XLEN",      "XRANGE",    "XREVRANGE",  "BITFIELD_RO",  "GETBIT",      "BITCOUNT",   "BITPOS"};
+    if (args.isEmpty())
+        return false;
+    const QByteArray name = args.first().toUpper();
+    if (reads.contains(name))
+        return true;
+    if (name == "BITFIELD") {  // BITFIELD key GET type offset [GET type offset ...]
+        if (args.size() < 5 || (args.size() - 2) % 3 != 0)
+            return false;
+        for (qsizetype i = 2; i < args.size(); i += 3) {
+            if (args.at(i).toUpper() != "GET")
+                return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+void RedisClient::refuseUnlessRead(const QByteArrayList &args) const
+{
+    if (isReadCommand(args))
+        return;
+    const QString name = args.isEmpty() ? QString() : QString::fromUtf8(args.first().toUpper().left(32));
+    throw RedisReadOnlyError(tr("read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed")
+                                     .arg(name, m_url.redacted()));
+}
+
 std::vector<RedisValue> RedisClient::pipeline(const QList<QByteArrayList> &commands)
 {
+    if (m_options.readOnly) {
+        for (const auto &args : commands)
+            refuseUnlessRead(args);  // before anything is sent: all or nothing
+    }
     ensureConnected();
     ++m_roundTrips;
     for (const auto &args : commands)

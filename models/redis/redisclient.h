@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/errors.h"
 #include "redis/redisurl.h"
 #include "redis/redisvalue.h"
 
@@ -17,6 +18,14 @@ namespace lantern {
 struct RedisOptions {
     std::chrono::milliseconds connectTimeout{1000};  // TCP connect + AUTH/SELECT
     std::chrono::milliseconds commandTimeout{3000};  // per reply
+    bool readOnly = false;  // only commands that read (RedisClient::isReadCommand) are sent
+};
+
+/** A read-only client refused to send a command that could write (exit 4, like any refusal).
+    Nothing of the refused command or pipeline reached the server. */
+class RedisReadOnlyError final : public RefusedError {
+public:
+    using RefusedError::RefusedError;
 };
 
 /** A blocking Redis connection over hiredis, for one thread at a time.
@@ -31,7 +40,8 @@ public:
     RedisClient(RedisClient &&) noexcept;
     RedisClient &operator=(RedisClient &&) noexcept;
 
-    /** Sends one command; error replies throw RedisReplyError. */
+    /** Sends one command; error replies throw RedisReplyError. A read-only client throws
+        RedisReadOnlyError for a command that is not a read, without sending it. */
     RedisValue command(const QByteArrayList &args);
     /** Sends every command before reading any reply (one round trip). Error replies come back
         as values of Type::Error, in order, so one failed command does not hide the others. */
@@ -41,6 +51,11 @@ public:
     void ensureConnected();
     bool isConnected() const { return m_context != nullptr; }
     const RedisUrl &url() const { return m_url; }
+    bool isReadOnly() const { return m_options.readOnly; }
+    /** Whether `args` only reads: an allow-list of read commands (GET, HGETALL, SCAN, PING,
+        BITFIELD_RO, ...), plus BITFIELD when every operation is a GET. Scripts (EVAL, EVALSHA,
+        SCRIPT), writes and administration are not reads. */
+    static bool isReadCommand(const QByteArrayList &args);
     /** Round trips made so far (one per command() or pipeline()), for tests and benchmarks. */
     quint64 roundTrips() const { return m_roundTrips; }
 
@@ -51,6 +66,7 @@ private:
     using ContextPtr = std::unique_ptr<redisContext, ContextDeleter>;
 
     [[noreturn]] void failIo(const QString &during);
+    void refuseUnlessRead(const QByteArrayList &args) const;
     void appendCommand(const QByteArrayList &args);
     RedisValue readReply();
 

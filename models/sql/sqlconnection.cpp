@@ -2,6 +2,7 @@
 
 #include <QAtomicInteger>
 #include <QSqlError>
+#include <QRegularExpression>
 #include <QThread>
 
 namespace lantern {
@@ -18,15 +19,25 @@ bool isConnectionLost(const QSqlError &error)
             || code == QLatin1String("2013") || code == QLatin1String("2055") || code == QLatin1String("1053")
             || code == QLatin1String("1927");
 }
+
+
+/** A single SELECT that writes nothing (no SELECT ... INTO OUTFILE/DUMPFILE). */
+bool isPlainSelect(const QString &sql)
+{
+    static const QRegularExpression select(QStringLiteral("^\\s*\\(*\\s*SELECT\\b"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression intoFile(QStringLiteral("\\bINTO\\s+(OUTFILE|DUMPFILE)\\b"), QRegularExpression::CaseInsensitiveOption);
+    return select.match(sql).hasMatch() && !intoFile.match(sql).hasMatch();
+}
 } // namespace
 
-SqlConnection::SqlConnection(const DbUrl &url)
-    : m_url(url), m_name(QStringLiteral("lantern-%1").arg(s_connectionCounter.fetchAndAddRelaxed(1)))
+SqlConnection::SqlConnection(const DbUrl &url, SqlAccess access)
+    : m_url(url), m_access(access), m_name(QStringLiteral("lantern-%1").arg(s_connectionCounter.fetchAndAddRelaxed(1)))
 {
     QSqlDatabase db = QSqlDatabase::addDatabase(url.driverName(), m_name);
     if (url.dialect == DbUrl::Dialect::Sqlite) {
         db.setDatabaseName(url.path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+        db.setConnectOptions(access == SqlAccess::ReadOnly ? QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000;QSQLITE_OPEN_READONLY")
+                                                           : QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
     } else {
         db.setHostName(url.host);
         db.setPort(url.port);
@@ -45,11 +56,14 @@ SqlConnection::SqlConnection(const DbUrl &url)
         throw SqlUnavailableError(tr("cannot open database %1: %2").arg(url.redacted(), error.text()));
     }
     if (url.dialect == DbUrl::Dialect::Sqlite) {
-        enableWal();
-        exec(QStringLiteral("PRAGMA foreign_keys=ON"));
+        if (access == SqlAccess::ReadWrite)
+            enableWal();
+        run(QStringLiteral("PRAGMA foreign_keys=ON"));
     } else {
-        exec(QStringLiteral("SET SESSION sql_mode='STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO'"));
-        exec(QStringLiteral("SET SESSION time_zone='+00:00'"));
+        run(QStringLiteral("SET SESSION sql_mode='STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO'"));
+        run(QStringLiteral("SET SESSION time_zone='+00:00'"));
+        if (access == SqlAccess::ReadOnly)
+            run(QStringLiteral("SET SESSION TRANSACTION READ ONLY"));
     }
 }
 
@@ -60,11 +74,11 @@ void SqlConnection::enableWal()
     // waiting out its busy timeout, so connections opened side by side retry for up to 5 s.
     for (int attempt = 0;; ++attempt) {
         try {
-            QSqlQuery mode = exec(QStringLiteral("PRAGMA journal_mode"));
+            QSqlQuery mode = run(QStringLiteral("PRAGMA journal_mode"));
             const bool wal = mode.next() && mode.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) == 0;
             mode.finish();  // an open statement is a read transaction, in which the mode cannot change
             if (!wal)
-                exec(QStringLiteral("PRAGMA journal_mode=WAL")).finish();
+                run(QStringLiteral("PRAGMA journal_mode=WAL")).finish();
             return;
         } catch (const SqlError &error) {
             if (attempt >= 250 || !error.message().contains(QLatin1String("locked")))
@@ -97,6 +111,14 @@ void SqlConnection::fail(const QString &during, const QSqlError &error) const
 }
 
 QSqlQuery SqlConnection::exec(const QString &sql, const QVariantList &values)
+{
+    if (m_access == SqlAccess::ReadOnly && !isPlainSelect(sql))
+        throw SqlReadOnlyError(tr("read-only connection (setting read-only): '%1' was not run on %2; only SELECT statements are allowed")
+                                       .arg(sql.simplified().left(60), m_url.redacted()));
+    return run(sql, values);
+}
+
+QSqlQuery SqlConnection::run(const QString &sql, const QVariantList &values)
 {
     QSqlQuery query(database());
     query.setForwardOnly(true);

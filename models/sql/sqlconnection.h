@@ -24,6 +24,18 @@ public:
     using UnavailableError::UnavailableError;
 };
 
+/** A read-only connection refused a statement other than a SELECT (exit 4, like any refusal).
+    The statement was not prepared or sent. */
+class SqlReadOnlyError final : public RefusedError {
+public:
+    using RefusedError::RefusedError;
+};
+
+/** What a connection may do. ReadOnly: exec() runs SELECT only, and the server is told as well
+    (MySQL: SET SESSION TRANSACTION READ ONLY; SQLite: the file opened with QSQLITE_OPEN_READONLY,
+    never created, no WAL switch). */
+enum class SqlAccess { ReadWrite, ReadOnly };
+
 /** One Qt Sql connection owned by the thread that made it, under a unique name, removed on
     destruction (a QSqlDatabase must not cross threads). Prepared statements only. */
 class SqlConnection final {
@@ -31,15 +43,17 @@ class SqlConnection final {
 
 public:
     /** Opens the connection; throws SqlUnavailableError when the server cannot be reached. */
-    explicit SqlConnection(const DbUrl &url);
+    explicit SqlConnection(const DbUrl &url, SqlAccess access = SqlAccess::ReadWrite);
     ~SqlConnection();
     Q_DISABLE_COPY_MOVE(SqlConnection)
 
     DbUrl::Dialect dialect() const { return m_url.dialect; }
     const DbUrl &url() const { return m_url; }
+    bool isReadOnly() const { return m_access == SqlAccess::ReadOnly; }
     QSqlDatabase database() const;
 
-    /** Prepares, binds positionally and executes; throws SqlError / SqlUnavailableError. */
+    /** Prepares, binds positionally and executes; throws SqlError / SqlUnavailableError, and on
+        a read-only connection SqlReadOnlyError for anything but a SELECT. */
     QSqlQuery exec(const QString &sql, const QVariantList &values = {});
 
     /** "INSERT IGNORE INTO " (MySQL) or "INSERT OR IGNORE INTO " (SQLite): a row whose key
@@ -84,9 +98,12 @@ public:
 
 private:
     static bool isRetryable(const SqlError &error);
+    /** exec() without the read-only check, for the connection's own session setup. */
+    QSqlQuery run(const QString &sql, const QVariantList &values = {});
     void enableWal();
 
     DbUrl m_url;
+    SqlAccess m_access;
     QString m_name;
 };
 

@@ -410,6 +410,12 @@ CaseList cases(const QString &dialect)
     invalidBytes("recover: --worker not UTF-8", bytes({"recover", "--worker", "w-dead\xff"}), "invalid worker id");
     invalid("recover: --worker given twice", extend(recover, {"w-dead", "--worker", "w-dead"}), "--worker given twice");
     invalid("recover: --campaign does not apply", args({"recover", "--campaign", "2"}), "unknown option --campaign");
+    invalid("recover: --operator empty", args({"recover", "--operator", "", "--worker", "w-dead"}), "invalid --operator");
+    invalid("recover: --operator blank", args({"recover", "--operator", "  ", "--worker", "w-dead"}), "invalid --operator");
+    invalid("recover: --operator with a newline", args({"recover", "--operator", "on\ncall", "--worker", "w-dead"}), "invalid --operator");
+    invalid("recover: --operator of 65 characters", QStringList(args({"recover", "--worker", "w-dead", "--operator"})) << QString(65, QLatin1Char('o')),
+            "invalid --operator");
+    invalid("switch: --operator empty", args({"switch", "--feature", "grab", "--state", "off", "--operator", ""}), "invalid --operator");
     unreachable("recover (w-dead's list stays)", args({"recover", "--operator", "oncall"}));
     unreachable("recover --worker w-dead", extend(recover, {"w-dead"}));
 

@@ -1,0 +1,38 @@
+#include "console/auditservice.h"
+
+#include "sql/configconnections.h"
+#include "console/auditquery.h"
+#include "console/connectionerrors.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
+
+namespace lantern {
+
+AuditService::AuditService(Config config, QObject *parent) : QObject(parent), m_config(std::move(config))
+{
+    qRegisterMetaType<lantern::AuditFilter>();
+    qRegisterMetaType<lantern::AuditPage>();
+}
+
+AuditService::~AuditService() = default;
+
+SqlConnection &AuditService::sql()
+{
+    if (!m_sql)
+        m_sql = openSql(m_config);
+    return *m_sql;
+}
+
+void AuditService::loadPage(quint64 serial, const AuditFilter &filter, qint64 beforeId, int limit)
+{
+    try {
+        Q_EMIT pageLoaded(serial, AuditQuery(sql(), m_config.timeZone).page(filter, beforeId, limit));
+    } catch (const std::exception &error) {
+        if (ConnectionErrors::dropsSqlConnection(error))
+            m_sql.reset();  // reopened on the next request
+        const PlainFailure failure = ConnectionErrors::explain(error, m_config);
+        Q_EMIT loadFailed(serial, failure.message, failure.detail);
+    }
+}
+
+} // namespace lantern

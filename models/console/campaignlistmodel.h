@@ -1,0 +1,60 @@
+#pragma once
+
+#include "envelope/campaign.h"
+
+#include <QAbstractTableModel>
+#include <QList>
+#include <QMetaType>
+
+namespace lantern {
+
+/** One line of the campaign list: the SQL row plus the grab counters Redis holds. */
+struct CampaignRow {
+    Campaign campaign;  // status as Redis has it once launched
+    qint64 grabbedCount = 0;
+    qint64 grabbedCents = 0;
+};
+
+/** One page of campaigns, newest first. */
+struct CampaignPage {
+    QList<CampaignRow> rows;
+    qint64 offset = 0;
+    qint64 total = 0;  // campaigns in SQL
+};
+
+/** The console's campaign list (bounded: one page of at most a few dozen rows at a time).
+    Amounts are int64 cents, shown as yuan; ValueRole gives the raw values for sorting/tests. */
+class CampaignListModel final : public QAbstractTableModel {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(CampaignListModel)
+
+public:
+    enum Column { Id, Name, Status, Progress, Total, Grabbed, Algorithm, Created, ColumnCount };
+    static constexpr int ValueRole = Qt::UserRole + 1;
+    static constexpr int IdRole = Qt::UserRole + 2;
+
+    explicit CampaignListModel(QObject *parent = nullptr);
+
+    /** Replaces the rows; when the same campaigns are listed in the same order, only their
+        cells change (dataChanged), so selection and scrolling stay put across refreshes. */
+    void setPage(const CampaignPage &page);
+    const CampaignPage &page() const { return m_page; }
+    /** The row of campaign `id` on this page, or -1. */
+    int rowOf(qint64 id) const;
+    const CampaignRow &rowAt(int row) const { return m_page.rows.at(row); }
+
+    static QString statusText(CampaignStatus status);
+    static QString algorithmText(SplitAlgorithm algorithm);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    CampaignPage m_page;
+};
+
+} // namespace lantern
+
+Q_DECLARE_METATYPE(lantern::CampaignPage)

@@ -1,0 +1,73 @@
+#include "console/connectionerrors.h"
+
+#include "redis/redisclient.h"
+#include "redis/rediserror.h"
+#include "sql/sqlconnection.h"
+
+namespace lantern {
+
+namespace {
+
+bool containsAny(const QString &text, std::initializer_list<const char *> needles)
+{
+    for (const char *needle : needles) {
+        if (text.contains(QLatin1String(needle), Qt::CaseInsensitive))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+PlainFailure ConnectionErrors::explain(const std::exception &error, const Config &config)
+{
+    const QString detail = QString::fromStdString(error.what());
+    const QString redis = config.redis.redacted();
+    const QString db = config.db.redacted();
+    if (dynamic_cast<const RedisReadOnlyError *>(&error) || dynamic_cast<const SqlReadOnlyError *>(&error))
+        return {tr("This connection is read-only: the request would have changed data, so it was not sent."), detail};
+    if (dynamic_cast<const RedisIoError *>(&error)) {
+        if (containsAny(detail, {"NOPERM"}))
+            return {tr("The Redis user of %1 is not allowed to connect this way.").arg(redis), detail};
+        // AUTH answered with an error: WRONGPASS, "invalid password", or a password given to a
+        // server that has none.
+        if (containsAny(detail, {"WRONGPASS", "invalid password", "invalid username-password", "NOAUTH", "without any password configured"}))
+            return {tr("Redis at %1 refused the user name or password.").arg(redis), detail};
+        if (dynamic_cast<const RedisTimeoutError *>(&error))
+            return {tr("Redis at %1 did not answer in time. Check that it is running and reachable, then try again.").arg(redis), detail};
+        return {tr("Redis at %1 does not answer. Check that it is running, then try again.").arg(redis), detail};
+    }
+    if (dynamic_cast<const RedisReplyError *>(&error)) {
+        if (containsAny(detail, {"NOPERM"}))
+            return {tr("The Redis user of %1 is not allowed to do this.").arg(redis), detail};
+        return {tr("Redis refused the request."), detail};
+    }
+    if (dynamic_cast<const SqlUnavailableError *>(&error)) {
+        if (containsAny(detail, {"Access denied for user", "[1045]"}))
+            return {tr("The database at %1 refused the user name or password.").arg(db), detail};
+        if (containsAny(detail, {"Unknown database", "[1049]"}))
+            return {tr("The database server at %1 has no database named “%2”.").arg(db, config.db.database), detail};
+        if (config.db.dialect == DbUrl::Dialect::Sqlite)
+            return {tr("The database file %1 cannot be opened. Check that it exists and can be read.").arg(config.db.path), detail};
+        return {tr("The database at %1 cannot be reached. Check that it is running, then try again.").arg(db), detail};
+    }
+    if (dynamic_cast<const SqlError *>(&error)) {
+        if (containsAny(detail, {"[1792]", "READ ONLY transaction", "attempt to write a readonly database"}))
+            return {tr("This connection is read-only: the database refused a change."), detail};
+        if (containsAny(detail, {"[1142]", "[1044]", "command denied", "[1227]"}))
+            return {tr("The database user of %1 is not allowed to do this.").arg(db), detail};
+        if (containsAny(detail, {"no such table", "[1146]"}))
+            return {tr("The database at %1 has no Lantern tables yet (run “lanternd migrate” first).").arg(db), detail};
+        return {tr("The database refused the request."), detail};
+    }
+    if (const auto *invalid = dynamic_cast<const InvalidInputError *>(&error))
+        return {invalid->message(), {}};  // already worded for people by whoever threw it
+    return {tr("Something went wrong while talking to Redis or the database."), detail};
+}
+
+bool ConnectionErrors::dropsSqlConnection(const std::exception &error)
+{
+    return dynamic_cast<const SqlUnavailableError *>(&error) != nullptr;
+}
+
+} // namespace lantern

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "core/config.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+#include <exception>
+
+namespace lantern {
+
+/** A failure in plain, translated words for the window, and its technical cause. */
+struct PlainFailure {
+    QString message;
+    QString detail;
+};
+
+/** Words for what went wrong while the console talked to the servers of `config`: Redis or the
+    database not answering, a wrong user name or password, a missing permission, a refusal of
+    a read-only connection. */
+class ConnectionErrors final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::ConnectionErrors)
+
+public:
+    static PlainFailure explain(const std::exception &error, const Config &config);
+    /** Whether `error` means the SQL connection is broken and must be reopened. */
+    static bool dropsSqlConnection(const std::exception &error);
+};
+
+} // namespace lantern

@@ -1,0 +1,107 @@
+#include "console/queuejobrunner.h"
+
+#include "sql/configconnections.h"
+#include "redis/redisclient.h"
+#include "redis/rediserror.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
+
+#include <QDateTime>
+
+namespace lantern {
+
+QueueJobRunner::QueueJobRunner(Config config, QObject *parent)
+    : QObject(parent), m_config(std::move(config)), m_keys(m_config.keyPrefix, m_config.shards)
+{
+}
+
+QueueJobRunner::~QueueJobRunner() = default;
+
+RedisClient &QueueJobRunner::redis()
+{
+    if (!m_redis)
+        m_redis = openRedis(m_config);
+    return *m_redis;
+}
+
+SqlConnection &QueueJobRunner::sql()
+{
+    if (!m_sql)
+        m_sql = openSql(m_config);
+    return *m_sql;
+}
+
+qint64 QueueJobRunner::nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+std::pair<QString, QString> QueueJobRunner::explain(const std::exception &error)
+{
+    const QString detail = QString::fromStdString(error.what());
+    if (dynamic_cast<const RedisIoError *>(&error))
+        return {tr("Redis at %1 does not answer. Check that it is running, then try again.").arg(m_config.redis.redacted()), detail};
+    if (dynamic_cast<const SqlUnavailableError *>(&error)) {
+        m_sql.reset();  // reopened on the next request
+        return {tr("The database at %1 cannot be reached. Check that it is running, then try again.").arg(m_config.db.redacted()),
+                detail};
+    }
+    if (dynamic_cast<const SqlError *>(&error))
+        return {tr("The database refused the request."), detail};
+    if (dynamic_cast<const RedisReplyError *>(&error))
+        return {tr("Redis refused the request."), detail};
+    if (dynamic_cast<const InvalidInputError *>(&error) || dynamic_cast<const RefusedError *>(&error))
+        return {tr("This action cannot be done."), detail};
+    return {tr("Something went wrong while talking to Redis or the database."), detail};
+}
+
+void QueueJobRunner::cancelJob(quint64 job)
+{
+    if (job == m_job)
+        m_cancelled = true;
+}
+
+void QueueJobRunner::startJob(quint64 job, std::function<QueueJobStep()> step, std::function<QString(bool)> summary)
+{
+    if (m_job != 0) {
+        Q_EMIT jobFailed(job, tr("Another action is still running; wait for it or cancel it first."), {});
+        return;
+    }
+    m_job = job;
+    m_cancelled = false;
+    m_step = std::move(step);
+    m_summary = std::move(summary);
+    QMetaObject::invokeMethod(this, &QueueJobRunner::runStep, Qt::QueuedConnection);
+}
+
+void QueueJobRunner::runStep()
+{
+    const quint64 job = m_job;
+    const auto finish = [this, job](bool cancelled) {
+        const QString words = m_summary(cancelled);
+        m_job = 0;
+        m_step = {};
+        m_summary = {};
+        Q_EMIT jobFinished(job, cancelled, words);
+    };
+    if (m_cancelled) {
+        finish(true);
+        return;
+    }
+    try {
+        const QueueJobStep result = m_step();
+        Q_EMIT jobProgress(job, result.done, result.total);
+        if (result.finished)
+            finish(false);
+        else
+            QMetaObject::invokeMethod(this, &QueueJobRunner::runStep, Qt::QueuedConnection);
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        m_job = 0;
+        m_step = {};
+        m_summary = {};
+        Q_EMIT jobFailed(job, message, detail);
+    }
+}
+
+} // namespace lantern

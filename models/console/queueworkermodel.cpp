@@ -1,0 +1,109 @@
+#include "console/queueworkermodel.h"
+
+#include "console/queueformat.h"
+
+#include <QLocale>
+
+namespace lantern {
+
+QueueWorkerModel::QueueWorkerModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void QueueWorkerModel::setWorkers(const QList<WorkerStatus> &workers, int heartbeatTtlS)
+{
+    m_ttlS = heartbeatTtlS;
+    bool sameRows = workers.size() == m_workers.size();
+    for (qsizetype i = 0; i < workers.size() && sameRows; ++i)
+        sameRows = workers.at(i).id == m_workers.at(i).id;
+    if (sameRows) {
+        m_workers = workers;
+        if (!m_workers.isEmpty())
+            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        return;
+    }
+    beginResetModel();
+    m_workers = workers;
+    endResetModel();
+}
+
+int QueueWorkerModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_workers.size());
+}
+
+int QueueWorkerModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant QueueWorkerModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const WorkerStatus &worker = m_workers.at(index.row());
+    switch (role) {
+    case Qt::TextAlignmentRole:
+        return index.column() == LastBeat || index.column() == InFlight ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    case QueueFormat::ToneRole:
+        if (index.column() == State)
+            return int(worker.alive ? QueueFormat::Tone::Good : QueueFormat::Tone::Bad);
+        if (index.column() == InFlight && !worker.alive && worker.backupDepth > 0)
+            return int(QueueFormat::Tone::Warning);
+        return int(QueueFormat::Tone::Neutral);
+    case Qt::ToolTipRole:
+        if (index.column() == State)
+            return worker.alive ? tr("Its heartbeat is renewed every few seconds and expires after %n s.", nullptr, m_ttlS)
+                                : tr("No heartbeat for more than %n s: what it holds waits for recovery (see Recovery).", nullptr, m_ttlS);
+        return {};
+    case QueueFormat::ValueRole:
+        switch (Column(index.column())) {
+        case Worker:
+            return worker.id;
+        case State:
+            return worker.alive;
+        case LastBeat:
+            return worker.lastBeatS ? QVariant(*worker.lastBeatS) : QVariant();
+        case InFlight:
+            return worker.backupDepth;
+        case ColumnCount:
+            break;
+        }
+        return {};
+    case Qt::DisplayRole:
+        switch (Column(index.column())) {
+        case Worker:
+            return worker.id;
+        case State:
+            return worker.alive ? tr("Alive") : tr("Dead");
+        case LastBeat:
+            return worker.alive ? tr("%1 ago").arg(QueueFormat::age(worker.lastBeatS)) : tr("expired");
+        case InFlight:
+            return QLocale().toString(worker.backupDepth);
+        case ColumnCount:
+            break;
+        }
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant QueueWorkerModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (Column(section)) {
+    case Worker:
+        return tr("Worker");
+    case State:
+        return tr("State");
+    case LastBeat:
+        return tr("Last heartbeat");
+    case InFlight:
+        return tr("In flight");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+} // namespace lantern

@@ -1,0 +1,159 @@
+#include "queue/deadletters.h"
+
+#include "audit/auditlog.h"
+#include "core/errors.h"
+#include "redis/keyschema.h"
+#include "redis/luascript.h"
+#include "redis/redisclient.h"
+#include "redis/rediserror.h"
+#include "sql/sqlconnection.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
+namespace lantern {
+
+namespace {
+
+const LuaScript &moveScript()
+{
+    static const LuaScript script(QStringLiteral("deadletter_move"));
+    return script;
+}
+
+QList<qint64> campaignIds(RedisClient &redis, const KeySchema &keys)
+{
+    QList<qint64> ids;
+    for (const RedisValue &member : redis.command({QByteArrayLiteral("SMEMBERS"), keys.campaignSet()}).elements)
+        ids << member.toInteger();
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+void throwOnError(const std::vector<RedisValue> &replies)
+{
+    for (const RedisValue &reply : replies) {
+        if (reply.isError())
+            throw RedisReplyError(QString::fromUtf8(reply.string));
+    }
+}
+
+} // namespace
+
+DeadLetters::DeadLetters(RedisClient &redis, const KeySchema &keys) : m_redis(redis), m_keys(keys) {}
+
+QList<DeadLetterList> DeadLetters::lists(bool nonEmptyOnly)
+{
+    QList<DeadLetterList> all;
+    for (int shard = 0; shard < m_keys.shards(); ++shard)
+        all << DeadLetterList{QStringLiteral("checkin:%1").arg(shard), m_keys.checkinDeadLetter(shard), m_keys.checkinQueue(shard), 0};
+    for (const qint64 id : campaignIds(m_redis, m_keys))
+        all << DeadLetterList{QStringLiteral("payout:%1").arg(id), m_keys.campaignDeadLetter(id), m_keys.campaignTasks(id), 0};
+    QList<QByteArrayList> commands;
+    for (const DeadLetterList &list : std::as_const(all))
+        commands << QByteArrayList{QByteArrayLiteral("LLEN"), list.key};
+    const std::vector<RedisValue> replies = m_redis.pipeline(commands);
+    throwOnError(replies);
+    QList<DeadLetterList> result;
+    for (qsizetype i = 0; i < all.size(); ++i) {
+        all[i].depth = replies[size_t(i)].toInteger();
+        if (!nonEmptyOnly || all[i].depth > 0)
+            result << all[i];
+    }
+    return result;
+}
+
+DeadLetterList DeadLetters::list(const QString &name) const
+{
+    const qsizetype colon = name.indexOf(QLatin1Char(':'));
+    bool ok = false;
+    const qint64 number = colon > 0 ? name.mid(colon + 1).toLongLong(&ok) : 0;
+    const QStringView kind = QStringView(name).left(colon);
+    if (ok && kind == u"checkin" && number >= 0 && number < m_keys.shards())
+        return {name, m_keys.checkinDeadLetter(int(number)), m_keys.checkinQueue(int(number)), 0};
+    if (ok && kind == u"payout" && number > 0)
+        return {name, m_keys.campaignDeadLetter(number), m_keys.campaignTasks(number), 0};
+    throw InvalidInputError(tr("no dead-letter list called '%1': expected checkin:<shard> or payout:<campaign id>").arg(name));
+}
+
+DeadLetterPage DeadLetters::page(const QString &name, qint64 offset, int count)
+{
+    const DeadLetterList target = list(name);
+    offset = std::max<qint64>(0, offset);
+    count = std::clamp(count, 1, MaxPage);
+    const std::vector<RedisValue> replies = m_redis.pipeline(
+            {{QByteArrayLiteral("LLEN"), target.key},
+             {QByteArrayLiteral("LRANGE"), target.key, QByteArray::number(offset), QByteArray::number(offset + count - 1)}});
+    throwOnError(replies);
+    DeadLetterPage page;
+    page.list = name;
+    page.offset = offset;
+    page.depth = replies[0].toInteger();
+    for (const RedisValue &entry : replies[1].elements)
+        page.entries << entry.toBytes();
+    return page;
+}
+
+QByteArrayList DeadLetters::oldest(const QString &name, int count)
+{
+    const DeadLetterList target = list(name);
+    count = std::clamp(count, 1, MaxPage);
+    QByteArrayList entries;
+    for (const RedisValue &entry : m_redis.command({QByteArrayLiteral("LRANGE"), target.key, QByteArray::number(-count), QByteArrayLiteral("-1")}).elements)
+        entries << entry.toBytes();
+    std::reverse(entries.begin(), entries.end());
+    return entries;
+}
+
+QList<bool> DeadLetters::apply(DeadLetterAction action, const QString &name, const QByteArrayList &entries)
+{
+    QList<bool> taken;
+    if (entries.isEmpty())
+        return taken;
+    const DeadLetterList target = list(name);
+    QByteArrayList keys{target.key};
+    if (action == DeadLetterAction::Retry)
+        keys << target.queueKey;
+    const RedisValue reply = moveScript().run(m_redis, keys, entries);
+    for (const RedisValue &element : reply.elements)
+        taken << (element.toInteger() > 0);
+    if (taken.size() != entries.size())
+        throw RedisReplyError(tr("unexpected reply of deadletter_move.lua"));
+    return taken;
+}
+
+QString DeadLetters::actionName(DeadLetterAction action)
+{
+    return action == DeadLetterAction::Retry ? QStringLiteral("deadletter.retry") : QStringLiteral("deadletter.discard");
+}
+
+qint64 applyDeadLettersAudited(DeadLetters &deadLetters, SqlConnection &sql, DeadLetterAction action, const QString &name,
+                               const QByteArrayList &entries, const QString &actor, const QString &via, qint64 nowMs)
+{
+    if (entries.isEmpty())
+        return 0;
+    deadLetters.list(name);  // a bad name throws before anything is written
+    sql.begin();
+    try {
+        const QList<bool> taken = deadLetters.apply(action, name, entries);
+        qint64 count = 0;
+        AuditLog audit(sql);
+        for (qsizetype i = 0; i < entries.size(); ++i) {
+            if (!taken.at(i))
+                continue;
+            ++count;
+            const QJsonDocument parsed = QJsonDocument::fromJson(entries.at(i));
+            const QJsonValue entry = parsed.isObject() ? QJsonValue(parsed.object()) : QJsonValue(QString::fromUtf8(entries.at(i)));
+            audit.record(actor, DeadLetters::actionName(action), name, {{QStringLiteral("entry"), entry}, {QStringLiteral("via"), via}}, nowMs);
+        }
+        sql.commit();
+        return count;
+    } catch (...) {
+        sql.rollback();
+        throw;
+    }
+}
+
+} // namespace lantern

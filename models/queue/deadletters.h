@@ -1,0 +1,71 @@
+#pragma once
+
+#include <QByteArrayList>
+#include <QCoreApplication>
+#include <QList>
+#include <QString>
+
+namespace lantern {
+
+class KeySchema;
+class RedisClient;
+class SqlConnection;
+
+/** One dead-letter list and the queue its entries were taken from (both share a hash tag). */
+struct DeadLetterList {
+    QString name;         // "checkin:<shard>" or "payout:<campaign id>"
+    QByteArray key;
+    QByteArray queueKey;
+    qint64 depth = 0;
+};
+
+/** A bounded slice of a dead-letter list, newest entry first (entries are LPUSHed). */
+struct DeadLetterPage {
+    QString list;
+    qint64 offset = 0;    // index of entries.first() from the newest end
+    qint64 depth = 0;     // the whole list, read with the slice
+    QByteArrayList entries;
+};
+
+enum class DeadLetterAction {
+    Retry,    // back on its queue, as a new arrival
+    Discard,  // dropped
+};
+
+/** The dead-letter lists of DESIGN §4 for operators: listing (LLEN, bounded LRANGE pages) and
+    retry/discard of exact entries (deadletter_move.lua: LREM of the entry itself, so an entry
+    another operator or a concurrent run already took is skipped, never moved twice). */
+class DeadLetters final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::DeadLetters)
+
+public:
+    static constexpr int MaxPage = 500;
+
+    DeadLetters(RedisClient &redis, const KeySchema &keys);
+
+    /** Every dead-letter list, check-in shards first, then launched campaigns by id, with its
+        depth (one pipelined round trip after reading the campaign set). */
+    QList<DeadLetterList> lists(bool nonEmptyOnly = true);
+    /** Resolves a list's name; throws InvalidInputError for anything else. */
+    DeadLetterList list(const QString &name) const;
+    /** Up to `count` (at most MaxPage) entries from `offset`, newest first, and the depth. */
+    DeadLetterPage page(const QString &name, qint64 offset, int count);
+    /** The `count` (at most MaxPage) oldest entries, oldest first: what a bulk action takes next. */
+    QByteArrayList oldest(const QString &name, int count);
+    /** Retries or discards exactly these entries; per entry whether it was there (and acted on). */
+    QList<bool> apply(DeadLetterAction action, const QString &name, const QByteArrayList &entries);
+
+    static QString actionName(DeadLetterAction action);
+
+private:
+    RedisClient &m_redis;
+    const KeySchema &m_keys;
+};
+
+/** apply() with its audit trail: one audit_log row per entry acted on ("deadletter.retry" or
+    "deadletter.discard", target the list, the entry and `via` in the detail), written in one SQL
+    transaction around the script. Returns how many entries were acted on. */
+qint64 applyDeadLettersAudited(DeadLetters &deadLetters, SqlConnection &sql, DeadLetterAction action, const QString &name,
+                               const QByteArrayList &entries, const QString &actor, const QString &via, qint64 nowMs);
+
+} // namespace lantern

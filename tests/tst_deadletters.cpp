@@ -1,0 +1,210 @@
+// Dead-letter operations against the private Redis and both SQL dialects: pages are bounded and
+// newest first; retry and discard act on exactly the chosen entries (a duplicate or an entry
+// taken meanwhile is handled by content, not position), and each entry acted on leaves one
+// audit_log row with the operator's name — none for an entry that was no longer there.
+#include "core/errors.h"
+#include "queue/deadletters.h"
+#include "redis/keyschema.h"
+#include "redis/redisclient.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
+#include "testservers.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace lantern;
+
+namespace {
+
+constexpr qint64 Campaign = 7;
+
+QByteArray task(qint64 seq)
+{
+    return QStringLiteral(R"({"campaign":"%1","seq":"%2","uid":"%3","amount":"%4","at":1700000000000})")
+            .arg(Campaign)
+            .arg(seq)
+            .arg(1000 + seq)
+            .arg(100 + seq)
+            .toUtf8();
+}
+
+struct AuditRow {
+    QString actor;
+    QString action;
+    QString target;
+    QJsonObject detail;
+};
+
+QList<AuditRow> auditRows(SqlConnection &sql)
+{
+    QList<AuditRow> rows;
+    QSqlQuery query = sql.exec(QStringLiteral("SELECT actor, action, target, detail FROM audit_log ORDER BY id"));
+    while (query.next())
+        rows << AuditRow{query.value(0).toString(), query.value(1).toString(), query.value(2).toString(),
+                         QJsonDocument::fromJson(query.value(3).toString().toUtf8()).object()};
+    return rows;
+}
+
+} // namespace
+
+class TestDeadLetters final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+
+    void listsNameEveryNonEmptyList_data() { dialects(); }
+    void listsNameEveryNonEmptyList();
+    void pagesAreBoundedNewestFirst_data() { dialects(); }
+    void pagesAreBoundedNewestFirst();
+    void retryMovesOnlyTheChosenEntries_data() { dialects(); }
+    void retryMovesOnlyTheChosenEntries();
+    void discardRemovesOnlyTheChosenEntries_data() { dialects(); }
+    void discardRemovesOnlyTheChosenEntries();
+    void entryTakenMeanwhileIsSkippedAndNotAudited_data() { dialects(); }
+    void entryTakenMeanwhileIsSkippedAndNotAudited();
+    void unknownListIsRefusedBeforeAnythingMoves_data() { dialects(); }
+    void unknownListIsRefusedBeforeAnythingMoves();
+
+private:
+    void dialects();
+    QByteArrayList range(const QByteArray &key);
+
+    std::unique_ptr<RedisClient> m_redis;
+    std::unique_ptr<SqlConnection> m_sql;
+    std::unique_ptr<KeySchema> m_keys;
+};
+
+void TestDeadLetters::dialects()
+{
+    QTest::addColumn<QString>("dialect");
+    for (const auto &[name, url] : test::sqlDialects())
+        QTest::newRow(qPrintable(name)) << name;
+}
+
+void TestDeadLetters::init()
+{
+    QFETCH(QString, dialect);
+    DbUrl db;
+    for (const auto &[name, url] : test::sqlDialects()) {
+        if (name == dialect)
+            db = url;
+    }
+    test::resetTables(db);
+    m_keys = std::make_unique<KeySchema>(test::uniquePrefix(), 4);
+    m_redis = std::make_unique<RedisClient>(test::redisUrl());
+    m_sql = std::make_unique<SqlConnection>(db);
+    // A launched campaign with a dead-letter list of five tasks (pushed oldest first, as workers do).
+    m_redis->command({"SADD", m_keys->campaignSet(), QByteArray::number(Campaign)});
+    for (qint64 seq = 1; seq <= 5; ++seq)
+        m_redis->command({"LPUSH", m_keys->campaignDeadLetter(Campaign), task(seq)});
+}
+
+QByteArrayList TestDeadLetters::range(const QByteArray &key)
+{
+    QByteArrayList entries;
+    for (const RedisValue &value : m_redis->command({"LRANGE", key, "0", "-1"}).elements)
+        entries << value.toBytes();
+    return entries;
+}
+
+void TestDeadLetters::listsNameEveryNonEmptyList()
+{
+    m_redis->command({"LPUSH", m_keys->checkinDeadLetter(2), "not json"});
+    DeadLetters deadLetters(*m_redis, *m_keys);
+    const QList<DeadLetterList> lists = deadLetters.lists();
+    QCOMPARE(lists.size(), 2);
+    QCOMPARE(lists.at(0).name, QStringLiteral("checkin:2"));
+    QCOMPARE(lists.at(0).depth, 1);
+    QCOMPARE(lists.at(0).queueKey, m_keys->checkinQueue(2));
+    QCOMPARE(lists.at(1).name, QStringLiteral("payout:7"));
+    QCOMPARE(lists.at(1).depth, 5);
+    QCOMPARE(lists.at(1).queueKey, m_keys->campaignTasks(Campaign));
+    QCOMPARE(deadLetters.lists(false).size(), 4 + 1);  // every shard and the campaign
+}
+
+void TestDeadLetters::pagesAreBoundedNewestFirst()
+{
+    for (qint64 seq = 6; seq <= 620; ++seq)
+        m_redis->command({"LPUSH", m_keys->campaignDeadLetter(Campaign), task(seq)});
+    DeadLetters deadLetters(*m_redis, *m_keys);
+    const DeadLetterPage first = deadLetters.page(QStringLiteral("payout:7"), 0, 50);
+    QCOMPARE(first.depth, 620);
+    QCOMPARE(first.entries.size(), 50);
+    QCOMPARE(first.entries.first(), task(620));
+    const DeadLetterPage last = deadLetters.page(QStringLiteral("payout:7"), 600, 50);
+    QCOMPARE(last.entries.size(), 20);
+    QCOMPARE(last.entries.last(), task(1));
+    QCOMPARE(deadLetters.page(QStringLiteral("payout:7"), 0, 100000).entries.size(), DeadLetters::MaxPage);
+    const QByteArrayList oldest = deadLetters.oldest(QStringLiteral("payout:7"), 3);
+    QCOMPARE(oldest, (QByteArrayList{task(1), task(2), task(3)}));
+}
+
+void TestDeadLetters::retryMovesOnlyTheChosenEntries()
+{
+    DeadLetters deadLetters(*m_redis, *m_keys);
+    const qint64 acted = applyDeadLettersAudited(deadLetters, *m_sql, DeadLetterAction::Retry, QStringLiteral("payout:7"), {task(2), task(4)},
+                                                 QStringLiteral("alice"), QStringLiteral("test"), 1234);
+    QCOMPARE(acted, 2);
+    QCOMPARE(range(m_keys->campaignTasks(Campaign)), (QByteArrayList{task(4), task(2)}));
+    QCOMPARE(range(m_keys->campaignDeadLetter(Campaign)), (QByteArrayList{task(5), task(3), task(1)}));
+    const QList<AuditRow> rows = auditRows(*m_sql);
+    QCOMPARE(rows.size(), 2);
+    for (const AuditRow &row : rows) {
+        QCOMPARE(row.actor, QStringLiteral("alice"));
+        QCOMPARE(row.action, QStringLiteral("deadletter.retry"));
+        QCOMPARE(row.target, QStringLiteral("payout:7"));
+        QCOMPARE(row.detail.value(QStringLiteral("via")).toString(), QStringLiteral("test"));
+    }
+    QCOMPARE(rows.at(0).detail.value(QStringLiteral("entry")).toObject().value(QStringLiteral("seq")).toString(), QStringLiteral("2"));
+    QCOMPARE(rows.at(1).detail.value(QStringLiteral("entry")).toObject().value(QStringLiteral("seq")).toString(), QStringLiteral("4"));
+}
+
+void TestDeadLetters::discardRemovesOnlyTheChosenEntries()
+{
+    m_redis->command({"LPUSH", m_keys->checkinDeadLetter(1), "garbage-a"});
+    m_redis->command({"LPUSH", m_keys->checkinDeadLetter(1), "garbage-b"});
+    DeadLetters deadLetters(*m_redis, *m_keys);
+    QCOMPARE(applyDeadLettersAudited(deadLetters, *m_sql, DeadLetterAction::Discard, QStringLiteral("checkin:1"), {"garbage-a"},
+                                     QStringLiteral("bob"), QStringLiteral("test"), 1),
+             1);
+    QCOMPARE(range(m_keys->checkinDeadLetter(1)), QByteArrayList{"garbage-b"});
+    QCOMPARE(m_redis->command({"LLEN", m_keys->checkinQueue(1)}).toInteger(), 0);  // discarded, not queued
+    QCOMPARE(range(m_keys->campaignDeadLetter(Campaign)).size(), 5);               // other lists untouched
+    const QList<AuditRow> rows = auditRows(*m_sql);
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows.at(0).action, QStringLiteral("deadletter.discard"));
+    QCOMPARE(rows.at(0).actor, QStringLiteral("bob"));
+    QCOMPARE(rows.at(0).target, QStringLiteral("checkin:1"));
+    QCOMPARE(rows.at(0).detail.value(QStringLiteral("entry")).toString(), QStringLiteral("garbage-a"));
+}
+
+void TestDeadLetters::entryTakenMeanwhileIsSkippedAndNotAudited()
+{
+    DeadLetters deadLetters(*m_redis, *m_keys);
+    // Another operator retried task 3 first.
+    QCOMPARE(deadLetters.apply(DeadLetterAction::Retry, QStringLiteral("payout:7"), {task(3)}), QList<bool>{true});
+    const qint64 acted = applyDeadLettersAudited(deadLetters, *m_sql, DeadLetterAction::Retry, QStringLiteral("payout:7"), {task(3), task(1)},
+                                                 QStringLiteral("carol"), QStringLiteral("test"), 1);
+    QCOMPARE(acted, 1);
+    QCOMPARE(range(m_keys->campaignTasks(Campaign)), (QByteArrayList{task(1), task(3)}));  // task 3 once, not twice
+    const QList<AuditRow> rows = auditRows(*m_sql);
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows.at(0).detail.value(QStringLiteral("entry")).toObject().value(QStringLiteral("seq")).toString(), QStringLiteral("1"));
+}
+
+void TestDeadLetters::unknownListIsRefusedBeforeAnythingMoves()
+{
+    DeadLetters deadLetters(*m_redis, *m_keys);
+    for (const QString &name : {QStringLiteral("payout:x"), QStringLiteral("checkin:4"), QStringLiteral("tasks:7"), QStringLiteral("")}) {
+        QVERIFY_THROWS_EXCEPTION(InvalidInputError, applyDeadLettersAudited(deadLetters, *m_sql, DeadLetterAction::Discard, name, {task(1)},
+                                                                            QStringLiteral("dave"), QStringLiteral("test"), 1));
+    }
+    QCOMPARE(range(m_keys->campaignDeadLetter(Campaign)).size(), 5);
+    QVERIFY(auditRows(*m_sql).isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestDeadLetters)
+#include "tst_deadletters.moc"

@@ -1,0 +1,400 @@
+// The Audit log: AuditQuery's keyset pages and filters on both SQL dialects (rows written by
+// AuditLog::record, as every command writes them), AuditLogModel under QAbstractItemModelTester,
+// AuditService on its own thread, and the AuditView paging and filtering through its buttons.
+// The test waits on signals only.
+#include "audit/auditlog.h"
+#include "auditdetailpanel.h"
+#include "auditview.h"
+#include "console/auditlogmodel.h"
+#include "console/auditquery.h"
+#include "console/auditservice.h"
+#include "console/dedicatedthread.h"
+#include "messagebanner.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
+#include "testservers.h"
+
+#include <QAbstractItemModelTester>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace lantern;
+using lantern::ui::AuditView;
+using lantern::ui::MessageBanner;
+
+Q_DECLARE_METATYPE(lantern::DbUrl)
+
+namespace {
+
+constexpr int AnswerTimeoutMs = 15000;
+constexpr int Rows = 450;
+const QTimeZone Shanghai("Asia/Shanghai");
+const QStringList Actors{QStringLiteral("alice"), QStringLiteral("bob"), QStringLiteral("carol-ops")};
+const QStringList Actions{QStringLiteral("checkin.makeup"), QStringLiteral("campaign.create"), QStringLiteral("campaign.launch"),
+                          QStringLiteral("queue.recover")};
+
+/** Row i: every 30 minutes from 2025-03-01 00:00 in Shanghai. */
+AuditEntry seed(int i)
+{
+    AuditEntry entry;
+    entry.atMs = QDateTime(QDate(2025, 3, 1), QTime(0, 0), Shanghai).addSecs(qint64(i) * 1800).toMSecsSinceEpoch();
+    entry.actor = Actors.at(i % Actors.size());
+    entry.action = Actions.at(i % Actions.size());
+    entry.target = entry.action.startsWith(QLatin1String("campaign")) ? QStringLiteral("campaign:%1").arg(i % 7)
+                                                                      : QStringLiteral("uid:%1").arg(10000 + i % 10);
+    entry.detail = QStringLiteral("{\"reason\":\"case %1\",\"via\":\"console\"}").arg(i);
+    return entry;
+}
+
+QList<qint64> idsOf(const QList<AuditEntry> &entries)
+{
+    QList<qint64> ids;
+    for (const AuditEntry &entry : entries)
+        ids << entry.id;
+    return ids;
+}
+
+} // namespace
+
+class TestAuditLog final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+
+    void pagesAreKeysetNewestFirst_data() { dialects(); }
+    void pagesAreKeysetNewestFirst();
+    void filters_data();
+    void filters();
+    void likeWildcardsMatchLiterally_data() { dialects(); }
+    void likeWildcardsMatchLiterally();
+    void filteredPagesCoverEveryMatch_data() { dialects(); }
+    void filteredPagesCoverEveryMatch();
+
+    void modelPassesTheTester();
+    void readableDetail_data();
+    void readableDetail();
+
+    void serviceAnswersOnItsThread();
+    void serviceExplainsAnUnreachableDatabase();
+    void viewPagesAndFilters();
+
+private:
+    void dialects();
+    /** The seeded rows matching `filter` (what the database must answer), newest first. */
+    QList<qint64> expected(const AuditFilter &filter) const;
+    static QList<qint64> allPages(SqlConnection &sql, const AuditFilter &filter, int pageSize);
+
+    QMap<QString, DbUrl> m_urls;
+    QList<AuditEntry> m_seeded;  // with the ids the database gave them, oldest first
+};
+
+void TestAuditLog::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    for (const auto &[name, url] : test::sqlDialects()) {
+        test::resetTables(url);
+        SqlConnection sql(url);
+        QList<AuditEntry> seeded;
+        sql.transaction([&] {
+            for (int i = 0; i < Rows; ++i) {
+                AuditEntry entry = seed(i);
+                AuditLog(sql).record(entry.actor, entry.action, entry.target, QJsonDocument::fromJson(entry.detail.toUtf8()).object(),
+                                     entry.atMs);
+                seeded << entry;
+            }
+            // Targets holding LIKE's wildcards, and one they would match if not escaped.
+            for (const QString &target : {QStringLiteral("queue:100%_done!"), QStringLiteral("queue:100xydone!")}) {
+                AuditEntry entry = seed(Rows);
+                entry.target = target;
+                entry.action = QStringLiteral("queue.recover");
+                AuditLog(sql).record(entry.actor, entry.action, entry.target, {}, entry.atMs);
+                entry.detail = QStringLiteral("{}");
+                seeded << entry;
+            }
+        });
+        QSqlQuery ids = sql.exec(QStringLiteral("SELECT id FROM audit_log ORDER BY id"));
+        for (AuditEntry &entry : seeded) {
+            QVERIFY(ids.next());
+            entry.id = ids.value(0).toLongLong();
+        }
+        m_seeded = seeded;  // the same rows in both dialects, only the ids may differ
+        m_urls.insert(name, url);
+    }
+}
+
+void TestAuditLog::dialects()
+{
+    QTest::addColumn<DbUrl>("url");
+    for (auto it = m_urls.cbegin(); it != m_urls.cend(); ++it)
+        QTest::newRow(qPrintable(it.key())) << it.value();
+}
+
+QList<qint64> TestAuditLog::allPages(SqlConnection &sql, const AuditFilter &filter, int pageSize)
+{
+    QList<qint64> ids;
+    AuditQuery query(sql, Shanghai);
+    qint64 cursor = 0;
+    for (int pages = 0; pages < 100; ++pages) {
+        const AuditPage page = query.page(filter, cursor, pageSize);
+        ids += idsOf(page.entries);
+        if (!page.hasOlder)
+            return ids;
+        cursor = page.entries.constLast().id;
+    }
+    return ids;
+}
+
+QList<qint64> TestAuditLog::expected(const AuditFilter &filter) const
+{
+    QList<qint64> ids;
+    for (auto it = m_seeded.crbegin(); it != m_seeded.crend(); ++it) {
+        const QDate day = QDateTime::fromMSecsSinceEpoch(it->atMs, Shanghai).date();
+        if (!filter.actor.isEmpty() && !it->actor.contains(filter.actor, Qt::CaseInsensitive))
+            continue;
+        if (!filter.action.isEmpty() && !it->action.startsWith(filter.action, Qt::CaseInsensitive))
+            continue;
+        if (!filter.target.isEmpty() && !it->target.contains(filter.target, Qt::CaseInsensitive))
+            continue;
+        if ((filter.from.isValid() && day < filter.from) || (filter.to.isValid() && day > filter.to))
+            continue;
+        ids << it->id;
+    }
+    return ids;
+}
+
+void TestAuditLog::pagesAreKeysetNewestFirst()
+{
+    QFETCH(DbUrl, url);
+    SqlConnection sql(url);
+    AuditQuery query(sql, Shanghai);
+    const auto ids = [&](qint64 cursor) { return query.page({}, cursor, 200); };
+    const QList<qint64> all = expected({});
+    QCOMPARE(all.size(), Rows + 2);
+
+    const AuditPage first = ids(0);
+    QCOMPARE(first.entries.size(), 200);
+    QVERIFY(first.hasOlder);
+    QCOMPARE(idsOf(first.entries), all.mid(0, 200));  // newest first
+    QCOMPARE(first.entries.first().actor, m_seeded.last().actor);
+    const AuditPage second = ids(first.entries.last().id);
+    QCOMPARE(idsOf(second.entries), all.mid(200, 200));
+    QVERIFY(second.hasOlder);
+    const AuditPage third = ids(second.entries.last().id);
+    QCOMPARE(idsOf(third.entries), all.mid(400));
+    QCOMPARE(third.entries.size(), Rows + 2 - 400);
+    QVERIFY(!third.hasOlder);
+    QCOMPARE(third.beforeId, second.entries.last().id);
+
+    // A row written meanwhile shows on the newest page without shifting older pages.
+    AuditLog(sql).record(QStringLiteral("dave"), QStringLiteral("api.switch"), QStringLiteral("checkin"), {}, all.size());
+    QCOMPARE(idsOf(ids(first.entries.last().id).entries), idsOf(second.entries));
+    QCOMPARE(ids(0).entries.first().actor, QStringLiteral("dave"));
+    sql.exec(QStringLiteral("DELETE FROM audit_log WHERE actor = 'dave'"));
+
+    // A page is capped, whatever is asked for.
+    QCOMPARE(query.page({}, 0, 1'000'000).entries.size(), AuditQuery::MaxPageSize < Rows ? AuditQuery::MaxPageSize : Rows + 2);
+}
+
+void TestAuditLog::filters_data()
+{
+    QTest::addColumn<DbUrl>("url");
+    QTest::addColumn<AuditFilter>("filter");
+    for (auto it = m_urls.cbegin(); it != m_urls.cend(); ++it) {
+        const auto row = [&](const char *name, const AuditFilter &filter) {
+            QTest::newRow(qPrintable(it.key() + QStringLiteral(": ") + QLatin1String(name))) << it.value() << filter;
+        };
+        row("actor contains 'ops' -> carol-ops only", {QStringLiteral("ops"), {}, {}, {}, {}});
+        row("actor match ignores case", {QStringLiteral("ALICE"), {}, {}, {}, {}});
+        row("action prefix 'campaign' -> create and launch", {{}, QStringLiteral("campaign"), {}, {}, {}});
+        row("action exact 'checkin.makeup'", {{}, QStringLiteral("checkin.makeup"), {}, {}, {}});
+        row("target contains 'uid:10003'", {{}, {}, QStringLiteral("uid:10003"), {}, {}});
+        row("one business day in Asia/Shanghai", {{}, {}, {}, QDate(2025, 3, 3), QDate(2025, 3, 3)});
+        row("from a day on", {{}, {}, {}, QDate(2025, 3, 9), {}});
+        row("up to a day", {{}, {}, {}, {}, QDate(2025, 3, 1)});
+        row("everything at once", {QStringLiteral("bob"), QStringLiteral("queue"), QStringLiteral("uid:1000"), QDate(2025, 3, 2), QDate(2025, 3, 5)});
+        row("nothing matches", {QStringLiteral("nobody"), {}, {}, {}, {}});
+    }
+}
+
+void TestAuditLog::filters()
+{
+    QFETCH(DbUrl, url);
+    QFETCH(AuditFilter, filter);
+    SqlConnection sql(url);
+    const QList<qint64> want = expected(filter);
+    QCOMPARE(allPages(sql, filter, 1000), want);
+    if (filter.from.isValid() && filter.from == filter.to)
+        QCOMPARE(want.size(), 48);  // 24 hours of a row every 30 minutes, in the zone's day
+}
+
+void TestAuditLog::likeWildcardsMatchLiterally()
+{
+    QFETCH(DbUrl, url);
+    SqlConnection sql(url);
+    AuditQuery query(sql, Shanghai);
+    const AuditPage page = query.page({{}, {}, QStringLiteral("100%_done!"), {}, {}});
+    QCOMPARE(page.entries.size(), 1);
+    QCOMPARE(page.entries.first().target, QStringLiteral("queue:100%_done!"));
+    QCOMPARE(query.page({{}, {}, QStringLiteral("queue:100"), {}, {}}).entries.size(), 2);
+    QCOMPARE(query.page({{}, QStringLiteral("_"), {}, {}, {}}).entries.size(), 0);
+}
+
+void TestAuditLog::filteredPagesCoverEveryMatch()
+{
+    QFETCH(DbUrl, url);
+    SqlConnection sql(url);
+    const AuditFilter filter{QStringLiteral("a"), QStringLiteral("c"), {}, QDate(2025, 3, 2), {}};
+    const QList<qint64> want = expected(filter);
+    QVERIFY(want.size() > 60);
+    QCOMPARE(allPages(sql, filter, 25), want);  // several pages, no gaps, no repeats
+}
+
+void TestAuditLog::modelPassesTheTester()
+{
+    AuditLogModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTimeZone(Shanghai);
+    SqlConnection sql(m_urls.first());
+    AuditQuery query(sql, Shanghai);
+    const AuditPage first = query.page({}, 0, 200);
+    model.setPage(first);
+    QCOMPARE(model.rowCount(), 200);
+    QCOMPARE(model.columnCount(), int(AuditLogModel::ColumnCount));
+    const AuditEntry &newest = first.entries.first();
+    QCOMPARE(model.data(model.index(0, AuditLogModel::Actor)).toString(), newest.actor);
+    QCOMPARE(model.data(model.index(0, AuditLogModel::Action)).toString(), newest.action);
+    QCOMPARE(model.data(model.index(0, AuditLogModel::Target)).toString(), newest.target);
+    QCOMPARE(model.data(model.index(0, AuditLogModel::Time)).toString(),
+             QDateTime::fromMSecsSinceEpoch(newest.atMs, Shanghai).toString(u"yyyy-MM-dd HH:mm:ss"));
+    QCOMPARE(model.data(model.index(0, 0), AuditLogModel::IdRole).toLongLong(), newest.id);
+    QCOMPARE(model.rowOf(newest.id), 0);
+    const AuditEntry &row5 = first.entries.at(5);
+    QVERIFY(model.data(model.index(5, AuditLogModel::Detail)).toString().contains(QLatin1String("reason: ")));
+    QCOMPARE(model.data(model.index(5, AuditLogModel::Detail)).toString(), AuditLogModel::readableDetail(row5.detail));
+    QVERIFY(model.headerData(AuditLogModel::Detail, Qt::Horizontal).toString().size() > 0);
+    model.setPage(query.page({}, first.entries.last().id, 200));
+    QCOMPARE(model.rowCount(), 200);
+    model.setTimeZone(QTimeZone::utc());
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestAuditLog::readableDetail_data()
+{
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("readable");
+    QTest::newRow("pairs in key order") << QStringLiteral("{\"via\":\"console\",\"reason\":\"outage\"}")
+                                        << QStringLiteral("reason: outage · via: console");
+    QTest::newRow("numbers stay whole") << QStringLiteral("{\"count\":1000,\"total_cents\":500000}")
+                                        << QStringLiteral("count: 1000 · total_cents: 500000");
+    QTest::newRow("nested values as compact JSON") << QStringLiteral("{\"ids\":[1,2],\"ok\":true}") << QStringLiteral("ids: [1,2] · ok: true");
+    QTest::newRow("empty object -> nothing") << QStringLiteral("{}") << QString();
+    QTest::newRow("empty values are left out") << QStringLiteral("{\"reason\":\"\",\"via\":\"cli\"}") << QStringLiteral("via: cli");
+    QTest::newRow("not JSON -> as it is") << QStringLiteral("legacy text") << QStringLiteral("legacy text");
+}
+
+void TestAuditLog::readableDetail()
+{
+    QFETCH(QString, json);
+    QFETCH(QString, readable);
+    QCOMPARE(AuditLogModel::readableDetail(json), readable);
+}
+
+void TestAuditLog::serviceAnswersOnItsThread()
+{
+    Config config;
+    config.db = m_urls.value(QStringLiteral("mysql"));
+    config.timeZone = Shanghai;
+    DedicatedThread<AuditService> service(QStringLiteral("audit-log"), config);
+    QVERIFY(service->thread() != QThread::currentThread());
+    QSignalSpy loaded(service.get(), &AuditService::pageLoaded);
+    const AuditFilter filter{{}, QStringLiteral("checkin.makeup"), {}, {}, {}};
+    QMetaObject::invokeMethod(service.get(), "loadPage", Qt::QueuedConnection, Q_ARG(quint64, 7), Q_ARG(lantern::AuditFilter, filter),
+                              Q_ARG(qint64, 0), Q_ARG(int, 50));
+    QVERIFY(loaded.wait(AnswerTimeoutMs));
+    QCOMPARE(loaded.first().at(0).value<quint64>(), quint64(7));
+    const auto page = loaded.first().at(1).value<AuditPage>();
+    QCOMPARE(idsOf(page.entries), expected(filter).mid(0, 50));
+    QVERIFY(page.hasOlder);
+}
+
+void TestAuditLog::serviceExplainsAnUnreachableDatabase()
+{
+    Config config;
+    config.db = DbUrl::parse(QStringLiteral("mysql://lantern@127.0.0.1:1/lantern"));
+    DedicatedThread<AuditService> service(QStringLiteral("audit-log"), config);
+    QSignalSpy failed(service.get(), &AuditService::loadFailed);
+    QMetaObject::invokeMethod(service.get(), "loadPage", Qt::QueuedConnection, Q_ARG(quint64, 1), Q_ARG(lantern::AuditFilter, AuditFilter{}),
+                              Q_ARG(qint64, 0), Q_ARG(int, 50));
+    QVERIFY(failed.wait(AnswerTimeoutMs));
+    QCOMPARE(failed.first().at(1).toString(),
+             QStringLiteral("The database at mysql://lantern@127.0.0.1:1/lantern cannot be reached. Check that it is running, then try again."));
+    QVERIFY(!failed.first().at(2).toString().isEmpty());  // the technical cause, behind Details
+}
+
+void TestAuditLog::viewPagesAndFilters()
+{
+    Config config;
+    config.db = m_urls.value(QStringLiteral("sqlite"));
+    config.timeZone = Shanghai;
+    config.todayOverride = QDate(2025, 3, 10);
+    SqlConnection sql(config.db);
+    const QList<qint64> all = allPages(sql, {}, 1000);
+
+    AuditView view;
+    view.resize(1100, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy shown(&view, &AuditView::pageShown);
+    view.attachBackend(config);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QCOMPARE(view.model()->rowCount(), AuditView::PageSize);
+    QCOMPARE(view.model()->data(view.model()->index(0, 0), AuditLogModel::IdRole).toLongLong(), all.first());
+    QVERIFY(!view.newerButton()->isEnabled());
+    QVERIFY(view.olderButton()->isEnabled());
+
+    // Older, Older, then Newer: the pages of the keyset, no row twice.
+    QTest::mouseClick(view.olderButton(), Qt::LeftButton);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QCOMPARE(view.pageNumber(), 2);
+    QCOMPARE(view.model()->data(view.model()->index(0, 0), AuditLogModel::IdRole).toLongLong(), all.at(200));
+    QTest::mouseClick(view.olderButton(), Qt::LeftButton);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QCOMPARE(view.model()->rowCount(), Rows + 2 - 400);
+    QVERIFY(!view.olderButton()->isEnabled());
+    QTest::mouseClick(view.newerButton(), Qt::LeftButton);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QCOMPARE(view.pageNumber(), 2);
+    QCOMPARE(view.model()->data(view.model()->index(199, 0), AuditLogModel::IdRole).toLongLong(), all.at(399));
+
+    // Selecting a row spells its detail out.
+    view.table()->selectRow(3);
+    const AuditEntry &selected = view.model()->entryAt(3);
+    QVERIFY(view.detailPanel()->text().contains(selected.actor));
+    QVERIFY(view.detailPanel()->text().contains(QStringLiteral("case ")));
+    QVERIFY(view.detailPanel()->text().contains(QStringLiteral("Asia/Shanghai")));
+
+    // Typing a target filters from the newest page on.
+    const AuditFilter filter{{}, {}, QStringLiteral("uid:10003"), {}, {}};
+    view.setFilter(filter);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QCOMPARE(view.pageNumber(), 1);
+    QCOMPARE(view.model()->rowCount(), expected(filter).size());
+    for (int row = 0; row < view.model()->rowCount(); ++row)
+        QCOMPARE(view.model()->entryAt(row).target, QStringLiteral("uid:10003"));
+
+    view.setFilter({QStringLiteral("nobody"), {}, {}, {}, {}});
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QCOMPARE(view.model()->rowCount(), 0);
+    QCOMPARE(view.banner()->text(), QStringLiteral("No audit entries match these filters."));
+}
+
+QTEST_MAIN(TestAuditLog)
+#include "tst_auditlog.moc"

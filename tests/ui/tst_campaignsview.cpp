@@ -1,0 +1,445 @@
+// The Campaigns view against the real private Redis of scripts/test and a temp SQLite file:
+// create through the dialog (inline validation, the split preview), launch, pause (the kill
+// switch: grabs answer not_live), resume and close, each confirmed and audited under the
+// operator's name; the live view's drain figures and the ledger check going red and green.
+// All Redis/SQL work of the view runs on its service threads; the test waits on signals only.
+#include "campaigncreatedialog.h"
+#include "campaigndetailpanel.h"
+#include "campaignsview.h"
+#include "console/campaignconsoleservice.h"
+#include "console/campaignlistmodel.h"
+#include "console/campaignmoney.h"
+#include "console/campaignpreviewer.h"
+#include "console/campaignsplitpreview.h"
+#include "console/dedicatedthread.h"
+#include "envelope/envelopedrain.h"
+#include "envelope/grabservice.h"
+#include "messagebanner.h"
+#include "payout/simulatedpayoutgateway.h"
+#include "redis/keyschema.h"
+#include "redis/redisclient.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
+#include "testservers.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+#include <QTimer>
+
+using namespace lantern;
+using lantern::ui::CampaignCreateDialog;
+using lantern::ui::CampaignsView;
+using lantern::ui::MessageBanner;
+using Field = CampaignDraftCheck::Field;
+
+namespace {
+
+constexpr int AnswerTimeoutMs = 15000;
+const QString Operator = QStringLiteral("ops-tester");
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+} // namespace
+
+class TestCampaignsView final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void init();
+
+    void createDialogRejectsBadInputAndPreviews();
+    void launchThroughTheViewAfterConfirmation();
+    void declinedConfirmationChangesNothing();
+    void pauseStopsGrabs();
+    void resumeOpensGrabsAgain();
+    void liveViewShowsTheDrainAndTheLedgerCheck();
+    void closeThroughTheMessageBoxRefundsTheRest();
+    void refreshNeverStacksRequests();
+    void missingCampaignIsExplained();
+
+private:
+    void typeInto(CampaignCreateDialog *dialog, const char *field, const QString &text);
+    /** Runs `action` on the view and waits for its answer. */
+    void act(void (CampaignsView::*action)(), CampaignAction expected);
+    void waitForSnapshot();
+    QString redisStatus() const;
+    QList<QStringList> auditRows();
+
+    Config m_config;
+    std::unique_ptr<KeySchema> m_keys;
+    std::unique_ptr<RedisClient> m_redis;
+    std::unique_ptr<SqlConnection> m_sql;
+    std::unique_ptr<DedicatedThread<CampaignConsoleService>> m_service;
+    std::unique_ptr<DedicatedThread<CampaignPreviewer>> m_previewer;
+    std::unique_ptr<CampaignsView> m_view;
+    QStringList m_confirmations;
+    bool m_confirmAnswer = true;
+    qint64 m_campaign = 0;
+};
+
+void TestCampaignsView::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    m_config.redis = test::redisUrl();
+    m_config.db = test::sqliteUrl();
+    m_config.keyPrefix = test::uniquePrefix();
+    m_keys = std::make_unique<KeySchema>(m_config.keyPrefix, m_config.shards);
+    m_redis = std::make_unique<RedisClient>(m_config.redis);
+    m_sql = std::make_unique<SqlConnection>(m_config.db);
+    Migrator(*m_sql).migrate();
+
+    m_service = std::make_unique<DedicatedThread<CampaignConsoleService>>(QStringLiteral("campaigns"), m_config);
+    m_previewer = std::make_unique<DedicatedThread<CampaignPreviewer>>(QStringLiteral("split-preview"));
+    QVERIFY(m_service->get()->thread() != QThread::currentThread());
+    QVERIFY(m_previewer->get()->thread() != QThread::currentThread());
+    m_view = std::make_unique<CampaignsView>();
+    m_view->setConfirmation([this](QWidget *, const QString &title, const QString &, const QString &) {
+        m_confirmations << title;
+        return m_confirmAnswer;
+    });
+    m_view->setOperatorName(Operator);
+    QSignalSpy pages(m_view.get(), &CampaignsView::pageShown);
+    QSignalSpy failed(m_view.get(), &CampaignsView::failed);
+    m_view->setService(m_service->get(), m_previewer->get());
+    m_view->resize(1100, 760);
+    m_view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+    QTRY_VERIFY_WITH_TIMEOUT(!pages.isEmpty() || !failed.isEmpty(), AnswerTimeoutMs);
+    QVERIFY2(failed.isEmpty(), qPrintable(m_view->banner()->text()));
+    QCOMPARE(m_view->listModel()->rowCount(), 0);
+}
+
+void TestCampaignsView::cleanupTestCase()
+{
+    m_view.reset();
+    m_service.reset();  // the service closes its connections in its own thread
+    m_previewer.reset();
+}
+
+void TestCampaignsView::init()
+{
+    m_confirmations.clear();
+    m_confirmAnswer = true;
+    QTRY_VERIFY_WITH_TIMEOUT(!m_view->isBusy(), AnswerTimeoutMs);
+}
+
+void TestCampaignsView::typeInto(CampaignCreateDialog *dialog, const char *field, const QString &text)
+{
+    auto *edit = dialog->findChild<QLineEdit *>(QLatin1String(field));
+    QVERIFY2(edit, field);
+    edit->selectAll();
+    QTest::keyClick(edit, Qt::Key_Backspace);
+    QTest::keyClicks(edit, text);
+}
+
+void TestCampaignsView::waitForSnapshot()
+{
+    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
+    m_view->refresh();
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+}
+
+void TestCampaignsView::act(void (CampaignsView::*action)(), CampaignAction expected)
+{
+    QSignalSpy done(m_view.get(), &CampaignsView::actionDone);
+    QSignalSpy failed(m_view.get(), &CampaignsView::failed);
+    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
+    (m_view.get()->*action)();
+    QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !failed.isEmpty(), AnswerTimeoutMs);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+    QCOMPARE(done.first().at(0).value<CampaignAction>(), expected);
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !m_view->isBusy(), AnswerTimeoutMs);  // the live view follows
+}
+
+QString TestCampaignsView::redisStatus() const
+{
+    return QString::fromLatin1(m_redis->command({"HGET", m_keys->campaignMeta(m_campaign), "status"}).toBytes());
+}
+
+QList<QStringList> TestCampaignsView::auditRows()
+{
+    QList<QStringList> rows;
+    QSqlQuery query = m_sql->exec(QStringLiteral("SELECT actor, action, target, detail FROM audit_log ORDER BY id"));
+    while (query.next())
+        rows << QStringList{query.value(0).toString(), query.value(1).toString(), query.value(2).toString(), query.value(3).toString()};
+    return rows;
+}
+
+void TestCampaignsView::createDialogRejectsBadInputAndPreviews()
+{
+    CampaignCreateDialog *dialog = m_view->openCreateDialog();
+    QVERIFY(dialog);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    QVERIFY(!m_view->wantsAutoRefresh());  // no refresh under an open dialog
+    QSignalSpy previews(dialog, &CampaignCreateDialog::previewShown);
+    auto *create = dialog->findChild<QPushButton *>(QStringLiteral("createButton"));
+    QVERIFY(create);
+    QVERIFY(!create->isEnabled());  // an empty form
+
+    typeInto(dialog, "name", QStringLiteral("Lantern Festival"));
+    typeInto(dialog, "total", QStringLiteral("1.50"));
+    typeInto(dialog, "count", QStringLiteral("200"));
+    typeInto(dialog, "seed", QStringLiteral("20250212"));
+    // ¥1.50 cannot give 200 envelopes of at least ¥0.01.
+    auto *totalError = dialog->findChild<QLabel *>(QStringLiteral("totalError"));
+    QVERIFY(totalError && totalError->isVisible());
+    QCOMPARE(totalError->text(), QStringLiteral("Too little for 200 envelopes of at least ¥0.01: the total must be at least ¥2.00."));
+    QVERIFY(!create->isEnabled());
+
+    typeInto(dialog, "count", QStringLiteral("0"));
+    QCOMPARE(dialog->fieldError(Field::Count), QStringLiteral("There must be at least one envelope."));
+    QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("countError"))->isVisible());
+    typeInto(dialog, "total", QStringLiteral("99999999999999999999"));
+    QVERIFY(dialog->fieldError(Field::Total).startsWith(QStringLiteral("Not an amount")));
+    typeInto(dialog, "total", QStringLiteral("12.345"));
+    QVERIFY(dialog->fieldError(Field::Total).startsWith(QStringLiteral("Not an amount")));
+    QVERIFY(!create->isEnabled());
+    QVERIFY(!dialog->previewModel()->hasPreview());
+
+    // Fixed: ¥100 in 50 envelopes, smoothed, seed 20250212; the preview is that exact split.
+    typeInto(dialog, "total", QStringLiteral("100"));
+    typeInto(dialog, "count", QStringLiteral("50"));
+    dialog->setAlgorithm(SplitAlgorithm::Smoothed);
+    QVERIFY(dialog->fieldError(Field::Total).isEmpty());
+    QVERIFY(dialog->fieldError(Field::Count).isEmpty());
+    QVERIFY(!totalError->isVisible());
+    QVERIFY(create->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->previewModel()->hasPreview() && dialog->previewModel()->preview().spec.count == 50
+                                     && dialog->previewModel()->preview().spec.algorithm == SplitAlgorithm::Smoothed && !dialog->isPreviewing(),
+                             AnswerTimeoutMs);
+    QVERIFY(!previews.isEmpty());
+    const SplitSpec spec{10'000, 50, 1, SplitAlgorithm::Smoothed, 20250212};
+    const std::vector<qint64> amounts = splitEnvelopes(spec);
+    const SplitPreview &preview = dialog->previewModel()->preview();
+    QCOMPARE(preview.spec.seed, quint64(20250212));
+    QCOMPARE(preview.minCents, *std::min_element(amounts.cbegin(), amounts.cend()));
+    QCOMPARE(preview.maxCents, *std::max_element(amounts.cbegin(), amounts.cend()));
+    QCOMPARE(preview.meanCents, qint64(200));
+    qint64 bucketed = 0;
+    for (const SplitBucket &bucket : preview.buckets)
+        bucketed += bucket.envelopes;
+    QCOMPARE(bucketed, qint64(50));
+    QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("previewStats"))->text().contains(QStringLiteral("¥2.00")));
+
+    // No operator, no campaign: the audit log needs a name.
+    typeInto(dialog, "operator", QString());
+    QVERIFY(!create->isEnabled());
+    typeInto(dialog, "operator", Operator);
+    QVERIFY(create->isEnabled());
+
+    QSignalSpy created(m_view.get(), &CampaignsView::campaignCreated);
+    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
+    QTest::mouseClick(create, Qt::LeftButton);
+    QVERIFY(created.wait(AnswerTimeoutMs));
+    m_campaign = created.first().at(0).value<Campaign>().id;
+    QVERIFY(m_campaign > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !m_view->isBusy(), AnswerTimeoutMs);
+    QVERIFY(m_view->wantsAutoRefresh());
+
+    QSqlQuery row = m_sql->exec(QStringLiteral("SELECT name, total_cents, count, algorithm, seed, status FROM campaign WHERE id = ?"), {m_campaign});
+    QVERIFY(row.next());
+    QCOMPARE(row.value(0).toString(), QStringLiteral("Lantern Festival"));
+    QCOMPARE(row.value(1).toLongLong(), qint64(10'000));
+    QCOMPARE(row.value(2).toLongLong(), qint64(50));
+    QCOMPARE(row.value(3).toString(), QStringLiteral("smoothed"));
+    QCOMPARE(row.value(4).toString(), QStringLiteral("20250212"));
+    QCOMPARE(row.value(5).toString(), QStringLiteral("draft"));
+    const QList<QStringList> audit = auditRows();
+    QCOMPARE(audit.size(), 1);
+    QCOMPARE(audit.at(0).mid(0, 3), (QStringList{Operator, QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(m_campaign)}));
+
+    // The new draft is selected, listed first and shown.
+    QCOMPARE(m_view->selectedCampaignId(), m_campaign);
+    QCOMPARE(m_view->listModel()->rowOf(m_campaign), 0);
+    QCOMPARE(m_view->detailPanel()->campaignId(), m_campaign);
+    QCOMPARE(m_view->listModel()->index(0, CampaignListModel::Status).data().toString(), QStringLiteral("Draft"));
+    QVERIFY(m_view->findChild<QPushButton *>(QStringLiteral("launchButton"))->isEnabled());
+    QVERIFY(!m_view->findChild<QPushButton *>(QStringLiteral("pauseButton"))->isEnabled());
+}
+
+void TestCampaignsView::launchThroughTheViewAfterConfirmation()
+{
+    QVERIFY(m_campaign > 0);
+    act(&CampaignsView::launchSelected, CampaignAction::Launch);
+    QCOMPARE(m_confirmations, QStringList{QStringLiteral("Launch campaign #%1?").arg(m_campaign)});
+    QCOMPARE(redisStatus(), QStringLiteral("live"));
+    QSqlQuery envelopes = m_sql->exec(QStringLiteral("SELECT COUNT(*), SUM(amount_cents) FROM envelope WHERE campaign_id = ?"), {m_campaign});
+    QVERIFY(envelopes.next());
+    QCOMPARE(envelopes.value(0).toLongLong(), qint64(50));
+    QCOMPARE(envelopes.value(1).toLongLong(), qint64(10'000));
+    QCOMPARE(auditRows().constLast().mid(0, 2), (QStringList{Operator, QStringLiteral("campaign.launch")}));
+    QCOMPARE(m_view->detailPanel()->status(), CampaignStatus::Live);
+    QCOMPARE(m_view->detailPanel()->figure(QStringLiteral("remainingCount")), QStringLiteral("50"));
+    QVERIFY(m_view->detailPanel()->ledgerOk());
+    QVERIFY(!m_view->findChild<QPushButton *>(QStringLiteral("launchButton"))->isEnabled());
+    QVERIFY(m_view->findChild<QPushButton *>(QStringLiteral("pauseButton"))->isEnabled());
+}
+
+void TestCampaignsView::declinedConfirmationChangesNothing()
+{
+    m_confirmAnswer = false;
+    QSignalSpy requested(m_view.get(), &CampaignsView::actionRequested);
+    const qsizetype auditBefore = auditRows().size();
+    QTest::mouseClick(m_view->findChild<QPushButton *>(QStringLiteral("pauseButton")), Qt::LeftButton);
+    QCOMPARE(m_confirmations.size(), 1);
+    QVERIFY(requested.isEmpty());
+    QVERIFY(!m_view->isBusy());
+    QCOMPARE(redisStatus(), QStringLiteral("live"));
+    QCOMPARE(auditRows().size(), auditBefore);
+}
+
+void TestCampaignsView::pauseStopsGrabs()
+{
+    GrabService grabs(*m_redis, *m_keys);
+    for (qint64 uid : {701, 702, 703})
+        QCOMPARE(grabs.grab(m_campaign, uid, nowMs()).status, QStringLiteral("ok"));
+
+    act(&CampaignsView::pauseSelected, CampaignAction::Pause);
+    QCOMPARE(m_confirmations, QStringList{QStringLiteral("Pause campaign #%1?").arg(m_campaign)});
+    QCOMPARE(redisStatus(), QStringLiteral("paused"));
+    QCOMPARE(grabs.grab(m_campaign, 704, nowMs()).status, QStringLiteral("not_live"));
+    QCOMPARE(auditRows().constLast().mid(0, 3), (QStringList{Operator, QStringLiteral("campaign.pause"), QStringLiteral("campaign:%1").arg(m_campaign)}));
+    QVERIFY(auditRows().constLast().at(3).contains(QStringLiteral("\"via\":\"console\"")));
+    QCOMPARE(m_view->detailPanel()->status(), CampaignStatus::Paused);
+    QCOMPARE(m_view->detailPanel()->figure(QStringLiteral("grabbedCount")), QStringLiteral("3"));
+    QCOMPARE(m_view->listModel()->index(m_view->listModel()->rowOf(m_campaign), CampaignListModel::Status).data().toString(),
+             QStringLiteral("Paused"));
+    QVERIFY(m_view->findChild<QPushButton *>(QStringLiteral("resumeButton"))->isEnabled());
+    QVERIFY(!m_view->findChild<QPushButton *>(QStringLiteral("pauseButton"))->isEnabled());
+}
+
+void TestCampaignsView::resumeOpensGrabsAgain()
+{
+    act(&CampaignsView::resumeSelected, CampaignAction::Resume);
+    QCOMPARE(redisStatus(), QStringLiteral("live"));
+    QCOMPARE(GrabService(*m_redis, *m_keys).grab(m_campaign, 704, nowMs()).status, QStringLiteral("ok"));
+    QCOMPARE(auditRows().constLast().at(1), QStringLiteral("campaign.resume"));
+}
+
+void TestCampaignsView::liveViewShowsTheDrainAndTheLedgerCheck()
+{
+    // Four grabbed, none paid yet.
+    waitForSnapshot();
+    const auto *panel = m_view->detailPanel();
+    QCOMPARE(panel->figure(QStringLiteral("grabbedCount")), QStringLiteral("4"));
+    QCOMPARE(panel->figure(QStringLiteral("remainingCount")), QStringLiteral("46"));
+    QCOMPARE(panel->figure(QStringLiteral("paidCount")), QStringLiteral("0"));
+
+    // A worker drains the payout queue: paid catches up with grabbed.
+    SimulatedPayoutGateway gateway(*m_redis, m_keys->prefix(), SimulationKnobs{}, 1);
+    EnvelopeDrain(*m_redis, *m_sql, *m_keys, QStringLiteral("tst-campaignsview"), gateway).drainAll();
+    const qint64 grabbedCents = m_redis->command({"HGET", m_keys->campaignMeta(m_campaign), "grabbed_cents"}).toInteger();
+    waitForSnapshot();
+    QCOMPARE(panel->figure(QStringLiteral("paidCount")), QStringLiteral("4"));
+    QCOMPARE(panel->figure(QStringLiteral("persistedCount")), QStringLiteral("4"));
+    QCOMPARE(panel->figure(QStringLiteral("paidAmount")), lantern::formatYuan(grabbedCents));
+    QCOMPARE(panel->figure(QStringLiteral("remainingAmount")), lantern::formatYuan(10'000 - grabbedCents));
+    QVERIFY(panel->ledgerOk());
+    QVERIFY(panel->violationTexts().isEmpty());
+    QVERIFY(panel->rate().readings() >= 2);  // successive refreshes of the same campaign feed the rate
+
+    // Someone tampers with an envelope in SQL: the ledger check turns red and says why.
+    m_sql->exec(QStringLiteral("UPDATE envelope SET amount_cents = amount_cents + 1 WHERE campaign_id = ? AND seq = 50"), {m_campaign});
+    waitForSnapshot();
+    QVERIFY(!panel->ledgerOk());
+    QVERIFY2(panel->violationTexts().join(QLatin1Char('\n')).contains(QStringLiteral("Rule 1: envelopes sum to 10001 cents, the total is 10000")),
+             qPrintable(panel->violationTexts().join(QLatin1Char('\n'))));
+    QVERIFY(panel->ledgerText().contains(QStringLiteral("broken")));
+    m_sql->exec(QStringLiteral("UPDATE envelope SET amount_cents = amount_cents - 1 WHERE campaign_id = ? AND seq = 50"), {m_campaign});
+    waitForSnapshot();
+    QVERIFY(panel->ledgerOk());
+}
+
+void TestCampaignsView::closeThroughTheMessageBoxRefundsTheRest()
+{
+    // The real confirmation this time: a QMessageBox whose "Close and refund" button is pressed.
+    m_view->setConfirmation(CampaignsView::messageBoxConfirmation());
+    QString seenText;
+    QTimer presser;
+    presser.setInterval(20);
+    connect(&presser, &QTimer::timeout, this, [&] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (!box)
+            return;
+        seenText = box->text();
+        for (QAbstractButton *button : box->buttons()) {
+            if (button->text() == QStringLiteral("Close and refund")) {
+                presser.stop();
+                button->click();
+            }
+        }
+    });
+    presser.start();
+    const qint64 grabbedCents = m_redis->command({"HGET", m_keys->campaignMeta(m_campaign), "grabbed_cents"}).toInteger();
+    act(&CampaignsView::closeSelected, CampaignAction::Close);
+    QVERIFY2(seenText.contains(QStringLiteral("46 envelopes left (%1) are refunded").arg(lantern::formatYuan(10'000 - grabbedCents))),
+             qPrintable(seenText));
+    QVERIFY(seenText.contains(QStringLiteral("cannot be undone")));
+
+    QCOMPARE(redisStatus(), QStringLiteral("closed"));
+    QCOMPARE(GrabService(*m_redis, *m_keys).grab(m_campaign, 705, nowMs()).status, QStringLiteral("not_live"));
+    const auto *panel = m_view->detailPanel();
+    QCOMPARE(panel->status(), CampaignStatus::Closed);
+    QCOMPARE(panel->figure(QStringLiteral("refundedAmount")), lantern::formatYuan(10'000 - grabbedCents));
+    QVERIFY(panel->ledgerOk());  // grabbed + refunded = total
+    QVERIFY(m_view->banner()->text().contains(QStringLiteral("is closed")));
+
+    QStringList actions;
+    for (const QStringList &row : auditRows()) {
+        QCOMPARE(row.at(0), Operator);
+        QCOMPARE(row.at(2), QStringLiteral("campaign:%1").arg(m_campaign));
+        actions << row.at(1);
+    }
+    QCOMPARE(actions, (QStringList{QStringLiteral("campaign.create"), QStringLiteral("campaign.launch"), QStringLiteral("campaign.pause"),
+                                   QStringLiteral("campaign.resume"), QStringLiteral("campaign.close")}));
+    for (const char *name : {"launchButton", "pauseButton", "resumeButton", "closeButton"})
+        QVERIFY2(!m_view->findChild<QPushButton *>(QLatin1String(name))->isEnabled(), name);
+}
+
+void TestCampaignsView::refreshNeverStacksRequests()
+{
+    QSignalSpy lists(m_view.get(), &CampaignsView::listRequested);
+    QSignalSpy snapshots(m_view.get(), &CampaignsView::snapshotRequested);
+    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
+    for (int i = 0; i < 5; ++i)
+        m_view->refresh();
+    QCOMPARE(lists.size(), 1);
+    QCOMPARE(snapshots.size(), 1);
+    QVERIFY(m_view->isBusy());
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_view->isBusy(), AnswerTimeoutMs);
+    m_view->refresh();
+    QCOMPARE(lists.size(), 2);
+}
+
+void TestCampaignsView::missingCampaignIsExplained()
+{
+    QSignalSpy failed(m_view.get(), &CampaignsView::failed);
+    m_view->selectCampaign(987654);
+    QVERIFY(failed.wait(AnswerTimeoutMs));
+    QCOMPARE(m_view->banner()->kind(), MessageBanner::Kind::Error);
+    QCOMPARE(m_view->banner()->text(), QStringLiteral("Campaign 987654 does not exist (any more)."));
+    QVERIFY(!m_view->findChild<QPushButton *>(QStringLiteral("closeButton"))->isEnabled());
+    // Back to the real one: the error goes with the next good answer.
+    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
+    m_view->selectCampaign(m_campaign);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+}
+
+QTEST_MAIN(TestCampaignsView)
+#include "tst_campaignsview.moc"

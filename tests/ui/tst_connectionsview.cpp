@@ -1,0 +1,362 @@
+// The Connections view against the harness's Redis and SQL: profiles saved as the files
+// `--profile NAME` reads and never holding a password; on this headless machine (no Secret
+// Service on D-Bus) the keychain job fails and the passwords stay in memory only; the connection
+// test's round trips and its failures in plain words; a read-only profile applied as a read-only
+// Config. The test waits on signals only.
+#include "connectionsview.h"
+#include "console/connectionprofilemodel.h"
+#include "console/profilesecrets.h"
+#include "console/profilestore.h"
+#include "messagebanner.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
+#include "testservers.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QDirIterator>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lantern;
+using lantern::ui::ConnectionsView;
+
+namespace {
+
+constexpr int AnswerTimeoutMs = 15000;
+const QString RedisSecret = QStringLiteral("redis-Secret-7731");
+const QString SqlSecret = QStringLiteral("sql-Secret-4409");
+const QString SqlUser = QStringLiteral("lt_profile_user");
+
+/** Every byte under `directory`, file by file, for "is the secret anywhere on disk?". */
+QByteArray everythingUnder(const QString &directory)
+{
+    QByteArray all;
+    QDirIterator it(directory, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        QFile file(it.next());
+        if (file.open(QIODevice::ReadOnly))
+            all += file.readAll();
+    }
+    return all;
+}
+
+QString redisText()
+{
+    const RedisUrl url = test::redisUrl();
+    return QStringLiteral("redis://%1:%2").arg(url.host).arg(url.port);
+}
+
+} // namespace
+
+class TestConnectionsView final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void init();
+
+    void profileModelPassesTheTester();
+    void profileFileHoldsNoPasswordAndIsAProfileForConfig();
+    void keychainFailureKeepsSecretsInMemoryOnly();
+    void testConnectionMeasuresRoundTrips_data();
+    void testConnectionMeasuresRoundTrips();
+    void testConnectionExplainsFailures_data();
+    void testConnectionExplainsFailures();
+    void readOnlyProfileIsAppliedReadOnly();
+    void latencyOfTheConnectionInUse();
+
+private:
+    /** A view on a fresh profile directory, attached to `m_session`. */
+    std::unique_ptr<ConnectionsView> makeView();
+    void fillForm(ConnectionsView &view, const QString &name, const QString &redis, const QString &redisPassword, const QString &db,
+                  const QString &dbPassword);
+    ConnectionCheck runTest(ConnectionsView &view);
+
+    std::unique_ptr<QTemporaryDir> m_profiles;
+    Config m_session;
+    DbUrl m_mysql;      // the harness's MariaDB, as the password-protected user of this test
+    DbUrl m_sqlite;
+};
+
+void TestConnectionsView::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    // Headless: no session bus at all, whatever the machine running the test has. The keychain
+    // job must fail, and the view must fall back to memory.
+    qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/lantern-test-bus");
+
+    m_sqlite = test::sqliteUrl();
+    openMigrated(m_sqlite);
+    const DbUrl admin = test::mysqlUrl();
+    {
+        SqlConnection sql(admin);
+        Migrator(sql).migrate();
+        sql.exec(QStringLiteral("DROP USER IF EXISTS '%1'@'%'").arg(SqlUser));
+        sql.exec(QStringLiteral("CREATE USER '%1'@'%' IDENTIFIED BY '%2'").arg(SqlUser, SqlSecret));
+        sql.exec(QStringLiteral("GRANT SELECT ON %1.* TO '%2'@'%'").arg(admin.database, SqlUser));
+    }
+    m_mysql = admin;
+    m_mysql.user = SqlUser;
+    m_mysql.unixSocket.clear();  // over TCP, as a remote profile would
+    m_mysql.password.clear();
+
+    m_session.redis = test::redisUrl();
+    m_session.db = m_sqlite;
+    m_session.todayOverride = QDate(2025, 3, 10);
+}
+
+void TestConnectionsView::cleanupTestCase()
+{
+    SqlConnection sql(test::mysqlUrl());
+    sql.exec(QStringLiteral("DROP USER IF EXISTS '%1'@'%'").arg(SqlUser));
+}
+
+void TestConnectionsView::init()
+{
+    m_profiles = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_profiles->isValid());
+}
+
+std::unique_ptr<ConnectionsView> TestConnectionsView::makeView()
+{
+    auto view = std::make_unique<ConnectionsView>(nullptr, m_profiles->path(), QStringLiteral("lantern-test"));
+    view->resize(1000, 700);
+    view->show();
+    view->attachBackend(m_session);
+    return view;
+}
+
+void TestConnectionsView::fillForm(ConnectionsView &view, const QString &name, const QString &redis, const QString &redisPassword,
+                                   const QString &db, const QString &dbPassword)
+{
+    view.newProfile();
+    view.nameField()->setText(name);
+    view.redisUrlField()->setText(redis);
+    view.redisPasswordField()->setText(redisPassword);
+    view.dbUrlField()->setText(db);
+    view.dbPasswordField()->setText(dbPassword);
+}
+
+ConnectionCheck TestConnectionsView::runTest(ConnectionsView &view)
+{
+    QSignalSpy tested(&view, &ConnectionsView::tested);
+    QTest::mouseClick(view.testButton(), Qt::LeftButton);
+    if (!tested.wait(AnswerTimeoutMs))
+        return {};
+    return tested.first().first().value<ConnectionCheck>();
+}
+
+void TestConnectionsView::profileModelPassesTheTester()
+{
+    ConnectionProfileModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    ConnectionProfile a;
+    a.name = QStringLiteral("alpha");
+    a.dbUrl = QStringLiteral("sqlite:///tmp/a.db");
+    ConnectionProfile b = a;
+    b.name = QStringLiteral("beta");
+    b.readOnly = true;
+    model.setProfiles({a, b});
+    QCOMPARE(model.rowCount(), 2);
+    model.setActiveName(QStringLiteral("beta"));
+    QVERIFY(model.data(model.index(1), ConnectionProfileModel::ActiveRole).toBool());
+    QVERIFY(model.data(model.index(1), ConnectionProfileModel::ReadOnlyRole).toBool());
+    QVERIFY(!model.data(model.index(0), ConnectionProfileModel::ActiveRole).toBool());
+    QVERIFY(model.data(model.index(1)).toString().contains(QLatin1String("read-only")));
+    QVERIFY(model.data(model.index(1)).toString().contains(QLatin1String("in use")));
+    QCOMPARE(model.rowOf(QStringLiteral("alpha")), 0);
+    model.setActiveName({});
+    model.setProfiles({});
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestConnectionsView::profileFileHoldsNoPasswordAndIsAProfileForConfig()
+{
+    ConnectionProfile profile;
+    profile.name = QStringLiteral("staging");
+    profile.redisUrl = QStringLiteral("redis://ops:%1@10.0.0.5:6380/2").arg(RedisSecret);
+    profile.dbUrl = QStringLiteral("mysql://lantern:%1@10.0.0.6:3306/lantern").arg(SqlSecret);
+    profile.keyPrefix = QStringLiteral("stg:");
+    profile.timeZone = QStringLiteral("Asia/Shanghai");
+    profile.readOnly = true;
+    const ProfileStore store(ProfileStore::defaultDirectory());
+    store.save(profile);  // even when handed URLs with passwords
+    const QByteArray file = everythingUnder(store.directory());
+    QVERIFY(!file.isEmpty());
+    QVERIFY(!file.contains(RedisSecret.toUtf8()));
+    QVERIFY(!file.contains(SqlSecret.toUtf8()));
+
+    // `--profile staging` reads what the view saved.
+    const Config config = Config::resolve({{QStringLiteral("profile"), QStringLiteral("staging")}}, QProcessEnvironment());
+    QCOMPARE(config.redis.host, QStringLiteral("10.0.0.5"));
+    QCOMPARE(config.redis.port, 6380);
+    QCOMPARE(config.redis.db, 2);
+    QCOMPARE(config.redis.user, QStringLiteral("ops"));
+    QVERIFY(config.redis.password.isEmpty());
+    QCOMPARE(config.db.host, QStringLiteral("10.0.0.6"));
+    QVERIFY(config.db.password.isEmpty());
+    QCOMPARE(config.keyPrefix, QStringLiteral("stg:"));
+    QCOMPARE(config.timeZone.id(), QByteArray("Asia/Shanghai"));
+    QVERIFY(config.readOnly);
+    QCOMPARE(config.profile, QStringLiteral("staging"));
+
+    const QList<ConnectionProfile> listed = store.list();
+    QCOMPARE(listed.size(), 1);
+    QCOMPARE(listed.first().redisUrl, QStringLiteral("redis://ops@10.0.0.5:6380/2"));
+    QVERIFY(store.remove(QStringLiteral("staging")));
+    QVERIFY(store.list().isEmpty());
+}
+
+void TestConnectionsView::keychainFailureKeepsSecretsInMemoryOnly()
+{
+    auto view = makeView();
+    QSignalSpy saved(view.get(), &ConnectionsView::profileSaved);
+    fillForm(*view, QStringLiteral("remote"), QStringLiteral("redis://10.0.0.5:6379"), RedisSecret,
+             QStringLiteral("mysql://lantern@10.0.0.6:3306/lantern"), SqlSecret);
+    QVERIFY(view->saveProfile());
+    QVERIFY(saved.wait(AnswerTimeoutMs));
+    QCOMPARE(saved.first().at(0).toString(), QStringLiteral("remote"));
+    QCOMPARE(saved.first().at(1).toBool(), false);  // not in a keychain: there is none here
+    QVERIFY(view->secrets()->isKeychainUnavailable());
+    QVERIFY(view->keychainLabel()->text().contains(QLatin1String("in memory")));
+
+    // Nothing on disk holds a password: not the profile, not the console's own settings.
+    const QByteArray disk = everythingUnder(m_profiles->path())
+            + everythingUnder(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation))
+            + everythingUnder(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation));
+    QVERIFY(disk.contains("10.0.0.5"));
+    QVERIFY(!disk.contains(RedisSecret.toUtf8()));
+    QVERIFY(!disk.contains(SqlSecret.toUtf8()));
+
+    // In memory for the session: back on the profile, the passwords are there again.
+    QCOMPARE(view->secrets()->inMemory(QStringLiteral("remote")), (ProfileSecret{RedisSecret, SqlSecret}));
+    view->newProfile();
+    QSignalSpy loaded(view.get(), &ConnectionsView::secretsLoaded);
+    QVERIFY(view->selectProfile(QStringLiteral("remote")));
+    QVERIFY(loaded.wait(AnswerTimeoutMs));
+    QCOMPARE(view->redisPasswordField()->text(), RedisSecret);
+    QCOMPARE(view->dbPasswordField()->text(), SqlSecret);
+
+    // A new console (a new secrets store) finds the profile but no password: it asks again.
+    auto restarted = makeView();
+    QSignalSpy reloaded(restarted.get(), &ConnectionsView::secretsLoaded);
+    QVERIFY(restarted->selectProfile(QStringLiteral("remote")));
+    QVERIFY(reloaded.wait(AnswerTimeoutMs));
+    QCOMPARE(restarted->nameField()->text(), QStringLiteral("remote"));
+    QVERIFY(restarted->redisPasswordField()->text().isEmpty());
+    QVERIFY(restarted->dbPasswordField()->text().isEmpty());
+    QVERIFY(restarted->secrets()->isKeychainUnavailable());
+}
+
+void TestConnectionsView::testConnectionMeasuresRoundTrips_data()
+{
+    QTest::addColumn<QString>("db");
+    QTest::addColumn<QString>("password");
+    QTest::newRow("sqlite") << QStringLiteral("sqlite://") + m_sqlite.path << QString();
+    QTest::newRow("mysql, password from the password field")
+            << QStringLiteral("mysql://%1@127.0.0.1:%2/%3").arg(SqlUser).arg(m_mysql.port).arg(m_mysql.database) << SqlSecret;
+}
+
+void TestConnectionsView::testConnectionMeasuresRoundTrips()
+{
+    QFETCH(QString, db);
+    QFETCH(QString, password);
+    auto view = makeView();
+    fillForm(*view, QStringLiteral("local"), redisText(), {}, db, password);
+    const ConnectionCheck result = runTest(*view);
+    QVERIFY2(result.redisOk, qPrintable(result.redisFailure.message + QLatin1Char(' ') + result.redisFailure.detail));
+    QVERIFY2(result.sqlOk, qPrintable(result.sqlFailure.message + QLatin1Char(' ') + result.sqlFailure.detail));
+    QVERIFY(result.redisMs >= 0 && result.redisMs < AnswerTimeoutMs);
+    QVERIFY(result.sqlMs >= 0 && result.sqlMs < AnswerTimeoutMs);
+    QVERIFY(!result.redisVersion.isEmpty());
+    QCOMPARE(result.schemaVersion, Migrator::latestVersion());
+    QVERIFY(view->resultLabel()->text().contains(QLatin1String("PING answered in")));
+    QVERIFY(view->resultLabel()->text().contains(QLatin1String("SELECT 1 answered in")));
+}
+
+void TestConnectionsView::testConnectionExplainsFailures_data()
+{
+    QTest::addColumn<QString>("redis");
+    QTest::addColumn<QString>("redisPassword");
+    QTest::addColumn<QString>("db");
+    QTest::addColumn<QString>("dbPassword");
+    QTest::addColumn<QString>("redisWords");
+    QTest::addColumn<QString>("sqlWords");
+    const QString mysql = QStringLiteral("mysql://%1@127.0.0.1:%2/%3").arg(SqlUser).arg(m_mysql.port).arg(m_mysql.database);
+    QTest::newRow("servers down") << QStringLiteral("redis://127.0.0.1:1") << QString() << QStringLiteral("mysql://lantern@127.0.0.1:1/lantern")
+                                  << QString() << QStringLiteral("Redis at redis://127.0.0.1:1/0 does not answer")
+                                  << QStringLiteral("The database at mysql://lantern@127.0.0.1:1/lantern cannot be reached");
+    QTest::newRow("wrong passwords") << redisText() << QStringLiteral("wrong") << mysql << QStringLiteral("wrong")
+                                     << QStringLiteral("refused the user name or password")
+                                     << QStringLiteral("refused the user name or password");
+    QTest::newRow("no such SQLite file, never created") << redisText() << QString() << QStringLiteral("sqlite:///nonexistent/lantern.db")
+                                                        << QString() << QString() << QStringLiteral("There is no database file at /nonexistent/lantern.db");
+}
+
+void TestConnectionsView::testConnectionExplainsFailures()
+{
+    QFETCH(QString, redis);
+    QFETCH(QString, redisPassword);
+    QFETCH(QString, db);
+    QFETCH(QString, dbPassword);
+    QFETCH(QString, redisWords);
+    QFETCH(QString, sqlWords);
+    auto view = makeView();
+    fillForm(*view, QStringLiteral("broken"), redis, redisPassword, db, dbPassword);
+    const ConnectionCheck result = runTest(*view);
+    if (redisWords.isEmpty()) {
+        QVERIFY(result.redisOk);
+    } else {
+        QVERIFY(!result.redisOk);
+        QVERIFY2(result.redisFailure.message.contains(redisWords), qPrintable(result.redisFailure.message));
+        QVERIFY(view->resultLabel()->text().contains(redisWords.toHtmlEscaped()));
+    }
+    QVERIFY(!result.sqlOk);
+    QVERIFY2(result.sqlFailure.message.contains(sqlWords), qPrintable(result.sqlFailure.message));
+    QVERIFY(!QFile::exists(QStringLiteral("/nonexistent/lantern.db")));
+}
+
+void TestConnectionsView::readOnlyProfileIsAppliedReadOnly()
+{
+    auto view = makeView();
+    QSignalSpy activated(view.get(), &ConnectionsView::profileActivated);
+    fillForm(*view, QStringLiteral("support"), redisText(), {},
+             QStringLiteral("mysql://%1@127.0.0.1:%2/%3").arg(SqlUser).arg(m_mysql.port).arg(m_mysql.database), SqlSecret);
+    view->readOnlyBox()->setChecked(true);
+    QVERIFY(view->saveProfile());
+    const ConnectionCheck tested = runTest(*view);
+    QVERIFY(tested.readOnly);
+    QVERIFY(tested.redisOk && tested.sqlOk);
+
+    QVERIFY(view->useProfile());
+    QCOMPARE(activated.size(), 1);
+    const auto config = activated.first().first().value<Config>();
+    QVERIFY(config.readOnly);
+    QCOMPARE(config.profile, QStringLiteral("support"));
+    QCOMPARE(config.db.user, SqlUser);
+    QCOMPARE(config.db.password, SqlSecret);  // from memory, for the reconnect
+    QCOMPARE(config.todayOverride, m_session.todayOverride);  // the session's other settings stay
+    QCOMPARE(view->activeProfileName(), QStringLiteral("support"));
+    const int row = view->model()->rowOf(QStringLiteral("support"));
+    QVERIFY(view->model()->data(view->model()->index(row), ConnectionProfileModel::ActiveRole).toBool());
+}
+
+void TestConnectionsView::latencyOfTheConnectionInUse()
+{
+    auto view = makeView();
+    QSignalSpy latency(view.get(), &ConnectionsView::latencyMeasured);
+    view->refresh();
+    QVERIFY(latency.wait(AnswerTimeoutMs));
+    QVERIFY(latency.first().at(0).toDouble() >= 0);
+    QVERIFY(latency.first().at(1).toDouble() >= 0);
+}
+
+QTEST_MAIN(TestConnectionsView)
+#include "tst_connectionsview.moc"

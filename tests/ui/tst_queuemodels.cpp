@@ -1,0 +1,255 @@
+// The Queues and Recovery views' item models under QAbstractItemModelTester (fill, refresh in
+// place, shrink, clear), their words and tones, and the throughput history's rates.
+#include "console/deadlettermodel.h"
+#include "console/queueformat.h"
+#include "console/queuehistory.h"
+#include "console/queuetablemodel.h"
+#include "console/queueworkermodel.h"
+#include "console/recoveryledgermodel.h"
+#include "console/recoverytaskmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QLocale>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <limits>
+
+using namespace lantern;
+using Tone = QueueFormat::Tone;
+
+namespace {
+
+QueueStatus queue(const QString &name, qint64 depth, double age, qint64 dead)
+{
+    QueueStatus status;
+    status.name = name;
+    status.depth = depth;
+    status.oldestAgeS = age;
+    status.deadLetter = dead;
+    return status;
+}
+
+WorkerStatus worker(const QString &id, bool alive, qint64 backup)
+{
+    WorkerStatus status;
+    status.id = id;
+    status.alive = alive;
+    status.lastBeatS = alive ? std::optional<double>(2.5) : std::nullopt;
+    status.backupDepth = backup;
+    return status;
+}
+
+RecoveryTask payoutTask(qint64 seq, bool paid)
+{
+    RecoveryTask task;
+    task.kind = RecoveryTask::Kind::Payout;
+    task.queue = QStringLiteral("payout:3");
+    task.campaignId = 3;
+    task.seq = seq;
+    task.uid = 40 + seq;
+    task.amountCents = 1234;
+    task.persisted = paid;
+    task.payoutStatus = paid ? QStringLiteral("paid") : QString();
+    task.outcome = paid ? RecoveryTask::Outcome::Complete : RecoveryTask::Outcome::Requeue;
+    task.raw = "{}";
+    return task;
+}
+
+Tone toneOf(const QModelIndex &index)
+{
+    return Tone(index.data(QueueFormat::ToneRole).toInt());
+}
+
+} // namespace
+
+class TestQueueModels final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); }
+    void queueTable();
+    void workerTable();
+    void deadLetterPage();
+    void recoveryTree();
+    void ledgerChecks();
+    void historyRates_data();
+    void historyRates();
+    void historyIsBounded();
+    void yuanIsExact_data();
+    void yuanIsExact();
+};
+
+void TestQueueModels::queueTable()
+{
+    QueueTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setQueues({queue(QStringLiteral("checkin"), 12, 3.5, 0), queue(QStringLiteral("payout:3"), 0, 0, 2)});
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.columnCount(), int(QueueTableModel::ColumnCount));
+    QCOMPARE(model.index(0, QueueTableModel::Name).data().toString(), QStringLiteral("Check-in log"));
+    QCOMPARE(model.index(1, QueueTableModel::Name).data(QueueTableModel::NameRole).toString(), QStringLiteral("payout:3"));
+    QCOMPARE(model.index(0, QueueTableModel::Depth).data(QueueFormat::ValueRole).toLongLong(), 12);
+    QCOMPARE(model.index(0, QueueTableModel::OldestAge).data().toString(), QStringLiteral("3.5 s"));
+    QCOMPARE(model.index(1, QueueTableModel::OldestAge).data().toString(), QStringLiteral("—"));  // empty queue: no age
+    QCOMPARE(toneOf(model.index(1, QueueTableModel::DeadLetter)), Tone::Bad);
+    QCOMPARE(toneOf(model.index(0, QueueTableModel::DeadLetter)), Tone::Neutral);
+
+    // Refresh with the same queues: updated in place (no reset), then a shorter list, then none.
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    model.setQueues({queue(QStringLiteral("checkin"), 3, 90, 0), queue(QStringLiteral("payout:3"), 1, 1, 0)});
+    QCOMPARE(resets.size(), 0);
+    QCOMPARE(toneOf(model.index(0, QueueTableModel::OldestAge)), Tone::Warning);
+    model.setQueues({queue(QStringLiteral("checkin"), 0, 0, 0)});
+    QCOMPARE(resets.size(), 1);
+    model.setQueues({});
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestQueueModels::workerTable()
+{
+    QueueWorkerModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setWorkers({worker(QStringLiteral("w-1"), true, 0), worker(QStringLiteral("w-2"), false, 7)}, 15);
+    QCOMPARE(model.index(0, QueueWorkerModel::State).data().toString(), QStringLiteral("Alive"));
+    QCOMPARE(toneOf(model.index(0, QueueWorkerModel::State)), Tone::Good);
+    QCOMPARE(model.index(1, QueueWorkerModel::State).data().toString(), QStringLiteral("Dead"));
+    QCOMPARE(toneOf(model.index(1, QueueWorkerModel::State)), Tone::Bad);
+    QCOMPARE(toneOf(model.index(1, QueueWorkerModel::InFlight)), Tone::Warning);
+    QCOMPARE(model.index(1, QueueWorkerModel::InFlight).data(QueueFormat::ValueRole).toLongLong(), 7);
+    QCOMPARE(model.index(0, QueueWorkerModel::LastBeat).data().toString(), QStringLiteral("2.5 s ago"));
+    model.setWorkers({worker(QStringLiteral("w-2"), false, 0)}, 15);
+    QCOMPARE(model.rowCount(), 1);
+}
+
+void TestQueueModels::deadLetterPage()
+{
+    DeadLetterModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    DeadLetterPage page;
+    page.list = QStringLiteral("payout:3");
+    page.offset = 50;
+    page.depth = 53;
+    page.entries = {R"({"campaign":"3","seq":"9","uid":"77","amount":"1205","at":1700000000000})",
+                    R"({"uid":"5","date":"2025-03-04","kind":"normal","points":10,"at":1700000000000})", "not json at all"};
+    model.setPage(page);
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.index(0, DeadLetterModel::Position).data().toString(), QStringLiteral("51"));
+    QCOMPARE(model.index(0, DeadLetterModel::Kind).data().toString(), QStringLiteral("Payout"));
+    QCOMPARE(model.index(0, DeadLetterModel::Summary).data().toString(), QStringLiteral("Campaign 3, envelope 9: 12.05 to user 77"));
+    QCOMPARE(model.index(1, DeadLetterModel::Kind).data().toString(), QStringLiteral("Check-in"));
+    QCOMPARE(model.index(2, DeadLetterModel::Kind).data().toString(), QStringLiteral("Unreadable"));
+    QCOMPARE(toneOf(model.index(2, DeadLetterModel::Kind)), Tone::Bad);
+    QCOMPARE(model.index(2, 0).data(DeadLetterModel::RawRole).toByteArray(), QByteArray("not json at all"));
+    QCOMPARE(model.rowOf("not json at all"), 2);
+    QVERIFY(DeadLetterModel::prettyEntry(page.entries.at(0)).contains(QStringLiteral("\n    \"amount\": \"1205\"")));
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestQueueModels::recoveryTree()
+{
+    RecoveryTaskModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    DeadWorkerBacklog dead{QStringLiteral("w-dead"), 250, {payoutTask(1, true), payoutTask(2, false)}};
+    RecoveryTask checkin;
+    checkin.kind = RecoveryTask::Kind::Checkin;
+    checkin.queue = QStringLiteral("checkin");
+    checkin.uid = 9;
+    checkin.date = QDate(2025, 3, 4);
+    checkin.outcome = RecoveryTask::Outcome::Requeue;
+    DeadWorkerBacklog other{QStringLiteral("w-other"), 1, {checkin}};
+    DeadWorkerBacklog idle{QStringLiteral("w-idle"), 0, {}};
+    model.setWorkers({dead, other, idle});
+    QCOMPARE(model.rowCount(), 3);
+    const QModelIndex first = model.index(0, 0);
+    QCOMPARE(model.rowCount(first), 2);
+    QCOMPARE(model.index(0, RecoveryTaskModel::Queue).data().toString(), QStringLiteral("250 task(s) held, first 2 shown"));
+    QCOMPARE(model.index(0, RecoveryTaskModel::OnCompensation).data().toString(), QStringLiteral("1 complete, 1 re-queue"));
+    const QModelIndex paid = model.index(0, RecoveryTaskModel::Payout, first);
+    QCOMPARE(paid.data().toString(), QStringLiteral("Paid"));
+    QCOMPARE(model.parent(paid), first);
+    QCOMPARE(paid.data(RecoveryTaskModel::WorkerRole).toString(), QStringLiteral("w-dead"));
+    QCOMPARE(toneOf(model.index(0, RecoveryTaskModel::OnCompensation, first)), Tone::Good);
+    QCOMPARE(toneOf(model.index(1, RecoveryTaskModel::OnCompensation, first)), Tone::Warning);
+    QCOMPARE(model.index(1, RecoveryTaskModel::Item, first).data().toString(), QStringLiteral("Envelope 2: 12.34 to user 42"));
+    QCOMPARE(model.index(0, RecoveryTaskModel::Persisted, model.index(1, 0)).data().toString(), QStringLiteral("No log row"));
+    QCOMPARE(model.index(2, RecoveryTaskModel::OnCompensation).data().toString(), QStringLiteral("Forget the worker"));
+    QCOMPARE(model.workerIds(), (QStringList{QStringLiteral("w-dead"), QStringLiteral("w-other"), QStringLiteral("w-idle")}));
+    model.setWorkers({});
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestQueueModels::ledgerChecks()
+{
+    RecoveryLedgerModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    LedgerCheck balanced{1, QStringLiteral("Spring"), LedgerCheck::State::Balanced, 0, 0, 0, {}};
+    LedgerCheck waiting{2, QStringLiteral("Summer"), LedgerCheck::State::Waiting, 2, 0, 3, {}};
+    LedgerCheck broken{3, QStringLiteral("Autumn"), LedgerCheck::State::Broken, 0, 0, 0, {QStringLiteral("Invariant 3: 1 payouts")}};
+    model.setChecks({balanced, waiting, broken});
+    QCOMPARE(model.index(0, RecoveryLedgerModel::Check).data().toString(), QStringLiteral("Balanced"));
+    QCOMPARE(toneOf(model.index(0, RecoveryLedgerModel::Check)), Tone::Good);
+    QCOMPARE(toneOf(model.index(1, RecoveryLedgerModel::Check)), Tone::Warning);
+    QCOMPARE(model.index(1, RecoveryLedgerModel::Detail).data().toString(),
+             QStringLiteral("Payouts still on their way: 3 held by dead workers, 2 queued."));
+    QCOMPARE(model.index(2, RecoveryLedgerModel::Check).data().toString(), QStringLiteral("1 violation(s)"));
+    QCOMPARE(toneOf(model.index(2, RecoveryLedgerModel::Check)), Tone::Bad);
+    QCOMPARE(model.index(2, RecoveryLedgerModel::Campaign).data().toString(), QStringLiteral("3 · Autumn"));
+    model.setChecks({});
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestQueueModels::historyRates_data()
+{
+    QTest::addColumn<QList<qint64>>("depths");  // one sample a second
+    QTest::addColumn<QList<double>>("rates");   // from the second sample on
+    QTest::newRow("draining 100 a second") << QList<qint64>{500, 400, 300} << QList<double>{100, 100};
+    QTest::newRow("growing backlog drains at 0, never negative") << QList<qint64>{10, 50, 20} << QList<double>{0, 30};
+    QTest::newRow("steady") << QList<qint64>{7, 7} << QList<double>{0};
+}
+
+void TestQueueModels::historyRates()
+{
+    QFETCH(QList<qint64>, depths);
+    QFETCH(QList<double>, rates);
+    QueueHistory history;
+    for (qsizetype i = 0; i < depths.size(); ++i)
+        history.add(1000 * (i + 1), depths.at(i));
+    QCOMPARE(history.samples().size(), depths.size());
+    QVERIFY(!history.samples().first().drainedPerS);
+    for (qsizetype i = 0; i < rates.size(); ++i)
+        QCOMPARE(*history.samples().at(i + 1).drainedPerS, rates.at(i));
+}
+
+void TestQueueModels::historyIsBounded()
+{
+    QueueHistory history(5);
+    for (int i = 1; i <= 12; ++i)
+        history.add(i * 1000, i);
+    QCOMPARE(history.samples().size(), 5);
+    QCOMPARE(history.samples().first().atMs, 8000);
+    history.add(11000, 1);  // stale answer: ignored
+    QCOMPARE(history.samples().last().atMs, 12000);
+    QCOMPARE(history.maxDepth(), 12);
+}
+
+void TestQueueModels::yuanIsExact_data()
+{
+    QTest::addColumn<qint64>("cents");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("one cent") << qint64(1) << QStringLiteral("0.01");
+    QTest::newRow("grouped") << qint64(123456789) << QStringLiteral("1,234,567.89");
+    QTest::newRow("int64 max, no rounding") << std::numeric_limits<qint64>::max() << QStringLiteral("92,233,720,368,547,758.07");
+    QTest::newRow("negative") << qint64(-250) << QStringLiteral("-2.50");
+}
+
+void TestQueueModels::yuanIsExact()
+{
+    QFETCH(qint64, cents);
+    QFETCH(QString, text);
+    QCOMPARE(QueueFormat::yuan(cents), text);
+}
+
+QTEST_GUILESS_MAIN(TestQueueModels)
+#include "tst_queuemodels.moc"

@@ -1,0 +1,302 @@
+// The Queues view against the private Redis and both SQL dialects: depths, oldest ages,
+// workers and dead letters on screen; retry and discard through the confirmation dialog move
+// only the chosen entries and leave audit rows with the operator's name; a bulk job reports
+// progress and stops when cancelled; refresh never stacks requests. No sleeps: the test waits
+// on the view's signals.
+#include "console/deadlettermodel.h"
+#include "console/dedicatedthread.h"
+#include "console/queueformat.h"
+#include "console/queueservice.h"
+#include "console/queuetablemodel.h"
+#include "console/queueworkermodel.h"
+#include "deadletterpanel.h"
+#include "queueconfirmdialog.h"
+#include "queuejobbar.h"
+#include "queuesview.h"
+#include "redis/keyschema.h"
+#include "redis/redisclient.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
+#include "testservers.h"
+
+#include <QDateTime>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+
+using namespace lantern;
+using lantern::ui::DeadLetterPanel;
+using lantern::ui::QueueConfirmDialog;
+using lantern::ui::QueuesView;
+
+namespace {
+
+constexpr int AnswerTimeoutMs = 15000;
+constexpr qint64 Campaign = 4;
+
+QByteArray task(qint64 seq, qint64 atMs)
+{
+    return QStringLiteral(R"({"campaign":"%1","seq":"%2","uid":"%3","amount":"%4","at":%5})")
+            .arg(Campaign)
+            .arg(seq)
+            .arg(500 + seq)
+            .arg(100 * seq)
+            .arg(atMs)
+            .toUtf8();
+}
+
+DbUrl dialectUrl(const QString &dialect)
+{
+    for (const auto &[name, url] : test::sqlDialects()) {
+        if (name == dialect)
+            return url;
+    }
+    return {};
+}
+
+} // namespace
+
+class TestQueuesView final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void showsQueuesWorkersAndDeadLetters_data() { dialects(); }
+    void showsQueuesWorkersAndDeadLetters();
+    void retrySelectedMovesOnlyThoseAndAudits_data() { dialects(); }
+    void retrySelectedMovesOnlyThoseAndAudits();
+    void discardAllEmptiesTheListAndAuditsEach_data() { dialects(); }
+    void discardAllEmptiesTheListAndAuditsEach();
+    void refreshNeverStacksRequests_data() { dialects(); }
+    void refreshNeverStacksRequests();
+    void bulkJobStopsWhenCancelled_data() { dialects(); }
+    void bulkJobStopsWhenCancelled();
+
+private:
+    void dialects();
+    void waitLoaded();
+    /** Accepts the confirmation dialog the view opened, as operator `name`. */
+    void confirmAs(const QString &name);
+    QByteArrayList range(const QByteArray &key);
+    int auditRows(const QString &action, const QString &actor);
+
+    Config m_config;
+    std::unique_ptr<KeySchema> m_keys;
+    std::unique_ptr<RedisClient> m_redis;
+    std::unique_ptr<SqlConnection> m_sql;
+    std::unique_ptr<DedicatedThread<QueueService>> m_service;
+    std::unique_ptr<QueuesView> m_view;
+    qint64 m_nowMs = 0;
+};
+
+void TestQueuesView::dialects()
+{
+    QTest::addColumn<QString>("dialect");
+    for (const auto &[name, url] : test::sqlDialects())
+        QTest::newRow(qPrintable(name)) << name;
+}
+
+void TestQueuesView::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+}
+
+void TestQueuesView::init()
+{
+    QFETCH(QString, dialect);
+    m_config = Config();
+    m_config.redis = test::redisUrl();
+    m_config.db = dialectUrl(dialect);
+    m_config.keyPrefix = test::uniquePrefix();
+    m_config.shards = 4;
+    test::resetTables(m_config.db);
+    m_keys = std::make_unique<KeySchema>(m_config.keyPrefix, m_config.shards);
+    m_redis = std::make_unique<RedisClient>(m_config.redis);
+    m_sql = std::make_unique<SqlConnection>(m_config.db);
+    m_nowMs = QDateTime::currentMSecsSinceEpoch();
+
+    // Campaign 4: three tasks waiting (the oldest queued 90 s ago), four dead letters (three
+    // tasks and one unreadable entry); a live worker, and a dead one holding two tasks.
+    m_redis->command({"SADD", m_keys->campaignSet(), QByteArray::number(Campaign)});
+    for (qint64 seq = 1; seq <= 3; ++seq)
+        m_redis->command({"LPUSH", m_keys->campaignTasks(Campaign), task(seq, m_nowMs - 90'000 + seq * 1000)});
+    for (qint64 seq = 11; seq <= 13; ++seq)
+        m_redis->command({"LPUSH", m_keys->campaignDeadLetter(Campaign), task(seq, m_nowMs - 600'000)});
+    m_redis->command({"LPUSH", m_keys->campaignDeadLetter(Campaign), "{broken"});
+    m_redis->command({"SET", m_keys->workerHeartbeat(QStringLiteral("w-live")), QByteArray::number(m_nowMs), "EX", "30"});
+    m_redis->command({"SADD", m_keys->workerSet(), "w-live", "w-dead"});
+    for (qint64 seq = 21; seq <= 22; ++seq)
+        m_redis->command({"LPUSH", m_keys->campaignBackup(Campaign, QStringLiteral("w-dead")), task(seq, m_nowMs - 120'000)});
+
+    m_service = std::make_unique<DedicatedThread<QueueService>>(QStringLiteral("queues"), m_config);
+    m_view = std::make_unique<QueuesView>();
+    m_view->resize(1100, 760);
+    m_view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+    QSignalSpy page(m_view->deadLetters(), &DeadLetterPanel::pageShown);
+    m_view->setService(m_service->get());  // refreshes
+    waitLoaded();
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isEmpty(), AnswerTimeoutMs);
+}
+
+void TestQueuesView::cleanup()
+{
+    m_view.reset();
+    m_service.reset();
+    m_sql.reset();
+    m_redis.reset();
+}
+
+void TestQueuesView::waitLoaded()
+{
+    QSignalSpy loaded(m_view.get(), &QueuesView::loaded);
+    QSignalSpy failed(m_view.get(), &QueuesView::failed);
+    if (!m_view->isLoading())
+        m_view->refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() || !failed.isEmpty(), AnswerTimeoutMs);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().at(0).toString()));
+}
+
+void TestQueuesView::confirmAs(const QString &name)
+{
+    QueueConfirmDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = m_view->findChild<QueueConfirmDialog *>(QStringLiteral("confirmDialog"))) != nullptr && dialog->isVisible());
+    dialog->operatorField()->setText(name);
+    QTest::mouseClick(dialog->actionButton(), Qt::LeftButton);
+}
+
+QByteArrayList TestQueuesView::range(const QByteArray &key)
+{
+    QByteArrayList entries;
+    for (const RedisValue &value : m_redis->command({"LRANGE", key, "0", "-1"}).elements)
+        entries << value.toBytes();
+    return entries;
+}
+
+int TestQueuesView::auditRows(const QString &action, const QString &actor)
+{
+    QSqlQuery query = m_sql->exec(QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = ? AND actor = ? AND target = ?"),
+                                  {action, actor, QStringLiteral("payout:%1").arg(Campaign)});
+    return query.next() ? query.value(0).toInt() : -1;
+}
+
+void TestQueuesView::showsQueuesWorkersAndDeadLetters()
+{
+    const QueueTableModel *queues = m_view->queueModel();
+    QCOMPARE(queues->rowCount(), 2);
+    QCOMPARE(queues->index(0, QueueTableModel::Name).data(QueueTableModel::NameRole).toString(), QStringLiteral("checkin"));
+    QCOMPARE(queues->index(1, QueueTableModel::Name).data(QueueTableModel::NameRole).toString(), QStringLiteral("payout:4"));
+    QCOMPARE(queues->index(1, QueueTableModel::Depth).data(QueueFormat::ValueRole).toLongLong(), 3);
+    const double age = queues->index(1, QueueTableModel::OldestAge).data(QueueFormat::ValueRole).toDouble();
+    QVERIFY2(age >= 89 && age < 89 + 60, qPrintable(QString::number(age)));
+    QCOMPARE(queues->index(1, QueueTableModel::DeadLetter).data(QueueFormat::ValueRole).toLongLong(), 4);
+
+    const QueueWorkerModel *workers = m_view->workerModel();
+    QCOMPARE(workers->rowCount(), 2);
+    QCOMPARE(workers->index(0, QueueWorkerModel::Worker).data().toString(), QStringLiteral("w-dead"));
+    QCOMPARE(workers->index(0, QueueWorkerModel::State).data(QueueFormat::ValueRole).toBool(), false);
+    QCOMPARE(workers->index(0, QueueWorkerModel::InFlight).data(QueueFormat::ValueRole).toLongLong(), 2);
+    QCOMPARE(workers->index(1, QueueWorkerModel::State).data(QueueFormat::ValueRole).toBool(), true);
+
+    DeadLetterPanel *panel = m_view->deadLetters();
+    QCOMPARE(panel->currentList(), QStringLiteral("payout:4"));
+    QCOMPARE(panel->model()->rowCount(), 4);
+    QCOMPARE(panel->model()->entryAt(0), QByteArray("{broken"));  // newest first
+    QCOMPARE(panel->model()->index(1, DeadLetterModel::Kind).data().toString(), QStringLiteral("Payout"));
+    // Inspecting an entry shows it as indented JSON.
+    panel->table()->selectRow(1);
+    QVERIFY(panel->inspector()->toPlainText().contains(QStringLiteral("\"seq\": \"13\"")));
+    QCOMPARE(m_view->history().samples().size(), 1);
+}
+
+void TestQueuesView::retrySelectedMovesOnlyThoseAndAudits()
+{
+    DeadLetterPanel *panel = m_view->deadLetters();
+    QTableView *table = panel->table();
+    table->selectionModel()->select(panel->model()->index(1, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    table->selectionModel()->select(panel->model()->index(3, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    const QByteArray first = panel->model()->entryAt(1);
+    const QByteArray second = panel->model()->entryAt(3);
+    QCOMPARE(first, task(13, m_nowMs - 600'000));
+    QCOMPARE(second, task(11, m_nowMs - 600'000));
+
+    QSignalSpy done(panel, &DeadLetterPanel::jobDone);
+    QSignalSpy loaded(m_view.get(), &QueuesView::loaded);
+    QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("retryButton")), Qt::LeftButton);
+    confirmAs(QStringLiteral("alice"));
+    QVERIFY(panel->isJobRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), AnswerTimeoutMs);
+    QVERIFY2(done.first().at(0).toString().contains(QStringLiteral("2 entry(s)")), qPrintable(done.first().at(0).toString()));
+
+    const QByteArrayList queue = range(m_keys->campaignTasks(Campaign));
+    QCOMPARE(queue.size(), 5);
+    QVERIFY(queue.contains(first) && queue.contains(second));
+    QCOMPARE(range(m_keys->campaignDeadLetter(Campaign)), (QByteArrayList{"{broken", task(12, m_nowMs - 600'000)}));
+    QCOMPARE(auditRows(QStringLiteral("deadletter.retry"), QStringLiteral("alice")), 2);
+    QCOMPARE(auditRows(QStringLiteral("deadletter.discard"), QStringLiteral("alice")), 0);
+
+    // The view refreshed itself: the new depths are on screen.
+    QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), AnswerTimeoutMs);
+    QCOMPARE(m_view->queueModel()->index(1, QueueTableModel::Depth).data(QueueFormat::ValueRole).toLongLong(), 5);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->model()->rowCount(), 2, AnswerTimeoutMs);
+}
+
+void TestQueuesView::discardAllEmptiesTheListAndAuditsEach()
+{
+    DeadLetterPanel *panel = m_view->deadLetters();
+    QSignalSpy done(panel, &DeadLetterPanel::jobDone);
+    QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("discardAllButton")), Qt::LeftButton);
+    confirmAs(QStringLiteral("bob"));
+    QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), AnswerTimeoutMs);
+    QCOMPARE(range(m_keys->campaignDeadLetter(Campaign)), QByteArrayList());
+    QCOMPARE(range(m_keys->campaignTasks(Campaign)).size(), 3);  // nothing queued by a discard
+    QCOMPARE(auditRows(QStringLiteral("deadletter.discard"), QStringLiteral("bob")), 4);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->currentList(), QString(), AnswerTimeoutMs);  // no list left
+    QCOMPARE(panel->model()->rowCount(), 0);
+}
+
+void TestQueuesView::refreshNeverStacksRequests()
+{
+    QSignalSpy requests(m_view.get(), &QueuesView::loadRequested);
+    QSignalSpy loaded(m_view.get(), &QueuesView::loaded);
+    for (int i = 0; i < 5; ++i)
+        m_view->refresh();
+    QCOMPARE(requests.size(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, AnswerTimeoutMs);
+    m_view->refresh();
+    QCOMPARE(requests.size(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 2, AnswerTimeoutMs);
+    QCOMPARE(m_view->history().samples().size(), 3);
+}
+
+void TestQueuesView::bulkJobStopsWhenCancelled()
+{
+    // The service on this thread, so the cancel can be sent exactly after the first batch.
+    QueueService service(m_config);
+    for (qint64 seq = 100; seq < 100 + 3 * QueueService::BatchSize; ++seq)
+        m_redis->command({"LPUSH", m_keys->campaignDeadLetter(Campaign), task(seq, m_nowMs)});
+    const qint64 before = m_redis->command({"LLEN", m_keys->campaignDeadLetter(Campaign)}).toInteger();
+    QSignalSpy progress(&service, &QueueService::jobProgress);
+    QSignalSpy finished(&service, &QueueService::jobFinished);
+    connect(&service, &QueueService::jobProgress, &service, [&service](quint64 job) { service.cancelJob(job); });
+    service.runDeadLetterJob(7, true, QStringLiteral("payout:4"), {}, true, QStringLiteral("carol"));
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), AnswerTimeoutMs);
+    QCOMPARE(progress.size(), 1);
+    QCOMPARE(progress.first().at(1).toLongLong(), QueueService::BatchSize);
+    QCOMPARE(progress.first().at(2).toLongLong(), before);
+    QCOMPARE(finished.first().at(1).toBool(), true);  // cancelled
+    QCOMPARE(m_redis->command({"LLEN", m_keys->campaignDeadLetter(Campaign)}).toInteger(), before - QueueService::BatchSize);
+    QCOMPARE(m_redis->command({"LLEN", m_keys->campaignTasks(Campaign)}).toInteger(), 3 + QueueService::BatchSize);
+    QCOMPARE(auditRows(QStringLiteral("deadletter.retry"), QStringLiteral("carol")), QueueService::BatchSize);
+}
+
+QTEST_MAIN(TestQueuesView)
+#include "tst_queuesview.moc"

@@ -1,0 +1,47 @@
+#include "campaignconfirmation.h"
+
+#include "console/campaignmoney.h"
+
+#include <QLocale>
+
+namespace lantern::ui {
+
+CampaignConfirmation CampaignConfirmation::forAction(CampaignAction action, const Campaign &campaign, qint64 leftCount, qint64 leftCents)
+{
+    const QLocale locale;
+    const qint64 id = campaign.id;
+    const QString &name = campaign.name;
+    CampaignConfirmation ask;
+    switch (action) {
+    case CampaignAction::Launch:
+        ask.title = tr("Launch campaign #%1?").arg(id);
+        ask.text = tr("“%1” goes live now: its %2 envelopes (%3 in all) are written to the ledger and put in the grab pool, "
+                      "and users can grab at once.\n\nA launch cannot be undone; you can pause the campaign at any time.")
+                           .arg(name, locale.toString(campaign.count), formatYuan(campaign.totalCents));
+        ask.goAhead = tr("Launch now");
+        break;
+    case CampaignAction::Pause:
+        ask.title = tr("Pause campaign #%1?").arg(id);
+        ask.text = tr("Grabs of “%1” stop at once: every grab is answered “not live” until you resume it. "
+                      "Envelopes already grabbed are still paid out.")
+                           .arg(name);
+        ask.goAhead = tr("Pause grabs");
+        break;
+    case CampaignAction::Resume:
+        ask.title = tr("Resume campaign #%1?").arg(id);
+        ask.text = tr("Grabs of “%1” start again at once, for the %2 envelopes left (%3).")
+                           .arg(name, locale.toString(leftCount), formatYuan(leftCents));
+        ask.goAhead = tr("Resume grabs");
+        break;
+    case CampaignAction::Close:
+        ask.title = tr("Close campaign #%1?").arg(id);
+        ask.text = tr("Closing “%1” is final: grabs stop for good and the %2 envelopes left (%3) are refunded. "
+                      "Envelopes already grabbed are still paid out.\n\nThis cannot be undone.")
+                           .arg(name, locale.toString(leftCount), formatYuan(leftCents));
+        ask.goAhead = tr("Close and refund");
+        break;
+    }
+    return ask;
+}
+
+} // namespace lantern::ui

@@ -1,0 +1,299 @@
+#include "campaigndetailpanel.h"
+
+#include "campaigndrainbar.h"
+#include "console/campaignlistmodel.h"
+#include "console/campaignmoney.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QLocale>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+namespace lantern::ui {
+
+namespace {
+
+const QColor PaidColor(0x1e, 0x8e, 0x3e);
+const QColor GrabbedColor(0xf2, 0x99, 0x00);
+const QColor RemainingColor(0xc5, 0xd3, 0xe8);
+const QColor RefundedColor(0x9a, 0xa0, 0xa6);
+
+QString swatch(const QColor &color, const QString &text)
+{
+    return QStringLiteral("<span style=\"color:%1\">■</span> %2").arg(color.name(), text.toHtmlEscaped());
+}
+
+QString statusStyle(CampaignStatus status)
+{
+    switch (status) {
+    case CampaignStatus::Live:
+        return QStringLiteral("QLabel { background: #e6f4ea; color: #137333; border-radius: 4px; padding: 2px 8px; font-weight: 600; }");
+    case CampaignStatus::Paused:
+        return QStringLiteral("QLabel { background: #fef7e0; color: #8a5300; border-radius: 4px; padding: 2px 8px; font-weight: 600; }");
+    case CampaignStatus::Draft:
+    case CampaignStatus::Closed:
+        break;
+    }
+    return QStringLiteral("QLabel { background: palette(alternate-base); border-radius: 4px; padding: 2px 8px; font-weight: 600; }");
+}
+
+} // namespace
+
+CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
+    : QWidget(parent),
+      m_placeholder(new QLabel(this)),
+      m_content(new QWidget(this)),
+      m_title(new QLabel(m_content)),
+      m_status(new QLabel(m_content)),
+      m_subtitle(new QLabel(m_content)),
+      m_bar(new CampaignDrainBar(m_content)),
+      m_legend(new QLabel(m_content)),
+      m_ledger(new QLabel(m_content)),
+      m_violations(new QListWidget(m_content)),
+      m_rateView(new QChartView(m_content)),
+      m_rateChart(new QChart),
+      m_rateSeries(new QLineSeries),
+      m_timeAxis(new QDateTimeAxis),
+      m_rateAxis(new QValueAxis),
+      m_rateHint(new QLabel(m_content))
+{
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setObjectName(QStringLiteral("campaignTitle"));
+    m_status->setObjectName(QStringLiteral("campaignStatus"));
+    m_subtitle->setWordWrap(true);
+    m_subtitle->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+    auto *titleRow = new QHBoxLayout;
+    titleRow->addWidget(m_title, 0);
+    titleRow->addWidget(m_status, 0);
+    titleRow->addStretch(1);
+
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true);
+
+    // Figures: what has been grabbed, persisted and paid, and what is left.
+    auto *figures = new QGroupBox(tr("Drain"), m_content);
+    auto *grid = new QGridLayout(figures);
+    grid->setHorizontalSpacing(18);
+    grid->setVerticalSpacing(4);
+    auto *envelopesHeader = new QLabel(tr("Envelopes"), figures);
+    auto *amountHeader = new QLabel(tr("Amount"), figures);
+    for (QLabel *header : {envelopesHeader, amountHeader}) {
+        header->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        header->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); font-weight: 600; }"));
+    }
+    grid->addWidget(envelopesHeader, 0, 1);
+    grid->addWidget(amountHeader, 0, 2);
+    const QList<std::pair<QString, QString>> rows{{QStringLiteral("grabbed"), tr("Grabbed")},
+                                                  {QStringLiteral("persisted"), tr("Saved to the ledger")},
+                                                  {QStringLiteral("paid"), tr("Paid out")},
+                                                  {QStringLiteral("remaining"), tr("Remaining in the pool")},
+                                                  {QStringLiteral("refunded"), tr("Refunded at close")},
+                                                  {QStringLiteral("total"), tr("Campaign total")}};
+    for (int i = 0; i < rows.size(); ++i) {
+        grid->addWidget(new QLabel(rows.at(i).second, figures), i + 1, 0);
+        addFigure(grid, i + 1, 1, rows.at(i).first + QStringLiteral("Count"));
+        addFigure(grid, i + 1, 2, rows.at(i).first + QStringLiteral("Amount"));
+    }
+    grid->setColumnStretch(0, 1);
+
+    // The ledger check (DESIGN §4).
+    auto *ledgerBox = new QGroupBox(tr("Ledger check"), m_content);
+    auto *ledgerLayout = new QVBoxLayout(ledgerBox);
+    m_ledger->setObjectName(QStringLiteral("ledgerCheck"));
+    m_ledger->setWordWrap(true);
+    m_violations->setObjectName(QStringLiteral("violations"));
+    m_violations->setWordWrap(true);
+    m_violations->setMaximumHeight(fontMetrics().lineSpacing() * 6);
+    m_violations->setVisible(false);
+    ledgerLayout->addWidget(m_ledger);
+    ledgerLayout->addWidget(m_violations);
+
+    // Grabs per second.
+    m_rateSeries->setName(tr("Grabs per second"));
+    m_rateChart->addSeries(m_rateSeries);
+    m_timeAxis->setFormat(QStringLiteral("HH:mm:ss"));
+    m_timeAxis->setTickCount(4);
+    m_rateAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_rateAxis->setMin(0);
+    m_rateChart->addAxis(m_timeAxis, Qt::AlignBottom);
+    m_rateChart->addAxis(m_rateAxis, Qt::AlignLeft);
+    m_rateSeries->attachAxis(m_timeAxis);
+    m_rateSeries->attachAxis(m_rateAxis);
+    m_rateChart->legend()->setVisible(false);
+    m_rateChart->setTitle(tr("Grabs per second"));
+    m_rateChart->setMargins(QMargins(4, 4, 4, 4));
+    m_rateChart->setBackgroundRoundness(0);
+    m_rateView->setChart(m_rateChart);
+    m_rateView->setRenderHint(QPainter::Antialiasing);
+    m_rateView->setMinimumSize(260, 180);
+    m_rateHint->setWordWrap(true);
+    m_rateHint->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+
+    auto *left = new QVBoxLayout;
+    left->addWidget(figures);
+    left->addWidget(ledgerBox);
+    left->addStretch(1);
+    auto *right = new QVBoxLayout;
+    right->addWidget(m_rateView, 1);
+    right->addWidget(m_rateHint);
+    auto *columns = new QHBoxLayout;
+    columns->setSpacing(16);
+    columns->addLayout(left, 5);
+    columns->addLayout(right, 6);
+
+    auto *contentLayout = new QVBoxLayout(m_content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    contentLayout->addLayout(titleRow);
+    contentLayout->addWidget(m_subtitle);
+    contentLayout->addWidget(m_bar);
+    contentLayout->addWidget(m_legend);
+    contentLayout->addLayout(columns, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_placeholder, 1);
+    layout->addWidget(m_content, 1);
+    showNothing(tr("Select a campaign to watch it drain."));
+}
+
+QLabel *CampaignDetailPanel::addFigure(QGridLayout *grid, int row, int column, const QString &name)
+{
+    auto *label = new QLabel(QStringLiteral("—"), grid->parentWidget());
+    label->setObjectName(name);
+    label->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    grid->addWidget(label, row, column);
+    return label;
+}
+
+QString CampaignDetailPanel::figure(const QString &name) const
+{
+    const auto *label = findChild<QLabel *>(name);
+    return label ? label->text() : QString();
+}
+
+void CampaignDetailPanel::showNothing(const QString &hint)
+{
+    m_shown = false;
+    m_rate.clear();
+    m_placeholder->setText(hint);
+    m_placeholder->setVisible(true);
+    m_content->setVisible(false);
+}
+
+void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
+{
+    m_snapshot = snapshot;
+    m_shown = true;
+    m_placeholder->setVisible(false);
+    m_content->setVisible(true);
+    const CampaignSummary &summary = snapshot.summary;
+    const Campaign &campaign = summary.campaign;
+    const QLocale locale;
+
+    m_title->setText(tr("#%1 %2").arg(campaign.id).arg(campaign.name));
+    m_status->setText(CampaignListModel::statusText(campaign.status));
+    m_status->setStyleSheet(statusStyle(campaign.status));
+    m_subtitle->setText(tr("%1 in %Ln envelope(s) of at least %2 · %3 split, seed %4 · up to %5 grab attempts per user", nullptr, int(campaign.count))
+                                .arg(formatYuan(campaign.totalCents), formatYuan(campaign.minCents),
+                                     CampaignListModel::algorithmText(campaign.algorithm), QString::number(campaign.seed))
+                                .arg(campaign.maxAttempts));
+
+    const qint64 unpaidCents = std::max<qint64>(0, summary.grabbedCents - summary.paidCents);
+    m_bar->setSegments({{tr("Paid out"), summary.paidCents, PaidColor},
+                        {tr("Grabbed, payout pending"), unpaidCents, GrabbedColor},
+                        {tr("Remaining"), summary.remainingCents, RemainingColor},
+                        {tr("Refunded"), campaign.refundedCents, RefundedColor}});
+    m_legend->setText(QStringList{swatch(PaidColor, tr("Paid out %1").arg(formatYuan(summary.paidCents))),
+                                  swatch(GrabbedColor, tr("Grabbed, payout pending %1").arg(formatYuan(unpaidCents))),
+                                  swatch(RemainingColor, tr("Remaining %1").arg(formatYuan(summary.remainingCents))),
+                                  swatch(RefundedColor, tr("Refunded %1").arg(formatYuan(campaign.refundedCents)))}
+                              .join(QStringLiteral("&nbsp;&nbsp;&nbsp; ")));
+
+    const auto set = [this](const QString &name, const QString &text) {
+        if (auto *label = findChild<QLabel *>(name))
+            label->setText(text);
+    };
+    set(QStringLiteral("grabbedCount"), locale.toString(summary.grabbedCount));
+    set(QStringLiteral("grabbedAmount"), formatYuan(summary.grabbedCents));
+    set(QStringLiteral("persistedCount"), locale.toString(summary.persistedCount));
+    set(QStringLiteral("persistedAmount"), QStringLiteral("—"));
+    set(QStringLiteral("paidCount"), locale.toString(summary.paidCount));
+    set(QStringLiteral("paidAmount"), formatYuan(summary.paidCents));
+    // A draft has not filled its pool yet: all of its envelopes are still to come.
+    set(QStringLiteral("remainingCount"), locale.toString(campaign.status == CampaignStatus::Draft ? campaign.count : summary.remainingCount));
+    set(QStringLiteral("remainingAmount"), formatYuan(summary.remainingCents));
+    set(QStringLiteral("refundedCount"), QStringLiteral("—"));
+    set(QStringLiteral("refundedAmount"), formatYuan(campaign.refundedCents));
+    set(QStringLiteral("totalCount"), locale.toString(campaign.count));
+    set(QStringLiteral("totalAmount"), formatYuan(campaign.totalCents));
+
+    m_violations->clear();
+    if (snapshot.violations.isEmpty()) {
+        m_ledger->setText(tr("✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, "
+                             "grabbed + refunded = total."));
+        m_ledger->setStyleSheet(QStringLiteral("QLabel { background: #e6f4ea; color: #137333; border-radius: 4px; padding: 6px; }"));
+    } else {
+        m_ledger->setText(tr("✘ %n rule(s) of the ledger are broken. Run recovery on the Recovery page, or escalate:", nullptr,
+                             int(snapshot.violations.size())));
+        m_ledger->setStyleSheet(QStringLiteral("QLabel { background: #fce8e6; color: #a50e0e; border-radius: 4px; padding: 6px; }"));
+        for (const Violation &violation : snapshot.violations)
+            m_violations->addItem(tr("Rule %1: %2").arg(violation.invariant).arg(violation.detail));
+    }
+    m_violations->setVisible(!snapshot.violations.isEmpty());
+
+    m_rate.addReading(campaign.id, snapshot.loadedAtMs, summary.grabbedCount);
+    updateRateChart();
+}
+
+void CampaignDetailPanel::updateRateChart()
+{
+    QList<QPointF> points;
+    for (const GrabRateSeries::Point &point : m_rate.points())
+        points << QPointF(double(point.atMs), point.perSecond);
+    m_rateSeries->replace(points);
+    const qint64 now = m_snapshot.loadedAtMs;
+    const qint64 first = m_rate.points().isEmpty() ? now - 60'000 : std::min(m_rate.points().constFirst().atMs, now - 60'000);
+    m_timeAxis->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(now));
+    const double peak = m_rate.peak();
+    m_rateAxis->setRange(0, peak < 5 ? 5 : peak * 1.15);
+    m_rateAxis->applyNiceNumbers();
+    if (m_snapshot.summary.campaign.status != CampaignStatus::Live)
+        m_rateHint->setText(tr("Grabs happen only while the campaign is live."));
+    else if (m_rate.points().isEmpty())
+        m_rateHint->setText(tr("The rate appears from the second refresh on (auto-refresh in the toolbar)."));
+    else
+        m_rateHint->setText(tr("Now %1 grabs/s, peak %2 grabs/s, over the last %n refresh(es).", nullptr, int(m_rate.points().size()))
+                                    .arg(locale().toString(m_rate.points().constLast().perSecond, 'f', 1), locale().toString(m_rate.peak(), 'f', 1)));
+}
+
+QString CampaignDetailPanel::ledgerText() const
+{
+    return m_ledger->text();
+}
+
+QStringList CampaignDetailPanel::violationTexts() const
+{
+    QStringList texts;
+    for (int i = 0; i < m_violations->count(); ++i)
+        texts << m_violations->item(i)->text();
+    return texts;
+}
+
+} // namespace lantern::ui

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "console/campaignconsoleservice.h"
+#include "console/campaigngrabrate.h"
+
+#include <QWidget>
+
+class QChart;
+class QChartView;
+class QDateTimeAxis;
+class QGridLayout;
+class QLabel;
+class QLineSeries;
+class QListWidget;
+class QValueAxis;
+
+namespace lantern::ui {
+
+class CampaignDrainBar;
+
+/** The live view of one campaign while it drains: remaining vs grabbed vs paid (counts and
+    amounts), grabs per second from successive refreshes, and the ledger check of DESIGN §4 in
+    green or red with the violations listed. Shows what it is given; loads nothing itself. */
+class CampaignDetailPanel final : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(CampaignDetailPanel)
+
+public:
+    explicit CampaignDetailPanel(QWidget *parent = nullptr);
+
+    void showSnapshot(const CampaignSnapshot &snapshot);
+    /** Nothing selected (or the list is empty). */
+    void showNothing(const QString &hint);
+
+    qint64 campaignId() const { return m_shown ? m_snapshot.summary.campaign.id : 0; }
+    /** The snapshot shown (meaningful when campaignId() != 0). */
+    const CampaignSnapshot &snapshot() const { return m_snapshot; }
+    CampaignStatus status() const { return m_snapshot.summary.campaign.status; }
+    bool ledgerOk() const { return m_shown && m_snapshot.violations.isEmpty(); }
+    QString ledgerText() const;
+    QStringList violationTexts() const;
+    QString figure(const QString &name) const;
+    const GrabRateSeries &rate() const { return m_rate; }
+
+private:
+    QLabel *addFigure(QGridLayout *grid, int row, int column, const QString &name);
+    void updateRateChart();
+
+    CampaignSnapshot m_snapshot;
+    bool m_shown = false;
+    GrabRateSeries m_rate;
+
+    QLabel *m_placeholder;
+    QWidget *m_content;
+    QLabel *m_title;
+    QLabel *m_status;
+    QLabel *m_subtitle;
+    CampaignDrainBar *m_bar;
+    QLabel *m_legend;
+    QLabel *m_ledger;
+    QListWidget *m_violations;
+    QChartView *m_rateView;
+    QChart *m_rateChart;
+    QLineSeries *m_rateSeries;
+    QDateTimeAxis *m_timeAxis;
+    QValueAxis *m_rateAxis;
+    QLabel *m_rateHint;
+};
+
+} // namespace lantern::ui

@@ -1,0 +1,333 @@
+#include "deadletterpanel.h"
+
+#include "console/deadlettermodel.h"
+#include "console/queueformat.h"
+#include "console/queueservice.h"
+#include "queueconfirmdialog.h"
+#include "queuejobbar.h"
+#include "queuetonedelegate.h"
+
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace lantern::ui {
+
+DeadLetterPanel::DeadLetterPanel(QWidget *parent)
+    : QWidget(parent),
+      m_model(new DeadLetterModel(this)),
+      m_list(new QComboBox(this)),
+      m_newer(new QToolButton(this)),
+      m_older(new QToolButton(this)),
+      m_range(new QLabel(this)),
+      m_retry(new QPushButton(tr("Retry"), this)),
+      m_discard(new QPushButton(tr("Discard"), this)),
+      m_retryAll(new QPushButton(tr("Retry all…"), this)),
+      m_discardAll(new QPushButton(tr("Discard all…"), this)),
+      m_table(new QTableView(this)),
+      m_inspector(new QPlainTextEdit(this)),
+      m_jobBar(new QueueJobBar(this))
+{
+    auto *title = new QLabel(tr("Dead letters"), this);
+    QFont bold = title->font();
+    bold.setBold(true);
+    title->setFont(bold);
+    m_list->setObjectName(QStringLiteral("deadLetterList"));
+    m_list->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_list->setMinimumContentsLength(22);
+    m_newer->setArrowType(Qt::LeftArrow);
+    m_newer->setToolTip(tr("Newer entries"));
+    m_older->setArrowType(Qt::RightArrow);
+    m_older->setToolTip(tr("Older entries"));
+    m_retry->setObjectName(QStringLiteral("retryButton"));
+    m_discard->setObjectName(QStringLiteral("discardButton"));
+    m_retryAll->setObjectName(QStringLiteral("retryAllButton"));
+    m_discardAll->setObjectName(QStringLiteral("discardAllButton"));
+    m_retry->setToolTip(tr("Put the selected entries back on their queue"));
+    m_discard->setToolTip(tr("Remove the selected entries for good (the audit log keeps a copy)"));
+    auto *header = new QHBoxLayout;
+    header->addWidget(title);
+    header->addWidget(m_list);
+    header->addSpacing(8);
+    header->addWidget(m_newer);
+    header->addWidget(m_range);
+    header->addWidget(m_older);
+    header->addStretch();
+    header->addWidget(m_retry);
+    header->addWidget(m_discard);
+    header->addSpacing(8);
+    header->addWidget(m_retryAll);
+    header->addWidget(m_discardAll);
+
+    m_table->setModel(m_model);
+    m_table->setItemDelegate(new QueueToneDelegate(m_table));
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 10);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(DeadLetterModel::Summary, QHeaderView::Stretch);
+    m_table->setWordWrap(false);
+    m_inspector->setReadOnly(true);
+    m_inspector->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_inspector->setPlaceholderText(tr("Select an entry to see it as it is stored."));
+    m_inspector->setLineWrapMode(QPlainTextEdit::NoWrap);
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_table);
+    split->addWidget(m_inspector);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_jobBar);
+
+    connect(m_list, &QComboBox::currentIndexChanged, this, [this] { requestPage(0); });
+    connect(m_newer, &QToolButton::clicked, this, [this] { requestPage(std::max<qint64>(0, m_offset - PageSize)); });
+    connect(m_older, &QToolButton::clicked, this, [this] { requestPage(m_offset + PageSize); });
+    connect(m_retry, &QPushButton::clicked, this, &DeadLetterPanel::retrySelected);
+    connect(m_discard, &QPushButton::clicked, this, &DeadLetterPanel::discardSelected);
+    connect(m_retryAll, &QPushButton::clicked, this, &DeadLetterPanel::retryAll);
+    connect(m_discardAll, &QPushButton::clicked, this, &DeadLetterPanel::discardAll);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        updateInspector();
+        updateActions();
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &DeadLetterPanel::updateInspector);
+    connect(m_jobBar, &QueueJobBar::cancelRequested, this, [this] {
+        if (m_job != 0)
+            Q_EMIT jobCancelRequested(m_job);
+    });
+    updateActions();
+}
+
+DeadLetterPanel::~DeadLetterPanel() = default;
+
+void DeadLetterPanel::setService(QueueService *service)
+{
+    m_service = service;
+    connect(this, &DeadLetterPanel::pageRequested, service, &QueueService::loadDeadLetters, Qt::QueuedConnection);
+    connect(this, &DeadLetterPanel::jobRequested, service, &QueueService::runDeadLetterJob, Qt::QueuedConnection);
+    connect(this, &DeadLetterPanel::jobCancelRequested, service, &QueueService::cancelJob, Qt::QueuedConnection);
+    connect(service, &QueueService::deadLettersLoaded, this, &DeadLetterPanel::onPageLoaded, Qt::QueuedConnection);
+    connect(service, &QueueService::deadLettersFailed, this, &DeadLetterPanel::onPageFailed, Qt::QueuedConnection);
+    connect(service, &QueueService::jobProgress, this, &DeadLetterPanel::onJobProgress, Qt::QueuedConnection);
+    connect(service, &QueueService::jobFinished, this, &DeadLetterPanel::onJobFinished, Qt::QueuedConnection);
+    connect(service, &QueueService::jobFailed, this, &DeadLetterPanel::onJobFailed, Qt::QueuedConnection);
+}
+
+void DeadLetterPanel::setLists(const QList<DeadLetterList> &lists)
+{
+    const QString current = currentList();
+    qint64 previousDepth = -1;
+    for (const DeadLetterList &list : std::as_const(m_lists)) {
+        if (list.name == current)
+            previousDepth = list.depth;
+    }
+    m_lists = lists;
+    {
+        const QSignalBlocker blocker(m_list);
+        m_list->clear();
+        for (const DeadLetterList &list : lists)
+            m_list->addItem(tr("%1 (%2)").arg(QueueFormat::queueTitle(list.name), QLocale().toString(list.depth)), list.name);
+        if (lists.isEmpty())
+            m_list->addItem(tr("No dead letters"));
+        const int index = m_list->findData(current);
+        m_list->setCurrentIndex(index >= 0 ? index : 0);
+    }
+    m_list->setEnabled(!lists.isEmpty());
+    const QString now = currentList();
+    qint64 depth = 0;
+    for (const DeadLetterList &list : lists) {
+        if (list.name == now)
+            depth = list.depth;
+    }
+    if (now != current || depth != previousDepth || depth != m_model->page().depth)
+        requestPage(now == current ? m_offset : 0);
+    else
+        updateActions();
+}
+
+QString DeadLetterPanel::currentList() const
+{
+    return m_list->currentData().toString();
+}
+
+bool DeadLetterPanel::selectList(const QString &name)
+{
+    const int index = m_list->findData(name);
+    if (index < 0)
+        return false;
+    m_list->setCurrentIndex(index);
+    return true;
+}
+
+void DeadLetterPanel::requestPage(qint64 offset)
+{
+    const QString list = currentList();
+    if (!m_service || list.isEmpty()) {
+        m_waitingFor = 0;
+        m_offset = 0;
+        m_model->clear();
+        updateInspector();
+        updateActions();
+        Q_EMIT pageShown();
+        return;
+    }
+    m_offset = offset;
+    m_waitingFor = ++m_serial;
+    updateActions();
+    Q_EMIT pageRequested(m_waitingFor, list, offset, PageSize);
+}
+
+void DeadLetterPanel::onPageLoaded(quint64 serial, const DeadLetterPage &page)
+{
+    if (serial != m_waitingFor)
+        return;
+    m_waitingFor = 0;
+    if (page.entries.isEmpty() && page.offset > 0 && page.depth > 0) {
+        requestPage(std::max<qint64>(0, (page.depth - 1) / PageSize * PageSize));  // the list shrank under this page
+        return;
+    }
+    const QByteArrayList selected = selectedEntries();
+    m_model->setPage(page);
+    for (const QByteArray &raw : selected) {
+        const int row = m_model->rowOf(raw);
+        if (row >= 0)
+            m_table->selectionModel()->select(m_model->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    }
+    updateInspector();
+    updateActions();
+    Q_EMIT pageShown();
+}
+
+void DeadLetterPanel::onPageFailed(quint64 serial, const QString &message, const QString &detail)
+{
+    if (serial != m_waitingFor)
+        return;
+    m_waitingFor = 0;
+    updateActions();
+    Q_EMIT failed(message, detail);
+}
+
+QByteArrayList DeadLetterPanel::selectedEntries() const
+{
+    QByteArrayList entries;
+    for (const QModelIndex &index : m_table->selectionModel()->selectedRows())
+        entries << m_model->entryAt(index.row());
+    return entries;
+}
+
+void DeadLetterPanel::updateInspector()
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    const QModelIndex shown = current.isValid() && m_table->selectionModel()->isRowSelected(current.row()) ? current
+                            : rows.isEmpty()                                                              ? QModelIndex()
+                                                                                                          : rows.first();
+    m_inspector->setPlainText(shown.isValid() ? DeadLetterModel::prettyEntry(m_model->entryAt(shown.row())) : QString());
+}
+
+void DeadLetterPanel::updateActions()
+{
+    const bool idle = m_service && m_job == 0;
+    const DeadLetterPage &page = m_model->page();
+    const bool hasSelection = !m_table->selectionModel()->selectedRows().isEmpty();
+    m_retry->setEnabled(idle && hasSelection);
+    m_discard->setEnabled(idle && hasSelection);
+    m_retryAll->setEnabled(idle && page.depth > 0);
+    m_discardAll->setEnabled(idle && page.depth > 0);
+    m_newer->setEnabled(m_offset > 0);
+    m_older->setEnabled(page.offset + page.entries.size() < page.depth);
+    if (page.depth == 0)
+        m_range->setText(currentList().isEmpty() ? QString() : tr("empty"));
+    else
+        m_range->setText(tr("%1–%2 of %3")
+                                 .arg(QLocale().toString(page.offset + 1), QLocale().toString(page.offset + page.entries.size()),
+                                      QLocale().toString(page.depth)));
+}
+
+void DeadLetterPanel::confirm(bool retry, bool wholeList)
+{
+    const QString list = currentList();
+    const QByteArrayList entries = wholeList ? QByteArrayList() : selectedEntries();
+    const qint64 count = wholeList ? m_model->page().depth : entries.size();
+    if (!m_service || m_job != 0 || list.isEmpty() || count == 0)
+        return;
+    const QString name = QueueFormat::queueTitle(list);
+    const int n = int(std::min<qint64>(count, std::numeric_limits<int>::max()));
+    QString title;
+    QString text;
+    QString action;
+    if (retry) {
+        title = tr("Retry dead letters");
+        text = wholeList ? tr("Put all %n entry(s) of “%1” back on its queue?", nullptr, n).arg(name)
+                         : tr("Put %n selected entry(s) of “%1” back on its queue?", nullptr, n).arg(name);
+        text += QLatin1Char(' ') + tr("Workers will process them again; a payout keeps its idempotency key, so nothing is paid twice.");
+        action = wholeList ? tr("Retry all") : tr("Retry");
+    } else {
+        title = tr("Discard dead letters");
+        text = wholeList ? tr("Discard all %n entry(s) of “%1”?", nullptr, n).arg(name)
+                         : tr("Discard %n selected entry(s) of “%1”?", nullptr, n).arg(name);
+        text += QLatin1Char(' ') + tr("They are removed for good; the audit log keeps a copy of each.");
+        action = wholeList ? tr("Discard all") : tr("Discard");
+    }
+    auto *dialog = new QueueConfirmDialog(title, text, action, this);
+    dialog->setObjectName(QStringLiteral("confirmDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, retry, wholeList, list, entries, n] {
+        if (m_job != 0)
+            return;
+        m_job = ++m_serial;
+        m_jobBar->start(retry ? tr("Retrying %n entry(s)…", nullptr, n) : tr("Discarding %n entry(s)…", nullptr, n));
+        updateActions();
+        Q_EMIT jobRequested(m_job, retry, list, entries, wholeList, dialog->operatorName());
+    });
+    dialog->open();
+}
+
+void DeadLetterPanel::onJobProgress(quint64 job, qint64 done, qint64 total)
+{
+    if (job == m_job)
+        m_jobBar->setProgress(done, total);
+}
+
+void DeadLetterPanel::onJobFinished(quint64 job, bool, const QString &summary)
+{
+    if (job != m_job)
+        return;
+    m_job = 0;
+    m_jobBar->finish();
+    m_table->clearSelection();
+    updateActions();
+    Q_EMIT jobDone(summary);
+}
+
+void DeadLetterPanel::onJobFailed(quint64 job, const QString &message, const QString &detail)
+{
+    if (job != m_job)
+        return;
+    m_job = 0;
+    m_jobBar->finish();
+    updateActions();
+    Q_EMIT failed(message, detail);
+}
+
+} // namespace lantern::ui

@@ -1,0 +1,99 @@
+#pragma once
+
+#include "queue/deadletters.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTableView;
+class QToolButton;
+
+namespace lantern {
+class DeadLetterModel;
+class QueueService;
+}
+
+namespace lantern::ui {
+
+class QueueJobBar;
+
+/** The dead-letter part of the Queues view: pick a list, page through it (PageSize entries at a
+    time, newest first), inspect an entry as indented JSON, and retry or discard the selected
+    entries or the whole list, each confirmed with the operator's name, run in batches on the
+    service's thread with a progress bar and Cancel. */
+class DeadLetterPanel final : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DeadLetterPanel)
+
+public:
+    static constexpr int PageSize = 50;
+
+    explicit DeadLetterPanel(QWidget *parent = nullptr);
+    ~DeadLetterPanel() override;
+
+    void setService(QueueService *service);
+    /** The lists as the latest overview found them; reloads the shown page when its list changed. */
+    void setLists(const QList<DeadLetterList> &lists);
+    QString currentList() const;
+    bool selectList(const QString &name);
+
+    bool isLoading() const { return m_waitingFor != 0; }
+    bool isJobRunning() const { return m_job != 0; }
+    DeadLetterModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    QPlainTextEdit *inspector() const { return m_inspector; }
+    QueueJobBar *jobBar() const { return m_jobBar; }
+
+    /** Open the confirmation dialog of each action. */
+    void retrySelected() { confirm(true, false); }
+    void discardSelected() { confirm(false, false); }
+    void retryAll() { confirm(true, true); }
+    void discardAll() { confirm(false, true); }
+
+Q_SIGNALS:
+    void pageRequested(quint64 serial, const QString &list, qint64 offset, int count);
+    void jobRequested(quint64 job, bool retry, const QString &list, const QByteArrayList &entries, bool wholeList, const QString &operatorName);
+    void jobCancelRequested(quint64 job);
+
+    void pageShown();
+    /** A job ended: `summary` in words; the view refreshes the overview. */
+    void jobDone(const QString &summary);
+    void failed(const QString &message, const QString &detail);
+
+private:
+    void requestPage(qint64 offset);
+    void onPageLoaded(quint64 serial, const DeadLetterPage &page);
+    void onPageFailed(quint64 serial, const QString &message, const QString &detail);
+    void onJobProgress(quint64 job, qint64 done, qint64 total);
+    void onJobFinished(quint64 job, bool cancelled, const QString &summary);
+    void onJobFailed(quint64 job, const QString &message, const QString &detail);
+    void confirm(bool retry, bool wholeList);
+    QByteArrayList selectedEntries() const;
+    void updateInspector();
+    void updateActions();
+
+    QueueService *m_service = nullptr;
+    DeadLetterModel *m_model;
+    QList<DeadLetterList> m_lists;
+    quint64 m_serial = 0;
+    quint64 m_waitingFor = 0;
+    quint64 m_job = 0;
+    qint64 m_offset = 0;
+
+    QComboBox *m_list;
+    QToolButton *m_newer;
+    QToolButton *m_older;
+    QLabel *m_range;
+    QPushButton *m_retry;
+    QPushButton *m_discard;
+    QPushButton *m_retryAll;
+    QPushButton *m_discardAll;
+    QTableView *m_table;
+    QPlainTextEdit *m_inspector;
+    QueueJobBar *m_jobBar;
+};
+
+} // namespace lantern::ui
