@@ -2,6 +2,79 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CampaignDraftCheck</name>
+    <message>
+        <source>Give the campaign a name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>The name is too long: at most %n characters.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The name must not contain control characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the total amount in yuan.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not an amount: use yuan with at most two decimals, e.g. 888.88 (and nothing beyond ¥92,233,720,368,547,758.07).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The total must be at least ¥0.01.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter how many envelopes to split the total into.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a whole number.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There must be at least one envelope.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most %1 envelopes per campaign.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not an amount: use yuan with at most two decimals, e.g. 0.01.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every envelope must hold at least ¥0.01.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 envelopes of at least %2 is more money than can be counted: lower the count or the minimum.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too little for %1 envelopes of at least %2: the total must be at least %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter a seed (a whole number), or press Random.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The seed is a whole number from 0 to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From 1 to 1000 grab attempts per user.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>CampaignService</name>
     <message>
         <source>a campaign needs a name of 1 to 128 characters</source>
@@ -26,6 +99,10 @@
     <message>
         <source>campaign %1 is a draft: launch it first</source>
         <translation>活动 %1 还是草稿：请先上线</translation>
+    </message>
+    <message>
+        <source>a campaign name must not contain control characters or text that is not valid UTF-8</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -84,6 +161,98 @@
     </message>
 </context>
 <context>
+    <name>lantern::ApiHandler</name>
+    <message>
+        <source>internal error; the server log has the details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no such endpoint: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 takes %2 only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>request body too large: at most %1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid campaign id: expected a positive whole number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>too many requests; retry after %n second(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is switched off for now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing bearer token: send &apos;Authorization: Bearer &lt;token&gt;&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unsupported authorization scheme: expected &apos;Bearer &lt;token&gt;&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid or expired bearer token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>malformed JSON body at offset %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body must be a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown field &apos;%1&apos;: this endpoint takes no fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GET /v1/calendar takes no body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown query parameter &apos;%1&apos;: only month=YYYY-MM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>campaign %1 is not launched or does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::AuditLogModel</name>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation type="unfinished">详情</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CalendarModel</name>
     <message>
         <source>%1: %2</source>
@@ -108,6 +277,163 @@
     <message>
         <source>Future</source>
         <translation>未到</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::CampaignConsoleService</name>
+    <message>
+        <source>Campaign %1 does not exist (any more).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The campaign was not created: its settings were refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The campaign was not created. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This campaign can no longer be launched: its status changed meanwhile. The list now shows it as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This campaign cannot be paused: only a live campaign can. The list now shows it as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This campaign cannot be resumed: only a paused campaign can. The list now shows it as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This campaign cannot be closed now. The list now shows it as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
+        <translation type="unfinished">%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
+    </message>
+    <message>
+        <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
+        <translation type="unfinished">无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
+    </message>
+    <message>
+        <source>The database refused the request.</source>
+        <translation type="unfinished">数据库拒绝了该请求。</translation>
+    </message>
+    <message>
+        <source>Redis refused the request.</source>
+        <translation type="unfinished">Redis 拒绝了该请求。</translation>
+    </message>
+    <message>
+        <source>Something went wrong while talking to Redis or the database.</source>
+        <translation type="unfinished">与 Redis 或数据库通信时出错。</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::CampaignListModel</name>
+    <message>
+        <source>Draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double mean</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Smoothed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uniform cuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <extracomment>Envelopes grabbed of the campaign&apos;s count, e.g. &quot;120 / 500&quot;.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grabbed / count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grabbed amount</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Split</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::CampaignPreviewer</name>
+    <message>
+        <source>Not enough memory to preview this many envelopes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::CheckinHistoryModel</name>
+    <message>
+        <source>Make-up</source>
+        <translation type="unfinished">补签</translation>
+    </message>
+    <message>
+        <source>Check-in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Points</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -231,6 +557,129 @@
         <source>invalid uid &apos;%1&apos;: expected a positive whole number</source>
         <translation>uid“%1”无效：应为正整数</translation>
     </message>
+    <message>
+        <source>invalid rate limit &apos;%1&apos; in %2: expected R or R/B (requests per second and burst, 0 for unlimited)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only switch</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ConnectionErrors</name>
+    <message>
+        <source>This connection is read-only: the request would have changed data, so it was not sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Redis user of %1 is not allowed to connect this way.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis at %1 refused the user name or password.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis at %1 did not answer in time. Check that it is running and reachable, then try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
+        <translation type="unfinished">%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
+    </message>
+    <message>
+        <source>The Redis user of %1 is not allowed to do this.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis refused the request.</source>
+        <translation type="unfinished">Redis 拒绝了该请求。</translation>
+    </message>
+    <message>
+        <source>The database at %1 refused the user name or password.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database server at %1 has no database named “%2”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database file %1 cannot be opened. Check that it exists and can be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
+        <translation type="unfinished">无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
+    </message>
+    <message>
+        <source>This connection is read-only: the database refused a change.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database user of %1 is not allowed to do this.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database at %1 has no Lantern tables yet (run “lanternd migrate” first).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database refused the request.</source>
+        <translation type="unfinished">数据库拒绝了该请求。</translation>
+    </message>
+    <message>
+        <source>Something went wrong while talking to Redis or the database.</source>
+        <translation type="unfinished">与 Redis 或数据库通信时出错。</translation>
+    </message>
+    <message>
+        <source>There is no database file at %1 yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ConnectionProfile</name>
+    <message>
+        <source>A profile name is 1 to 64 letters, digits, “_”, “.” or “-”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The profile needs an SQL URL, such as mysql://user@host:3306/lantern or sqlite:///path/lantern.db.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key prefix cannot be empty (the default is “lt:”).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is not a time zone; use a name such as Asia/Shanghai.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ConnectionProfileModel</name>
+    <message>
+        <source>in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis: %1
+SQL: %2
+Key prefix: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>lantern::DbUrl</name>
@@ -268,6 +717,62 @@
     </message>
 </context>
 <context>
+    <name>lantern::DeadLetterModel</name>
+    <message>
+        <source>Payout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign %1, envelope %2: %3 to user %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make-up</source>
+        <translation type="unfinished">补签</translation>
+    </message>
+    <message>
+        <source>Check-in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>User %1 on %2, %n point(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Unreadable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queued at</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::DeadLetters</name>
+    <message>
+        <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unexpected reply of deadletter_move.lua</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>lantern::EnvelopeSplitter</name>
     <message>
         <source>the envelope count must be from 1 to %1, not %2</source>
@@ -292,6 +797,13 @@
     <message>
         <source>unknown split algorithm %1</source>
         <translation>未知的拆分算法 %1</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::FeatureSwitches</name>
+    <message>
+        <source>unknown feature &apos;%1&apos;: expected %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -351,6 +863,29 @@
     </message>
 </context>
 <context>
+    <name>lantern::LedgerModel</name>
+    <message>
+        <source>Check-in reward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Points</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>lantern::LuaScript</name>
     <message>
         <source>Redis computed a different SHA1 for script %1</source>
@@ -380,10 +915,387 @@
     </message>
 </context>
 <context>
+    <name>lantern::ProfileStore</name>
+    <message>
+        <source>A profile name is 1 to 64 letters, digits, “_”, “.” or “-”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1 for connection profiles.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write the profile file %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::QueueFormat</name>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check-in log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Payouts, campaign %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check-in log, shard %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::QueueJobRunner</name>
+    <message>
+        <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
+        <translation type="unfinished">%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
+    </message>
+    <message>
+        <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
+        <translation type="unfinished">无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
+    </message>
+    <message>
+        <source>The database refused the request.</source>
+        <translation type="unfinished">数据库拒绝了该请求。</translation>
+    </message>
+    <message>
+        <source>Redis refused the request.</source>
+        <translation type="unfinished">Redis 拒绝了该请求。</translation>
+    </message>
+    <message>
+        <source>This action cannot be done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Something went wrong while talking to Redis or the database.</source>
+        <translation type="unfinished">与 Redis 或数据库通信时出错。</translation>
+    </message>
+    <message>
+        <source>Another action is still running; wait for it or cancel it first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::QueueService</name>
+    <message>
+        <source>an operator name is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s) of %1 put back on the queue.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s) of %1 discarded.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n were no longer there (taken meanwhile).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancelled before the end; the rest is untouched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::QueueTableModel</name>
+    <message>
+        <source>Queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Oldest waits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dead letters</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::QueueWorkerModel</name>
+    <message numerus="yes">
+        <source>Its heartbeat is renewed every few seconds and expires after %n s.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No heartbeat for more than %n s: what it holds waits for recovery (see Recovery).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Alive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ago</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last heartbeat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>lantern::Reconciler</name>
     <message>
         <source>unexpected SSCAN reply</source>
         <translation>SSCAN 返回了意外的应答</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::RecoveryLedgerModel</name>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Balanced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n violation(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Every grab has its row and exactly one payout.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n held by dead workers</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n queued</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n with live workers</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Payouts still on their way: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ledger check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::RecoveryService</name>
+    <message>
+        <source>Invariant %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an operator name is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Compensated %n worker(s):</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 task(s) completed from SQL, %2 re-queued, %3 set aside as unreadable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped because their heartbeat came back: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled: %n worker(s) left untouched.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cannot reconcile %1: it is after today</source>
+        <translation type="unfinished">不能对账 %1：该日期晚于今天</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::RecoveryTaskModel</name>
+    <message>
+        <source>Heartbeat expired: this worker is gone, and what its backup lists hold waits for compensation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n task(s) held, first %1 shown</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n task(s) held</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Forget the worker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 complete, %2 re-queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User %1 on %2 (make-up)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User %1 on %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envelope %1: %2 to user %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unreadable entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log row saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No log row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grab row saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No grab row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No payout row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>provider paid %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Complete (done in SQL)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dead-letter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Worker / task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In SQL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Payout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compensation will</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -435,6 +1347,10 @@
     <message>
         <source>failed while reading a reply</source>
         <translation>读取应答时出错</translation>
+    </message>
+    <message>
+        <source>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -559,6 +1475,21 @@
     </message>
 </context>
 <context>
+    <name>lantern::SplitPreviewModel</name>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envelopes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>lantern::SqlConnection</name>
     <message>
         <source>cannot open database %1: %2</source>
@@ -575,6 +1506,10 @@
     <message>
         <source>running &apos;%1&apos;</source>
         <translation>执行语句“%1”</translation>
+    </message>
+    <message>
+        <source>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -623,6 +1558,10 @@
         <source>Something went wrong while talking to Redis or the database.</source>
         <translation>与 Redis 或数据库通信时出错。</translation>
     </message>
+    <message>
+        <source>This connection is read-only: make-ups cannot be granted here.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>lantern::UserTokens</name>
@@ -643,6 +1582,10 @@
     <message>
         <source>unknown --algorithm &apos;%1&apos;: expected double-mean, smoothed or uniform-cuts</source>
         <translation>未知的 --algorithm“%1”：应为 double-mean、smoothed 或 uniform-cuts</translation>
+    </message>
+    <message>
+        <source>invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -713,6 +1656,22 @@
         <source>invalid --ttl-s: expected 1 to 31622400 seconds</source>
         <translation>--ttl-s 无效：应为 1 到 31622400 秒</translation>
     </message>
+    <message>
+        <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot listen on %1:%2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid --state &apos;%1&apos;: expected on or off</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Main</name>
@@ -737,34 +1696,173 @@ commands:
   campaign launch|pause|resume|close|show --id I
   grab     --campaign I --uid U|--token T
   verify   [--campaign I]
+  serve    [--listen HOST:PORT] [--threads N]   (needs --token-secret; rate limits --rate-checkin R[/B] ...)
+  switch   --feature checkin|grab --state on|off [--operator O]
 global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
-  --makeup-points true|false --token-salt S --profile NAME --config FILE
+  --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </source>
-        <translation>用法：lanternd 命令 [选项]
-命令：
-  migrate
-  checkin  --uid U|--token T [--date YYYY-MM-DD]
-  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
-  calendar --uid U|--token T [--month YYYY-MM]
-  reconcile --date YYYY-MM-DD
-  work     [--id W] [--once] [--batch N]
-  queues
-  recover  [--worker W] [--operator O]
-  token    --uid U [--ttl-s S]
-  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
-                  [--seed S] [--max-attempts 9]
-  campaign launch|pause|resume|close|show --id I
-  grab     --campaign I --uid U|--token T
-  verify   [--campaign I]
-全局选项（可放在任意位置）：--redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
-  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
-  --makeup-points true|false --token-salt S --profile NAME --config FILE
-  --lang zh_CN|en（消息语言；默认使用系统区域设置）
-环境变量：LANTERN_REDIS、LANTERN_DB、LANTERN_TODAY、LANTERN_TZ 等（LANTERN_ 加选项名）
-</translation>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::AuditDetailPanel</name>
+    <message>
+        <source>Select a row to read what was done, by whom and why.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation type="unfinished">详情</translation>
+    </message>
+    <message>
+        <source>none recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::AuditView</name>
+    <message>
+        <source>Clear filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Newest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>‹ Newer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Older ›</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operators whose name contains this text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Actions that start with this text, e.g. “campaign.” for every campaign action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target, e.g. uid:10001</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Targets that contain this text: a user (uid:10001), a campaign (campaign:3), a queue, …</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation type="unfinished">今天</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Custom range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Business days, in the configured time zone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the shown page again (F5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the database…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The newest entries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The previous, newer page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The next, older page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No audit entries match these filters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The audit log is empty: no operator has changed anything yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audit log read %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Page %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Page %1 · entries %2–%3, newest first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audit log</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -785,6 +1883,670 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
     <message>
         <source>Today</source>
         <translation>今天</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CampaignConfirmation</name>
+    <message>
+        <source>Launch campaign #%1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” goes live now: its %2 envelopes (%3 in all) are written to the ledger and put in the grab pool, and users can grab at once.
+
+A launch cannot be undone; you can pause the campaign at any time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Launch now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause campaign #%1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grabs of “%1” stop at once: every grab is answered “not live” until you resume it. Envelopes already grabbed are still paid out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause grabs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume campaign #%1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grabs of “%1” start again at once, for the %2 envelopes left (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume grabs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close campaign #%1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Closing “%1” is final: grabs stop for good and the %2 envelopes left (%3) are refunded. Envelopes already grabbed are still paid out.
+
+This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close and refund</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CampaignCreateDialog</name>
+    <message>
+        <source>New red-envelope campaign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The total is split into envelopes when the campaign is launched; the preview shows that exact split. Creating writes a draft and an audit log entry only: nobody can grab until you launch it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. Spring Festival 2025</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Total (¥):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 8888.88</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Envelopes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 1000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Minimum each (¥):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Split:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same seed always gives the same split, so an audit can replay it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How often one user may try to grab; further tries are refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Attempts per user:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your name, for the audit log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Operator:</source>
+        <translation type="unfinished">操作人(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Envelopes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Amount per envelope (¥)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How the total is split</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>WeChat&apos;s rule: each envelope is drawn between the minimum and twice the average left. Early grabs vary little, the last ones a lot.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Everybody first gets an even share; only the rest is split by double mean. Amounts stay close together.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random cuts along the total: every envelope has the same chance of any amount, whatever the grab order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The audit log needs your name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the fields marked in red first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter your name as the operator first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Computing the split…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No preview: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter a total, a number of envelopes and a seed to see the split.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the fields marked in red to see the split.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Smallest:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Median:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln envelope(s) hold exactly the minimum.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The first grabs get %1 …</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview of all %1 envelopes, as launch will write them (seed %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CampaignDetailPanel</name>
+    <message>
+        <source>Drain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envelopes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grabbed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved to the ledger</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paid out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remaining in the pool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refunded at close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ledger check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grabs per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a campaign to watch it drain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln envelope(s) of at least %2 · %3 split, seed %4 · up to %5 grab attempts per user</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Grabbed, payout pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remaining</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refunded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paid out %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grabbed, payout pending %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remaining %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refunded %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, grabbed + refunded = total.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>✘ %n rule(s) of the ledger are broken. Run recovery on the Recovery page, or escalate:</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rule %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grabs happen only while the campaign is live.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rate appears from the second refresh on (auto-refresh in the toolbar).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Now %1 grabs/s, peak %2 grabs/s, over the last %n refresh(es).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CampaignsView</name>
+    <message>
+        <source>New campaign…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Launch…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the envelopes and open grabs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kill switch: stop grabs at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open grabs again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End the campaign for good and refund what is left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the list and the selected campaign again (F5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for Redis and the database…</source>
+        <translation type="unfinished">正在等待 Redis 和数据库…</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation type="unfinished">你的姓名</translation>
+    </message>
+    <message>
+        <source>Every change is recorded in the audit log under this name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Operator:</source>
+        <translation type="unfinished">操作人(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Newer campaigns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Older campaigns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a campaign to watch it drain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading campaign #%1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No campaigns yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1–%2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No campaigns yet. Press “New campaign…” to create one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last refresh %1</source>
+        <translation type="unfinished">最近刷新 %1</translation>
+    </message>
+    <message>
+        <source>Draft #%1 “%2” created. Nobody can grab yet: check it below, then launch it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign #%1 already was %2; nothing changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is live: users can grab now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is paused: every grab is refused until you resume it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is live again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is closed; %2 were refunded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The campaigns could not be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter your name as the operator first: every change is audited.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaigns</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ConnectionsView</name>
+    <message>
+        <source>%1 ms</source>
+        <extracomment>A round trip time in milliseconds, e.g. &quot;0.42 ms&quot;.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No saved profiles yet: fill in the form and press Save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only: only reads reach Redis and SQL; every change is refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use this profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved profiles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the profile “%1” and its saved passwords?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. production</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Letters, digits, “_”, “.” and “-”; use it as lantern --profile NAME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System time zone (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enforced by the connections themselves: Redis commands outside a list of reads and SQL other than SELECT are never sent, whatever a view or lanternd tries.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQL URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQL password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key prefix</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time zone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect to both servers and measure one round trip each (Redis PING, SQL SELECT 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the profile; passwords go to the system keychain, never into the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reconnect the console to this profile&apos;s servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no saved profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In use: &lt;b&gt;%1&lt;/b&gt; — Redis %2 · SQL %3 · key prefix %4 · %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reading the keychain…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile “%1” saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile “%1” deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the profile a name first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switching the console to “%1”…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis %1 · SQL %2</source>
+        <translation type="unfinished">Redis %1 · SQL %2</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PING answered in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SELECT 1 answered in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>schema version %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no Lantern tables yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tested read-only: nothing was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No keychain service answers on this machine, so passwords are kept in memory until the console closes — never on disk. Type them again after a restart.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passwords are kept in the system keychain, never in the profile file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connections</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -872,10 +2634,6 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>文件</translation>
     </message>
     <message>
-        <source>The view to render: users.</source>
-        <translation>要渲染的视图：users。</translation>
-    </message>
-    <message>
         <source>name</source>
         <translation>名称</translation>
     </message>
@@ -916,16 +2674,36 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>--db 需要同时指定 --redis（或者使用 --sandbox）</translation>
     </message>
     <message>
-        <source>unknown view &apos;%1&apos;: the console has one view, users</source>
-        <translation>未知视图“%1”：控制台目前只有 users 一个视图</translation>
-    </message>
-    <message>
         <source>Select this day (YYYY-MM-DD) in the calendar.</source>
         <translation>在日历中选中这一天（YYYY-MM-DD）。</translation>
     </message>
     <message>
         <source>date</source>
         <translation>日期</translation>
+    </message>
+    <message>
+        <source>true: refuse every write where commands are sent (Redis and SQL).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The view to open or render: users, campaigns, queues, recovery, audit, connections.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show this campaign (its id).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown view &apos;%1&apos;: expected one of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid --campaign &apos;%1&apos;: expected a campaign id (a positive whole number)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -956,11 +2734,126 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     </message>
 </context>
 <context>
-    <name>lantern::ui::MainWindow</name>
+    <name>lantern::ui::DeadLetterPanel</name>
     <message>
-        <source>Lantern Console — Users</source>
-        <translation>Lantern 控制台 — 用户</translation>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry all…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard all…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dead letters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Newer entries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Older entries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put the selected entries back on their queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected entries for good (the audit log keeps a copy)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select an entry to see it as it is stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No dead letters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1–%2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry dead letters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Put all %n entry(s) of “%1” back on its queue?</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Put %n selected entry(s) of “%1” back on its queue?</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Workers will process them again; a payout keeps its idempotency key, so nothing is paid twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard dead letters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Discard all %n entry(s) of “%1”?</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Discard %n selected entry(s) of “%1”?</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>They are removed for good; the audit log keeps a copy of each.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Retrying %n entry(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Discarding %n entry(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::MainWindow</name>
     <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
@@ -1019,6 +2912,64 @@ SQL：%2</translation>
         <source>Last refresh %1</source>
         <translation>最近刷新 %1</translation>
     </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Refresh now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto-refresh:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>every %n s</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Lantern Console — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto-refresh is paused: what you see stays as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause auto-refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Round trip of a Redis PING and an SQL SELECT 1, measured every 15 seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::MakeupDialog</name>
@@ -1066,6 +3017,268 @@ SQL：%2</translation>
     <message>
         <source>Close this message</source>
         <translation>关闭此消息</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::QueueConfirmDialog</name>
+    <message>
+        <source>Operator:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::QueueJobBar</name>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling after the current batch…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::QueueThroughputChart</name>
+    <message>
+        <source>Waiting (tasks)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drained per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per s</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::QueuesView</name>
+    <message>
+        <source>Waiting for Redis…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queues</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last refresh %1</source>
+        <translation type="unfinished">最近刷新 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n task(s) waiting</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>oldest %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s) alive</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 task(s) — see Recovery&lt;/span&gt;</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead letter(s)&lt;/span&gt;</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no dead letters</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::RecoveryView</name>
+    <message>
+        <source>Compensate worker…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compensate all…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reconcile…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for Redis…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Complete what SQL says is done and put the rest back on its queue, for the selected worker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same for every dead worker listed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dead workers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ledger check of the campaigns involved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compares the day&apos;s check-ins in Redis with the log in SQL and back-fills the rows that were lost.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Day:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check-in reconciliation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No dead worker: nothing waits for compensation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dead worker(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n task(s) held in their backup lists</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>ledger: %1 of %2 campaign(s) balanced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n with violations</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Last refresh %1</source>
+        <translation type="unfinished">最近刷新 %1</translation>
+    </message>
+    <message>
+        <source>Compensate worker %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Compensate all %n dead worker(s)?</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Each of the %n task(s) they hold is completed when SQL records it as done, put back at the front of its queue otherwise (a payout keeps its idempotency key, so nothing is paid twice), or set aside when unreadable.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Compensate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Compensating %n worker(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reconcile check-ins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare the check-ins of %1 in Redis with the log in SQL and back-fill the rows that are missing?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reconcile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reconciling %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 check-in(s) in Redis, %3 in SQL before.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing was missing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 missing, %2 back-filled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recovery</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::UserHistoryPanel</name>
+    <message>
+        <source>Streak chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check-ins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Points ledger</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make-up</source>
+        <translation type="unfinished">补签</translation>
+    </message>
+    <message>
+        <source>Longest run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>days</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1211,6 +3424,10 @@ SQL：%2</translation>
     <message>
         <source>%1 had been signed meanwhile; nothing changed.</source>
         <translation>%1 在此期间已经签到，没有任何改动。</translation>
+    </message>
+    <message>
+        <source>Users</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

@@ -54,6 +54,7 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
       m_lookUpButton(new QPushButton(tr("Look up"), this)),
       m_refreshButton(new QToolButton(this)),
       m_busy(new QProgressBar(this)),
+      m_cancelButton(new QToolButton(this)),
       m_banner(new MessageBanner(this)),
       m_previousButton(new QToolButton(this)),
       m_nextButton(new QToolButton(this)),
@@ -81,12 +82,18 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
     m_busy->setFixedHeight(m_search->sizeHint().height() / 3);
     m_busy->setToolTip(tr("Waiting for Redis and the database…"));
     m_busy->setVisible(false);
+    m_cancelButton->setText(tr("Cancel"));
+    m_cancelButton->setToolTip(tr("Stop waiting for this answer (Esc)"));
+    m_cancelButton->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancelButton->setVisible(false);
+    connect(m_cancelButton, &QToolButton::clicked, this, &UsersView::cancel);
     m_search->setMinimumWidth(m_search->fontMetrics().averageCharWidth() * 36);
     auto *searchRow = new QHBoxLayout;
     searchRow->addWidget(m_search, 2);
     searchRow->addWidget(m_lookUpButton);
     searchRow->addWidget(m_refreshButton);
     searchRow->addWidget(m_busy);
+    searchRow->addWidget(m_cancelButton);
     searchRow->addStretch(3);
     connect(m_search, &QLineEdit::returnPressed, this, [this] { lookUp(m_search->text()); });
     connect(m_lookUpButton, &QPushButton::clicked, this, [this] { lookUp(m_search->text()); });
@@ -271,8 +278,19 @@ void UsersView::setWaitingFor(quint64 serial)
     const bool wasBusy = isBusy();
     m_waitingFor = serial;
     m_busy->setVisible(isBusy());
+    m_cancelButton->setVisible(isBusy());
     if (wasBusy != isBusy())
         Q_EMIT busyChanged(isBusy());
+}
+
+void UsersView::cancel()
+{
+    if (!isBusy())
+        return;
+    // The service thread may still be blocked on a stalled server; its late answer carries an
+    // old serial and is dropped. Its own timeout (RedisOptions) frees it.
+    setWaitingFor(0);
+    m_banner->showMessage(MessageBanner::Kind::Information, tr("Cancelled. The last answer shown stays on screen."));
 }
 
 void UsersView::lookUp(const QString &query, QDate month)

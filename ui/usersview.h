@@ -59,6 +59,8 @@ public:
     /** Shows another month: of the same user when one is shown. */
     void showMonth(QDate month);
     void refresh() override;
+    /** Stops waiting for the request that is out (its answer will be ignored). */
+    void cancel();
     /** Opens the make-up dialog for the selected day, when the rules allow it. */
     void requestMakeup();
     /** Selects a day of the month shown. */
@@ -70,6 +72,7 @@ public:
     CalendarModel *calendarModel() const { return m_model; }
     QTableView *calendarView() const { return m_calendar; }
     MessageBanner *banner() const { return m_banner; }
+    QToolButton *cancelButton() const { return m_cancelButton; }
     UserSummaryPanel *summaryPanel() const { return m_summary; }
     UserHistoryPanel *historyPanel() const { return m_historyPanel; }
     QLineEdit *searchField() const { return m_search; }
@@ -116,6 +119,7 @@ private:
     QPushButton *m_lookUpButton;
     QToolButton *m_refreshButton;
     QProgressBar *m_busy;
+    QToolButton *m_cancelButton;
     MessageBanner *m_banner;
     QToolButton *m_previousButton;
     QToolButton *m_nextButton;
