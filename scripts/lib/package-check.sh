@@ -51,8 +51,8 @@ if [[ -n "${console}" ]]; then
 fi
 if [[ -n "${daemon}" ]]; then
     expect_file "${daemon}" usr/bin/lanternd
-    expect_file "${daemon}" lib/systemd/system/lanternd-work.service
-    expect_file "${daemon}" lib/systemd/system/lanternd-serve.service
+    expect_file "${daemon}" usr/lib/systemd/system/lanternd-work.service
+    expect_file "${daemon}" usr/lib/systemd/system/lanternd-serve.service
     expect_file "${daemon}" etc/lantern/lanternd.conf
     dpkg-deb --ctrl-tarfile "${daemon}" | tar -xO ./conffiles | grep -qx /etc/lantern/lanternd.conf \
         || fail "lanternd.conf is not a conffile"
