@@ -97,6 +97,36 @@ void EnvelopeDrain::persist(const QList<PayoutTask> &tasks, EnvelopeDrainStats &
     });
 }
 
+void EnvelopeDrain::record(const QList<PayoutRecord> &records)
+{
+    if (records.isEmpty())
+        return;
+    // An upsert on rows persist() created: status and provider reference replaced, attempts
+    // added, in multi-row statements (MySQL ON DUPLICATE KEY UPDATE, SQLite ON CONFLICT).
+    const bool mysql = m_sql.dialect() == DbUrl::Dialect::MySql;
+    const QString head = QStringLiteral("INSERT INTO payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, provider_ref, attempts, "
+                                        "updated_at_ms) VALUES ");
+    const QString tail = mysql ? QStringLiteral(" ON DUPLICATE KEY UPDATE status = VALUES(status), provider_ref = COALESCE(VALUES(provider_ref), "
+                                                "provider_ref), attempts = attempts + VALUES(attempts), updated_at_ms = VALUES(updated_at_ms)")
+                               : QStringLiteral(" ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, provider_ref = "
+                                                "COALESCE(excluded.provider_ref, payout.provider_ref), attempts = payout.attempts + "
+                                                "excluded.attempts, updated_at_ms = excluded.updated_at_ms");
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_sql.transaction([&] {
+        for (qsizetype start = 0; start < records.size(); start += ChunkRows) {
+            const QList<PayoutRecord> chunk = records.mid(start, ChunkRows);
+            QVariantList values;
+            for (const PayoutRecord &record : chunk) {
+                const PayoutTask &task = record.task;
+                values << task.idempotencyKey() << task.campaignId << task.seq << task.uid << task.amountCents << record.status
+                       << (record.providerRef.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(record.providerRef))
+                       << record.calls << now;
+            }
+            m_sql.exec(head + SqlConnection::placeholderRows(chunk.size(), 9) + tail, values);
+        }
+    });
+}
+
 void EnvelopeDrain::deadLetter(const ReliableQueue &queue, const QByteArray &entry, const QString &why)
 {
     queue.deadLetter(m_redis, entry);
@@ -150,7 +180,13 @@ EnvelopeDrainStats EnvelopeDrain::process(const ReliableQueue &queue, const QByt
             state.insert(query.value(0).toString(), {query.value(1).toString(), query.value(2).toInt()});
     }
 
+    // Results are recorded in SQL once for the whole batch (one statement, one commit); a crash
+    // before that leaves the tasks in the backup list, and paying them again is answered from
+    // the provider's own record of the idempotency key.
+    QList<PayoutRecord> records;
     QByteArrayList done;
+    QList<std::pair<QByteArray, QString>> givenUp;  // entry, why
+    QByteArrayList later;
     for (qsizetype i = 0; i < tasks.size(); ++i) {
         const PayoutTask &task = tasks.at(i);
         const auto [status, attemptsSoFar] = state.value(task.idempotencyKey(), {QStringLiteral("pending"), 0});
@@ -169,26 +205,28 @@ EnvelopeDrainStats EnvelopeDrain::process(const ReliableQueue &queue, const QByt
                 break;
             QThread::msleep(static_cast<unsigned long>(backoff));
         }
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
         if (result.status == PayoutResult::Status::Paid) {
-            m_sql.exec(QStringLiteral("UPDATE payout SET status = 'paid', provider_ref = ?, attempts = attempts + ?, updated_at_ms = ? "
-                                      "WHERE idempotency_key = ?"),
-                       {result.providerRef, calls, now, task.idempotencyKey()});
+            records.append({task, QStringLiteral("paid"), result.providerRef, calls});
             ++stats.paid;
             done << raws.at(i);
             continue;
         }
         const bool giveUp = result.status == PayoutResult::Status::PermanentFailure
                 || (attemptsSoFar + calls) >= m_options.maxFailedPasses * m_options.payAttempts;
-        m_sql.exec(QStringLiteral("UPDATE payout SET status = ?, attempts = attempts + ?, updated_at_ms = ? WHERE idempotency_key = ?"),
-                   {giveUp ? QStringLiteral("failed") : QStringLiteral("pending"), calls, now, task.idempotencyKey()});
-        if (giveUp) {
-            deadLetter(queue, raws.at(i), result.error);
-            ++stats.deadLettered;
-        } else {
-            queue.retryLater(m_redis, raws.at(i));
-            ++stats.retried;
-        }
+        records.append({task, giveUp ? QStringLiteral("failed") : QStringLiteral("pending"), QString(), calls});
+        if (giveUp)
+            givenUp.append({raws.at(i), result.error});
+        else
+            later << raws.at(i);
+    }
+    record(records);
+    for (const auto &[entry, why] : std::as_const(givenUp)) {
+        deadLetter(queue, entry, why);
+        ++stats.deadLettered;
+    }
+    for (const QByteArray &entry : std::as_const(later)) {
+        queue.retryLater(m_redis, entry);
+        ++stats.retried;
     }
     // 3. Only now do the tasks leave this worker's backup list.
     queue.acknowledge(m_redis, done);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "envelope/payouttask.h"
+
 #include <QByteArrayList>
 #include <QString>
 
@@ -49,7 +51,17 @@ public:
 
 private:
     EnvelopeDrainStats process(const ReliableQueue &queue, const QByteArrayList &entries);
+    /** What one payout attempt left to record in SQL. */
+    struct PayoutRecord {
+        PayoutTask task;
+        QString status;  // paid, pending (retry later) or failed (given up)
+        QString providerRef;
+        int calls = 0;
+    };
+
     void persist(const QList<PayoutTask> &tasks, EnvelopeDrainStats &stats);
+    /** Writes a batch's payout results in one transaction. */
+    void record(const QList<PayoutRecord> &records);
     void deadLetter(const ReliableQueue &queue, const QByteArray &entry, const QString &why);
 
     RedisClient &m_redis;
