@@ -5,74 +5,74 @@
     <name>CampaignDraftCheck</name>
     <message>
         <source>Give the campaign a name.</source>
-        <translation type="unfinished"></translation>
+        <translation>Give the campaign a name.</translation>
     </message>
     <message numerus="yes">
         <source>The name is too long: at most %n characters.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>The name is too long: at most %n character.</numerusform>
+            <numerusform>The name is too long: at most %n characters.</numerusform>
         </translation>
     </message>
     <message>
         <source>The name must not contain control characters.</source>
-        <translation type="unfinished"></translation>
+        <translation>The name must not contain control characters.</translation>
     </message>
     <message>
         <source>Enter the total amount in yuan.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enter the total amount in yuan.</translation>
     </message>
     <message>
         <source>Not an amount: use yuan with at most two decimals, e.g. 888.88 (and nothing beyond ¥92,233,720,368,547,758.07).</source>
-        <translation type="unfinished"></translation>
+        <translation>Not an amount: use yuan with at most two decimals, e.g. 888.88 (and nothing beyond ¥92,233,720,368,547,758.07).</translation>
     </message>
     <message>
         <source>The total must be at least ¥0.01.</source>
-        <translation type="unfinished"></translation>
+        <translation>The total must be at least ¥0.01.</translation>
     </message>
     <message>
         <source>Enter how many envelopes to split the total into.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enter how many envelopes to split the total into.</translation>
     </message>
     <message>
         <source>Not a whole number.</source>
-        <translation type="unfinished"></translation>
+        <translation>Not a whole number.</translation>
     </message>
     <message>
         <source>There must be at least one envelope.</source>
-        <translation type="unfinished"></translation>
+        <translation>There must be at least one envelope.</translation>
     </message>
     <message>
         <source>At most %1 envelopes per campaign.</source>
-        <translation type="unfinished"></translation>
+        <translation>At most %1 envelopes per campaign.</translation>
     </message>
     <message>
         <source>Not an amount: use yuan with at most two decimals, e.g. 0.01.</source>
-        <translation type="unfinished"></translation>
+        <translation>Not an amount: use yuan with at most two decimals, e.g. 0.01.</translation>
     </message>
     <message>
         <source>Every envelope must hold at least ¥0.01.</source>
-        <translation type="unfinished"></translation>
+        <translation>Every envelope must hold at least ¥0.01.</translation>
     </message>
     <message>
         <source>%1 envelopes of at least %2 is more money than can be counted: lower the count or the minimum.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 envelopes of at least %2 is more money than can be counted: lower the count or the minimum.</translation>
     </message>
     <message>
         <source>Too little for %1 envelopes of at least %2: the total must be at least %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>Too little for %1 envelopes of at least %2: the total must be at least %3.</translation>
     </message>
     <message>
         <source>Enter a seed (a whole number), or press Random.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enter a seed (a whole number), or press Random.</translation>
     </message>
     <message>
         <source>The seed is a whole number from 0 to %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>The seed is a whole number from 0 to %1.</translation>
     </message>
     <message>
         <source>From 1 to 1000 grab attempts per user.</source>
-        <translation type="unfinished"></translation>
+        <translation>From 1 to 1000 grab attempts per user.</translation>
     </message>
 </context>
 <context>
@@ -103,7 +103,7 @@
     </message>
     <message>
         <source>a campaign name must not contain control characters or text that is not valid UTF-8</source>
-        <translation type="unfinished"></translation>
+        <translation>a campaign name must not contain control characters or text that is not valid UTF-8</translation>
     </message>
 </context>
 <context>
@@ -165,93 +165,93 @@
     <name>lantern::ApiHandler</name>
     <message>
         <source>internal error; the server log has the details</source>
-        <translation type="unfinished"></translation>
+        <translation>internal error; the server log has the details</translation>
     </message>
     <message>
         <source>no such endpoint: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>no such endpoint: %1</translation>
     </message>
     <message>
         <source>%1 takes %2 only</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 takes %2 only</translation>
     </message>
     <message>
         <source>request body too large: at most %1 bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>request body too large: at most %1 bytes</translation>
     </message>
     <message>
         <source>invalid campaign id: expected a positive whole number</source>
-        <translation type="unfinished"></translation>
+        <translation>invalid campaign id: expected a positive whole number</translation>
     </message>
     <message numerus="yes">
         <source>too many requests; retry after %n second(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>too many requests; retry after %n second</numerusform>
+            <numerusform>too many requests; retry after %n seconds</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 is switched off for now</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 is switched off for now</translation>
     </message>
     <message>
         <source>missing bearer token: send &apos;Authorization: Bearer &lt;token&gt;&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>missing bearer token: send &apos;Authorization: Bearer &lt;token&gt;&apos;</translation>
     </message>
     <message>
         <source>unsupported authorization scheme: expected &apos;Bearer &lt;token&gt;&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>unsupported authorization scheme: expected &apos;Bearer &lt;token&gt;&apos;</translation>
     </message>
     <message>
         <source>invalid or expired bearer token</source>
-        <translation type="unfinished"></translation>
+        <translation>invalid or expired bearer token</translation>
     </message>
     <message>
         <source>malformed JSON body at offset %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>malformed JSON body at offset %1: %2</translation>
     </message>
     <message>
         <source>the body must be a JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>the body must be a JSON object</translation>
     </message>
     <message>
         <source>unknown field &apos;%1&apos;: this endpoint takes no fields</source>
-        <translation type="unfinished"></translation>
+        <translation>unknown field &apos;%1&apos;: this endpoint takes no fields</translation>
     </message>
     <message>
         <source>GET /v1/calendar takes no body</source>
-        <translation type="unfinished"></translation>
+        <translation>GET /v1/calendar takes no body</translation>
     </message>
     <message>
         <source>unknown query parameter &apos;%1&apos;: only month=YYYY-MM</source>
-        <translation type="unfinished"></translation>
+        <translation>unknown query parameter &apos;%1&apos;: only month=YYYY-MM</translation>
     </message>
     <message>
         <source>campaign %1 is not launched or does not exist</source>
-        <translation type="unfinished"></translation>
+        <translation>campaign %1 is not launched or does not exist</translation>
     </message>
 </context>
 <context>
     <name>lantern::AuditLogModel</name>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>Time</translation>
     </message>
     <message>
         <source>Who</source>
-        <translation type="unfinished"></translation>
+        <translation>Who</translation>
     </message>
     <message>
         <source>Action</source>
-        <translation type="unfinished"></translation>
+        <translation>Action</translation>
     </message>
     <message>
         <source>Target</source>
-        <translation type="unfinished"></translation>
+        <translation>Target</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished">Details</translation>
+        <translation>Details</translation>
     </message>
 </context>
 <context>
@@ -285,157 +285,157 @@
     <name>lantern::CampaignConsoleService</name>
     <message>
         <source>Campaign %1 does not exist (any more).</source>
-        <translation type="unfinished"></translation>
+        <translation>Campaign %1 does not exist (any more).</translation>
     </message>
     <message>
         <source>The campaign was not created: its settings were refused.</source>
-        <translation type="unfinished"></translation>
+        <translation>The campaign was not created: its settings were refused.</translation>
     </message>
     <message>
         <source>The campaign was not created. %1</source>
-        <translation type="unfinished"></translation>
+        <translation>The campaign was not created. %1</translation>
     </message>
     <message>
         <source>This campaign can no longer be launched: its status changed meanwhile. The list now shows it as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>This campaign can no longer be launched: its status changed meanwhile. The list now shows it as it is.</translation>
     </message>
     <message>
         <source>This campaign cannot be paused: only a live campaign can. The list now shows it as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>This campaign cannot be paused: only a live campaign can. The list now shows it as it is.</translation>
     </message>
     <message>
         <source>This campaign cannot be resumed: only a paused campaign can. The list now shows it as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>This campaign cannot be resumed: only a paused campaign can. The list now shows it as it is.</translation>
     </message>
     <message>
         <source>This campaign cannot be closed now. The list now shows it as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>This campaign cannot be closed now. The list now shows it as it is.</translation>
     </message>
     <message>
         <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-        <translation type="unfinished">Redis at %1 does not answer. Check that it is running, then try again.</translation>
+        <translation>Redis at %1 does not answer. Check that it is running, then try again.</translation>
     </message>
     <message>
         <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-        <translation type="unfinished">The database at %1 cannot be reached. Check that it is running, then try again.</translation>
+        <translation>The database at %1 cannot be reached. Check that it is running, then try again.</translation>
     </message>
     <message>
         <source>The database refused the request.</source>
-        <translation type="unfinished">The database refused the request.</translation>
+        <translation>The database refused the request.</translation>
     </message>
     <message>
         <source>Redis refused the request.</source>
-        <translation type="unfinished">Redis refused the request.</translation>
+        <translation>Redis refused the request.</translation>
     </message>
     <message>
         <source>Something went wrong while talking to Redis or the database.</source>
-        <translation type="unfinished">Something went wrong while talking to Redis or the database.</translation>
+        <translation>Something went wrong while talking to Redis or the database.</translation>
     </message>
 </context>
 <context>
     <name>lantern::CampaignListModel</name>
     <message>
         <source>Draft</source>
-        <translation type="unfinished"></translation>
+        <translation>Draft</translation>
     </message>
     <message>
         <source>Live</source>
-        <translation type="unfinished"></translation>
+        <translation>Live</translation>
     </message>
     <message>
         <source>Paused</source>
-        <translation type="unfinished"></translation>
+        <translation>Paused</translation>
     </message>
     <message>
         <source>Closed</source>
-        <translation type="unfinished"></translation>
+        <translation>Closed</translation>
     </message>
     <message>
         <source>Double mean</source>
-        <translation type="unfinished"></translation>
+        <translation>Double mean</translation>
     </message>
     <message>
         <source>Smoothed</source>
-        <translation type="unfinished"></translation>
+        <translation>Smoothed</translation>
     </message>
     <message>
         <source>Uniform cuts</source>
-        <translation type="unfinished"></translation>
+        <translation>Uniform cuts</translation>
     </message>
     <message>
         <source>%1 / %2</source>
         <extracomment>Envelopes grabbed of the campaign&apos;s count, e.g. &quot;120 / 500&quot;.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2</translation>
     </message>
     <message>
         <source>ID</source>
-        <translation type="unfinished"></translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Name</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Status</translation>
     </message>
     <message>
         <source>Grabbed / count</source>
-        <translation type="unfinished"></translation>
+        <translation>Grabbed / count</translation>
     </message>
     <message>
         <source>Total</source>
-        <translation type="unfinished"></translation>
+        <translation>Total</translation>
     </message>
     <message>
         <source>Grabbed amount</source>
-        <translation type="unfinished"></translation>
+        <translation>Grabbed amount</translation>
     </message>
     <message>
         <source>Split</source>
-        <translation type="unfinished"></translation>
+        <translation>Split</translation>
     </message>
     <message>
         <source>Created</source>
-        <translation type="unfinished"></translation>
+        <translation>Created</translation>
     </message>
 </context>
 <context>
     <name>lantern::CampaignPreviewer</name>
     <message>
         <source>Not enough memory to preview this many envelopes.</source>
-        <translation type="unfinished"></translation>
+        <translation>Not enough memory to preview this many envelopes.</translation>
     </message>
 </context>
 <context>
     <name>lantern::CheckinHistoryModel</name>
     <message>
         <source>Make-up</source>
-        <translation type="unfinished">Make-up</translation>
+        <translation>Make-up</translation>
     </message>
     <message>
         <source>Check-in</source>
-        <translation type="unfinished"></translation>
+        <translation>Check-in</translation>
     </message>
     <message>
         <source>Day</source>
-        <translation type="unfinished"></translation>
+        <translation>Day</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>Kind</translation>
     </message>
     <message>
         <source>Points</source>
-        <translation type="unfinished"></translation>
+        <translation>Points</translation>
     </message>
     <message>
         <source>Operator</source>
-        <translation type="unfinished"></translation>
+        <translation>Operator</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>Reason</translation>
     </message>
 </context>
 <context>
@@ -561,126 +561,128 @@
     </message>
     <message>
         <source>invalid rate limit &apos;%1&apos; in %2: expected R or R/B (requests per second and burst, 0 for unlimited)</source>
-        <translation type="unfinished"></translation>
+        <translation>invalid rate limit &apos;%1&apos; in %2: expected R or R/B (requests per second and burst, 0 for unlimited)</translation>
     </message>
     <message>
         <source>read-only switch</source>
-        <translation type="unfinished"></translation>
+        <translation>read-only switch</translation>
     </message>
 </context>
 <context>
     <name>lantern::ConnectionErrors</name>
     <message>
         <source>This connection is read-only: the request would have changed data, so it was not sent.</source>
-        <translation type="unfinished"></translation>
+        <translation>This connection is read-only: the request would have changed data, so it was not sent.</translation>
     </message>
     <message>
         <source>The Redis user of %1 is not allowed to connect this way.</source>
-        <translation type="unfinished"></translation>
+        <translation>The Redis user of %1 is not allowed to connect this way.</translation>
     </message>
     <message>
         <source>Redis at %1 refused the user name or password.</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis at %1 refused the user name or password.</translation>
     </message>
     <message>
         <source>Redis at %1 did not answer in time. Check that it is running and reachable, then try again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis at %1 did not answer in time. Check that it is running and reachable, then try again.</translation>
     </message>
     <message>
         <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-        <translation type="unfinished">Redis at %1 does not answer. Check that it is running, then try again.</translation>
+        <translation>Redis at %1 does not answer. Check that it is running, then try again.</translation>
     </message>
     <message>
         <source>The Redis user of %1 is not allowed to do this.</source>
-        <translation type="unfinished"></translation>
+        <translation>The Redis user of %1 is not allowed to do this.</translation>
     </message>
     <message>
         <source>Redis refused the request.</source>
-        <translation type="unfinished">Redis refused the request.</translation>
+        <translation>Redis refused the request.</translation>
     </message>
     <message>
         <source>The database at %1 refused the user name or password.</source>
-        <translation type="unfinished"></translation>
+        <translation>The database at %1 refused the user name or password.</translation>
     </message>
     <message>
         <source>The database server at %1 has no database named “%2”.</source>
-        <translation type="unfinished"></translation>
+        <translation>The database server at %1 has no database named “%2”.</translation>
     </message>
     <message>
         <source>The database file %1 cannot be opened. Check that it exists and can be read.</source>
-        <translation type="unfinished"></translation>
+        <translation>The database file %1 cannot be opened. Check that it exists and can be read.</translation>
     </message>
     <message>
         <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-        <translation type="unfinished">The database at %1 cannot be reached. Check that it is running, then try again.</translation>
+        <translation>The database at %1 cannot be reached. Check that it is running, then try again.</translation>
     </message>
     <message>
         <source>This connection is read-only: the database refused a change.</source>
-        <translation type="unfinished"></translation>
+        <translation>This connection is read-only: the database refused a change.</translation>
     </message>
     <message>
         <source>The database user of %1 is not allowed to do this.</source>
-        <translation type="unfinished"></translation>
+        <translation>The database user of %1 is not allowed to do this.</translation>
     </message>
     <message>
         <source>The database at %1 has no Lantern tables yet (run “lanternd migrate” first).</source>
-        <translation type="unfinished"></translation>
+        <translation>The database at %1 has no Lantern tables yet (run “lanternd migrate” first).</translation>
     </message>
     <message>
         <source>The database refused the request.</source>
-        <translation type="unfinished">The database refused the request.</translation>
+        <translation>The database refused the request.</translation>
     </message>
     <message>
         <source>Something went wrong while talking to Redis or the database.</source>
-        <translation type="unfinished">Something went wrong while talking to Redis or the database.</translation>
+        <translation>Something went wrong while talking to Redis or the database.</translation>
     </message>
     <message>
         <source>There is no database file at %1 yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>There is no database file at %1 yet.</translation>
     </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>
     <message>
         <source>A profile name is 1 to 64 letters, digits, “_”, “.” or “-”.</source>
-        <translation type="unfinished"></translation>
+        <translation>A profile name is 1 to 64 letters, digits, “_”, “.” or “-”.</translation>
     </message>
     <message>
         <source>The profile needs an SQL URL, such as mysql://user@host:3306/lantern or sqlite:///path/lantern.db.</source>
-        <translation type="unfinished"></translation>
+        <translation>The profile needs an SQL URL, such as mysql://user@host:3306/lantern or sqlite:///path/lantern.db.</translation>
     </message>
     <message>
         <source>The key prefix cannot be empty (the default is “lt:”).</source>
-        <translation type="unfinished"></translation>
+        <translation>The key prefix cannot be empty (the default is “lt:”).</translation>
     </message>
     <message>
         <source>“%1” is not a time zone; use a name such as Asia/Shanghai.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1” is not a time zone; use a name such as Asia/Shanghai.</translation>
     </message>
 </context>
 <context>
     <name>lantern::ConnectionProfileModel</name>
     <message>
         <source>in use</source>
-        <translation type="unfinished"></translation>
+        <translation>in use</translation>
     </message>
     <message>
         <source>read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>read-only</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>, </source>
-        <translation type="unfinished"></translation>
+        <translation>, </translation>
     </message>
     <message>
         <source>Redis: %1
 SQL: %2
 Key prefix: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis: %1
+SQL: %2
+Key prefix: %3</translation>
     </message>
 </context>
 <context>
@@ -722,57 +724,57 @@ Key prefix: %3</source>
     <name>lantern::DeadLetterModel</name>
     <message>
         <source>Payout</source>
-        <translation type="unfinished"></translation>
+        <translation>Payout</translation>
     </message>
     <message>
         <source>Campaign %1, envelope %2: %3 to user %4</source>
-        <translation type="unfinished"></translation>
+        <translation>Campaign %1, envelope %2: %3 to user %4</translation>
     </message>
     <message>
         <source>Make-up</source>
-        <translation type="unfinished">Make-up</translation>
+        <translation>Make-up</translation>
     </message>
     <message>
         <source>Check-in</source>
-        <translation type="unfinished"></translation>
+        <translation>Check-in</translation>
     </message>
     <message numerus="yes">
         <source>User %1 on %2, %n point(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>User %1 on %2, %n point</numerusform>
+            <numerusform>User %1 on %2, %n points</numerusform>
         </translation>
     </message>
     <message>
         <source>Unreadable</source>
-        <translation type="unfinished"></translation>
+        <translation>Unreadable</translation>
     </message>
     <message>
         <source>#</source>
-        <translation type="unfinished"></translation>
+        <translation>#</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>Kind</translation>
     </message>
     <message>
         <source>Entry</source>
-        <translation type="unfinished"></translation>
+        <translation>Entry</translation>
     </message>
     <message>
         <source>Queued at</source>
-        <translation type="unfinished"></translation>
+        <translation>Queued at</translation>
     </message>
 </context>
 <context>
     <name>lantern::DeadLetters</name>
     <message>
         <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt;</translation>
     </message>
     <message>
         <source>unexpected reply of deadletter_move.lua</source>
-        <translation type="unfinished"></translation>
+        <translation>unexpected reply of deadletter_move.lua</translation>
     </message>
 </context>
 <context>
@@ -806,7 +808,7 @@ Key prefix: %3</source>
     <name>lantern::FeatureSwitches</name>
     <message>
         <source>unknown feature &apos;%1&apos;: expected %2</source>
-        <translation type="unfinished"></translation>
+        <translation>unknown feature &apos;%1&apos;: expected %2</translation>
     </message>
 </context>
 <context>
@@ -846,8 +848,8 @@ Key prefix: %3</source>
     <message numerus="yes">
         <source>%1 (gave up after %n attempt(s))</source>
         <translation>
-            <numerusform>%1 (gave up after %n attempt(s))</numerusform>
-            <numerusform>%1 (gave up after %n attempt(s))</numerusform>
+            <numerusform>%1 (gave up after %n attempt)</numerusform>
+            <numerusform>%1 (gave up after %n attempts)</numerusform>
         </translation>
     </message>
 </context>
@@ -870,23 +872,23 @@ Key prefix: %3</source>
     <name>lantern::LedgerModel</name>
     <message>
         <source>Check-in reward</source>
-        <translation type="unfinished"></translation>
+        <translation>Check-in reward</translation>
     </message>
     <message>
         <source>When</source>
-        <translation type="unfinished"></translation>
+        <translation>When</translation>
     </message>
     <message>
         <source>Points</source>
-        <translation type="unfinished"></translation>
+        <translation>Points</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>Source</translation>
     </message>
     <message>
         <source>Reference</source>
-        <translation type="unfinished"></translation>
+        <translation>Reference</translation>
     </message>
 </context>
 <context>
@@ -922,177 +924,177 @@ Key prefix: %3</source>
     <name>lantern::ProfileStore</name>
     <message>
         <source>A profile name is 1 to 64 letters, digits, “_”, “.” or “-”.</source>
-        <translation type="unfinished"></translation>
+        <translation>A profile name is 1 to 64 letters, digits, “_”, “.” or “-”.</translation>
     </message>
     <message>
         <source>Cannot create the folder %1 for connection profiles.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot create the folder %1 for connection profiles.</translation>
     </message>
     <message>
         <source>Cannot write the profile file %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot write the profile file %1.</translation>
     </message>
 </context>
 <context>
     <name>lantern::QueueFormat</name>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 s</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 min %2 s</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 h %2 min</translation>
     </message>
     <message>
         <source>%1 d %2 h</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 d %2 h</translation>
     </message>
     <message>
         <source>Check-in log</source>
-        <translation type="unfinished"></translation>
+        <translation>Check-in log</translation>
     </message>
     <message>
         <source>Payouts, campaign %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Payouts, campaign %1</translation>
     </message>
     <message>
         <source>Check-in log, shard %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Check-in log, shard %1</translation>
     </message>
 </context>
 <context>
     <name>lantern::QueueJobRunner</name>
     <message>
         <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-        <translation type="unfinished">Redis at %1 does not answer. Check that it is running, then try again.</translation>
+        <translation>Redis at %1 does not answer. Check that it is running, then try again.</translation>
     </message>
     <message>
         <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-        <translation type="unfinished">The database at %1 cannot be reached. Check that it is running, then try again.</translation>
+        <translation>The database at %1 cannot be reached. Check that it is running, then try again.</translation>
     </message>
     <message>
         <source>The database refused the request.</source>
-        <translation type="unfinished">The database refused the request.</translation>
+        <translation>The database refused the request.</translation>
     </message>
     <message>
         <source>Redis refused the request.</source>
-        <translation type="unfinished">Redis refused the request.</translation>
+        <translation>Redis refused the request.</translation>
     </message>
     <message>
         <source>This action cannot be done.</source>
-        <translation type="unfinished"></translation>
+        <translation>This action cannot be done.</translation>
     </message>
     <message>
         <source>Something went wrong while talking to Redis or the database.</source>
-        <translation type="unfinished">Something went wrong while talking to Redis or the database.</translation>
+        <translation>Something went wrong while talking to Redis or the database.</translation>
     </message>
     <message>
         <source>Another action is still running; wait for it or cancel it first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Another action is still running; wait for it or cancel it first.</translation>
     </message>
 </context>
 <context>
     <name>lantern::QueueService</name>
     <message>
         <source>an operator name is required</source>
-        <translation type="unfinished"></translation>
+        <translation>an operator name is required</translation>
     </message>
     <message numerus="yes">
         <source>%n entry(s) of %1 put back on the queue.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n entry of %1 put back on the queue.</numerusform>
+            <numerusform>%n entries of %1 put back on the queue.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n entry(s) of %1 discarded.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n entry of %1 discarded.</numerusform>
+            <numerusform>%n entries of %1 discarded.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n were no longer there (taken meanwhile).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n was no longer there (taken meanwhile).</numerusform>
+            <numerusform>%n were no longer there (taken meanwhile).</numerusform>
         </translation>
     </message>
     <message>
         <source>Cancelled before the end; the rest is untouched.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cancelled before the end; the rest is untouched.</translation>
     </message>
 </context>
 <context>
     <name>lantern::QueueTableModel</name>
     <message>
         <source>Queue</source>
-        <translation type="unfinished"></translation>
+        <translation>Queue</translation>
     </message>
     <message>
         <source>Waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>Waiting</translation>
     </message>
     <message>
         <source>Oldest waits</source>
-        <translation type="unfinished"></translation>
+        <translation>Oldest waits</translation>
     </message>
     <message>
         <source>Dead letters</source>
-        <translation type="unfinished"></translation>
+        <translation>Dead letters</translation>
     </message>
 </context>
 <context>
     <name>lantern::QueueWorkerModel</name>
     <message numerus="yes">
         <source>Its heartbeat is renewed every few seconds and expires after %n s.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Its heartbeat is renewed every few seconds and expires after %n s.</numerusform>
+            <numerusform>Its heartbeat is renewed every few seconds and expires after %n s.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>No heartbeat for more than %n s: what it holds waits for recovery (see Recovery).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>No heartbeat for more than %n s: what it holds waits for recovery (see Recovery).</numerusform>
+            <numerusform>No heartbeat for more than %n s: what it holds waits for recovery (see Recovery).</numerusform>
         </translation>
     </message>
     <message>
         <source>Alive</source>
-        <translation type="unfinished"></translation>
+        <translation>Alive</translation>
     </message>
     <message>
         <source>Dead</source>
-        <translation type="unfinished"></translation>
+        <translation>Dead</translation>
     </message>
     <message>
         <source>%1 ago</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ago</translation>
     </message>
     <message>
         <source>expired</source>
-        <translation type="unfinished"></translation>
+        <translation>expired</translation>
     </message>
     <message>
         <source>Worker</source>
-        <translation type="unfinished"></translation>
+        <translation>Worker</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>State</translation>
     </message>
     <message>
         <source>Last heartbeat</source>
-        <translation type="unfinished"></translation>
+        <translation>Last heartbeat</translation>
     </message>
     <message>
         <source>In flight</source>
-        <translation type="unfinished"></translation>
+        <translation>In flight</translation>
     </message>
 </context>
 <context>
@@ -1106,213 +1108,223 @@ Key prefix: %3</source>
     <name>lantern::RecoveryLedgerModel</name>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>Balanced</source>
-        <translation type="unfinished"></translation>
+        <translation>Balanced</translation>
     </message>
     <message>
         <source>Waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>Waiting</translation>
     </message>
     <message numerus="yes">
         <source>%n violation(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n violation</numerusform>
+            <numerusform>%n violations</numerusform>
         </translation>
     </message>
     <message>
         <source>Every grab has its row and exactly one payout.</source>
-        <translation type="unfinished"></translation>
+        <translation>Every grab has its row and exactly one payout.</translation>
     </message>
     <message numerus="yes">
         <source>%n held by dead workers</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n held by dead workers</numerusform>
+            <numerusform>%n held by dead workers</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n queued</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n queued</numerusform>
+            <numerusform>%n queued</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n with live workers</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n with live workers</numerusform>
+            <numerusform>%n with live workers</numerusform>
         </translation>
     </message>
     <message>
         <source>Payouts still on their way: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Payouts still on their way: %1.</translation>
     </message>
     <message>
         <source>Campaign</source>
-        <translation type="unfinished"></translation>
+        <translation>Campaign</translation>
     </message>
     <message>
         <source>Ledger check</source>
-        <translation type="unfinished"></translation>
+        <translation>Ledger check</translation>
     </message>
     <message>
         <source>Detail</source>
-        <translation type="unfinished"></translation>
+        <translation>Detail</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>separator between the items of a list</comment>
+        <translation>, </translation>
     </message>
 </context>
 <context>
     <name>lantern::RecoveryService</name>
     <message>
         <source>Invariant %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Invariant %1: %2</translation>
     </message>
     <message>
         <source>an operator name is required</source>
-        <translation type="unfinished"></translation>
+        <translation>an operator name is required</translation>
     </message>
     <message numerus="yes">
         <source>Compensated %n worker(s):</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Compensated %n worker:</numerusform>
+            <numerusform>Compensated %n workers:</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 task(s) completed from SQL, %2 re-queued, %3 set aside as unreadable.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 task(s) completed from SQL, %2 re-queued, %3 set aside as unreadable.</translation>
     </message>
     <message>
         <source>Skipped because their heartbeat came back: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Skipped because their heartbeat came back: %1.</translation>
     </message>
     <message numerus="yes">
         <source>Cancelled: %n worker(s) left untouched.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Cancelled: %n worker left untouched.</numerusform>
+            <numerusform>Cancelled: %n workers left untouched.</numerusform>
         </translation>
     </message>
     <message>
         <source>cannot reconcile %1: it is after today</source>
-        <translation type="unfinished">cannot reconcile %1: it is after today</translation>
+        <translation>cannot reconcile %1: it is after today</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>separator between the items of a list</comment>
+        <translation>, </translation>
     </message>
 </context>
 <context>
     <name>lantern::RecoveryTaskModel</name>
     <message>
         <source>Heartbeat expired: this worker is gone, and what its backup lists hold waits for compensation.</source>
-        <translation type="unfinished"></translation>
+        <translation>Heartbeat expired: this worker is gone, and what its backup lists hold waits for compensation.</translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) held, first %1 shown</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n task held, first %1 shown</numerusform>
+            <numerusform>%n tasks held, first %1 shown</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) held</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n task held</numerusform>
+            <numerusform>%n tasks held</numerusform>
         </translation>
     </message>
     <message>
         <source>Forget the worker</source>
-        <translation type="unfinished"></translation>
+        <translation>Forget the worker</translation>
     </message>
     <message>
         <source>%1 complete, %2 re-queue</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 complete, %2 re-queue</translation>
     </message>
     <message>
         <source>User %1 on %2 (make-up)</source>
-        <translation type="unfinished"></translation>
+        <translation>User %1 on %2 (make-up)</translation>
     </message>
     <message>
         <source>User %1 on %2</source>
-        <translation type="unfinished"></translation>
+        <translation>User %1 on %2</translation>
     </message>
     <message>
         <source>Envelope %1: %2 to user %3</source>
-        <translation type="unfinished"></translation>
+        <translation>Envelope %1: %2 to user %3</translation>
     </message>
     <message>
         <source>Unreadable entry</source>
-        <translation type="unfinished"></translation>
+        <translation>Unreadable entry</translation>
     </message>
     <message>
         <source>Log row saved</source>
-        <translation type="unfinished"></translation>
+        <translation>Log row saved</translation>
     </message>
     <message>
         <source>No log row</source>
-        <translation type="unfinished"></translation>
+        <translation>No log row</translation>
     </message>
     <message>
         <source>Grab row saved</source>
-        <translation type="unfinished"></translation>
+        <translation>Grab row saved</translation>
     </message>
     <message>
         <source>No grab row</source>
-        <translation type="unfinished"></translation>
+        <translation>No grab row</translation>
     </message>
     <message>
         <source>No payout row</source>
-        <translation type="unfinished"></translation>
+        <translation>No payout row</translation>
     </message>
     <message>
         <source>Paid</source>
-        <translation type="unfinished"></translation>
+        <translation>Paid</translation>
     </message>
     <message>
         <source>Pending</source>
-        <translation type="unfinished"></translation>
+        <translation>Pending</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Failed</translation>
     </message>
     <message>
         <source>provider paid %1</source>
-        <translation type="unfinished"></translation>
+        <translation>provider paid %1</translation>
     </message>
     <message>
         <source>Complete (done in SQL)</source>
-        <translation type="unfinished"></translation>
+        <translation>Complete (done in SQL)</translation>
     </message>
     <message>
         <source>Re-queue</source>
-        <translation type="unfinished"></translation>
+        <translation>Re-queue</translation>
     </message>
     <message>
         <source>Dead-letter</source>
-        <translation type="unfinished"></translation>
+        <translation>Dead-letter</translation>
     </message>
     <message>
         <source>Worker / task</source>
-        <translation type="unfinished"></translation>
+        <translation>Worker / task</translation>
     </message>
     <message>
         <source>Queue</source>
-        <translation type="unfinished"></translation>
+        <translation>Queue</translation>
     </message>
     <message>
         <source>In SQL</source>
-        <translation type="unfinished"></translation>
+        <translation>In SQL</translation>
     </message>
     <message>
         <source>Payout</source>
-        <translation type="unfinished"></translation>
+        <translation>Payout</translation>
     </message>
     <message>
         <source>Compensation will</source>
-        <translation type="unfinished"></translation>
+        <translation>Compensation will</translation>
     </message>
 </context>
 <context>
@@ -1367,7 +1379,7 @@ Key prefix: %3</source>
     </message>
     <message>
         <source>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</source>
-        <translation type="unfinished"></translation>
+        <translation>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</translation>
     </message>
 </context>
 <context>
@@ -1496,15 +1508,15 @@ Key prefix: %3</source>
     <name>lantern::SplitPreviewModel</name>
     <message>
         <source>From</source>
-        <translation type="unfinished"></translation>
+        <translation>From</translation>
     </message>
     <message>
         <source>To</source>
-        <translation type="unfinished"></translation>
+        <translation>To</translation>
     </message>
     <message>
         <source>Envelopes</source>
-        <translation type="unfinished"></translation>
+        <translation>Envelopes</translation>
     </message>
 </context>
 <context>
@@ -1527,7 +1539,7 @@ Key prefix: %3</source>
     </message>
     <message>
         <source>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</source>
-        <translation type="unfinished"></translation>
+        <translation>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</translation>
     </message>
 </context>
 <context>
@@ -1580,7 +1592,7 @@ Key prefix: %3</source>
     </message>
     <message>
         <source>This connection is read-only: make-ups cannot be granted here.</source>
-        <translation type="unfinished"></translation>
+        <translation>This connection is read-only: make-ups cannot be granted here.</translation>
     </message>
 </context>
 <context>
@@ -1605,7 +1617,7 @@ Key prefix: %3</source>
     </message>
     <message>
         <source>invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8</source>
-        <translation type="unfinished"></translation>
+        <translation>invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8</translation>
     </message>
 </context>
 <context>
@@ -1678,19 +1690,19 @@ Key prefix: %3</source>
     </message>
     <message>
         <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
-        <translation type="unfinished"></translation>
+        <translation>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</translation>
     </message>
     <message>
         <source>cannot listen on %1:%2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>cannot listen on %1:%2: %3</translation>
     </message>
     <message>
         <source>serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET</source>
-        <translation type="unfinished"></translation>
+        <translation>serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET</translation>
     </message>
     <message>
         <source>invalid --state &apos;%1&apos;: expected on or off</source>
-        <translation type="unfinished"></translation>
+        <translation>invalid --state &apos;%1&apos;: expected on or off</translation>
     </message>
 </context>
 <context>
@@ -1724,165 +1736,188 @@ global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --p
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </source>
-        <translation type="unfinished"></translation>
+        <translation>usage: lanternd COMMAND [options]
+commands:
+  migrate
+  checkin  --uid U|--token T [--date YYYY-MM-DD]
+  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
+  calendar --uid U|--token T [--month YYYY-MM]
+  reconcile --date YYYY-MM-DD
+  work     [--id W] [--once] [--batch N]
+  queues
+  recover  [--worker W] [--operator O]
+  token    --uid U [--ttl-s S]
+  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
+                  [--seed S] [--max-attempts 9]
+  campaign launch|pause|resume|close|show --id I
+  grab     --campaign I --uid U|--token T
+  verify   [--campaign I]
+  serve    [--listen HOST:PORT] [--threads N]   (needs --token-secret; rate limits --rate-checkin R[/B] ...)
+  switch   --feature checkin|grab --state on|off [--operator O]
+global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
+  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
+  --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
+  --lang zh_CN|en (language of the messages; default: the system locale)
+environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
+</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::AuditDetailPanel</name>
     <message>
         <source>Select a row to read what was done, by whom and why.</source>
-        <translation type="unfinished"></translation>
+        <translation>Select a row to read what was done, by whom and why.</translation>
     </message>
     <message>
         <source>When</source>
-        <translation type="unfinished"></translation>
+        <translation>When</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>Who</source>
-        <translation type="unfinished"></translation>
+        <translation>Who</translation>
     </message>
     <message>
         <source>Action</source>
-        <translation type="unfinished"></translation>
+        <translation>Action</translation>
     </message>
     <message>
         <source>Target</source>
-        <translation type="unfinished"></translation>
+        <translation>Target</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished">Details</translation>
+        <translation>Details</translation>
     </message>
     <message>
         <source>none recorded</source>
-        <translation type="unfinished"></translation>
+        <translation>none recorded</translation>
     </message>
     <message>
         <source>Entry</source>
-        <translation type="unfinished"></translation>
+        <translation>Entry</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::AuditView</name>
     <message>
         <source>Clear filters</source>
-        <translation type="unfinished"></translation>
+        <translation>Clear filters</translation>
     </message>
     <message>
         <source>Newest</source>
-        <translation type="unfinished"></translation>
+        <translation>Newest</translation>
     </message>
     <message>
         <source>‹ Newer</source>
-        <translation type="unfinished"></translation>
+        <translation>‹ Newer</translation>
     </message>
     <message>
         <source>Older ›</source>
-        <translation type="unfinished"></translation>
+        <translation>Older ›</translation>
     </message>
     <message>
         <source>Who</source>
-        <translation type="unfinished"></translation>
+        <translation>Who</translation>
     </message>
     <message>
         <source>Operators whose name contains this text</source>
-        <translation type="unfinished"></translation>
+        <translation>Operators whose name contains this text</translation>
     </message>
     <message>
         <source>Any action</source>
-        <translation type="unfinished"></translation>
+        <translation>Any action</translation>
     </message>
     <message>
         <source>Actions that start with this text, e.g. “campaign.” for every campaign action</source>
-        <translation type="unfinished"></translation>
+        <translation>Actions that start with this text, e.g. “campaign.” for every campaign action</translation>
     </message>
     <message>
         <source>Target, e.g. uid:10001</source>
-        <translation type="unfinished"></translation>
+        <translation>Target, e.g. uid:10001</translation>
     </message>
     <message>
         <source>Targets that contain this text: a user (uid:10001), a campaign (campaign:3), a queue, …</source>
-        <translation type="unfinished"></translation>
+        <translation>Targets that contain this text: a user (uid:10001), a campaign (campaign:3), a queue, …</translation>
     </message>
     <message>
         <source>Any time</source>
-        <translation type="unfinished"></translation>
+        <translation>Any time</translation>
     </message>
     <message>
         <source>Today</source>
-        <translation type="unfinished">Today</translation>
+        <translation>Today</translation>
     </message>
     <message>
         <source>Last 7 days</source>
-        <translation type="unfinished"></translation>
+        <translation>Last 7 days</translation>
     </message>
     <message>
         <source>Last 30 days</source>
-        <translation type="unfinished"></translation>
+        <translation>Last 30 days</translation>
     </message>
     <message>
         <source>Custom range</source>
-        <translation type="unfinished"></translation>
+        <translation>Custom range</translation>
     </message>
     <message>
         <source>Business days, in the configured time zone</source>
-        <translation type="unfinished"></translation>
+        <translation>Business days, in the configured time zone</translation>
     </message>
     <message>
         <source>First day</source>
-        <translation type="unfinished"></translation>
+        <translation>First day</translation>
     </message>
     <message>
         <source>Last day</source>
-        <translation type="unfinished"></translation>
+        <translation>Last day</translation>
     </message>
     <message>
         <source>Read the shown page again (F5)</source>
-        <translation type="unfinished"></translation>
+        <translation>Read the shown page again (F5)</translation>
     </message>
     <message>
         <source>Waiting for the database…</source>
-        <translation type="unfinished"></translation>
+        <translation>Waiting for the database…</translation>
     </message>
     <message>
         <source>The newest entries</source>
-        <translation type="unfinished"></translation>
+        <translation>The newest entries</translation>
     </message>
     <message>
         <source>The previous, newer page</source>
-        <translation type="unfinished"></translation>
+        <translation>The previous, newer page</translation>
     </message>
     <message>
         <source>The next, older page</source>
-        <translation type="unfinished"></translation>
+        <translation>The next, older page</translation>
     </message>
     <message>
         <source>No audit entries match these filters.</source>
-        <translation type="unfinished"></translation>
+        <translation>No audit entries match these filters.</translation>
     </message>
     <message>
         <source>The audit log is empty: no operator has changed anything yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>The audit log is empty: no operator has changed anything yet.</translation>
     </message>
     <message>
         <source>Audit log read %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Audit log read %1</translation>
     </message>
     <message>
         <source>Page %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Page %1</translation>
     </message>
     <message>
         <source>Page %1 · entries %2–%3, newest first</source>
-        <translation type="unfinished"></translation>
+        <translation>Page %1 · entries %2–%3, newest first</translation>
     </message>
     <message>
         <source>Audit log</source>
-        <translation type="unfinished"></translation>
+        <translation>Audit log</translation>
     </message>
 </context>
 <context>
@@ -1909,464 +1944,481 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
     <name>lantern::ui::CampaignConfirmation</name>
     <message>
         <source>Launch campaign #%1?</source>
-        <translation type="unfinished"></translation>
+        <translation>Launch campaign #%1?</translation>
     </message>
     <message>
         <source>“%1” goes live now: its %2 envelopes (%3 in all) are written to the ledger and put in the grab pool, and users can grab at once.
 
 A launch cannot be undone; you can pause the campaign at any time.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1” goes live now: its %2 envelopes (%3 in all) are written to the ledger and put in the grab pool, and users can grab at once.
+
+A launch cannot be undone; you can pause the campaign at any time.</translation>
     </message>
     <message>
         <source>Launch now</source>
-        <translation type="unfinished"></translation>
+        <translation>Launch now</translation>
     </message>
     <message>
         <source>Pause campaign #%1?</source>
-        <translation type="unfinished"></translation>
+        <translation>Pause campaign #%1?</translation>
     </message>
     <message>
         <source>Grabs of “%1” stop at once: every grab is answered “not live” until you resume it. Envelopes already grabbed are still paid out.</source>
-        <translation type="unfinished"></translation>
+        <translation>Grabs of “%1” stop at once: every grab is answered “not live” until you resume it. Envelopes already grabbed are still paid out.</translation>
     </message>
     <message>
         <source>Pause grabs</source>
-        <translation type="unfinished"></translation>
+        <translation>Pause grabs</translation>
     </message>
     <message>
         <source>Resume campaign #%1?</source>
-        <translation type="unfinished"></translation>
+        <translation>Resume campaign #%1?</translation>
     </message>
     <message>
         <source>Grabs of “%1” start again at once, for the %2 envelopes left (%3).</source>
-        <translation type="unfinished"></translation>
+        <translation>Grabs of “%1” start again at once, for the %2 envelopes left (%3).</translation>
     </message>
     <message>
         <source>Resume grabs</source>
-        <translation type="unfinished"></translation>
+        <translation>Resume grabs</translation>
     </message>
     <message>
         <source>Close campaign #%1?</source>
-        <translation type="unfinished"></translation>
+        <translation>Close campaign #%1?</translation>
     </message>
     <message>
         <source>Closing “%1” is final: grabs stop for good and the %2 envelopes left (%3) are refunded. Envelopes already grabbed are still paid out.
 
 This cannot be undone.</source>
-        <translation type="unfinished"></translation>
+        <translation>Closing “%1” is final: grabs stop for good and the %2 envelopes left (%3) are refunded. Envelopes already grabbed are still paid out.
+
+This cannot be undone.</translation>
     </message>
     <message>
         <source>Close and refund</source>
-        <translation type="unfinished"></translation>
+        <translation>Close and refund</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::CampaignCreateDialog</name>
     <message>
         <source>New red-envelope campaign</source>
-        <translation type="unfinished"></translation>
+        <translation>New red-envelope campaign</translation>
     </message>
     <message>
         <source>The total is split into envelopes when the campaign is launched; the preview shows that exact split. Creating writes a draft and an audit log entry only: nobody can grab until you launch it.</source>
-        <translation type="unfinished"></translation>
+        <translation>The total is split into envelopes when the campaign is launched; the preview shows that exact split. Creating writes a draft and an audit log entry only: nobody can grab until you launch it.</translation>
     </message>
     <message>
         <source>&amp;Name:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Name:</translation>
     </message>
     <message>
         <source>e.g. Spring Festival 2025</source>
-        <translation type="unfinished"></translation>
+        <translation>e.g. Spring Festival 2025</translation>
     </message>
     <message>
         <source>&amp;Total (¥):</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Total (¥):</translation>
     </message>
     <message>
         <source>e.g. 8888.88</source>
-        <translation type="unfinished"></translation>
+        <translation>e.g. 8888.88</translation>
     </message>
     <message>
         <source>&amp;Envelopes:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Envelopes:</translation>
     </message>
     <message>
         <source>e.g. 1000</source>
-        <translation type="unfinished"></translation>
+        <translation>e.g. 1000</translation>
     </message>
     <message>
         <source>&amp;Minimum each (¥):</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Minimum each (¥):</translation>
     </message>
     <message>
         <source>&amp;Split:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Split:</translation>
     </message>
     <message>
         <source>The same seed always gives the same split, so an audit can replay it.</source>
-        <translation type="unfinished"></translation>
+        <translation>The same seed always gives the same split, so an audit can replay it.</translation>
     </message>
     <message>
         <source>Random</source>
-        <translation type="unfinished"></translation>
+        <translation>Random</translation>
     </message>
     <message>
         <source>S&amp;eed:</source>
-        <translation type="unfinished"></translation>
+        <translation>S&amp;eed:</translation>
     </message>
     <message>
         <source>How often one user may try to grab; further tries are refused.</source>
-        <translation type="unfinished"></translation>
+        <translation>How often one user may try to grab; further tries are refused.</translation>
     </message>
     <message>
         <source>&amp;Attempts per user:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Attempts per user:</translation>
     </message>
     <message>
         <source>Your name, for the audit log</source>
-        <translation type="unfinished"></translation>
+        <translation>Your name, for the audit log</translation>
     </message>
     <message>
         <source>&amp;Operator:</source>
-        <translation type="unfinished">&amp;Operator:</translation>
+        <translation>&amp;Operator:</translation>
     </message>
     <message>
         <source>Envelopes</source>
-        <translation type="unfinished"></translation>
+        <translation>Envelopes</translation>
     </message>
     <message>
         <source>Amount per envelope (¥)</source>
-        <translation type="unfinished"></translation>
+        <translation>Amount per envelope (¥)</translation>
     </message>
     <message>
         <source>How the total is split</source>
-        <translation type="unfinished"></translation>
+        <translation>How the total is split</translation>
     </message>
     <message>
         <source>Create draft</source>
-        <translation type="unfinished"></translation>
+        <translation>Create draft</translation>
     </message>
     <message>
         <source>WeChat&apos;s rule: each envelope is drawn between the minimum and twice the average left. Early grabs vary little, the last ones a lot.</source>
-        <translation type="unfinished"></translation>
+        <translation>WeChat&apos;s rule: each envelope is drawn between the minimum and twice the average left. Early grabs vary little, the last ones a lot.</translation>
     </message>
     <message>
         <source>Everybody first gets an even share; only the rest is split by double mean. Amounts stay close together.</source>
-        <translation type="unfinished"></translation>
+        <translation>Everybody first gets an even share; only the rest is split by double mean. Amounts stay close together.</translation>
     </message>
     <message>
         <source>Random cuts along the total: every envelope has the same chance of any amount, whatever the grab order.</source>
-        <translation type="unfinished"></translation>
+        <translation>Random cuts along the total: every envelope has the same chance of any amount, whatever the grab order.</translation>
     </message>
     <message>
         <source>The audit log needs your name.</source>
-        <translation type="unfinished"></translation>
+        <translation>The audit log needs your name.</translation>
     </message>
     <message>
         <source>Fix the fields marked in red first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Fix the fields marked in red first.</translation>
     </message>
     <message>
         <source>Enter your name as the operator first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enter your name as the operator first.</translation>
     </message>
     <message>
         <source>Computing the split…</source>
-        <translation type="unfinished"></translation>
+        <translation>Computing the split…</translation>
     </message>
     <message>
         <source>No preview: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>No preview: %1</translation>
     </message>
     <message>
         <source>Enter a total, a number of envelopes and a seed to see the split.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enter a total, a number of envelopes and a seed to see the split.</translation>
     </message>
     <message>
         <source>Fix the fields marked in red to see the split.</source>
-        <translation type="unfinished"></translation>
+        <translation>Fix the fields marked in red to see the split.</translation>
     </message>
     <message>
         <source>Smallest:</source>
-        <translation type="unfinished"></translation>
+        <translation>Smallest:</translation>
     </message>
     <message>
         <source>Largest:</source>
-        <translation type="unfinished"></translation>
+        <translation>Largest:</translation>
     </message>
     <message>
         <source>Mean:</source>
-        <translation type="unfinished"></translation>
+        <translation>Mean:</translation>
     </message>
     <message>
         <source>Median:</source>
-        <translation type="unfinished"></translation>
+        <translation>Median:</translation>
     </message>
     <message numerus="yes">
         <source>%Ln envelope(s) hold exactly the minimum.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%Ln envelope holds exactly the minimum.</numerusform>
+            <numerusform>%Ln envelopes hold exactly the minimum.</numerusform>
         </translation>
     </message>
     <message>
         <source>The first grabs get %1 …</source>
-        <translation type="unfinished"></translation>
+        <translation>The first grabs get %1 …</translation>
     </message>
     <message>
         <source>Preview of all %1 envelopes, as launch will write them (seed %2).</source>
-        <translation type="unfinished"></translation>
+        <translation>Preview of all %1 envelopes, as launch will write them (seed %2).</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>separator between the items of a list</comment>
+        <translation>, </translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::CampaignDetailPanel</name>
     <message>
         <source>Drain</source>
-        <translation type="unfinished"></translation>
+        <translation>Drain</translation>
     </message>
     <message>
         <source>Envelopes</source>
-        <translation type="unfinished"></translation>
+        <translation>Envelopes</translation>
     </message>
     <message>
         <source>Amount</source>
-        <translation type="unfinished"></translation>
+        <translation>Amount</translation>
     </message>
     <message>
         <source>Grabbed</source>
-        <translation type="unfinished"></translation>
+        <translation>Grabbed</translation>
     </message>
     <message>
         <source>Saved to the ledger</source>
-        <translation type="unfinished"></translation>
+        <translation>Saved to the ledger</translation>
     </message>
     <message>
         <source>Paid out</source>
-        <translation type="unfinished"></translation>
+        <translation>Paid out</translation>
     </message>
     <message>
         <source>Remaining in the pool</source>
-        <translation type="unfinished"></translation>
+        <translation>Remaining in the pool</translation>
     </message>
     <message>
         <source>Refunded at close</source>
-        <translation type="unfinished"></translation>
+        <translation>Refunded at close</translation>
     </message>
     <message>
         <source>Campaign total</source>
-        <translation type="unfinished"></translation>
+        <translation>Campaign total</translation>
     </message>
     <message>
         <source>Ledger check</source>
-        <translation type="unfinished"></translation>
+        <translation>Ledger check</translation>
     </message>
     <message>
         <source>Grabs per second</source>
-        <translation type="unfinished"></translation>
+        <translation>Grabs per second</translation>
     </message>
     <message>
         <source>Select a campaign to watch it drain.</source>
-        <translation type="unfinished"></translation>
+        <translation>Select a campaign to watch it drain.</translation>
     </message>
     <message>
         <source>#%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>#%1 %2</translation>
     </message>
     <message numerus="yes">
         <source>%1 in %Ln envelope(s) of at least %2 · %3 split, seed %4 · up to %5 grab attempts per user</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 in %Ln envelope of at least %2 · %3 split, seed %4 · up to %5 grab attempts per user</numerusform>
+            <numerusform>%1 in %Ln envelopes of at least %2 · %3 split, seed %4 · up to %5 grab attempts per user</numerusform>
         </translation>
     </message>
     <message>
         <source>Grabbed, payout pending</source>
-        <translation type="unfinished"></translation>
+        <translation>Grabbed, payout pending</translation>
     </message>
     <message>
         <source>Remaining</source>
-        <translation type="unfinished"></translation>
+        <translation>Remaining</translation>
     </message>
     <message>
         <source>Refunded</source>
-        <translation type="unfinished"></translation>
+        <translation>Refunded</translation>
     </message>
     <message>
         <source>Paid out %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Paid out %1</translation>
     </message>
     <message>
         <source>Grabbed, payout pending %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Grabbed, payout pending %1</translation>
     </message>
     <message>
         <source>Remaining %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Remaining %1</translation>
     </message>
     <message>
         <source>Refunded %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Refunded %1</translation>
     </message>
     <message>
         <source>✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, grabbed + refunded = total.</source>
-        <translation type="unfinished"></translation>
+        <translation>✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, grabbed + refunded = total.</translation>
     </message>
     <message numerus="yes">
         <source>✘ %n rule(s) of the ledger are broken. Run recovery on the Recovery page, or escalate:</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>✘ %n rule of the ledger is broken. Run recovery on the Recovery page, or escalate:</numerusform>
+            <numerusform>✘ %n rules of the ledger are broken. Run recovery on the Recovery page, or escalate:</numerusform>
         </translation>
     </message>
     <message>
         <source>Rule %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Rule %1: %2</translation>
     </message>
     <message>
         <source>Grabs happen only while the campaign is live.</source>
-        <translation type="unfinished"></translation>
+        <translation>Grabs happen only while the campaign is live.</translation>
     </message>
     <message>
         <source>The rate appears from the second refresh on (auto-refresh in the toolbar).</source>
-        <translation type="unfinished"></translation>
+        <translation>The rate appears from the second refresh on (auto-refresh in the toolbar).</translation>
     </message>
     <message numerus="yes">
         <source>Now %1 grabs/s, peak %2 grabs/s, over the last %n refresh(es).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Now %1 grabs/s, peak %2 grabs/s, over the last %n refresh.</numerusform>
+            <numerusform>Now %1 grabs/s, peak %2 grabs/s, over the last %n refreshes.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CampaignDrainBar</name>
+    <message>
+        <source>, </source>
+        <comment>separator between the items of a list</comment>
+        <translation>, </translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::CampaignsView</name>
     <message>
         <source>New campaign…</source>
-        <translation type="unfinished"></translation>
+        <translation>New campaign…</translation>
     </message>
     <message>
         <source>Launch…</source>
-        <translation type="unfinished"></translation>
+        <translation>Launch…</translation>
     </message>
     <message>
         <source>Pause…</source>
-        <translation type="unfinished"></translation>
+        <translation>Pause…</translation>
     </message>
     <message>
         <source>Resume…</source>
-        <translation type="unfinished"></translation>
+        <translation>Resume…</translation>
     </message>
     <message>
         <source>Close…</source>
-        <translation type="unfinished"></translation>
+        <translation>Close…</translation>
     </message>
     <message>
         <source>Write the envelopes and open grabs</source>
-        <translation type="unfinished"></translation>
+        <translation>Write the envelopes and open grabs</translation>
     </message>
     <message>
         <source>The kill switch: stop grabs at once</source>
-        <translation type="unfinished"></translation>
+        <translation>The kill switch: stop grabs at once</translation>
     </message>
     <message>
         <source>Open grabs again</source>
-        <translation type="unfinished"></translation>
+        <translation>Open grabs again</translation>
     </message>
     <message>
         <source>End the campaign for good and refund what is left</source>
-        <translation type="unfinished"></translation>
+        <translation>End the campaign for good and refund what is left</translation>
     </message>
     <message>
         <source>Read the list and the selected campaign again (F5)</source>
-        <translation type="unfinished"></translation>
+        <translation>Read the list and the selected campaign again (F5)</translation>
     </message>
     <message>
         <source>Waiting for Redis and the database…</source>
-        <translation type="unfinished">Waiting for Redis and the database…</translation>
+        <translation>Waiting for Redis and the database…</translation>
     </message>
     <message>
         <source>Your name</source>
-        <translation type="unfinished">Your name</translation>
+        <translation>Your name</translation>
     </message>
     <message>
         <source>Every change is recorded in the audit log under this name.</source>
-        <translation type="unfinished"></translation>
+        <translation>Every change is recorded in the audit log under this name.</translation>
     </message>
     <message>
         <source>&amp;Operator:</source>
-        <translation type="unfinished">&amp;Operator:</translation>
+        <translation>&amp;Operator:</translation>
     </message>
     <message>
         <source>Newer campaigns</source>
-        <translation type="unfinished"></translation>
+        <translation>Newer campaigns</translation>
     </message>
     <message>
         <source>Older campaigns</source>
-        <translation type="unfinished"></translation>
+        <translation>Older campaigns</translation>
     </message>
     <message>
         <source>Connecting…</source>
-        <translation type="unfinished"></translation>
+        <translation>Connecting…</translation>
     </message>
     <message>
         <source>Select a campaign to watch it drain.</source>
-        <translation type="unfinished"></translation>
+        <translation>Select a campaign to watch it drain.</translation>
     </message>
     <message>
         <source>Loading campaign #%1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Loading campaign #%1…</translation>
     </message>
     <message>
         <source>No campaigns yet</source>
-        <translation type="unfinished"></translation>
+        <translation>No campaigns yet</translation>
     </message>
     <message>
         <source>%1–%2 of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1–%2 of %3</translation>
     </message>
     <message>
         <source>No campaigns yet. Press “New campaign…” to create one.</source>
-        <translation type="unfinished"></translation>
+        <translation>No campaigns yet. Press “New campaign…” to create one.</translation>
     </message>
     <message>
         <source>Last refresh %1</source>
-        <translation type="unfinished">Last refresh %1</translation>
+        <translation>Last refresh %1</translation>
     </message>
     <message>
         <source>Draft #%1 “%2” created. Nobody can grab yet: check it below, then launch it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Draft #%1 “%2” created. Nobody can grab yet: check it below, then launch it.</translation>
     </message>
     <message>
         <source>Campaign #%1 already was %2; nothing changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>Campaign #%1 already was %2; nothing changed.</translation>
     </message>
     <message>
         <source>Campaign #%1 is live: users can grab now.</source>
-        <translation type="unfinished"></translation>
+        <translation>Campaign #%1 is live: users can grab now.</translation>
     </message>
     <message>
         <source>Campaign #%1 is paused: every grab is refused until you resume it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Campaign #%1 is paused: every grab is refused until you resume it.</translation>
     </message>
     <message>
         <source>Campaign #%1 is live again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Campaign #%1 is live again.</translation>
     </message>
     <message>
         <source>Campaign #%1 is closed; %2 were refunded.</source>
-        <translation type="unfinished"></translation>
+        <translation>Campaign #%1 is closed; %2 were refunded.</translation>
     </message>
     <message>
         <source>The campaigns could not be read.</source>
-        <translation type="unfinished"></translation>
+        <translation>The campaigns could not be read.</translation>
     </message>
     <message>
         <source>Enter your name as the operator first: every change is audited.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enter your name as the operator first: every change is audited.</translation>
     </message>
     <message>
         <source>Campaigns</source>
-        <translation type="unfinished"></translation>
+        <translation>Campaigns</translation>
     </message>
 </context>
 <context>
@@ -2374,203 +2426,203 @@ This cannot be undone.</source>
     <message>
         <source>%1 ms</source>
         <extracomment>A round trip time in milliseconds, e.g. &quot;0.42 ms&quot;.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>No saved profiles yet: fill in the form and press Save.</source>
-        <translation type="unfinished"></translation>
+        <translation>No saved profiles yet: fill in the form and press Save.</translation>
     </message>
     <message>
         <source>New</source>
-        <translation type="unfinished"></translation>
+        <translation>New</translation>
     </message>
     <message>
         <source>Delete…</source>
-        <translation type="unfinished"></translation>
+        <translation>Delete…</translation>
     </message>
     <message>
         <source>Read-only: only reads reach Redis and SQL; every change is refused</source>
-        <translation type="unfinished"></translation>
+        <translation>Read-only: only reads reach Redis and SQL; every change is refused</translation>
     </message>
     <message>
         <source>Test connection</source>
-        <translation type="unfinished"></translation>
+        <translation>Test connection</translation>
     </message>
     <message>
         <source>Save</source>
-        <translation type="unfinished"></translation>
+        <translation>Save</translation>
     </message>
     <message>
         <source>Use this profile</source>
-        <translation type="unfinished"></translation>
+        <translation>Use this profile</translation>
     </message>
     <message>
         <source>Not connected yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Not connected yet.</translation>
     </message>
     <message>
         <source>Saved profiles</source>
-        <translation type="unfinished"></translation>
+        <translation>Saved profiles</translation>
     </message>
     <message>
         <source>Delete profile</source>
-        <translation type="unfinished"></translation>
+        <translation>Delete profile</translation>
     </message>
     <message>
         <source>Delete the profile “%1” and its saved passwords?</source>
-        <translation type="unfinished"></translation>
+        <translation>Delete the profile “%1” and its saved passwords?</translation>
     </message>
     <message>
         <source>e.g. production</source>
-        <translation type="unfinished"></translation>
+        <translation>e.g. production</translation>
     </message>
     <message>
         <source>Letters, digits, “_”, “.” and “-”; use it as lantern --profile NAME</source>
-        <translation type="unfinished"></translation>
+        <translation>Letters, digits, “_”, “.” and “-”; use it as lantern --profile NAME</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>none</translation>
     </message>
     <message>
         <source>System time zone (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>System time zone (%1)</translation>
     </message>
     <message>
         <source>Enforced by the connections themselves: Redis commands outside a list of reads and SQL other than SELECT are never sent, whatever a view or lanternd tries.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enforced by the connections themselves: Redis commands outside a list of reads and SQL other than SELECT are never sent, whatever a view or lanternd tries.</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Name</translation>
     </message>
     <message>
         <source>Redis URL</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis URL</translation>
     </message>
     <message>
         <source>Redis password</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis password</translation>
     </message>
     <message>
         <source>SQL URL</source>
-        <translation type="unfinished"></translation>
+        <translation>SQL URL</translation>
     </message>
     <message>
         <source>SQL password</source>
-        <translation type="unfinished"></translation>
+        <translation>SQL password</translation>
     </message>
     <message>
         <source>Key prefix</source>
-        <translation type="unfinished"></translation>
+        <translation>Key prefix</translation>
     </message>
     <message>
         <source>Time zone</source>
-        <translation type="unfinished"></translation>
+        <translation>Time zone</translation>
     </message>
     <message>
         <source>Profile</source>
-        <translation type="unfinished"></translation>
+        <translation>Profile</translation>
     </message>
     <message>
         <source>Connect to both servers and measure one round trip each (Redis PING, SQL SELECT 1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Connect to both servers and measure one round trip each (Redis PING, SQL SELECT 1)</translation>
     </message>
     <message>
         <source>Save the profile; passwords go to the system keychain, never into the file</source>
-        <translation type="unfinished"></translation>
+        <translation>Save the profile; passwords go to the system keychain, never into the file</translation>
     </message>
     <message>
         <source>Reconnect the console to this profile&apos;s servers</source>
-        <translation type="unfinished"></translation>
+        <translation>Reconnect the console to this profile&apos;s servers</translation>
     </message>
     <message>
         <source>no saved profile</source>
-        <translation type="unfinished"></translation>
+        <translation>no saved profile</translation>
     </message>
     <message>
         <source>In use: &lt;b&gt;%1&lt;/b&gt; — Redis %2 · SQL %3 · key prefix %4 · %5</source>
-        <translation type="unfinished"></translation>
+        <translation>In use: &lt;b&gt;%1&lt;/b&gt; — Redis %2 · SQL %3 · key prefix %4 · %5</translation>
     </message>
     <message>
         <source>read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>read-only</translation>
     </message>
     <message>
         <source>reading the keychain…</source>
-        <translation type="unfinished"></translation>
+        <translation>reading the keychain…</translation>
     </message>
     <message>
         <source>Profile “%1” saved.</source>
-        <translation type="unfinished"></translation>
+        <translation>Profile “%1” saved.</translation>
     </message>
     <message>
         <source>Profile “%1” deleted.</source>
-        <translation type="unfinished"></translation>
+        <translation>Profile “%1” deleted.</translation>
     </message>
     <message>
         <source>Testing…</source>
-        <translation type="unfinished"></translation>
+        <translation>Testing…</translation>
     </message>
     <message>
         <source>Give the profile a name first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Give the profile a name first.</translation>
     </message>
     <message>
         <source>Switching the console to “%1”…</source>
-        <translation type="unfinished"></translation>
+        <translation>Switching the console to “%1”…</translation>
     </message>
     <message>
         <source>Redis %1 · SQL %2</source>
-        <translation type="unfinished">Redis %1 · SQL %2</translation>
+        <translation>Redis %1 · SQL %2</translation>
     </message>
     <message>
         <source>down</source>
-        <translation type="unfinished"></translation>
+        <translation>down</translation>
     </message>
     <message>
         <source>PING answered in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>PING answered in %1</translation>
     </message>
     <message>
         <source>Redis %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis %1</translation>
     </message>
     <message>
         <source>Redis</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis</translation>
     </message>
     <message>
         <source>SELECT 1 answered in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>SELECT 1 answered in %1</translation>
     </message>
     <message>
         <source>schema version %1</source>
-        <translation type="unfinished"></translation>
+        <translation>schema version %1</translation>
     </message>
     <message>
         <source>no Lantern tables yet</source>
-        <translation type="unfinished"></translation>
+        <translation>no Lantern tables yet</translation>
     </message>
     <message>
         <source>SQL</source>
-        <translation type="unfinished"></translation>
+        <translation>SQL</translation>
     </message>
     <message>
         <source>Tested read-only: nothing was written.</source>
-        <translation type="unfinished"></translation>
+        <translation>Tested read-only: nothing was written.</translation>
     </message>
     <message>
         <source>No keychain service answers on this machine, so passwords are kept in memory until the console closes — never on disk. Type them again after a restart.</source>
-        <translation type="unfinished"></translation>
+        <translation>No keychain service answers on this machine, so passwords are kept in memory until the console closes — never on disk. Type them again after a restart.</translation>
     </message>
     <message>
         <source>Passwords are kept in the system keychain, never in the profile file.</source>
-        <translation type="unfinished"></translation>
+        <translation>Passwords are kept in the system keychain, never in the profile file.</translation>
     </message>
     <message>
         <source>Connections</source>
-        <translation type="unfinished"></translation>
+        <translation>Connections</translation>
     </message>
 </context>
 <context>
@@ -2707,27 +2759,27 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     </message>
     <message>
         <source>true: refuse every write where commands are sent (Redis and SQL).</source>
-        <translation type="unfinished"></translation>
+        <translation>true: refuse every write where commands are sent (Redis and SQL).</translation>
     </message>
     <message>
         <source>The view to open or render: users, campaigns, queues, recovery, audit, connections.</source>
-        <translation type="unfinished"></translation>
+        <translation>The view to open or render: users, campaigns, queues, recovery, audit, connections.</translation>
     </message>
     <message>
         <source>Show this campaign (its id).</source>
-        <translation type="unfinished"></translation>
+        <translation>Show this campaign (its id).</translation>
     </message>
     <message>
         <source>id</source>
-        <translation type="unfinished"></translation>
+        <translation>id</translation>
     </message>
     <message>
         <source>unknown view &apos;%1&apos;: expected one of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>unknown view &apos;%1&apos;: expected one of %2</translation>
     </message>
     <message>
         <source>invalid --campaign &apos;%1&apos;: expected a campaign id (a positive whole number)</source>
-        <translation type="unfinished"></translation>
+        <translation>invalid --campaign &apos;%1&apos;: expected a campaign id (a positive whole number)</translation>
     </message>
 </context>
 <context>
@@ -2763,124 +2815,124 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <name>lantern::ui::DeadLetterPanel</name>
     <message>
         <source>Retry</source>
-        <translation type="unfinished"></translation>
+        <translation>Retry</translation>
     </message>
     <message>
         <source>Discard</source>
-        <translation type="unfinished"></translation>
+        <translation>Discard</translation>
     </message>
     <message>
         <source>Retry all…</source>
-        <translation type="unfinished"></translation>
+        <translation>Retry all…</translation>
     </message>
     <message>
         <source>Discard all…</source>
-        <translation type="unfinished"></translation>
+        <translation>Discard all…</translation>
     </message>
     <message>
         <source>Dead letters</source>
-        <translation type="unfinished"></translation>
+        <translation>Dead letters</translation>
     </message>
     <message>
         <source>Newer entries</source>
-        <translation type="unfinished"></translation>
+        <translation>Newer entries</translation>
     </message>
     <message>
         <source>Older entries</source>
-        <translation type="unfinished"></translation>
+        <translation>Older entries</translation>
     </message>
     <message>
         <source>Put the selected entries back on their queue</source>
-        <translation type="unfinished"></translation>
+        <translation>Put the selected entries back on their queue</translation>
     </message>
     <message>
         <source>Remove the selected entries for good (the audit log keeps a copy)</source>
-        <translation type="unfinished"></translation>
+        <translation>Remove the selected entries for good (the audit log keeps a copy)</translation>
     </message>
     <message>
         <source>Select an entry to see it as it is stored.</source>
-        <translation type="unfinished"></translation>
+        <translation>Select an entry to see it as it is stored.</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>No dead letters</source>
-        <translation type="unfinished"></translation>
+        <translation>No dead letters</translation>
     </message>
     <message>
         <source>empty</source>
-        <translation type="unfinished"></translation>
+        <translation>empty</translation>
     </message>
     <message>
         <source>%1–%2 of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1–%2 of %3</translation>
     </message>
     <message>
         <source>Retry dead letters</source>
-        <translation type="unfinished"></translation>
+        <translation>Retry dead letters</translation>
     </message>
     <message numerus="yes">
         <source>Put all %n entry(s) of “%1” back on its queue?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Put the %n entry of “%1” back on its queue?</numerusform>
+            <numerusform>Put all %n entries of “%1” back on its queue?</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Put %n selected entry(s) of “%1” back on its queue?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Put %n selected entry of “%1” back on its queue?</numerusform>
+            <numerusform>Put %n selected entries of “%1” back on its queue?</numerusform>
         </translation>
     </message>
     <message>
         <source>Workers will process them again; a payout keeps its idempotency key, so nothing is paid twice.</source>
-        <translation type="unfinished"></translation>
+        <translation>Workers will process them again; a payout keeps its idempotency key, so nothing is paid twice.</translation>
     </message>
     <message>
         <source>Retry all</source>
-        <translation type="unfinished"></translation>
+        <translation>Retry all</translation>
     </message>
     <message>
         <source>Discard dead letters</source>
-        <translation type="unfinished"></translation>
+        <translation>Discard dead letters</translation>
     </message>
     <message numerus="yes">
         <source>Discard all %n entry(s) of “%1”?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Discard the %n entry of “%1”?</numerusform>
+            <numerusform>Discard all %n entries of “%1”?</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Discard %n selected entry(s) of “%1”?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Discard %n selected entry of “%1”?</numerusform>
+            <numerusform>Discard %n selected entries of “%1”?</numerusform>
         </translation>
     </message>
     <message>
         <source>They are removed for good; the audit log keeps a copy of each.</source>
-        <translation type="unfinished"></translation>
+        <translation>They are removed for good; the audit log keeps a copy of each.</translation>
     </message>
     <message>
         <source>Discard all</source>
-        <translation type="unfinished"></translation>
+        <translation>Discard all</translation>
     </message>
     <message numerus="yes">
         <source>Retrying %n entry(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Retrying %n entry…</numerusform>
+            <numerusform>Retrying %n entries…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Discarding %n entry(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Discarding %n entry…</numerusform>
+            <numerusform>Discarding %n entries…</numerusform>
         </translation>
     </message>
 </context>
@@ -2946,62 +2998,80 @@ SQL: %2</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;View</translation>
     </message>
     <message>
         <source>&amp;Refresh now</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Refresh now</translation>
     </message>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>Refresh</translation>
     </message>
     <message>
         <source>Auto-refresh:</source>
-        <translation type="unfinished"></translation>
+        <translation>Auto-refresh:</translation>
     </message>
     <message>
         <source>Off</source>
-        <translation type="unfinished"></translation>
+        <translation>Off</translation>
     </message>
     <message numerus="yes">
         <source>every %n s</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>every %n s</numerusform>
+            <numerusform>every %n s</numerusform>
         </translation>
     </message>
     <message>
         <source>Lantern Console — %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Lantern Console — %1</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>Resume</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Pause</translation>
     </message>
     <message>
         <source>Auto-refresh is paused: what you see stays as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>Auto-refresh is paused: what you see stays as it is.</translation>
     </message>
     <message>
         <source>Pause auto-refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>Pause auto-refresh</translation>
     </message>
     <message>
         <source>down</source>
-        <translation type="unfinished"></translation>
+        <translation>down</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>Round trip of a Redis PING and an SQL SELECT 1, measured every 15 seconds</source>
-        <translation type="unfinished"></translation>
+        <translation>Round trip of a Redis PING and an SQL SELECT 1, measured every 15 seconds</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Language</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>System language</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <comment>the English language, keep its own name</comment>
+        <translation>English</translation>
+    </message>
+    <message>
+        <source>Chinese (Simplified) — 简体中文</source>
+        <comment>the Chinese language, in its own name</comment>
+        <translation>Chinese (Simplified) — 简体中文</translation>
     </message>
 </context>
 <context>
@@ -3057,272 +3127,272 @@ SQL: %2</translation>
     <name>lantern::ui::QueueConfirmDialog</name>
     <message>
         <source>Operator:</source>
-        <translation type="unfinished"></translation>
+        <translation>Operator:</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::QueueJobBar</name>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Cancel</translation>
     </message>
     <message>
         <source>Cancelling after the current batch…</source>
-        <translation type="unfinished"></translation>
+        <translation>Cancelling after the current batch…</translation>
     </message>
     <message>
         <source>%1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 of %2</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::QueueThroughputChart</name>
     <message>
         <source>Waiting (tasks)</source>
-        <translation type="unfinished"></translation>
+        <translation>Waiting (tasks)</translation>
     </message>
     <message>
         <source>Drained per second</source>
-        <translation type="unfinished"></translation>
+        <translation>Drained per second</translation>
     </message>
     <message>
         <source>tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>tasks</translation>
     </message>
     <message>
         <source>per s</source>
-        <translation type="unfinished"></translation>
+        <translation>per s</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::QueuesView</name>
     <message>
         <source>Waiting for Redis…</source>
-        <translation type="unfinished"></translation>
+        <translation>Waiting for Redis…</translation>
     </message>
     <message>
         <source>Queues</source>
-        <translation type="unfinished"></translation>
+        <translation>Queues</translation>
     </message>
     <message>
         <source>Workers</source>
-        <translation type="unfinished"></translation>
+        <translation>Workers</translation>
     </message>
     <message>
         <source>Throughput</source>
-        <translation type="unfinished"></translation>
+        <translation>Throughput</translation>
     </message>
     <message>
         <source>Last refresh %1</source>
-        <translation type="unfinished">Last refresh %1</translation>
+        <translation>Last refresh %1</translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) waiting</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n task waiting</numerusform>
+            <numerusform>%n tasks waiting</numerusform>
         </translation>
     </message>
     <message>
         <source>oldest %1</source>
-        <translation type="unfinished"></translation>
+        <translation>oldest %1</translation>
     </message>
     <message numerus="yes">
         <source>%n worker(s) alive</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n worker alive</numerusform>
+            <numerusform>%n workers alive</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 task(s) — see Recovery&lt;/span&gt;</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 task(s) — see Recovery&lt;/span&gt;</numerusform>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 task(s) — see Recovery&lt;/span&gt;</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead letter(s)&lt;/span&gt;</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead letter&lt;/span&gt;</numerusform>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead letters&lt;/span&gt;</numerusform>
         </translation>
     </message>
     <message>
         <source>no dead letters</source>
-        <translation type="unfinished"></translation>
+        <translation>no dead letters</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::RecoveryView</name>
     <message>
         <source>Compensate worker…</source>
-        <translation type="unfinished"></translation>
+        <translation>Compensate worker…</translation>
     </message>
     <message>
         <source>Compensate all…</source>
-        <translation type="unfinished"></translation>
+        <translation>Compensate all…</translation>
     </message>
     <message>
         <source>Reconcile…</source>
-        <translation type="unfinished"></translation>
+        <translation>Reconcile…</translation>
     </message>
     <message>
         <source>Waiting for Redis…</source>
-        <translation type="unfinished"></translation>
+        <translation>Waiting for Redis…</translation>
     </message>
     <message>
         <source>Complete what SQL says is done and put the rest back on its queue, for the selected worker</source>
-        <translation type="unfinished"></translation>
+        <translation>Complete what SQL says is done and put the rest back on its queue, for the selected worker</translation>
     </message>
     <message>
         <source>The same for every dead worker listed</source>
-        <translation type="unfinished"></translation>
+        <translation>The same for every dead worker listed</translation>
     </message>
     <message>
         <source>Dead workers</source>
-        <translation type="unfinished"></translation>
+        <translation>Dead workers</translation>
     </message>
     <message>
         <source>Ledger check of the campaigns involved</source>
-        <translation type="unfinished"></translation>
+        <translation>Ledger check of the campaigns involved</translation>
     </message>
     <message>
         <source>Compares the day&apos;s check-ins in Redis with the log in SQL and back-fills the rows that were lost.</source>
-        <translation type="unfinished"></translation>
+        <translation>Compares the day&apos;s check-ins in Redis with the log in SQL and back-fills the rows that were lost.</translation>
     </message>
     <message>
         <source>Day:</source>
-        <translation type="unfinished"></translation>
+        <translation>Day:</translation>
     </message>
     <message>
         <source>Check-in reconciliation</source>
-        <translation type="unfinished"></translation>
+        <translation>Check-in reconciliation</translation>
     </message>
     <message>
         <source>No dead worker: nothing waits for compensation.</source>
-        <translation type="unfinished"></translation>
+        <translation>No dead worker: nothing waits for compensation.</translation>
     </message>
     <message numerus="yes">
         <source>%n dead worker(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n dead worker</numerusform>
+            <numerusform>%n dead workers</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) held in their backup lists</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n task held in their backup lists</numerusform>
+            <numerusform>%n tasks held in their backup lists</numerusform>
         </translation>
     </message>
     <message>
         <source>ledger: %1 of %2 campaign(s) balanced</source>
-        <translation type="unfinished"></translation>
+        <translation>ledger: %1 of %2 campaign(s) balanced</translation>
     </message>
     <message numerus="yes">
         <source>%n with violations</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n with violations</numerusform>
+            <numerusform>%n with violations</numerusform>
         </translation>
     </message>
     <message>
         <source>Last refresh %1</source>
-        <translation type="unfinished">Last refresh %1</translation>
+        <translation>Last refresh %1</translation>
     </message>
     <message>
         <source>Compensate worker %1?</source>
-        <translation type="unfinished"></translation>
+        <translation>Compensate worker %1?</translation>
     </message>
     <message numerus="yes">
         <source>Compensate all %n dead worker(s)?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Compensate the %n dead worker?</numerusform>
+            <numerusform>Compensate all %n dead workers?</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Each of the %n task(s) they hold is completed when SQL records it as done, put back at the front of its queue otherwise (a payout keeps its idempotency key, so nothing is paid twice), or set aside when unreadable.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>The %n task it holds is completed when SQL records it as done, put back at the front of its queue otherwise (a payout keeps its idempotency key, so nothing is paid twice), or set aside when unreadable.</numerusform>
+            <numerusform>Each of the %n tasks they hold is completed when SQL records it as done, put back at the front of its queue otherwise (a payout keeps its idempotency key, so nothing is paid twice), or set aside when unreadable.</numerusform>
         </translation>
     </message>
     <message>
         <source>Compensate</source>
-        <translation type="unfinished"></translation>
+        <translation>Compensate</translation>
     </message>
     <message numerus="yes">
         <source>Compensating %n worker(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Compensating %n worker…</numerusform>
+            <numerusform>Compensating %n workers…</numerusform>
         </translation>
     </message>
     <message>
         <source>Reconcile check-ins</source>
-        <translation type="unfinished"></translation>
+        <translation>Reconcile check-ins</translation>
     </message>
     <message>
         <source>Compare the check-ins of %1 in Redis with the log in SQL and back-fill the rows that are missing?</source>
-        <translation type="unfinished"></translation>
+        <translation>Compare the check-ins of %1 in Redis with the log in SQL and back-fill the rows that are missing?</translation>
     </message>
     <message>
         <source>Reconcile</source>
-        <translation type="unfinished"></translation>
+        <translation>Reconcile</translation>
     </message>
     <message>
         <source>Reconciling %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Reconciling %1…</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2 check-in(s) in Redis, %3 in SQL before.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: %2 check-in(s) in Redis, %3 in SQL before.</translation>
     </message>
     <message>
         <source>Nothing was missing.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nothing was missing.</translation>
     </message>
     <message>
         <source>%1 missing, %2 back-filled.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 missing, %2 back-filled.</translation>
     </message>
     <message>
         <source>Recovery</source>
-        <translation type="unfinished"></translation>
+        <translation>Recovery</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::UserHistoryPanel</name>
     <message>
         <source>Streak chart</source>
-        <translation type="unfinished"></translation>
+        <translation>Streak chart</translation>
     </message>
     <message>
         <source>Check-ins</source>
-        <translation type="unfinished"></translation>
+        <translation>Check-ins</translation>
     </message>
     <message>
         <source>Points ledger</source>
-        <translation type="unfinished"></translation>
+        <translation>Points ledger</translation>
     </message>
     <message>
         <source>Checked in</source>
-        <translation type="unfinished"></translation>
+        <translation>Checked in</translation>
     </message>
     <message>
         <source>Make-up</source>
-        <translation type="unfinished">Make-up</translation>
+        <translation>Make-up</translation>
     </message>
     <message>
         <source>Longest run</source>
-        <translation type="unfinished"></translation>
+        <translation>Longest run</translation>
     </message>
     <message>
         <source>days</source>
-        <translation type="unfinished"></translation>
+        <translation>days</translation>
     </message>
 </context>
 <context>
@@ -3475,7 +3545,19 @@ SQL: %2</translation>
     </message>
     <message>
         <source>Users</source>
-        <translation type="unfinished"></translation>
+        <translation>Users</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <source>Stop waiting for this answer (Esc)</source>
+        <translation>Stop waiting for this answer (Esc)</translation>
+    </message>
+    <message>
+        <source>Cancelled. The last answer shown stays on screen.</source>
+        <translation>Cancelled. The last answer shown stays on screen.</translation>
     </message>
 </context>
 </TS>

@@ -5,73 +5,73 @@
     <name>CampaignDraftCheck</name>
     <message>
         <source>Give the campaign a name.</source>
-        <translation type="unfinished"></translation>
+        <translation>请填写活动名称。</translation>
     </message>
     <message numerus="yes">
         <source>The name is too long: at most %n characters.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>名称过长：最多 %n 个字符。</numerusform>
         </translation>
     </message>
     <message>
         <source>The name must not contain control characters.</source>
-        <translation type="unfinished"></translation>
+        <translation>名称不能包含控制字符。</translation>
     </message>
     <message>
         <source>Enter the total amount in yuan.</source>
-        <translation type="unfinished"></translation>
+        <translation>请填写总金额（元）。</translation>
     </message>
     <message>
         <source>Not an amount: use yuan with at most two decimals, e.g. 888.88 (and nothing beyond ¥92,233,720,368,547,758.07).</source>
-        <translation type="unfinished"></translation>
+        <translation>金额格式不正确：请以元为单位，最多两位小数，例如 888.88（且不能超过 ¥92,233,720,368,547,758.07）。</translation>
     </message>
     <message>
         <source>The total must be at least ¥0.01.</source>
-        <translation type="unfinished"></translation>
+        <translation>总金额至少为 ¥0.01。</translation>
     </message>
     <message>
         <source>Enter how many envelopes to split the total into.</source>
-        <translation type="unfinished"></translation>
+        <translation>请填写要把总金额拆成多少个红包。</translation>
     </message>
     <message>
         <source>Not a whole number.</source>
-        <translation type="unfinished"></translation>
+        <translation>不是整数。</translation>
     </message>
     <message>
         <source>There must be at least one envelope.</source>
-        <translation type="unfinished"></translation>
+        <translation>至少要有 1 个红包。</translation>
     </message>
     <message>
         <source>At most %1 envelopes per campaign.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个活动最多 %1 个红包。</translation>
     </message>
     <message>
         <source>Not an amount: use yuan with at most two decimals, e.g. 0.01.</source>
-        <translation type="unfinished"></translation>
+        <translation>金额格式不正确：请以元为单位，最多两位小数，例如 0.01。</translation>
     </message>
     <message>
         <source>Every envelope must hold at least ¥0.01.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个红包至少 ¥0.01。</translation>
     </message>
     <message>
         <source>%1 envelopes of at least %2 is more money than can be counted: lower the count or the minimum.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个至少 %2 的红包，金额超出了可计算的上限：请减少红包个数或降低最小金额。</translation>
     </message>
     <message>
         <source>Too little for %1 envelopes of at least %2: the total must be at least %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>总金额不够分成 %1 个至少 %2 的红包：总金额至少应为 %3。</translation>
     </message>
     <message>
         <source>Enter a seed (a whole number), or press Random.</source>
-        <translation type="unfinished"></translation>
+        <translation>请填写随机种子（整数），或点击“随机”。</translation>
     </message>
     <message>
         <source>The seed is a whole number from 0 to %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>随机种子应为 0 到 %1 之间的整数。</translation>
     </message>
     <message>
         <source>From 1 to 1000 grab attempts per user.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个用户可尝试抢 1 到 1000 次。</translation>
     </message>
 </context>
 <context>
@@ -102,7 +102,7 @@
     </message>
     <message>
         <source>a campaign name must not contain control characters or text that is not valid UTF-8</source>
-        <translation type="unfinished"></translation>
+        <translation>活动名称不能包含控制字符或无效的 UTF-8 文本</translation>
     </message>
 </context>
 <context>
@@ -164,92 +164,92 @@
     <name>lantern::ApiHandler</name>
     <message>
         <source>internal error; the server log has the details</source>
-        <translation type="unfinished"></translation>
+        <translation>内部错误；详情见服务器日志</translation>
     </message>
     <message>
         <source>no such endpoint: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>接口不存在：%1</translation>
     </message>
     <message>
         <source>%1 takes %2 only</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 只接受 %2 请求</translation>
     </message>
     <message>
         <source>request body too large: at most %1 bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>请求体过大：最多 %1 字节</translation>
     </message>
     <message>
         <source>invalid campaign id: expected a positive whole number</source>
-        <translation type="unfinished"></translation>
+        <translation>活动 ID 无效：应为正整数</translation>
     </message>
     <message numerus="yes">
         <source>too many requests; retry after %n second(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>请求过于频繁；请在 %n 秒后重试</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 is switched off for now</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 功能暂时已关闭</translation>
     </message>
     <message>
         <source>missing bearer token: send &apos;Authorization: Bearer &lt;token&gt;&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>缺少 Bearer 令牌：请发送“Authorization: Bearer &lt;token&gt;”</translation>
     </message>
     <message>
         <source>unsupported authorization scheme: expected &apos;Bearer &lt;token&gt;&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>不支持的认证方式：应为“Bearer &lt;token&gt;”</translation>
     </message>
     <message>
         <source>invalid or expired bearer token</source>
-        <translation type="unfinished"></translation>
+        <translation>Bearer 令牌无效或已过期</translation>
     </message>
     <message>
         <source>malformed JSON body at offset %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>请求体 JSON 格式错误（偏移量 %1）：%2</translation>
     </message>
     <message>
         <source>the body must be a JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>请求体必须是 JSON 对象</translation>
     </message>
     <message>
         <source>unknown field &apos;%1&apos;: this endpoint takes no fields</source>
-        <translation type="unfinished"></translation>
+        <translation>未知字段“%1”：该接口不接受任何字段</translation>
     </message>
     <message>
         <source>GET /v1/calendar takes no body</source>
-        <translation type="unfinished"></translation>
+        <translation>GET /v1/calendar 不接受请求体</translation>
     </message>
     <message>
         <source>unknown query parameter &apos;%1&apos;: only month=YYYY-MM</source>
-        <translation type="unfinished"></translation>
+        <translation>未知查询参数“%1”：只支持 month=YYYY-MM</translation>
     </message>
     <message>
         <source>campaign %1 is not launched or does not exist</source>
-        <translation type="unfinished"></translation>
+        <translation>活动 %1 未上线或不存在</translation>
     </message>
 </context>
 <context>
     <name>lantern::AuditLogModel</name>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Who</source>
-        <translation type="unfinished"></translation>
+        <translation>操作人</translation>
     </message>
     <message>
         <source>Action</source>
-        <translation type="unfinished"></translation>
+        <translation>操作</translation>
     </message>
     <message>
         <source>Target</source>
-        <translation type="unfinished"></translation>
+        <translation>对象</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished">详情</translation>
+        <translation>详情</translation>
     </message>
 </context>
 <context>
@@ -283,157 +283,157 @@
     <name>lantern::CampaignConsoleService</name>
     <message>
         <source>Campaign %1 does not exist (any more).</source>
-        <translation type="unfinished"></translation>
+        <translation>活动 %1 不存在（可能已被删除）。</translation>
     </message>
     <message>
         <source>The campaign was not created: its settings were refused.</source>
-        <translation type="unfinished"></translation>
+        <translation>活动未创建：设置未通过校验。</translation>
     </message>
     <message>
         <source>The campaign was not created. %1</source>
-        <translation type="unfinished"></translation>
+        <translation>活动未创建。%1</translation>
     </message>
     <message>
         <source>This campaign can no longer be launched: its status changed meanwhile. The list now shows it as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>该活动已无法上线：其状态在此期间发生了变化。列表已更新为当前状态。</translation>
     </message>
     <message>
         <source>This campaign cannot be paused: only a live campaign can. The list now shows it as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法暂停该活动：只有进行中的活动才能暂停。列表已更新为当前状态。</translation>
     </message>
     <message>
         <source>This campaign cannot be resumed: only a paused campaign can. The list now shows it as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法恢复该活动：只有已暂停的活动才能恢复。列表已更新为当前状态。</translation>
     </message>
     <message>
         <source>This campaign cannot be closed now. The list now shows it as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>该活动现在无法结束。列表已更新为当前状态。</translation>
     </message>
     <message>
         <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-        <translation type="unfinished">%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
+        <translation>%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
     </message>
     <message>
         <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-        <translation type="unfinished">无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
+        <translation>无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
     </message>
     <message>
         <source>The database refused the request.</source>
-        <translation type="unfinished">数据库拒绝了该请求。</translation>
+        <translation>数据库拒绝了该请求。</translation>
     </message>
     <message>
         <source>Redis refused the request.</source>
-        <translation type="unfinished">Redis 拒绝了该请求。</translation>
+        <translation>Redis 拒绝了该请求。</translation>
     </message>
     <message>
         <source>Something went wrong while talking to Redis or the database.</source>
-        <translation type="unfinished">与 Redis 或数据库通信时出错。</translation>
+        <translation>与 Redis 或数据库通信时出错。</translation>
     </message>
 </context>
 <context>
     <name>lantern::CampaignListModel</name>
     <message>
         <source>Draft</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿</translation>
     </message>
     <message>
         <source>Live</source>
-        <translation type="unfinished"></translation>
+        <translation>进行中</translation>
     </message>
     <message>
         <source>Paused</source>
-        <translation type="unfinished"></translation>
+        <translation>已暂停</translation>
     </message>
     <message>
         <source>Closed</source>
-        <translation type="unfinished"></translation>
+        <translation>已结束</translation>
     </message>
     <message>
         <source>Double mean</source>
-        <translation type="unfinished"></translation>
+        <translation>二倍均值法</translation>
     </message>
     <message>
         <source>Smoothed</source>
-        <translation type="unfinished"></translation>
+        <translation>平滑法</translation>
     </message>
     <message>
         <source>Uniform cuts</source>
-        <translation type="unfinished"></translation>
+        <translation>线段切割法</translation>
     </message>
     <message>
         <source>%1 / %2</source>
         <extracomment>Envelopes grabbed of the campaign&apos;s count, e.g. &quot;120 / 500&quot;.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2</translation>
     </message>
     <message>
         <source>ID</source>
-        <translation type="unfinished"></translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名称</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Grabbed / count</source>
-        <translation type="unfinished"></translation>
+        <translation>已抢 / 总数</translation>
     </message>
     <message>
         <source>Total</source>
-        <translation type="unfinished"></translation>
+        <translation>总金额</translation>
     </message>
     <message>
         <source>Grabbed amount</source>
-        <translation type="unfinished"></translation>
+        <translation>已抢金额</translation>
     </message>
     <message>
         <source>Split</source>
-        <translation type="unfinished"></translation>
+        <translation>拆分算法</translation>
     </message>
     <message>
         <source>Created</source>
-        <translation type="unfinished"></translation>
+        <translation>创建时间</translation>
     </message>
 </context>
 <context>
     <name>lantern::CampaignPreviewer</name>
     <message>
         <source>Not enough memory to preview this many envelopes.</source>
-        <translation type="unfinished"></translation>
+        <translation>内存不足，无法预览这么多红包。</translation>
     </message>
 </context>
 <context>
     <name>lantern::CheckinHistoryModel</name>
     <message>
         <source>Make-up</source>
-        <translation type="unfinished">补签</translation>
+        <translation>补签</translation>
     </message>
     <message>
         <source>Check-in</source>
-        <translation type="unfinished"></translation>
+        <translation>签到</translation>
     </message>
     <message>
         <source>Day</source>
-        <translation type="unfinished"></translation>
+        <translation>日期</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <source>Points</source>
-        <translation type="unfinished"></translation>
+        <translation>积分</translation>
     </message>
     <message>
         <source>Operator</source>
-        <translation type="unfinished"></translation>
+        <translation>操作人</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>原因</translation>
     </message>
 </context>
 <context>
@@ -559,126 +559,128 @@
     </message>
     <message>
         <source>invalid rate limit &apos;%1&apos; in %2: expected R or R/B (requests per second and burst, 0 for unlimited)</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 中的限流值“%1”无效：应为 R 或 R/B（每秒请求数和突发量，0 表示不限）</translation>
     </message>
     <message>
         <source>read-only switch</source>
-        <translation type="unfinished"></translation>
+        <translation>只读开关</translation>
     </message>
 </context>
 <context>
     <name>lantern::ConnectionErrors</name>
     <message>
         <source>This connection is read-only: the request would have changed data, so it was not sent.</source>
-        <translation type="unfinished"></translation>
+        <translation>当前连接为只读：该请求会修改数据，因此没有发送。</translation>
     </message>
     <message>
         <source>The Redis user of %1 is not allowed to connect this way.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的 Redis 用户不允许以这种方式连接。</translation>
     </message>
     <message>
         <source>Redis at %1 refused the user name or password.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 上的 Redis 拒绝了用户名或密码。</translation>
     </message>
     <message>
         <source>Redis at %1 did not answer in time. Check that it is running and reachable, then try again.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 上的 Redis 没有及时响应。请确认它正在运行且网络可达，然后重试。</translation>
     </message>
     <message>
         <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-        <translation type="unfinished">%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
+        <translation>%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
     </message>
     <message>
         <source>The Redis user of %1 is not allowed to do this.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的 Redis 用户无权执行此操作。</translation>
     </message>
     <message>
         <source>Redis refused the request.</source>
-        <translation type="unfinished">Redis 拒绝了该请求。</translation>
+        <translation>Redis 拒绝了该请求。</translation>
     </message>
     <message>
         <source>The database at %1 refused the user name or password.</source>
-        <translation type="unfinished"></translation>
+        <translation>数据库 %1 拒绝了用户名或密码。</translation>
     </message>
     <message>
         <source>The database server at %1 has no database named “%2”.</source>
-        <translation type="unfinished"></translation>
+        <translation>数据库服务器 %1 上没有名为“%2”的数据库。</translation>
     </message>
     <message>
         <source>The database file %1 cannot be opened. Check that it exists and can be read.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开数据库文件 %1。请确认文件存在且可读。</translation>
     </message>
     <message>
         <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-        <translation type="unfinished">无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
+        <translation>无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
     </message>
     <message>
         <source>This connection is read-only: the database refused a change.</source>
-        <translation type="unfinished"></translation>
+        <translation>当前连接为只读：数据库拒绝了修改。</translation>
     </message>
     <message>
         <source>The database user of %1 is not allowed to do this.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的数据库用户无权执行此操作。</translation>
     </message>
     <message>
         <source>The database at %1 has no Lantern tables yet (run “lanternd migrate” first).</source>
-        <translation type="unfinished"></translation>
+        <translation>数据库 %1 中还没有 Lantern 的表（请先运行“lanternd migrate”）。</translation>
     </message>
     <message>
         <source>The database refused the request.</source>
-        <translation type="unfinished">数据库拒绝了该请求。</translation>
+        <translation>数据库拒绝了该请求。</translation>
     </message>
     <message>
         <source>Something went wrong while talking to Redis or the database.</source>
-        <translation type="unfinished">与 Redis 或数据库通信时出错。</translation>
+        <translation>与 Redis 或数据库通信时出错。</translation>
     </message>
     <message>
         <source>There is no database file at %1 yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 处还没有数据库文件。</translation>
     </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>
     <message>
         <source>A profile name is 1 to 64 letters, digits, “_”, “.” or “-”.</source>
-        <translation type="unfinished"></translation>
+        <translation>连接配置名称须为 1 到 64 个字母、数字、“_”、“.”或“-”。</translation>
     </message>
     <message>
         <source>The profile needs an SQL URL, such as mysql://user@host:3306/lantern or sqlite:///path/lantern.db.</source>
-        <translation type="unfinished"></translation>
+        <translation>连接配置需要 SQL URL，例如 mysql://user@host:3306/lantern 或 sqlite:///path/lantern.db。</translation>
     </message>
     <message>
         <source>The key prefix cannot be empty (the default is “lt:”).</source>
-        <translation type="unfinished"></translation>
+        <translation>键前缀不能为空（默认为“lt:”）。</translation>
     </message>
     <message>
         <source>“%1” is not a time zone; use a name such as Asia/Shanghai.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”不是有效的时区；请使用 Asia/Shanghai 这样的时区名。</translation>
     </message>
 </context>
 <context>
     <name>lantern::ConnectionProfileModel</name>
     <message>
         <source>in use</source>
-        <translation type="unfinished"></translation>
+        <translation>使用中</translation>
     </message>
     <message>
         <source>read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>只读</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）</translation>
     </message>
     <message>
         <source>, </source>
-        <translation type="unfinished"></translation>
+        <translation>、</translation>
     </message>
     <message>
         <source>Redis: %1
 SQL: %2
 Key prefix: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis：%1
+SQL：%2
+键前缀：%3</translation>
     </message>
 </context>
 <context>
@@ -720,56 +722,56 @@ Key prefix: %3</source>
     <name>lantern::DeadLetterModel</name>
     <message>
         <source>Payout</source>
-        <translation type="unfinished"></translation>
+        <translation>发放</translation>
     </message>
     <message>
         <source>Campaign %1, envelope %2: %3 to user %4</source>
-        <translation type="unfinished"></translation>
+        <translation>活动 %1，红包 %2：向用户 %4 发放 %3 元</translation>
     </message>
     <message>
         <source>Make-up</source>
-        <translation type="unfinished">补签</translation>
+        <translation>补签</translation>
     </message>
     <message>
         <source>Check-in</source>
-        <translation type="unfinished"></translation>
+        <translation>签到</translation>
     </message>
     <message numerus="yes">
         <source>User %1 on %2, %n point(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>用户 %1，%2，%n 积分</numerusform>
         </translation>
     </message>
     <message>
         <source>Unreadable</source>
-        <translation type="unfinished"></translation>
+        <translation>无法解析</translation>
     </message>
     <message>
         <source>#</source>
-        <translation type="unfinished"></translation>
+        <translation>#</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <source>Entry</source>
-        <translation type="unfinished"></translation>
+        <translation>内容</translation>
     </message>
     <message>
         <source>Queued at</source>
-        <translation type="unfinished"></translation>
+        <translation>入队时间</translation>
     </message>
 </context>
 <context>
     <name>lantern::DeadLetters</name>
     <message>
         <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>不存在名为“%1”的死信队列：应为 checkin:&lt;shard&gt; 或 payout:&lt;campaign id&gt;</translation>
     </message>
     <message>
         <source>unexpected reply of deadletter_move.lua</source>
-        <translation type="unfinished"></translation>
+        <translation>deadletter_move.lua 返回了意外的应答</translation>
     </message>
 </context>
 <context>
@@ -803,7 +805,7 @@ Key prefix: %3</source>
     <name>lantern::FeatureSwitches</name>
     <message>
         <source>unknown feature &apos;%1&apos;: expected %2</source>
-        <translation type="unfinished"></translation>
+        <translation>未知功能“%1”：应为 %2</translation>
     </message>
 </context>
 <context>
@@ -859,30 +861,30 @@ Key prefix: %3</source>
     </message>
     <message>
         <source>invalid worker id &apos;%1&apos;: use 1 to 64 of A-Z a-z 0-9 _ . -</source>
-        <translation>worker ID“%1”无效：应为 1 到 64 个字符，只能使用 A-Z a-z 0-9 _ . -</translation>
+        <translation>工作进程 ID“%1”无效：应为 1 到 64 个字符，只能使用 A-Z a-z 0-9 _ . -</translation>
     </message>
 </context>
 <context>
     <name>lantern::LedgerModel</name>
     <message>
         <source>Check-in reward</source>
-        <translation type="unfinished"></translation>
+        <translation>签到奖励</translation>
     </message>
     <message>
         <source>When</source>
-        <translation type="unfinished"></translation>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Points</source>
-        <translation type="unfinished"></translation>
+        <translation>积分</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>来源</translation>
     </message>
     <message>
         <source>Reference</source>
-        <translation type="unfinished"></translation>
+        <translation>关联记录</translation>
     </message>
 </context>
 <context>
@@ -918,172 +920,172 @@ Key prefix: %3</source>
     <name>lantern::ProfileStore</name>
     <message>
         <source>A profile name is 1 to 64 letters, digits, “_”, “.” or “-”.</source>
-        <translation type="unfinished"></translation>
+        <translation>连接配置名称须为 1 到 64 个字母、数字、“_”、“.”或“-”。</translation>
     </message>
     <message>
         <source>Cannot create the folder %1 for connection profiles.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建连接配置目录 %1。</translation>
     </message>
     <message>
         <source>Cannot write the profile file %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入连接配置文件 %1。</translation>
     </message>
 </context>
 <context>
     <name>lantern::QueueFormat</name>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 分 %2 秒</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 小时 %2 分</translation>
     </message>
     <message>
         <source>%1 d %2 h</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 天 %2 小时</translation>
     </message>
     <message>
         <source>Check-in log</source>
-        <translation type="unfinished"></translation>
+        <translation>签到流水</translation>
     </message>
     <message>
         <source>Payouts, campaign %1</source>
-        <translation type="unfinished"></translation>
+        <translation>红包发放（活动 %1）</translation>
     </message>
     <message>
         <source>Check-in log, shard %1</source>
-        <translation type="unfinished"></translation>
+        <translation>签到流水（分片 %1）</translation>
     </message>
 </context>
 <context>
     <name>lantern::QueueJobRunner</name>
     <message>
         <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-        <translation type="unfinished">%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
+        <translation>%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
     </message>
     <message>
         <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-        <translation type="unfinished">无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
+        <translation>无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
     </message>
     <message>
         <source>The database refused the request.</source>
-        <translation type="unfinished">数据库拒绝了该请求。</translation>
+        <translation>数据库拒绝了该请求。</translation>
     </message>
     <message>
         <source>Redis refused the request.</source>
-        <translation type="unfinished">Redis 拒绝了该请求。</translation>
+        <translation>Redis 拒绝了该请求。</translation>
     </message>
     <message>
         <source>This action cannot be done.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法执行此操作。</translation>
     </message>
     <message>
         <source>Something went wrong while talking to Redis or the database.</source>
-        <translation type="unfinished">与 Redis 或数据库通信时出错。</translation>
+        <translation>与 Redis 或数据库通信时出错。</translation>
     </message>
     <message>
         <source>Another action is still running; wait for it or cancel it first.</source>
-        <translation type="unfinished"></translation>
+        <translation>另一个操作仍在进行中；请等待它完成，或先取消它。</translation>
     </message>
 </context>
 <context>
     <name>lantern::QueueService</name>
     <message>
         <source>an operator name is required</source>
-        <translation type="unfinished"></translation>
+        <translation>需要填写操作人</translation>
     </message>
     <message numerus="yes">
         <source>%n entry(s) of %1 put back on the queue.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已将 %1 中的 %n 条放回队列。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n entry(s) of %1 discarded.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已丢弃 %1 中的 %n 条。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n were no longer there (taken meanwhile).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>另有 %n 条已不存在（期间已被处理）。</numerusform>
         </translation>
     </message>
     <message>
         <source>Cancelled before the end; the rest is untouched.</source>
-        <translation type="unfinished"></translation>
+        <translation>操作中途已取消；其余条目保持不变。</translation>
     </message>
 </context>
 <context>
     <name>lantern::QueueTableModel</name>
     <message>
         <source>Queue</source>
-        <translation type="unfinished"></translation>
+        <translation>队列</translation>
     </message>
     <message>
         <source>Waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>等待中</translation>
     </message>
     <message>
         <source>Oldest waits</source>
-        <translation type="unfinished"></translation>
+        <translation>最长等待</translation>
     </message>
     <message>
         <source>Dead letters</source>
-        <translation type="unfinished"></translation>
+        <translation>死信</translation>
     </message>
 </context>
 <context>
     <name>lantern::QueueWorkerModel</name>
     <message numerus="yes">
         <source>Its heartbeat is renewed every few seconds and expires after %n s.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>心跳每隔几秒续期一次，%n 秒后过期。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>No heartbeat for more than %n s: what it holds waits for recovery (see Recovery).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>超过 %n 秒没有心跳：它持有的任务等待恢复（见“故障恢复”）。</numerusform>
         </translation>
     </message>
     <message>
         <source>Alive</source>
-        <translation type="unfinished"></translation>
+        <translation>在线</translation>
     </message>
     <message>
         <source>Dead</source>
-        <translation type="unfinished"></translation>
+        <translation>失联</translation>
     </message>
     <message>
         <source>%1 ago</source>
-        <translation type="unfinished"></translation>
+        <translation>%1前</translation>
     </message>
     <message>
         <source>expired</source>
-        <translation type="unfinished"></translation>
+        <translation>已过期</translation>
     </message>
     <message>
         <source>Worker</source>
-        <translation type="unfinished"></translation>
+        <translation>工作进程</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Last heartbeat</source>
-        <translation type="unfinished"></translation>
+        <translation>最近心跳</translation>
     </message>
     <message>
         <source>In flight</source>
-        <translation type="unfinished"></translation>
+        <translation>处理中</translation>
     </message>
 </context>
 <context>
@@ -1097,205 +1099,215 @@ Key prefix: %3</source>
     <name>lantern::RecoveryLedgerModel</name>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>Balanced</source>
-        <translation type="unfinished"></translation>
+        <translation>已平账</translation>
     </message>
     <message>
         <source>Waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>等待中</translation>
     </message>
     <message numerus="yes">
         <source>%n violation(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 项异常</numerusform>
         </translation>
     </message>
     <message>
         <source>Every grab has its row and exactly one payout.</source>
-        <translation type="unfinished"></translation>
+        <translation>每次抢红包都有对应记录，且恰好对应一笔发放。</translation>
     </message>
     <message numerus="yes">
         <source>%n held by dead workers</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 笔在失联工作进程手中</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n queued</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 笔排队中</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n with live workers</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 笔正由在线工作进程处理</numerusform>
         </translation>
     </message>
     <message>
         <source>Payouts still on their way: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>仍有发放在途：%1。</translation>
     </message>
     <message>
         <source>Campaign</source>
-        <translation type="unfinished"></translation>
+        <translation>活动</translation>
     </message>
     <message>
         <source>Ledger check</source>
-        <translation type="unfinished"></translation>
+        <translation>账本核对</translation>
     </message>
     <message>
         <source>Detail</source>
-        <translation type="unfinished"></translation>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>separator between the items of a list</comment>
+        <translation>，</translation>
     </message>
 </context>
 <context>
     <name>lantern::RecoveryService</name>
     <message>
         <source>Invariant %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>规则 %1：%2</translation>
     </message>
     <message>
         <source>an operator name is required</source>
-        <translation type="unfinished"></translation>
+        <translation>需要填写操作人</translation>
     </message>
     <message numerus="yes">
         <source>Compensated %n worker(s):</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已补偿 %n 个工作进程：</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 task(s) completed from SQL, %2 re-queued, %3 set aside as unreadable.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个任务按 SQL 记录标记完成，%2 个重新入队，%3 个因无法解析而移入死信。</translation>
     </message>
     <message>
         <source>Skipped because their heartbeat came back: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>因心跳恢复而跳过：%1。</translation>
     </message>
     <message numerus="yes">
         <source>Cancelled: %n worker(s) left untouched.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已取消：%n 个工作进程未做处理。</numerusform>
         </translation>
     </message>
     <message>
         <source>cannot reconcile %1: it is after today</source>
-        <translation type="unfinished">不能对账 %1：该日期晚于今天</translation>
+        <translation>不能对账 %1：该日期晚于今天</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>separator between the items of a list</comment>
+        <translation>，</translation>
     </message>
 </context>
 <context>
     <name>lantern::RecoveryTaskModel</name>
     <message>
         <source>Heartbeat expired: this worker is gone, and what its backup lists hold waits for compensation.</source>
-        <translation type="unfinished"></translation>
+        <translation>心跳已过期：该工作进程已失联，其备份队列中的任务等待补偿。</translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) held, first %1 shown</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>持有 %n 个任务，显示前 %1 个</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) held</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>持有 %n 个任务</numerusform>
         </translation>
     </message>
     <message>
         <source>Forget the worker</source>
-        <translation type="unfinished"></translation>
+        <translation>移除该工作进程</translation>
     </message>
     <message>
         <source>%1 complete, %2 re-queue</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个完成，%2 个重新入队</translation>
     </message>
     <message>
         <source>User %1 on %2 (make-up)</source>
-        <translation type="unfinished"></translation>
+        <translation>用户 %1，%2（补签）</translation>
     </message>
     <message>
         <source>User %1 on %2</source>
-        <translation type="unfinished"></translation>
+        <translation>用户 %1，%2</translation>
     </message>
     <message>
         <source>Envelope %1: %2 to user %3</source>
-        <translation type="unfinished"></translation>
+        <translation>红包 %1：向用户 %3 发放 %2 元</translation>
     </message>
     <message>
         <source>Unreadable entry</source>
-        <translation type="unfinished"></translation>
+        <translation>无法解析的条目</translation>
     </message>
     <message>
         <source>Log row saved</source>
-        <translation type="unfinished"></translation>
+        <translation>流水已写入</translation>
     </message>
     <message>
         <source>No log row</source>
-        <translation type="unfinished"></translation>
+        <translation>无流水记录</translation>
     </message>
     <message>
         <source>Grab row saved</source>
-        <translation type="unfinished"></translation>
+        <translation>抢红包记录已写入</translation>
     </message>
     <message>
         <source>No grab row</source>
-        <translation type="unfinished"></translation>
+        <translation>无抢红包记录</translation>
     </message>
     <message>
         <source>No payout row</source>
-        <translation type="unfinished"></translation>
+        <translation>无发放记录</translation>
     </message>
     <message>
         <source>Paid</source>
-        <translation type="unfinished"></translation>
+        <translation>已发放</translation>
     </message>
     <message>
         <source>Pending</source>
-        <translation type="unfinished"></translation>
+        <translation>待发放</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>发放失败</translation>
     </message>
     <message>
         <source>provider paid %1</source>
-        <translation type="unfinished"></translation>
+        <translation>支付方已付 %1 元</translation>
     </message>
     <message>
         <source>Complete (done in SQL)</source>
-        <translation type="unfinished"></translation>
+        <translation>标记完成（SQL 中已完成）</translation>
     </message>
     <message>
         <source>Re-queue</source>
-        <translation type="unfinished"></translation>
+        <translation>重新入队</translation>
     </message>
     <message>
         <source>Dead-letter</source>
-        <translation type="unfinished"></translation>
+        <translation>移入死信</translation>
     </message>
     <message>
         <source>Worker / task</source>
-        <translation type="unfinished"></translation>
+        <translation>工作进程 / 任务</translation>
     </message>
     <message>
         <source>Queue</source>
-        <translation type="unfinished"></translation>
+        <translation>队列</translation>
     </message>
     <message>
         <source>In SQL</source>
-        <translation type="unfinished"></translation>
+        <translation>SQL 记录</translation>
     </message>
     <message>
         <source>Payout</source>
-        <translation type="unfinished"></translation>
+        <translation>发放</translation>
     </message>
     <message>
         <source>Compensation will</source>
-        <translation type="unfinished"></translation>
+        <translation>补偿时将</translation>
     </message>
 </context>
 <context>
@@ -1350,7 +1362,7 @@ Key prefix: %3</source>
     </message>
     <message>
         <source>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</source>
-        <translation type="unfinished"></translation>
+        <translation>只读连接（设置项 read-only）：%1 没有发送到 %2；只允许读命令</translation>
     </message>
 </context>
 <context>
@@ -1478,15 +1490,15 @@ Key prefix: %3</source>
     <name>lantern::SplitPreviewModel</name>
     <message>
         <source>From</source>
-        <translation type="unfinished"></translation>
+        <translation>金额下限</translation>
     </message>
     <message>
         <source>To</source>
-        <translation type="unfinished"></translation>
+        <translation>金额上限</translation>
     </message>
     <message>
         <source>Envelopes</source>
-        <translation type="unfinished"></translation>
+        <translation>红包数</translation>
     </message>
 </context>
 <context>
@@ -1509,7 +1521,7 @@ Key prefix: %3</source>
     </message>
     <message>
         <source>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</source>
-        <translation type="unfinished"></translation>
+        <translation>只读连接（设置项 read-only）：“%1”没有在 %2 上执行；只允许 SELECT 语句</translation>
     </message>
 </context>
 <context>
@@ -1560,7 +1572,7 @@ Key prefix: %3</source>
     </message>
     <message>
         <source>This connection is read-only: make-ups cannot be granted here.</source>
-        <translation type="unfinished"></translation>
+        <translation>当前连接为只读：无法在这里补签。</translation>
     </message>
 </context>
 <context>
@@ -1585,7 +1597,7 @@ Key prefix: %3</source>
     </message>
     <message>
         <source>invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8</source>
-        <translation type="unfinished"></translation>
+        <translation>--operator 无效：应为 1 到 %1 个字符，不含控制字符，且为有效的 UTF-8</translation>
     </message>
 </context>
 <context>
@@ -1658,19 +1670,19 @@ Key prefix: %3</source>
     </message>
     <message>
         <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
-        <translation type="unfinished"></translation>
+        <translation>--listen“%1”无效：应为 HOST:PORT，HOST 为 IP 地址，例如 127.0.0.1:8080</translation>
     </message>
     <message>
         <source>cannot listen on %1:%2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>无法监听 %1:%2：%3</translation>
     </message>
     <message>
         <source>serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET</source>
-        <translation type="unfinished"></translation>
+        <translation>serve 需要令牌密钥来校验 Bearer 令牌：请设置 --token-secret 或 LANTERN_TOKEN_SECRET</translation>
     </message>
     <message>
         <source>invalid --state &apos;%1&apos;: expected on or off</source>
-        <translation type="unfinished"></translation>
+        <translation>--state“%1”无效：应为 on 或 off</translation>
     </message>
 </context>
 <context>
@@ -1704,165 +1716,188 @@ global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --p
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </source>
-        <translation type="unfinished"></translation>
+        <translation>用法：lanternd 命令 [选项]
+命令：
+  migrate
+  checkin  --uid U|--token T [--date YYYY-MM-DD]
+  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
+  calendar --uid U|--token T [--month YYYY-MM]
+  reconcile --date YYYY-MM-DD
+  work     [--id W] [--once] [--batch N]
+  queues
+  recover  [--worker W] [--operator O]
+  token    --uid U [--ttl-s S]
+  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
+                  [--seed S] [--max-attempts 9]
+  campaign launch|pause|resume|close|show --id I
+  grab     --campaign I --uid U|--token T
+  verify   [--campaign I]
+  serve    [--listen HOST:PORT] [--threads N]   （需要 --token-secret；限流选项 --rate-checkin R[/B] ...）
+  switch   --feature checkin|grab --state on|off [--operator O]
+全局选项（可放在任意位置）： --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
+  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
+  --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
+  --lang zh_CN|en （消息语言；默认跟随系统区域设置）
+环境变量： LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... （LANTERN_ + 选项名）
+</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::AuditDetailPanel</name>
     <message>
         <source>Select a row to read what was done, by whom and why.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一行，查看谁做了什么操作以及原因。</translation>
     </message>
     <message>
         <source>When</source>
-        <translation type="unfinished"></translation>
+        <translation>时间</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）</translation>
     </message>
     <message>
         <source>Who</source>
-        <translation type="unfinished"></translation>
+        <translation>操作人</translation>
     </message>
     <message>
         <source>Action</source>
-        <translation type="unfinished"></translation>
+        <translation>操作</translation>
     </message>
     <message>
         <source>Target</source>
-        <translation type="unfinished"></translation>
+        <translation>对象</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished">详情</translation>
+        <translation>详情</translation>
     </message>
     <message>
         <source>none recorded</source>
-        <translation type="unfinished"></translation>
+        <translation>未记录</translation>
     </message>
     <message>
         <source>Entry</source>
-        <translation type="unfinished"></translation>
+        <translation>记录编号</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::AuditView</name>
     <message>
         <source>Clear filters</source>
-        <translation type="unfinished"></translation>
+        <translation>清除筛选</translation>
     </message>
     <message>
         <source>Newest</source>
-        <translation type="unfinished"></translation>
+        <translation>最新</translation>
     </message>
     <message>
         <source>‹ Newer</source>
-        <translation type="unfinished"></translation>
+        <translation>‹ 较新</translation>
     </message>
     <message>
         <source>Older ›</source>
-        <translation type="unfinished"></translation>
+        <translation>较早 ›</translation>
     </message>
     <message>
         <source>Who</source>
-        <translation type="unfinished"></translation>
+        <translation>操作人</translation>
     </message>
     <message>
         <source>Operators whose name contains this text</source>
-        <translation type="unfinished"></translation>
+        <translation>姓名包含此文本的操作人</translation>
     </message>
     <message>
         <source>Any action</source>
-        <translation type="unfinished"></translation>
+        <translation>全部操作</translation>
     </message>
     <message>
         <source>Actions that start with this text, e.g. “campaign.” for every campaign action</source>
-        <translation type="unfinished"></translation>
+        <translation>以此文本开头的操作，例如“campaign.”表示所有活动相关操作</translation>
     </message>
     <message>
         <source>Target, e.g. uid:10001</source>
-        <translation type="unfinished"></translation>
+        <translation>对象，例如 uid:10001</translation>
     </message>
     <message>
         <source>Targets that contain this text: a user (uid:10001), a campaign (campaign:3), a queue, …</source>
-        <translation type="unfinished"></translation>
+        <translation>包含此文本的对象：用户（uid:10001）、活动（campaign:3）、队列…</translation>
     </message>
     <message>
         <source>Any time</source>
-        <translation type="unfinished"></translation>
+        <translation>全部时间</translation>
     </message>
     <message>
         <source>Today</source>
-        <translation type="unfinished">今天</translation>
+        <translation>今天</translation>
     </message>
     <message>
         <source>Last 7 days</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 7 天</translation>
     </message>
     <message>
         <source>Last 30 days</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 30 天</translation>
     </message>
     <message>
         <source>Custom range</source>
-        <translation type="unfinished"></translation>
+        <translation>自定义范围</translation>
     </message>
     <message>
         <source>Business days, in the configured time zone</source>
-        <translation type="unfinished"></translation>
+        <translation>按业务日计算，使用配置的时区</translation>
     </message>
     <message>
         <source>First day</source>
-        <translation type="unfinished"></translation>
+        <translation>开始日期</translation>
     </message>
     <message>
         <source>Last day</source>
-        <translation type="unfinished"></translation>
+        <translation>结束日期</translation>
     </message>
     <message>
         <source>Read the shown page again (F5)</source>
-        <translation type="unfinished"></translation>
+        <translation>重新读取当前页（F5）</translation>
     </message>
     <message>
         <source>Waiting for the database…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在等待数据库…</translation>
     </message>
     <message>
         <source>The newest entries</source>
-        <translation type="unfinished"></translation>
+        <translation>最新的记录</translation>
     </message>
     <message>
         <source>The previous, newer page</source>
-        <translation type="unfinished"></translation>
+        <translation>上一页（较新的记录）</translation>
     </message>
     <message>
         <source>The next, older page</source>
-        <translation type="unfinished"></translation>
+        <translation>下一页（较早的记录）</translation>
     </message>
     <message>
         <source>No audit entries match these filters.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有符合这些筛选条件的审计记录。</translation>
     </message>
     <message>
         <source>The audit log is empty: no operator has changed anything yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>审计日志为空：还没有操作人做过任何改动。</translation>
     </message>
     <message>
         <source>Audit log read %1</source>
-        <translation type="unfinished"></translation>
+        <translation>审计日志读取于 %1</translation>
     </message>
     <message>
         <source>Page %1</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 页</translation>
     </message>
     <message>
         <source>Page %1 · entries %2–%3, newest first</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 页 · 第 %2–%3 条，最新的在前</translation>
     </message>
     <message>
         <source>Audit log</source>
-        <translation type="unfinished"></translation>
+        <translation>审计日志</translation>
     </message>
 </context>
 <context>
@@ -1889,460 +1924,477 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
     <name>lantern::ui::CampaignConfirmation</name>
     <message>
         <source>Launch campaign #%1?</source>
-        <translation type="unfinished"></translation>
+        <translation>上线活动 #%1？</translation>
     </message>
     <message>
         <source>“%1” goes live now: its %2 envelopes (%3 in all) are written to the ledger and put in the grab pool, and users can grab at once.
 
 A launch cannot be undone; you can pause the campaign at any time.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”将立即上线：%2 个红包（共 %3）会写入账本并放入红包池，用户可以马上开抢。
+
+上线后无法撤销；你可以随时暂停活动。</translation>
     </message>
     <message>
         <source>Launch now</source>
-        <translation type="unfinished"></translation>
+        <translation>立即上线</translation>
     </message>
     <message>
         <source>Pause campaign #%1?</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停活动 #%1？</translation>
     </message>
     <message>
         <source>Grabs of “%1” stop at once: every grab is answered “not live” until you resume it. Envelopes already grabbed are still paid out.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”将立即停止抢红包：在你恢复之前，每次抢红包都会得到“活动未进行”的应答。已被抢到的红包仍会照常发放。</translation>
     </message>
     <message>
         <source>Pause grabs</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停抢红包</translation>
     </message>
     <message>
         <source>Resume campaign #%1?</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复活动 #%1？</translation>
     </message>
     <message>
         <source>Grabs of “%1” start again at once, for the %2 envelopes left (%3).</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”将立即恢复抢红包，剩余 %2 个红包（%3）。</translation>
     </message>
     <message>
         <source>Resume grabs</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复抢红包</translation>
     </message>
     <message>
         <source>Close campaign #%1?</source>
-        <translation type="unfinished"></translation>
+        <translation>结束活动 #%1？</translation>
     </message>
     <message>
         <source>Closing “%1” is final: grabs stop for good and the %2 envelopes left (%3) are refunded. Envelopes already grabbed are still paid out.
 
 This cannot be undone.</source>
-        <translation type="unfinished"></translation>
+        <translation>结束“%1”是最终操作：抢红包永久停止，剩余的 %2 个红包（%3）将被退回。已被抢到的红包仍会照常发放。
+
+此操作无法撤销。</translation>
     </message>
     <message>
         <source>Close and refund</source>
-        <translation type="unfinished"></translation>
+        <translation>结束并退回</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::CampaignCreateDialog</name>
     <message>
         <source>New red-envelope campaign</source>
-        <translation type="unfinished"></translation>
+        <translation>新建红包活动</translation>
     </message>
     <message>
         <source>The total is split into envelopes when the campaign is launched; the preview shows that exact split. Creating writes a draft and an audit log entry only: nobody can grab until you launch it.</source>
-        <translation type="unfinished"></translation>
+        <translation>活动上线时才会把总金额拆分成红包，预览显示的正是届时的拆分结果。创建只会写入一份草稿和一条审计日志：上线之前，任何人都抢不到。</translation>
     </message>
     <message>
         <source>&amp;Name:</source>
-        <translation type="unfinished"></translation>
+        <translation>名称(&amp;N)：</translation>
     </message>
     <message>
         <source>e.g. Spring Festival 2025</source>
-        <translation type="unfinished"></translation>
+        <translation>例如：2025 春节红包</translation>
     </message>
     <message>
         <source>&amp;Total (¥):</source>
-        <translation type="unfinished"></translation>
+        <translation>总金额（¥）(&amp;T)：</translation>
     </message>
     <message>
         <source>e.g. 8888.88</source>
-        <translation type="unfinished"></translation>
+        <translation>例如 8888.88</translation>
     </message>
     <message>
         <source>&amp;Envelopes:</source>
-        <translation type="unfinished"></translation>
+        <translation>红包个数(&amp;E)：</translation>
     </message>
     <message>
         <source>e.g. 1000</source>
-        <translation type="unfinished"></translation>
+        <translation>例如 1000</translation>
     </message>
     <message>
         <source>&amp;Minimum each (¥):</source>
-        <translation type="unfinished"></translation>
+        <translation>单个最小金额（¥）(&amp;M)：</translation>
     </message>
     <message>
         <source>&amp;Split:</source>
-        <translation type="unfinished"></translation>
+        <translation>拆分算法(&amp;S)：</translation>
     </message>
     <message>
         <source>The same seed always gives the same split, so an audit can replay it.</source>
-        <translation type="unfinished"></translation>
+        <translation>相同的种子总是得到相同的拆分结果，便于审计时复现。</translation>
     </message>
     <message>
         <source>Random</source>
-        <translation type="unfinished"></translation>
+        <translation>随机</translation>
     </message>
     <message>
         <source>S&amp;eed:</source>
-        <translation type="unfinished"></translation>
+        <translation>随机种子(&amp;E)：</translation>
     </message>
     <message>
         <source>How often one user may try to grab; further tries are refused.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个用户最多可以尝试抢几次；超出次数的尝试会被拒绝。</translation>
     </message>
     <message>
         <source>&amp;Attempts per user:</source>
-        <translation type="unfinished"></translation>
+        <translation>每人尝试次数(&amp;A)：</translation>
     </message>
     <message>
         <source>Your name, for the audit log</source>
-        <translation type="unfinished"></translation>
+        <translation>你的姓名，将记入审计日志</translation>
     </message>
     <message>
         <source>&amp;Operator:</source>
-        <translation type="unfinished">操作人(&amp;O)：</translation>
+        <translation>操作人(&amp;O)：</translation>
     </message>
     <message>
         <source>Envelopes</source>
-        <translation type="unfinished"></translation>
+        <translation>红包数</translation>
     </message>
     <message>
         <source>Amount per envelope (¥)</source>
-        <translation type="unfinished"></translation>
+        <translation>单个红包金额（¥）</translation>
     </message>
     <message>
         <source>How the total is split</source>
-        <translation type="unfinished"></translation>
+        <translation>总金额拆分情况</translation>
     </message>
     <message>
         <source>Create draft</source>
-        <translation type="unfinished"></translation>
+        <translation>创建草稿</translation>
     </message>
     <message>
         <source>WeChat&apos;s rule: each envelope is drawn between the minimum and twice the average left. Early grabs vary little, the last ones a lot.</source>
-        <translation type="unfinished"></translation>
+        <translation>微信的规则：每个红包在最小金额与剩余平均金额的两倍之间随机取值。先抢的金额差别不大，最后几个差别很大。</translation>
     </message>
     <message>
         <source>Everybody first gets an even share; only the rest is split by double mean. Amounts stay close together.</source>
-        <translation type="unfinished"></translation>
+        <translation>每人先分到一份均等的保底金额，剩下的部分再按二倍均值法拆分。各红包金额比较接近。</translation>
     </message>
     <message>
         <source>Random cuts along the total: every envelope has the same chance of any amount, whatever the grab order.</source>
-        <translation type="unfinished"></translation>
+        <translation>在总金额上随机切分：无论抢的先后，每个红包抽到任一金额的机会都相同。</translation>
     </message>
     <message>
         <source>The audit log needs your name.</source>
-        <translation type="unfinished"></translation>
+        <translation>审计日志需要记录你的姓名。</translation>
     </message>
     <message>
         <source>Fix the fields marked in red first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先修正标红的字段。</translation>
     </message>
     <message>
         <source>Enter your name as the operator first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先填写操作人姓名。</translation>
     </message>
     <message>
         <source>Computing the split…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在计算拆分结果…</translation>
     </message>
     <message>
         <source>No preview: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法预览：%1</translation>
     </message>
     <message>
         <source>Enter a total, a number of envelopes and a seed to see the split.</source>
-        <translation type="unfinished"></translation>
+        <translation>填写总金额、红包个数和随机种子后即可查看拆分结果。</translation>
     </message>
     <message>
         <source>Fix the fields marked in red to see the split.</source>
-        <translation type="unfinished"></translation>
+        <translation>修正标红的字段后即可查看拆分结果。</translation>
     </message>
     <message>
         <source>Smallest:</source>
-        <translation type="unfinished"></translation>
+        <translation>最小：</translation>
     </message>
     <message>
         <source>Largest:</source>
-        <translation type="unfinished"></translation>
+        <translation>最大：</translation>
     </message>
     <message>
         <source>Mean:</source>
-        <translation type="unfinished"></translation>
+        <translation>平均：</translation>
     </message>
     <message>
         <source>Median:</source>
-        <translation type="unfinished"></translation>
+        <translation>中位数：</translation>
     </message>
     <message numerus="yes">
         <source>%Ln envelope(s) hold exactly the minimum.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%Ln 个红包恰好为最小金额。</numerusform>
         </translation>
     </message>
     <message>
         <source>The first grabs get %1 …</source>
-        <translation type="unfinished"></translation>
+        <translation>最先抢到的金额依次为 %1 …</translation>
     </message>
     <message>
         <source>Preview of all %1 envelopes, as launch will write them (seed %2).</source>
-        <translation type="unfinished"></translation>
+        <translation>全部 %1 个红包的预览，与上线时写入的结果一致（种子 %2）。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>separator between the items of a list</comment>
+        <translation>，</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::CampaignDetailPanel</name>
     <message>
         <source>Drain</source>
-        <translation type="unfinished"></translation>
+        <translation>消耗进度</translation>
     </message>
     <message>
         <source>Envelopes</source>
-        <translation type="unfinished"></translation>
+        <translation>红包数</translation>
     </message>
     <message>
         <source>Amount</source>
-        <translation type="unfinished"></translation>
+        <translation>金额</translation>
     </message>
     <message>
         <source>Grabbed</source>
-        <translation type="unfinished"></translation>
+        <translation>已抢</translation>
     </message>
     <message>
         <source>Saved to the ledger</source>
-        <translation type="unfinished"></translation>
+        <translation>已入账</translation>
     </message>
     <message>
         <source>Paid out</source>
-        <translation type="unfinished"></translation>
+        <translation>已发放</translation>
     </message>
     <message>
         <source>Remaining in the pool</source>
-        <translation type="unfinished"></translation>
+        <translation>池中剩余</translation>
     </message>
     <message>
         <source>Refunded at close</source>
-        <translation type="unfinished"></translation>
+        <translation>结束时退回</translation>
     </message>
     <message>
         <source>Campaign total</source>
-        <translation type="unfinished"></translation>
+        <translation>活动总计</translation>
     </message>
     <message>
         <source>Ledger check</source>
-        <translation type="unfinished"></translation>
+        <translation>账本核对</translation>
     </message>
     <message>
         <source>Grabs per second</source>
-        <translation type="unfinished"></translation>
+        <translation>每秒抢红包次数</translation>
     </message>
     <message>
         <source>Select a campaign to watch it drain.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个活动，查看红包的消耗进度。</translation>
     </message>
     <message>
         <source>#%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>#%1 %2</translation>
     </message>
     <message numerus="yes">
         <source>%1 in %Ln envelope(s) of at least %2 · %3 split, seed %4 · up to %5 grab attempts per user</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 拆成 %Ln 个红包，每个至少 %2 · %3，种子 %4 · 每人最多尝试 %5 次</numerusform>
         </translation>
     </message>
     <message>
         <source>Grabbed, payout pending</source>
-        <translation type="unfinished"></translation>
+        <translation>已抢待发放</translation>
     </message>
     <message>
         <source>Remaining</source>
-        <translation type="unfinished"></translation>
+        <translation>剩余</translation>
     </message>
     <message>
         <source>Refunded</source>
-        <translation type="unfinished"></translation>
+        <translation>已退回</translation>
     </message>
     <message>
         <source>Paid out %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已发放 %1</translation>
     </message>
     <message>
         <source>Grabbed, payout pending %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已抢待发放 %1</translation>
     </message>
     <message>
         <source>Remaining %1</source>
-        <translation type="unfinished"></translation>
+        <translation>剩余 %1</translation>
     </message>
     <message>
         <source>Refunded %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已退回 %1</translation>
     </message>
     <message>
         <source>✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, grabbed + refunded = total.</source>
-        <translation type="unfinished"></translation>
+        <translation>✔ 账本核对无误：拆分正确，每个用户一个红包，每次抢红包一笔发放，活动结束后已抢 + 已退回 = 总金额。</translation>
     </message>
     <message numerus="yes">
         <source>✘ %n rule(s) of the ledger are broken. Run recovery on the Recovery page, or escalate:</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>✘ 账本有 %n 条规则不满足。请在“故障恢复”页执行恢复，或上报处理：</numerusform>
         </translation>
     </message>
     <message>
         <source>Rule %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>规则 %1：%2</translation>
     </message>
     <message>
         <source>Grabs happen only while the campaign is live.</source>
-        <translation type="unfinished"></translation>
+        <translation>只有活动进行中才能抢红包。</translation>
     </message>
     <message>
         <source>The rate appears from the second refresh on (auto-refresh in the toolbar).</source>
-        <translation type="unfinished"></translation>
+        <translation>从第二次刷新起显示速率（可在工具栏开启自动刷新）。</translation>
     </message>
     <message numerus="yes">
         <source>Now %1 grabs/s, peak %2 grabs/s, over the last %n refresh(es).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>当前 %1 次/秒，峰值 %2 次/秒（最近 %n 次刷新）。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CampaignDrainBar</name>
+    <message>
+        <source>, </source>
+        <comment>separator between the items of a list</comment>
+        <translation>，</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::CampaignsView</name>
     <message>
         <source>New campaign…</source>
-        <translation type="unfinished"></translation>
+        <translation>新建活动…</translation>
     </message>
     <message>
         <source>Launch…</source>
-        <translation type="unfinished"></translation>
+        <translation>上线…</translation>
     </message>
     <message>
         <source>Pause…</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停…</translation>
     </message>
     <message>
         <source>Resume…</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复…</translation>
     </message>
     <message>
         <source>Close…</source>
-        <translation type="unfinished"></translation>
+        <translation>结束…</translation>
     </message>
     <message>
         <source>Write the envelopes and open grabs</source>
-        <translation type="unfinished"></translation>
+        <translation>写入红包并开放抢红包</translation>
     </message>
     <message>
         <source>The kill switch: stop grabs at once</source>
-        <translation type="unfinished"></translation>
+        <translation>紧急开关：立即停止抢红包</translation>
     </message>
     <message>
         <source>Open grabs again</source>
-        <translation type="unfinished"></translation>
+        <translation>重新开放抢红包</translation>
     </message>
     <message>
         <source>End the campaign for good and refund what is left</source>
-        <translation type="unfinished"></translation>
+        <translation>永久结束活动并退回剩余金额</translation>
     </message>
     <message>
         <source>Read the list and the selected campaign again (F5)</source>
-        <translation type="unfinished"></translation>
+        <translation>重新读取列表和选中的活动（F5）</translation>
     </message>
     <message>
         <source>Waiting for Redis and the database…</source>
-        <translation type="unfinished">正在等待 Redis 和数据库…</translation>
+        <translation>正在等待 Redis 和数据库…</translation>
     </message>
     <message>
         <source>Your name</source>
-        <translation type="unfinished">你的姓名</translation>
+        <translation>你的姓名</translation>
     </message>
     <message>
         <source>Every change is recorded in the audit log under this name.</source>
-        <translation type="unfinished"></translation>
+        <translation>每项改动都会以这个姓名记入审计日志。</translation>
     </message>
     <message>
         <source>&amp;Operator:</source>
-        <translation type="unfinished">操作人(&amp;O)：</translation>
+        <translation>操作人(&amp;O)：</translation>
     </message>
     <message>
         <source>Newer campaigns</source>
-        <translation type="unfinished"></translation>
+        <translation>较新的活动</translation>
     </message>
     <message>
         <source>Older campaigns</source>
-        <translation type="unfinished"></translation>
+        <translation>较早的活动</translation>
     </message>
     <message>
         <source>Connecting…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在连接…</translation>
     </message>
     <message>
         <source>Select a campaign to watch it drain.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个活动，查看红包的消耗进度。</translation>
     </message>
     <message>
         <source>Loading campaign #%1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载活动 #%1…</translation>
     </message>
     <message>
         <source>No campaigns yet</source>
-        <translation type="unfinished"></translation>
+        <translation>暂无活动</translation>
     </message>
     <message>
         <source>%1–%2 of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1–%2 个，共 %3 个</translation>
     </message>
     <message>
         <source>No campaigns yet. Press “New campaign…” to create one.</source>
-        <translation type="unfinished"></translation>
+        <translation>暂无活动。点击“新建活动…”创建一个。</translation>
     </message>
     <message>
         <source>Last refresh %1</source>
-        <translation type="unfinished">最近刷新 %1</translation>
+        <translation>最近刷新 %1</translation>
     </message>
     <message>
         <source>Draft #%1 “%2” created. Nobody can grab yet: check it below, then launch it.</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿 #%1“%2”已创建。目前还没有人能抢：请在下方核对后再上线。</translation>
     </message>
     <message>
         <source>Campaign #%1 already was %2; nothing changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>活动 #%1 原本就是“%2”状态，未做任何改动。</translation>
     </message>
     <message>
         <source>Campaign #%1 is live: users can grab now.</source>
-        <translation type="unfinished"></translation>
+        <translation>活动 #%1 已上线：用户现在可以抢红包了。</translation>
     </message>
     <message>
         <source>Campaign #%1 is paused: every grab is refused until you resume it.</source>
-        <translation type="unfinished"></translation>
+        <translation>活动 #%1 已暂停：在你恢复之前，所有抢红包请求都会被拒绝。</translation>
     </message>
     <message>
         <source>Campaign #%1 is live again.</source>
-        <translation type="unfinished"></translation>
+        <translation>活动 #%1 已恢复进行。</translation>
     </message>
     <message>
         <source>Campaign #%1 is closed; %2 were refunded.</source>
-        <translation type="unfinished"></translation>
+        <translation>活动 #%1 已结束，已退回 %2。</translation>
     </message>
     <message>
         <source>The campaigns could not be read.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取活动列表。</translation>
     </message>
     <message>
         <source>Enter your name as the operator first: every change is audited.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先填写操作人姓名：每项改动都会记入审计日志。</translation>
     </message>
     <message>
         <source>Campaigns</source>
-        <translation type="unfinished"></translation>
+        <translation>红包活动</translation>
     </message>
 </context>
 <context>
@@ -2350,203 +2402,203 @@ This cannot be undone.</source>
     <message>
         <source>%1 ms</source>
         <extracomment>A round trip time in milliseconds, e.g. &quot;0.42 ms&quot;.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>No saved profiles yet: fill in the form and press Save.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有保存的连接配置：填写表单后点击“保存”。</translation>
     </message>
     <message>
         <source>New</source>
-        <translation type="unfinished"></translation>
+        <translation>新建</translation>
     </message>
     <message>
         <source>Delete…</source>
-        <translation type="unfinished"></translation>
+        <translation>删除…</translation>
     </message>
     <message>
         <source>Read-only: only reads reach Redis and SQL; every change is refused</source>
-        <translation type="unfinished"></translation>
+        <translation>只读：只向 Redis 和 SQL 发送读操作，拒绝一切修改</translation>
     </message>
     <message>
         <source>Test connection</source>
-        <translation type="unfinished"></translation>
+        <translation>测试连接</translation>
     </message>
     <message>
         <source>Save</source>
-        <translation type="unfinished"></translation>
+        <translation>保存</translation>
     </message>
     <message>
         <source>Use this profile</source>
-        <translation type="unfinished"></translation>
+        <translation>使用此配置</translation>
     </message>
     <message>
         <source>Not connected yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未连接。</translation>
     </message>
     <message>
         <source>Saved profiles</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存的连接配置</translation>
     </message>
     <message>
         <source>Delete profile</source>
-        <translation type="unfinished"></translation>
+        <translation>删除连接配置</translation>
     </message>
     <message>
         <source>Delete the profile “%1” and its saved passwords?</source>
-        <translation type="unfinished"></translation>
+        <translation>删除连接配置“%1”及其保存的密码？</translation>
     </message>
     <message>
         <source>e.g. production</source>
-        <translation type="unfinished"></translation>
+        <translation>例如 production</translation>
     </message>
     <message>
         <source>Letters, digits, “_”, “.” and “-”; use it as lantern --profile NAME</source>
-        <translation type="unfinished"></translation>
+        <translation>字母、数字、“_”、“.”和“-”；用法：lantern --profile NAME</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无密码</translation>
     </message>
     <message>
         <source>System time zone (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>系统时区（%1）</translation>
     </message>
     <message>
         <source>Enforced by the connections themselves: Redis commands outside a list of reads and SQL other than SELECT are never sent, whatever a view or lanternd tries.</source>
-        <translation type="unfinished"></translation>
+        <translation>由连接本身强制执行：无论哪个视图或 lanternd 发起请求，只读命令列表以外的 Redis 命令和 SELECT 以外的 SQL 都不会被发送。</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名称</translation>
     </message>
     <message>
         <source>Redis URL</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis URL</translation>
     </message>
     <message>
         <source>Redis password</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis 密码</translation>
     </message>
     <message>
         <source>SQL URL</source>
-        <translation type="unfinished"></translation>
+        <translation>SQL URL</translation>
     </message>
     <message>
         <source>SQL password</source>
-        <translation type="unfinished"></translation>
+        <translation>SQL 密码</translation>
     </message>
     <message>
         <source>Key prefix</source>
-        <translation type="unfinished"></translation>
+        <translation>键前缀</translation>
     </message>
     <message>
         <source>Time zone</source>
-        <translation type="unfinished"></translation>
+        <translation>时区</translation>
     </message>
     <message>
         <source>Profile</source>
-        <translation type="unfinished"></translation>
+        <translation>连接配置</translation>
     </message>
     <message>
         <source>Connect to both servers and measure one round trip each (Redis PING, SQL SELECT 1)</source>
-        <translation type="unfinished"></translation>
+        <translation>连接两台服务器，各测一次往返耗时（Redis PING、SQL SELECT 1）</translation>
     </message>
     <message>
         <source>Save the profile; passwords go to the system keychain, never into the file</source>
-        <translation type="unfinished"></translation>
+        <translation>保存连接配置；密码存入系统钥匙串，绝不写入文件</translation>
     </message>
     <message>
         <source>Reconnect the console to this profile&apos;s servers</source>
-        <translation type="unfinished"></translation>
+        <translation>让控制台改连此配置中的服务器</translation>
     </message>
     <message>
         <source>no saved profile</source>
-        <translation type="unfinished"></translation>
+        <translation>未保存的配置</translation>
     </message>
     <message>
         <source>In use: &lt;b&gt;%1&lt;/b&gt; — Redis %2 · SQL %3 · key prefix %4 · %5</source>
-        <translation type="unfinished"></translation>
+        <translation>当前使用：&lt;b&gt;%1&lt;/b&gt; — Redis %2 · SQL %3 · 键前缀 %4 · %5</translation>
     </message>
     <message>
         <source>read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>只读</translation>
     </message>
     <message>
         <source>reading the keychain…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取钥匙串…</translation>
     </message>
     <message>
         <source>Profile “%1” saved.</source>
-        <translation type="unfinished"></translation>
+        <translation>连接配置“%1”已保存。</translation>
     </message>
     <message>
         <source>Profile “%1” deleted.</source>
-        <translation type="unfinished"></translation>
+        <translation>连接配置“%1”已删除。</translation>
     </message>
     <message>
         <source>Testing…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在测试…</translation>
     </message>
     <message>
         <source>Give the profile a name first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先为连接配置命名。</translation>
     </message>
     <message>
         <source>Switching the console to “%1”…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在把控制台切换到“%1”…</translation>
     </message>
     <message>
         <source>Redis %1 · SQL %2</source>
-        <translation type="unfinished">Redis %1 · SQL %2</translation>
+        <translation>Redis %1 · SQL %2</translation>
     </message>
     <message>
         <source>down</source>
-        <translation type="unfinished"></translation>
+        <translation>不可用</translation>
     </message>
     <message>
         <source>PING answered in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>PING 响应耗时 %1</translation>
     </message>
     <message>
         <source>Redis %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis %1</translation>
     </message>
     <message>
         <source>Redis</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis</translation>
     </message>
     <message>
         <source>SELECT 1 answered in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>SELECT 1 响应耗时 %1</translation>
     </message>
     <message>
         <source>schema version %1</source>
-        <translation type="unfinished"></translation>
+        <translation>表结构版本 %1</translation>
     </message>
     <message>
         <source>no Lantern tables yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无 Lantern 表</translation>
     </message>
     <message>
         <source>SQL</source>
-        <translation type="unfinished"></translation>
+        <translation>SQL</translation>
     </message>
     <message>
         <source>Tested read-only: nothing was written.</source>
-        <translation type="unfinished"></translation>
+        <translation>以只读方式测试：没有写入任何数据。</translation>
     </message>
     <message>
         <source>No keychain service answers on this machine, so passwords are kept in memory until the console closes — never on disk. Type them again after a restart.</source>
-        <translation type="unfinished"></translation>
+        <translation>本机没有可用的钥匙串服务，因此密码只保存在内存中，直到控制台关闭——绝不写入磁盘。重启后请重新输入。</translation>
     </message>
     <message>
         <source>Passwords are kept in the system keychain, never in the profile file.</source>
-        <translation type="unfinished"></translation>
+        <translation>密码保存在系统钥匙串中，绝不写入连接配置文件。</translation>
     </message>
     <message>
         <source>Connections</source>
-        <translation type="unfinished"></translation>
+        <translation>连接管理</translation>
     </message>
 </context>
 <context>
@@ -2683,27 +2735,27 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     </message>
     <message>
         <source>true: refuse every write where commands are sent (Redis and SQL).</source>
-        <translation type="unfinished"></translation>
+        <translation>true：在发送命令的地方拒绝一切写操作（Redis 和 SQL）。</translation>
     </message>
     <message>
         <source>The view to open or render: users, campaigns, queues, recovery, audit, connections.</source>
-        <translation type="unfinished"></translation>
+        <translation>要打开或渲染的视图：users、campaigns、queues、recovery、audit、connections。</translation>
     </message>
     <message>
         <source>Show this campaign (its id).</source>
-        <translation type="unfinished"></translation>
+        <translation>显示这个活动（活动 ID）。</translation>
     </message>
     <message>
         <source>id</source>
-        <translation type="unfinished"></translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>unknown view &apos;%1&apos;: expected one of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>未知视图“%1”：应为 %2 之一</translation>
     </message>
     <message>
         <source>invalid --campaign &apos;%1&apos;: expected a campaign id (a positive whole number)</source>
-        <translation type="unfinished"></translation>
+        <translation>--campaign“%1”无效：应为活动 ID（正整数）</translation>
     </message>
 </context>
 <context>
@@ -2711,7 +2763,7 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message numerus="yes">
         <source>Worker: %n check-in(s) persisted</source>
         <translation>
-            <numerusform>工作线程：已持久化 %n 条签到</numerusform>
+            <numerusform>工作进程：已持久化 %n 条签到</numerusform>
         </translation>
     </message>
     <message>
@@ -2725,130 +2777,130 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message numerus="yes">
         <source>Worker: %n new check-in(s) persisted</source>
         <translation>
-            <numerusform>工作线程：新持久化 %n 条签到</numerusform>
+            <numerusform>工作进程：新持久化 %n 条签到</numerusform>
         </translation>
     </message>
     <message>
         <source>Worker: retrying</source>
-        <translation>工作线程：正在重试</translation>
+        <translation>工作进程：正在重试</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::DeadLetterPanel</name>
     <message>
         <source>Retry</source>
-        <translation type="unfinished"></translation>
+        <translation>重试</translation>
     </message>
     <message>
         <source>Discard</source>
-        <translation type="unfinished"></translation>
+        <translation>丢弃</translation>
     </message>
     <message>
         <source>Retry all…</source>
-        <translation type="unfinished"></translation>
+        <translation>全部重试…</translation>
     </message>
     <message>
         <source>Discard all…</source>
-        <translation type="unfinished"></translation>
+        <translation>全部丢弃…</translation>
     </message>
     <message>
         <source>Dead letters</source>
-        <translation type="unfinished"></translation>
+        <translation>死信</translation>
     </message>
     <message>
         <source>Newer entries</source>
-        <translation type="unfinished"></translation>
+        <translation>较新的条目</translation>
     </message>
     <message>
         <source>Older entries</source>
-        <translation type="unfinished"></translation>
+        <translation>较早的条目</translation>
     </message>
     <message>
         <source>Put the selected entries back on their queue</source>
-        <translation type="unfinished"></translation>
+        <translation>把选中的条目放回原队列</translation>
     </message>
     <message>
         <source>Remove the selected entries for good (the audit log keeps a copy)</source>
-        <translation type="unfinished"></translation>
+        <translation>永久删除选中的条目（审计日志会保留副本）</translation>
     </message>
     <message>
         <source>Select an entry to see it as it is stored.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个条目，查看它存储的原始内容。</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）</translation>
     </message>
     <message>
         <source>No dead letters</source>
-        <translation type="unfinished"></translation>
+        <translation>没有死信</translation>
     </message>
     <message>
         <source>empty</source>
-        <translation type="unfinished"></translation>
+        <translation>空</translation>
     </message>
     <message>
         <source>%1–%2 of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1–%2 条，共 %3 条</translation>
     </message>
     <message>
         <source>Retry dead letters</source>
-        <translation type="unfinished"></translation>
+        <translation>重试死信</translation>
     </message>
     <message numerus="yes">
         <source>Put all %n entry(s) of “%1” back on its queue?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>把“%1”中的全部 %n 条放回原队列？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Put %n selected entry(s) of “%1” back on its queue?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>把“%1”中选中的 %n 条放回原队列？</numerusform>
         </translation>
     </message>
     <message>
         <source>Workers will process them again; a payout keeps its idempotency key, so nothing is paid twice.</source>
-        <translation type="unfinished"></translation>
+        <translation>工作进程会重新处理它们；发放任务保留原来的幂等键，不会重复付款。</translation>
     </message>
     <message>
         <source>Retry all</source>
-        <translation type="unfinished"></translation>
+        <translation>全部重试</translation>
     </message>
     <message>
         <source>Discard dead letters</source>
-        <translation type="unfinished"></translation>
+        <translation>丢弃死信</translation>
     </message>
     <message numerus="yes">
         <source>Discard all %n entry(s) of “%1”?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>丢弃“%1”中的全部 %n 条？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Discard %n selected entry(s) of “%1”?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>丢弃“%1”中选中的 %n 条？</numerusform>
         </translation>
     </message>
     <message>
         <source>They are removed for good; the audit log keeps a copy of each.</source>
-        <translation type="unfinished"></translation>
+        <translation>它们将被永久删除；审计日志会为每一条保留副本。</translation>
     </message>
     <message>
         <source>Discard all</source>
-        <translation type="unfinished"></translation>
+        <translation>全部丢弃</translation>
     </message>
     <message numerus="yes">
         <source>Retrying %n entry(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在重试 %n 条…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Discarding %n entry(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在丢弃 %n 条…</numerusform>
         </translation>
     </message>
 </context>
@@ -2914,61 +2966,79 @@ SQL：%2</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Refresh now</source>
-        <translation type="unfinished"></translation>
+        <translation>立即刷新(&amp;R)</translation>
     </message>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新</translation>
     </message>
     <message>
         <source>Auto-refresh:</source>
-        <translation type="unfinished"></translation>
+        <translation>自动刷新：</translation>
     </message>
     <message>
         <source>Off</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
     <message numerus="yes">
         <source>every %n s</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>每 %n 秒</numerusform>
         </translation>
     </message>
     <message>
         <source>Lantern Console — %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Lantern 控制台 — %1</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>继续</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停</translation>
     </message>
     <message>
         <source>Auto-refresh is paused: what you see stays as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>自动刷新已暂停：当前显示的内容保持不变。</translation>
     </message>
     <message>
         <source>Pause auto-refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停自动刷新</translation>
     </message>
     <message>
         <source>down</source>
-        <translation type="unfinished"></translation>
+        <translation>不可用</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>Round trip of a Redis PING and an SQL SELECT 1, measured every 15 seconds</source>
-        <translation type="unfinished"></translation>
+        <translation>Redis PING 和 SQL SELECT 1 的往返耗时，每 15 秒测量一次</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>跟随系统语言</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <comment>the English language, keep its own name</comment>
+        <translation>English</translation>
+    </message>
+    <message>
+        <source>Chinese (Simplified) — 简体中文</source>
+        <comment>the Chinese language, in its own name</comment>
+        <translation>简体中文</translation>
     </message>
 </context>
 <context>
@@ -3023,262 +3093,262 @@ SQL：%2</translation>
     <name>lantern::ui::QueueConfirmDialog</name>
     <message>
         <source>Operator:</source>
-        <translation type="unfinished"></translation>
+        <translation>操作人：</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::QueueJobBar</name>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Cancelling after the current batch…</source>
-        <translation type="unfinished"></translation>
+        <translation>当前批次完成后取消…</translation>
     </message>
     <message>
         <source>%1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::QueueThroughputChart</name>
     <message>
         <source>Waiting (tasks)</source>
-        <translation type="unfinished"></translation>
+        <translation>等待中（任务数）</translation>
     </message>
     <message>
         <source>Drained per second</source>
-        <translation type="unfinished"></translation>
+        <translation>每秒处理数</translation>
     </message>
     <message>
         <source>tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>任务数</translation>
     </message>
     <message>
         <source>per s</source>
-        <translation type="unfinished"></translation>
+        <translation>每秒</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::QueuesView</name>
     <message>
         <source>Waiting for Redis…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在等待 Redis…</translation>
     </message>
     <message>
         <source>Queues</source>
-        <translation type="unfinished"></translation>
+        <translation>队列</translation>
     </message>
     <message>
         <source>Workers</source>
-        <translation type="unfinished"></translation>
+        <translation>工作进程</translation>
     </message>
     <message>
         <source>Throughput</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量</translation>
     </message>
     <message>
         <source>Last refresh %1</source>
-        <translation type="unfinished">最近刷新 %1</translation>
+        <translation>最近刷新 %1</translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) waiting</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个任务等待中</numerusform>
         </translation>
     </message>
     <message>
         <source>oldest %1</source>
-        <translation type="unfinished"></translation>
+        <translation>最早一个已等待 %1</translation>
     </message>
     <message numerus="yes">
         <source>%n worker(s) alive</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个工作进程在线</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 task(s) — see Recovery&lt;/span&gt;</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n 个失联，持有 %1 个任务——见“故障恢复”&lt;/span&gt;</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead letter(s)&lt;/span&gt;</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n 条死信&lt;/span&gt;</numerusform>
         </translation>
     </message>
     <message>
         <source>no dead letters</source>
-        <translation type="unfinished"></translation>
+        <translation>无死信</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::RecoveryView</name>
     <message>
         <source>Compensate worker…</source>
-        <translation type="unfinished"></translation>
+        <translation>补偿工作进程…</translation>
     </message>
     <message>
         <source>Compensate all…</source>
-        <translation type="unfinished"></translation>
+        <translation>全部补偿…</translation>
     </message>
     <message>
         <source>Reconcile…</source>
-        <translation type="unfinished"></translation>
+        <translation>对账…</translation>
     </message>
     <message>
         <source>Waiting for Redis…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在等待 Redis…</translation>
     </message>
     <message>
         <source>Complete what SQL says is done and put the rest back on its queue, for the selected worker</source>
-        <translation type="unfinished"></translation>
+        <translation>针对选中的工作进程：SQL 中已完成的任务标记为完成，其余放回原队列</translation>
     </message>
     <message>
         <source>The same for every dead worker listed</source>
-        <translation type="unfinished"></translation>
+        <translation>对列出的所有失联工作进程执行同样的操作</translation>
     </message>
     <message>
         <source>Dead workers</source>
-        <translation type="unfinished"></translation>
+        <translation>失联工作进程</translation>
     </message>
     <message>
         <source>Ledger check of the campaigns involved</source>
-        <translation type="unfinished"></translation>
+        <translation>相关活动的账本核对</translation>
     </message>
     <message>
         <source>Compares the day&apos;s check-ins in Redis with the log in SQL and back-fills the rows that were lost.</source>
-        <translation type="unfinished"></translation>
+        <translation>比对当天 Redis 中的签到与 SQL 中的流水，补写丢失的记录。</translation>
     </message>
     <message>
         <source>Day:</source>
-        <translation type="unfinished"></translation>
+        <translation>日期：</translation>
     </message>
     <message>
         <source>Check-in reconciliation</source>
-        <translation type="unfinished"></translation>
+        <translation>签到对账</translation>
     </message>
     <message>
         <source>No dead worker: nothing waits for compensation.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有失联的工作进程：没有等待补偿的任务。</translation>
     </message>
     <message numerus="yes">
         <source>%n dead worker(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个失联工作进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) held in their backup lists</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>备份队列中有 %n 个任务</numerusform>
         </translation>
     </message>
     <message>
         <source>ledger: %1 of %2 campaign(s) balanced</source>
-        <translation type="unfinished"></translation>
+        <translation>账本：%2 个活动中 %1 个已平账</translation>
     </message>
     <message numerus="yes">
         <source>%n with violations</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个有异常</numerusform>
         </translation>
     </message>
     <message>
         <source>Last refresh %1</source>
-        <translation type="unfinished">最近刷新 %1</translation>
+        <translation>最近刷新 %1</translation>
     </message>
     <message>
         <source>Compensate worker %1?</source>
-        <translation type="unfinished"></translation>
+        <translation>补偿工作进程 %1？</translation>
     </message>
     <message numerus="yes">
         <source>Compensate all %n dead worker(s)?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>补偿全部 %n 个失联工作进程？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Each of the %n task(s) they hold is completed when SQL records it as done, put back at the front of its queue otherwise (a payout keeps its idempotency key, so nothing is paid twice), or set aside when unreadable.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>所持有的 %n 个任务中，SQL 已记录完成的标记为完成，其余放回原队列的队首（发放任务保留原来的幂等键，不会重复付款），无法解析的则移入死信。</numerusform>
         </translation>
     </message>
     <message>
         <source>Compensate</source>
-        <translation type="unfinished"></translation>
+        <translation>补偿</translation>
     </message>
     <message numerus="yes">
         <source>Compensating %n worker(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在补偿 %n 个工作进程…</numerusform>
         </translation>
     </message>
     <message>
         <source>Reconcile check-ins</source>
-        <translation type="unfinished"></translation>
+        <translation>签到对账</translation>
     </message>
     <message>
         <source>Compare the check-ins of %1 in Redis with the log in SQL and back-fill the rows that are missing?</source>
-        <translation type="unfinished"></translation>
+        <translation>比对 %1 在 Redis 中的签到与 SQL 中的流水，并补写缺失的记录？</translation>
     </message>
     <message>
         <source>Reconcile</source>
-        <translation type="unfinished"></translation>
+        <translation>对账</translation>
     </message>
     <message>
         <source>Reconciling %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在对账 %1…</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2 check-in(s) in Redis, %3 in SQL before.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：Redis 中有 %2 条签到，对账前 SQL 中有 %3 条。</translation>
     </message>
     <message>
         <source>Nothing was missing.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有缺失的记录。</translation>
     </message>
     <message>
         <source>%1 missing, %2 back-filled.</source>
-        <translation type="unfinished"></translation>
+        <translation>缺失 %1 条，已补写 %2 条。</translation>
     </message>
     <message>
         <source>Recovery</source>
-        <translation type="unfinished"></translation>
+        <translation>故障恢复</translation>
     </message>
 </context>
 <context>
     <name>lantern::ui::UserHistoryPanel</name>
     <message>
         <source>Streak chart</source>
-        <translation type="unfinished"></translation>
+        <translation>连续签到图</translation>
     </message>
     <message>
         <source>Check-ins</source>
-        <translation type="unfinished"></translation>
+        <translation>签到记录</translation>
     </message>
     <message>
         <source>Points ledger</source>
-        <translation type="unfinished"></translation>
+        <translation>积分流水</translation>
     </message>
     <message>
         <source>Checked in</source>
-        <translation type="unfinished"></translation>
+        <translation>已签到</translation>
     </message>
     <message>
         <source>Make-up</source>
-        <translation type="unfinished">补签</translation>
+        <translation>补签</translation>
     </message>
     <message>
         <source>Longest run</source>
-        <translation type="unfinished"></translation>
+        <translation>最长连续</translation>
     </message>
     <message>
         <source>days</source>
-        <translation type="unfinished"></translation>
+        <translation>天</translation>
     </message>
 </context>
 <context>
@@ -3427,7 +3497,19 @@ SQL：%2</translation>
     </message>
     <message>
         <source>Users</source>
-        <translation type="unfinished"></translation>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop waiting for this answer (Esc)</source>
+        <translation>不再等待这次的结果（Esc）</translation>
+    </message>
+    <message>
+        <source>Cancelled. The last answer shown stays on screen.</source>
+        <translation>已取消。屏幕上保留上一次显示的结果。</translation>
     </message>
 </context>
 </TS>

@@ -3,25 +3,39 @@
 #include <QCoreApplication>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QPointer>
 #include <QTranslator>
 
 namespace lantern {
 
 void installTranslations(const QString &language)
 {
+    // Called again to switch languages: the previous translators go first.
+    static QPointer<QTranslator> s_qt;
+    static QPointer<QTranslator> s_lantern;
+    for (QPointer<QTranslator> *installed : {&s_qt, &s_lantern}) {
+        if (*installed) {
+            QCoreApplication::removeTranslator(*installed);
+            delete installed->data();
+        }
+    }
     const QLocale locale = language.isEmpty() ? QLocale::system() : QLocale(language);
     QLocale::setDefault(locale);
     auto *app = QCoreApplication::instance();
     auto *qt = new QTranslator(app);
-    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
         QCoreApplication::installTranslator(qt);
-    else
+        s_qt = qt;
+    } else {
         delete qt;
+    }
     auto *lantern = new QTranslator(app);
-    if (lantern->load(locale, QStringLiteral("lantern"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    if (lantern->load(locale, QStringLiteral("lantern"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
         QCoreApplication::installTranslator(lantern);
-    else
+        s_lantern = lantern;
+    } else {
         delete lantern;
+    }
 }
 
 } // namespace lantern

@@ -386,7 +386,7 @@ void CampaignCreateDialog::showPreview()
                              .arg(tr("Smallest:"), formatYuan(preview.minCents), tr("Largest:"), formatYuan(preview.maxCents), tr("Mean:"),
                                   formatYuan(preview.meanCents), tr("Median:"), formatYuan(preview.medianCents),
                                   tr("%Ln envelope(s) hold exactly the minimum.", nullptr, int(preview.atMinimum)).toHtmlEscaped())
-                             .arg(tr("The first grabs get %1 …").arg(first.join(QStringLiteral(", "))).toHtmlEscaped()));
+                             .arg(tr("The first grabs get %1 …").arg(first.join(tr(", ", "separator between the items of a list"))).toHtmlEscaped()));
     m_previewState->setText(tr("Preview of all %1 envelopes, as launch will write them (seed %2).")
                                     .arg(locale.toString(preview.spec.count), QString::number(preview.spec.seed)));
 }

@@ -16,7 +16,7 @@ void CampaignDrainBar::setSegments(const QList<Segment> &segments)
     QStringList parts;
     for (const Segment &segment : segments)
         parts << segment.label;
-    setAccessibleDescription(parts.join(QStringLiteral(", ")));
+    setAccessibleDescription(parts.join(tr(", ", "separator between the items of a list")));
     update();
 }
 

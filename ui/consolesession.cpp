@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QLineEdit>
+#include <QSettings>
 #include <QStatusBar>
 
 #include <cstdio>
@@ -83,23 +84,48 @@ void ConsoleSession::wireWindow()
 {
     auto *connections = qobject_cast<ConnectionsView *>(m_window->view(QStringLiteral("connections")));
     connect(connections, &ConnectionsView::profileActivated, this, &ConsoleSession::switchTo, Qt::QueuedConnection);
+    connect(m_window.get(), &MainWindow::languageChosen, this, &ConsoleSession::switchLanguage, Qt::QueuedConnection);
+}
+
+void ConsoleSession::rebuildWindow(const Config &config, const QString &viewName)
+{
+    const QRect geometry = m_window->geometry();
+    const int interval = m_window->refreshInterval();
+    m_window.reset();
+    m_window = std::make_unique<MainWindow>(config.checkin);
+    wireWindow();
+    m_window->setGeometry(geometry);
+    m_window->setRefreshInterval(interval);
+    m_window->showView(viewName);
+    m_window->show();
 }
 
 void ConsoleSession::switchTo(const Config &config)
 {
     // Each view's service thread ends with the window; the sandbox (if any) after it.
-    const QRect geometry = m_window->geometry();
+    const QString view = QStringLiteral("connections");
     m_window.reset();
     m_sandbox.reset();
     m_options.sandbox = false;
     m_config = config;
     m_window = std::make_unique<MainWindow>(m_config.checkin);
     wireWindow();
-    m_window->setGeometry(geometry);
-    m_window->showView(QStringLiteral("connections"));
+    m_window->showView(view);
     m_window->show();
     attachBackend(m_config);
-    qobject_cast<ConnectionsView *>(m_window->view(QStringLiteral("connections")))->showActive(m_config);
+    qobject_cast<ConnectionsView *>(m_window->view(view))->showActive(m_config);
+}
+
+void ConsoleSession::switchLanguage(const QString &language)
+{
+    installTranslations(language);
+    QSettings().setValue(QStringLiteral("console/language"), language);
+    const QString view = m_window->currentView() ? m_window->currentView()->viewName() : QStringLiteral("users");
+    const Config config = m_sandbox && m_sandbox->isReady() ? m_sandbox->config() : m_config;
+    const bool attached = !m_sandbox || m_sandbox->isReady();
+    rebuildWindow(config, view);
+    if (attached)
+        attachBackend(config);
 }
 
 void ConsoleSession::attachBackend(const Config &config)
@@ -121,7 +147,11 @@ int runConsole(int argc, char *argv[])
     QApplication::setApplicationVersion(QStringLiteral(LANTERN_VERSION));
 
     const QStringList arguments = QApplication::arguments();
-    installTranslations(ConsoleOptions::languageFrom(arguments));
+    // --lang, else the language last picked in the Language menu, else the system's.
+    QString language = ConsoleOptions::languageFrom(arguments);
+    if (language.isEmpty())
+        language = QSettings().value(QStringLiteral("console/language")).toString();
+    installTranslations(language);
     try {
         ConsoleSession session(ConsoleOptions::parse(arguments));
         QObject::connect(&session, &ConsoleSession::finished, &app, &QCoreApplication::exit);

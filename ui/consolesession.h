@@ -41,6 +41,10 @@ private:
     void attachBackend(const Config &config);
     /** A connection profile was applied: a new window on `config`; the sandbox, if any, stops. */
     void switchTo(const Config &config);
+    /** Another interface language: translators swapped, the window rebuilt on the same backend. */
+    void switchLanguage(const QString &language);
+    /** A new window (each view's service thread ends with the old one), on `config`. */
+    void rebuildWindow(const Config &config, const QString &viewName);
     void wireWindow();
 
     ConsoleOptions m_options;

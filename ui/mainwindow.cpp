@@ -9,6 +9,7 @@
 #include "usersview.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
@@ -18,6 +19,7 @@
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
@@ -77,6 +79,21 @@ MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
     viewMenu->addSeparator();
     QAction *refreshNow = viewMenu->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Refresh now"), QKeySequence::Refresh, this,
                                               &MainWindow::refreshCurrent);
+    QMenu *language = menuBar()->addMenu(tr("&Language"));
+    auto *languages = new QActionGroup(this);
+    const QString chosenLanguage = QSettings().value(QStringLiteral("console/language")).toString();  // "": the system's
+    const auto addLanguage = [&](const QString &text, const QString &code) {
+        QAction *action = language->addAction(text, this, [this, code] { Q_EMIT languageChosen(code); });
+        action->setData(code);
+        action->setCheckable(true);
+        action->setChecked(code == chosenLanguage);
+        languages->addAction(action);
+    };
+    addLanguage(tr("System language"), QString());
+    // Each language also under its own name, so that someone who cannot read the current one
+    // still finds theirs.
+    addLanguage(tr("English", "the English language, keep its own name"), QStringLiteral("en"));
+    addLanguage(tr("Chinese (Simplified) — 简体中文", "the Chinese language, in its own name"), QStringLiteral("zh_CN"));
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Lantern"), this, [this] {
         QMessageBox::about(this, tr("About Lantern"),
@@ -89,7 +106,9 @@ MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
     toolbar->setObjectName(QStringLiteral("refreshToolbar"));
     toolbar->setMovable(false);
     toolbar->addAction(refreshNow);
-    toolbar->addWidget(new QLabel(tr("Auto-refresh:") + QLatin1Char(' '), this));
+    auto *intervalLabel = new QLabel(tr("Auto-refresh:"), this);
+    intervalLabel->setContentsMargins(8, 0, 4, 0);
+    toolbar->addWidget(intervalLabel);
     for (const int seconds : Intervals)
         m_interval->addItem(seconds == 0 ? tr("Off") : tr("every %n s", nullptr, seconds), seconds);
     m_interval->setCurrentIndex(m_interval->findData(m_refreshSeconds));

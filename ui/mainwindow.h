@@ -57,6 +57,10 @@ public:
     void setRefreshPaused(bool paused);
     bool isRefreshPaused() const { return m_paused; }
 
+Q_SIGNALS:
+    /** The user picked an interface language ("" for the system's, "en", "zh_CN"). */
+    void languageChosen(const QString &language);
+
 private:
     void addView(ConsoleView *view, const QString &iconName);
     void onViewChanged(int row);

@@ -18,9 +18,7 @@ AuditService::~AuditService() = default;
 
 SqlConnection &AuditService::sql()
 {
-    if (!m_sql)
-        m_sql = openSql(m_config);
-    return *m_sql;
+    return m_connections.sql();
 }
 
 void AuditService::loadPage(quint64 serial, const AuditFilter &filter, qint64 beforeId, int limit)
@@ -29,7 +27,7 @@ void AuditService::loadPage(quint64 serial, const AuditFilter &filter, qint64 be
         Q_EMIT pageLoaded(serial, AuditQuery(sql(), m_config.timeZone).page(filter, beforeId, limit));
     } catch (const std::exception &error) {
         if (ConnectionErrors::dropsSqlConnection(error))
-            m_sql.reset();  // reopened on the next request
+            m_connections.dropSql();  // reopened on the next request
         const PlainFailure failure = ConnectionErrors::explain(error, m_config);
         Q_EMIT loadFailed(serial, failure.message, failure.detail);
     }

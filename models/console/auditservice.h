@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sql/configconnections.h"
 #include "console/auditentry.h"
 #include "core/config.h"
 
@@ -38,7 +39,7 @@ private:
     SqlConnection &sql();
 
     Config m_config;
-    std::unique_ptr<SqlConnection> m_sql;
+    LazyConnections m_connections{m_config};  // opened in the service thread
 };
 
 } // namespace lantern

@@ -74,16 +74,12 @@ CampaignConsoleService::~CampaignConsoleService() = default;
 
 RedisClient &CampaignConsoleService::redis()
 {
-    if (!m_redis)
-        m_redis = openRedis(m_config);
-    return *m_redis;
+    return m_connections.redis();
 }
 
 SqlConnection &CampaignConsoleService::sql()
 {
-    if (!m_sql)
-        m_sql = openSql(m_config);
-    return *m_sql;
+    return m_connections.sql();
 }
 
 void CampaignConsoleService::list(quint64 serial, qint64 offset, int limit)
@@ -232,11 +228,11 @@ std::pair<QString, QString> CampaignConsoleService::explain(const std::exception
 {
     const QString detail = QString::fromStdString(error.what());
     if (dynamic_cast<const RedisIoError *>(&error)) {
-        m_redis.reset();  // a context that reported an error is never reused
+        m_connections.dropRedis();  // a context that reported an error is never reused
         return {tr("Redis at %1 does not answer. Check that it is running, then try again.").arg(m_config.redis.redacted()), detail};
     }
     if (dynamic_cast<const SqlUnavailableError *>(&error)) {
-        m_sql.reset();  // reopened on the next request
+        m_connections.dropSql();  // reopened on the next request
         return {tr("The database at %1 cannot be reached. Check that it is running, then try again.").arg(m_config.db.redacted()),
                 detail};
     }

@@ -19,16 +19,12 @@ QueueJobRunner::~QueueJobRunner() = default;
 
 RedisClient &QueueJobRunner::redis()
 {
-    if (!m_redis)
-        m_redis = openRedis(m_config);
-    return *m_redis;
+    return m_connections.redis();
 }
 
 SqlConnection &QueueJobRunner::sql()
 {
-    if (!m_sql)
-        m_sql = openSql(m_config);
-    return *m_sql;
+    return m_connections.sql();
 }
 
 qint64 QueueJobRunner::nowMs()
@@ -42,7 +38,7 @@ std::pair<QString, QString> QueueJobRunner::explain(const std::exception &error)
     if (dynamic_cast<const RedisIoError *>(&error))
         return {tr("Redis at %1 does not answer. Check that it is running, then try again.").arg(m_config.redis.redacted()), detail};
     if (dynamic_cast<const SqlUnavailableError *>(&error)) {
-        m_sql.reset();  // reopened on the next request
+        m_connections.dropSql();  // reopened on the next request
         return {tr("The database at %1 cannot be reached. Check that it is running, then try again.").arg(m_config.db.redacted()),
                 detail};
     }

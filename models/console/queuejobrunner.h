@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sql/configconnections.h"
 #include "core/config.h"
 #include "redis/keyschema.h"
 
@@ -62,8 +63,7 @@ private:
 
     Config m_config;
     KeySchema m_keys;
-    std::unique_ptr<RedisClient> m_redis;
-    std::unique_ptr<SqlConnection> m_sql;
+    LazyConnections m_connections{m_config};  // opened in the service thread
 
     quint64 m_job = 0;
     bool m_cancelled = false;

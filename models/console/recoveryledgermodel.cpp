@@ -68,7 +68,7 @@ QVariant RecoveryLedgerModel::data(const QModelIndex &index, int role) const
                     parts << tr("%n queued", nullptr, int(check.queued));
                 if (check.inFlight > 0)
                     parts << tr("%n with live workers", nullptr, int(check.inFlight));
-                return tr("Payouts still on their way: %1.").arg(parts.join(QStringLiteral(", ")));
+                return tr("Payouts still on their way: %1.").arg(parts.join(tr(", ", "separator between the items of a list")));
             }
         case ColumnCount:
             break;

@@ -246,7 +246,7 @@ void RecoveryService::compensate(quint64 job, const QStringList &workers, const 
         QString words = tr("Compensated %n worker(s):", nullptr, int(state->total - state->pending.size() - state->skipped.size())) + QLatin1Char(' ')
                 + tr("%1 task(s) completed from SQL, %2 re-queued, %3 set aside as unreadable.").arg(r.completed).arg(r.requeued).arg(r.deadLettered);
         if (!state->skipped.isEmpty())
-            words += QLatin1Char(' ') + tr("Skipped because their heartbeat came back: %1.").arg(state->skipped.join(QStringLiteral(", ")));
+            words += QLatin1Char(' ') + tr("Skipped because their heartbeat came back: %1.").arg(state->skipped.join(tr(", ", "separator between the items of a list")));
         if (cancelled)
             words += QLatin1Char(' ') + tr("Cancelled: %n worker(s) left untouched.", nullptr, int(state->pending.size()));
         return words;

@@ -40,16 +40,12 @@ UserLookupService::~UserLookupService() = default;
 
 RedisClient &UserLookupService::redis()
 {
-    if (!m_redis)
-        m_redis = openRedis(m_config);
-    return *m_redis;
+    return m_connections.redis();
 }
 
 SqlConnection &UserLookupService::sql()
 {
-    if (!m_sql)
-        m_sql = openSql(m_config);
-    return *m_sql;
+    return m_connections.sql();
 }
 
 void UserLookupService::lookup(quint64 serial, const QString &query, QDate month)
@@ -154,7 +150,7 @@ std::pair<QString, QString> UserLookupService::explain(const std::exception &err
     if (dynamic_cast<const RedisIoError *>(&error))
         return {tr("Redis at %1 does not answer. Check that it is running, then try again.").arg(m_config.redis.redacted()), detail};
     if (dynamic_cast<const SqlUnavailableError *>(&error)) {
-        m_sql.reset();  // reopened on the next request
+        m_connections.dropSql();  // reopened on the next request
         return {tr("The database at %1 cannot be reached. Check that it is running, then try again.").arg(m_config.db.redacted()),
                 detail};
     }

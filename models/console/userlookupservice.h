@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sql/configconnections.h"
 #include "console/usermonth.h"
 #include "core/config.h"
 #include "redis/keyschema.h"
@@ -55,8 +56,7 @@ private:
 
     Config m_config;
     KeySchema m_keys;
-    std::unique_ptr<RedisClient> m_redis;
-    std::unique_ptr<SqlConnection> m_sql;
+    LazyConnections m_connections{m_config};  // opened in the service thread
 };
 
 } // namespace lantern

@@ -20,4 +20,34 @@ std::unique_ptr<SqlConnection> openSql(const Config &config)
     return openMigrated(config.db);
 }
 
+LazyConnections::LazyConnections(const Config &config) : m_config(config)
+{
+}
+
+LazyConnections::~LazyConnections() = default;
+
+RedisClient &LazyConnections::redis()
+{
+    if (!m_redis)
+        m_redis = openRedis(m_config);
+    return *m_redis;
+}
+
+SqlConnection &LazyConnections::sql()
+{
+    if (!m_sql)
+        m_sql = openSql(m_config);
+    return *m_sql;
+}
+
+void LazyConnections::dropRedis()
+{
+    m_redis.reset();
+}
+
+void LazyConnections::dropSql()
+{
+    m_sql.reset();
+}
+
 } // namespace lantern

@@ -19,4 +19,24 @@ std::unique_ptr<RedisClient> openRedis(const Config &config);
     opens it read-only and never migrates (that would write). */
 std::unique_ptr<SqlConnection> openSql(const Config &config);
 
+/** A service's Redis and SQL connections, opened through openRedis/openSql on first use, in the
+    thread that uses them, and closed with the object (so in that thread too). */
+class LazyConnections final {
+public:
+    explicit LazyConnections(const Config &config);
+    ~LazyConnections();
+    Q_DISABLE_COPY_MOVE(LazyConnections)
+
+    RedisClient &redis();
+    SqlConnection &sql();
+    /** After an outage: the next call opens a new one. */
+    void dropRedis();
+    void dropSql();
+
+private:
+    const Config &m_config;
+    std::unique_ptr<RedisClient> m_redis;
+    std::unique_ptr<SqlConnection> m_sql;
+};
+
 } // namespace lantern

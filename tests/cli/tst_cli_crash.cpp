@@ -61,7 +61,10 @@ void TestCliCrash::killedWorkerIsRecovered()
     environment.insert(QStringLiteral("LANTERN_PAYOUT_FAIL_RATE"), QStringLiteral("0.3"));
     environment.insert(QStringLiteral("LANTERN_HEARTBEAT_TTL_S"), QStringLiteral("1"));
     victim.setProcessEnvironment(environment);
-    victim.start(QStringLiteral(LANTERND_PATH), lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), QStringLiteral("victim")}));
+    // Batches of 20: a batch's payouts reach SQL together when it ends, so the kill lands between
+    // batches that are recorded and batches that are paid but not yet recorded.
+    victim.start(QStringLiteral(LANTERND_PATH), lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), QStringLiteral("victim"),
+                                                                       QStringLiteral("--batch"), QStringLiteral("20")}));
     QVERIFY(victim.waitForStarted());
     const QString paidQuery = QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'");
     QTRY_VERIFY_WITH_TIMEOUT(sqlNumber(sql.db, paidQuery, {id.toLongLong()}) >= 20, 60000);

@@ -1,0 +1,80 @@
+// The interface language can be switched in the app: the Language menu offers the system's,
+// English and Chinese, and installing another language replaces the translators (switching back
+// and forth never leaves an old one in front).
+#include "consoleview.h"
+#include "mainwindow.h"
+#include "translations.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace lantern;
+using lantern::ui::MainWindow;
+
+namespace {
+
+QString usersTitle()
+{
+    const MainWindow window(CheckinRules{});
+    return window.view(QStringLiteral("users"))->title();
+}
+
+/** The Language menu's entry for `code` ("" = the system's). */
+QAction *languageAction(MainWindow &window, const QString &code)
+{
+    for (QAction *menu : window.menuBar()->actions()) {
+        if (!menu->menu() || menu->text() != MainWindow::tr("&Language"))
+            continue;
+        for (QAction *action : menu->menu()->actions()) {
+            if (action->isCheckable() && action->data().toString() == code)
+                return action;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestLanguage final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void switchesBackAndForth()
+    {
+        installTranslations(QStringLiteral("en"));
+        QCOMPARE(usersTitle(), QStringLiteral("Users"));
+        installTranslations(QStringLiteral("zh_CN"));
+        const QString chinese = usersTitle();
+        QVERIFY(chinese != QLatin1String("Users"));
+        QVERIFY(std::any_of(chinese.cbegin(), chinese.cend(), [](QChar c) { return c.script() == QChar::Script_Han; }));
+        QCOMPARE(QLocale().name(), QStringLiteral("zh_CN"));
+        installTranslations(QStringLiteral("en"));
+        QCOMPARE(usersTitle(), QStringLiteral("Users"));
+        installTranslations(QStringLiteral("zh_CN"));
+        QCOMPARE(usersTitle(), chinese);
+    }
+
+    void menuOffersEachLanguageUnderItsOwnName()
+    {
+        installTranslations(QStringLiteral("en"));
+        MainWindow window{CheckinRules{}};
+        QSignalSpy chosen(&window, &MainWindow::languageChosen);
+        QAction *chinese = languageAction(window, QStringLiteral("zh_CN"));
+        QAction *english = languageAction(window, QStringLiteral("en"));
+        QAction *system = languageAction(window, QString());
+        QVERIFY(chinese && english && system);
+        QVERIFY(chinese->text().contains(QStringLiteral("简体中文")));  // findable whatever the current language
+        chinese->trigger();
+        QCOMPARE(chosen.size(), 1);
+        QCOMPARE(chosen.first().at(0).toString(), QStringLiteral("zh_CN"));
+        QVERIFY(chinese->isChecked() && !english->isChecked());
+        system->trigger();
+        QCOMPARE(chosen.last().at(0).toString(), QString());
+    }
+};
+
+QTEST_MAIN(TestLanguage)
+#include "tst_language.moc"
