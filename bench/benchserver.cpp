@@ -138,6 +138,33 @@ double BenchServer::commandMicros(const QByteArray &command)
     return 0;
 }
 
+namespace {
+
+/** The value of `field` in an INFO section's "field:value" lines; throws if it is missing. */
+QByteArray infoField(RedisClient &redis, const QByteArray &section, const QByteArray &field)
+{
+    const QByteArray info = redis.command({QByteArrayLiteral("INFO"), section}).toBytes();
+    for (const QByteArray &line : info.split('\n')) {
+        if (line.startsWith(QByteArray(field + ':')))
+            return line.mid(field.size() + 1).trimmed();
+    }
+    throw RedisReplyError(QStringLiteral("INFO %1 has no %2").arg(QString::fromLatin1(section), QString::fromLatin1(field)));
+}
+
+} // namespace
+
+double BenchServer::cpuMicros()
+{
+    return (infoField(m_redis, QByteArrayLiteral("cpu"), QByteArrayLiteral("used_cpu_user")).toDouble()
+            + infoField(m_redis, QByteArrayLiteral("cpu"), QByteArrayLiteral("used_cpu_sys")).toDouble())
+           * 1e6;
+}
+
+qint64 BenchServer::usedMemory()
+{
+    return infoField(m_redis, QByteArrayLiteral("memory"), QByteArrayLiteral("used_memory")).toLongLong();
+}
+
 KeysRemovedOnExit::~KeysRemovedOnExit()
 {
     try {

@@ -38,6 +38,10 @@ public:
     /** The server's mean time per call of `command` (lowercase) since resetStats(), in µs:
         what the server spent on it, whoever the client. */
     double commandMicros(const QByteArray &command);
+    /** CPU time the server process has used so far (used_cpu_user + used_cpu_sys), in µs. */
+    double cpuMicros();
+    /** INFO memory's used_memory, in bytes. */
+    qint64 usedMemory();
 
 private:
     RedisClient &m_redis;

@@ -22,6 +22,9 @@ void addBenchOptions(QCommandLineParser &parser)
              QStringLiteral("n"), QStringLiteral("1")},
             {QStringLiteral("prefix"), QStringLiteral("Key prefix of the bench's keys (removed before and after)."), QStringLiteral("prefix"),
              QStringLiteral("ltbench:")},
+            {QStringLiteral("summary"), QStringLiteral("Append the report's summary rows (tab-separated: figure, value, baseline, "
+                                                       "baseline value, ratio) to this file."),
+             QStringLiteral("file")},
     });
 }
 
@@ -33,6 +36,7 @@ BenchSettings benchSettings(const QCommandLineParser &parser)
     settings.seed = static_cast<quint64>(integerOption(parser, QStringLiteral("seed"), 0, std::numeric_limits<qint64>::max()));
     settings.rounds = static_cast<int>(integerOption(parser, QStringLiteral("rounds"), 1, 100));
     settings.prefix = parser.value(QStringLiteral("prefix"));
+    settings.summaryFile = parser.value(QStringLiteral("summary"));
     if (settings.prefix.isEmpty())
         throw InvalidInputError(QStringLiteral("--prefix must not be empty: the bench removes every key under it"));
     return settings;

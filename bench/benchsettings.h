@@ -19,9 +19,10 @@ struct BenchSettings {
     quint64 seed = 1;
     int rounds = 1;
     QString prefix;
+    QString summaryFile;  // --summary: where the report's summary rows go (none when empty)
 };
 
-/** Adds --redis, --clients, --seed, --rounds and --prefix. */
+/** Adds --redis, --clients, --seed, --rounds, --prefix and --summary. */
 void addBenchOptions(QCommandLineParser &parser);
 /** Reads them after process(); throws InvalidInputError for a value out of range. */
 BenchSettings benchSettings(const QCommandLineParser &parser);

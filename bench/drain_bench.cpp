@@ -8,6 +8,7 @@
 #include "clientload.h"
 #include "rounds.h"
 #include "sqlbaseline.h"
+#include "summaryrows.h"
 #include "timedgateway.h"
 #include "uidsample.h"
 
@@ -237,6 +238,12 @@ void DrainBench::run()
                   {QStringLiteral("drain's batch steps alone (claim + persist + SELECT + acknowledge; estimate)"), batchSteps}},
                  {{QStringLiteral("ratio drain / raw INSERT grab"), medians[0], medians[1]},
                   {QStringLiteral("ratio drain's batch steps alone / raw INSERT grab + payout"), batchSteps, medians[2]}});
+    appendSummaryRows(m_settings.bench.summaryFile,
+                      {{QStringLiteral("rows/s drained into MariaDB (EnvelopeDrain, simulated gateway)"), rate(medians[0]),
+                        QStringLiteral("raw INSERT grab, %1 rows/statement").arg(rows), rate(medians[1]), ratioText(medians[0], medians[1])},
+                       {QStringLiteral("rows/s, the drain's batch steps alone (estimate)"), rate(batchSteps),
+                        QStringLiteral("raw INSERT grab + payout, %1 rows/statement").arg(rows), rate(medians[2]),
+                        ratioText(batchSteps, medians[2])}});
 }
 
 void DrainBench::printSetup(double grabsPerSecond)

@@ -1,5 +1,7 @@
 #include "rounds.h"
 
+#include "summaryrows.h"
+
 #include <QTextStream>
 
 #include <algorithm>
@@ -42,10 +44,8 @@ void printSummary(QTextStream &out, int rounds, const QString &unit, const std::
         << " |\n|---|---:|\n";
     for (const auto &[label, perSecond] : rates)
         out << "| " << label << " | " << rate(perSecond) << " |\n";
-    for (const Ratio &ratio : ratios) {
-        const double value = ratio.denominator > 0 ? ratio.numerator / ratio.denominator : 0;
-        out << "| **" << ratio.label << "** | **" << QString::number(value, 'f', value < 0.1 ? 3 : 2) << "** |\n";
-    }
+    for (const Ratio &ratio : ratios)
+        out << "| **" << ratio.label << "** | **" << ratioText(ratio.numerator, ratio.denominator) << "** |\n";
     out.flush();
 }
 

@@ -3,6 +3,7 @@
 #include "benchserver.h"
 #include "redisbenchmarkrun.h"
 #include "rounds.h"
+#include "summaryrows.h"
 #include "uidsample.h"
 
 #include "core/errors.h"
@@ -27,10 +28,8 @@ QString row(const QString &client, const PhaseFigures &figures)
             .arg(figures.requests);
 }
 
-/** The library's own EVALSHA of `script`, as the server logged it while `call(SentinelUid)` ran,
-    with the uid made redis-benchmark's RandomUid. Throws unless it is that EVALSHA and names the
-    uid in at least `minUidArguments` arguments (fewer: every redis-benchmark request would be the
-    same user's). */
+} // namespace
+
 QByteArrayList captureScriptCommand(BenchServer &server, const LuaScript &script, const std::function<void(qint64 uid)> &call,
                                     int minUidArguments)
 {
@@ -51,8 +50,6 @@ QByteArrayList captureScriptCommand(BenchServer &server, const LuaScript &script
                                    .arg(minUidArguments));
     return command;
 }
-
-} // namespace
 
 void addComparisonOptions(QCommandLineParser &parser, const QString &what, const QString &description)
 {
@@ -146,6 +143,9 @@ void runScriptComparison(const ComparisonSettings &settings, const QString &scri
                  {{QStringLiteral("library (%1)").arg(comparison.library), medians[0]},
                   {QStringLiteral("redis-benchmark (same EVALSHA)"), medians[1]}},
                  {{QStringLiteral("ratio library / redis-benchmark"), medians[0], medians[1]}});
+    appendSummaryRows(bench.summaryFile, {{QStringLiteral("%1/s through %2 (%3 threads)").arg(comparison.unit, comparison.library, clients),
+                                           rate(medians[0]), QStringLiteral("redis-benchmark -c %1, the same EVALSHA").arg(clients),
+                                           rate(medians[1]), ratioText(medians[0], medians[1])}});
 }
 
 } // namespace lantern::bench

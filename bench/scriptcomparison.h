@@ -3,7 +3,10 @@
 #include "benchsettings.h"
 #include "clientload.h"
 
+#include <QByteArrayList>
 #include <QStringList>
+
+#include <functional>
 
 namespace lantern {
 class LuaScript;
@@ -49,9 +52,16 @@ struct ComparisonServer {
     const LuaScript &script;
 };
 
+/** The client's own EVALSHA of `script`, as the server logged it while `call(SentinelUid)` ran,
+    with the uid made redis-benchmark's RandomUid. Throws unless it is that EVALSHA and names the
+    uid in at least `minUidArguments` arguments (fewer: every redis-benchmark request would be the
+    same user's). */
+QByteArrayList captureScriptCommand(BenchServer &server, const LuaScript &script, const std::function<void(qint64 uid)> &call,
+                                    int minUidArguments);
+
 /** Connects, loads `script`, removes the keys under the bench's prefix, lets `setUp` prepare the
     comparison, captures the library's EVALSHA, then prints the set-up, one table row per phase
-    and round, and the medians with their ratio. The keys go again on any exit. */
+    and round, and the medians with their ratio (also a summary row). The keys go again on any exit. */
 void runScriptComparison(const ComparisonSettings &settings, const QString &script,
                          const std::function<ScriptComparison(const ComparisonServer &)> &setUp);
 

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "benchsettings.h"
+
+#include <QStringList>
+
+class QCommandLineParser;
+
+namespace lantern::bench {
+
+/** The settings of a bench that drives `lanternd serve` with wrk: the shared ones (--clients is
+    wrk's -c and redis-benchmark's -c), the programs, and how the server runs. */
+struct HttpSettings {
+    BenchSettings bench;
+    QString redisUrl;  // --redis as given, for lanternd's command line
+    QString lanternd;
+    QString wrk;
+    QString wrkScript;
+    QString redisBenchmark;
+    int wrkThreads = 2;
+    int serveThreads = 2;
+    QString tokenSecret;
+    QString timeZone;
+};
+
+/** addBenchOptions, plus --lanternd, --wrk, --wrk-script, --wrk-threads, --serve-threads,
+    --token-secret, --tz and --redis-benchmark. */
+void addHttpOptions(QCommandLineParser &parser);
+/** Throws InvalidInputError for a value out of range or a program that cannot be found. */
+HttpSettings httpSettings(const QCommandLineParser &parser);
+
+/** `lanternd serve`'s arguments (after "serve", without --listen): the bench's Redis and prefix,
+    one check-in shard (so the keys have the shape redis-benchmark can send), `db` for SQL. */
+QStringList serveArguments(const HttpSettings &settings, int threads, const QString &db);
+
+/** A program name or path that can be run; throws InvalidInputError naming `package` otherwise. */
+void requireProgram(const QString &program, const QString &package);
+
+} // namespace lantern::bench

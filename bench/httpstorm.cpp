@@ -1,0 +1,98 @@
+#include "httpstorm.h"
+
+#include "benchserver.h"
+#include "redisbenchmarkrun.h"
+#include "rounds.h"
+#include "serveprocess.h"
+
+#include <QThread>
+
+namespace lantern::bench {
+
+StormFigures runHttpStorm(BenchServer &server, const ServeProcess &serve, const WrkOptions &options, qint64 expected)
+{
+    server.resetStats();
+    const double redisStart = server.cpuMicros();
+    const ServeProcess::CpuTime serveStart = serve.cpu();
+    const WrkFigures wrk = runWrk(options, expected);
+    const ServeProcess::CpuTime serveEnd = serve.cpu();
+    const double redisEnd = server.cpuMicros();
+
+    StormFigures figures;
+    const auto perRequest = [&wrk](double micros) { return micros / static_cast<double>(std::max<qint64>(wrk.answered, 1)); };
+    figures.requests = wrk.answered;
+    figures.perSecond = wrk.perSecond;
+    figures.p50Ms = wrk.p50Ms;
+    figures.p99Ms = wrk.p99Ms;
+    figures.evalshaMicros = server.commandMicros(QByteArrayLiteral("evalsha"));
+    figures.redisMicros = perRequest(redisEnd - redisStart);
+    figures.clientMicros = wrk.clientMicros;
+    const double serveTotal = serveEnd.totalMicros - serveStart.totalMicros;
+    figures.serveMicros = perRequest(serveTotal);
+    figures.serveSystemPercent = serveTotal > 0 ? 100.0 * (serveEnd.systemMicros - serveStart.systemMicros) / serveTotal : 0;
+    figures.wrk = wrk;
+    return figures;
+}
+
+StormFigures runBenchmarkStorm(BenchServer &server, const RedisBenchmarkOptions &options)
+{
+    server.resetStats();
+    const double redisStart = server.cpuMicros();
+    const PhaseFigures phase = runRedisBenchmark(options);
+    const double redisEnd = server.cpuMicros();
+
+    StormFigures figures;
+    figures.requests = phase.requests;
+    figures.perSecond = phase.perSecond;
+    figures.p50Ms = phase.p50Ms;
+    figures.p99Ms = phase.p99Ms;
+    figures.evalshaMicros = server.commandMicros(QByteArrayLiteral("evalsha"));
+    figures.redisMicros = (redisEnd - redisStart) / static_cast<double>(std::max<qint64>(phase.requests, 1));
+    figures.clientMicros = phase.clientMicros;
+    return figures;
+}
+
+QString cpuBudget(const QList<StormFigures> &phases, const QString &unit)
+{
+    std::vector<double> rates, serve, system, redis, client;
+    for (const StormFigures &f : phases) {
+        if (!f.serveMicros)
+            continue;
+        rates.push_back(f.perSecond);
+        serve.push_back(*f.serveMicros);
+        system.push_back(f.serveSystemPercent);
+        redis.push_back(f.redisMicros);
+        client.push_back(f.clientMicros);
+    }
+    if (rates.empty())
+        return {};
+    const double perRequest = median(serve) + median(redis) + median(client);
+    const double rateMedian = median(rates);
+    const auto fixed = [](double value, int decimals) { return QString::number(value, 'f', decimals); };
+    return QStringLiteral("CPU per %1 through HTTP (medians): lanternd serve %2 us (%3 % of it in the kernel), Redis %4 us, wrk %5 us: "
+                          "%6 us in all, so at %7/s the three processes keep %8 of the machine's %9 cores busy.\n")
+            .arg(unit, fixed(median(serve), 1), fixed(median(system), 0), fixed(median(redis), 1), fixed(median(client), 1),
+                 fixed(perRequest, 1), rate(rateMedian), fixed(perRequest * rateMedian / 1e6, 2))
+            .arg(QThread::idealThreadCount());
+}
+
+QString stormTableHeader(const QString &unit, const QString &freshColumn)
+{
+    return QStringLiteral("| round: client | %1 | p50 ms | p99 ms | non-2xx | EVALSHA us | Redis CPU us | lanternd CPU us (kernel) | "
+                          "client CPU us | %2 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+            .arg(unit, freshColumn);
+}
+
+QString stormTableRow(const StormFigures &f, const QString &fresh)
+{
+    const auto fixed = [](double value, int decimals) { return QString::number(value, 'f', decimals); };
+    const QString serve = f.serveMicros ? QStringLiteral("%1 (%2 %)").arg(fixed(*f.serveMicros, 1), fixed(f.serveSystemPercent, 0))
+                                        : QStringLiteral("-");
+    const QString non2xx = f.wrk ? QString::number(f.wrk->non2xx) : QStringLiteral("-");
+    return QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 | %9 | %10 |")
+            .arg(f.client, rate(f.perSecond), fixed(f.p50Ms, 3), fixed(f.p99Ms, 3), non2xx, fixed(f.evalshaMicros, 1), fixed(f.redisMicros, 1),
+                 serve, fixed(f.clientMicros, 1))
+            .arg(fresh);
+}
+
+} // namespace lantern::bench

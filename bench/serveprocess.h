@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+namespace lantern::bench {
+
+/** `lanternd serve` as a child of the bench: started, waited for until it listens, stopped with
+    SIGTERM. Its stdout and stderr go to files in `workDir`, so a chatty server never blocks on a
+    full pipe the bench is not reading. */
+class ServeProcess final {
+public:
+    /** Starts `program serve arguments... --listen 127.0.0.1:0` and waits (up to 30 s) for the
+        line it prints once it listens; throws LanternError with its stderr if it exits first. */
+    ServeProcess(const QString &program, const QStringList &arguments, const QString &workDir);
+    /** Stops it (SIGTERM, then SIGKILL after 10 s) if stop() was not called. */
+    ~ServeProcess();
+    Q_DISABLE_COPY_MOVE(ServeProcess)
+
+    quint16 port() const { return m_port; }
+    qint64 pid() const { return m_process.processId(); }
+    /** The command line, as the report prints it. */
+    QString commandLine() const;
+
+    /** CPU time the server has used so far (user + system), in µs, and the system part. */
+    struct CpuTime {
+        double totalMicros = 0;
+        double systemMicros = 0;
+    };
+    CpuTime cpu() const;
+
+    /** SIGTERM, waits for it to exit, and returns the "requests" it says it answered; throws
+        LanternError if it does not exit cleanly. */
+    qint64 stop();
+
+private:
+    QProcess m_process;
+    QString m_stdoutPath;
+    QString m_stderrPath;
+    quint16 m_port = 0;
+    bool m_stopped = false;
+};
+
+} // namespace lantern::bench
