@@ -226,8 +226,8 @@ void DrainBench::run()
              }});
 
     m_out << "\nWhere the drain's time goes (split by when the gateway was called: between two pay() calls of one batch the drain "
-             "runs the previous task's payout UPDATE; claim, persist, SELECT and acknowledge run between batches):\n\n"
-          << "| round | drain s | gateway pay() | per task: UPDATE payout (autocommit) | per batch: claim + persist + SELECT + "
+             "does only its own bookkeeping; claim, persist, SELECT, the batch's payout record and acknowledge run between batches):\n\n"
+          << "| round | drain s | gateway pay() | per task, between pay() calls | per batch: claim + persist + SELECT + record + "
              "acknowledge | batch steps alone, rows/s |\n|---:|---:|---:|---:|---:|---:|\n"
           << m_splits.join(QLatin1Char('\n')) << '\n';
     const double batchSteps = median(m_batchStepRates);

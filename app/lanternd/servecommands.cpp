@@ -174,7 +174,8 @@ int runServe(CommandContext &context)
 {
     requireOnly(context.line(), {QStringLiteral("listen"), QStringLiteral("threads")});
     ListenAddress address = parseListen(context.line().value(QStringLiteral("listen"), QStringLiteral("127.0.0.1:8080")));
-    const int threads = int(context.line().integer(QStringLiteral("threads"), 1, 64, std::max(2, QThread::idealThreadCount())));
+    // Two event loops per core: measured best on 2 cores (docs/BENCHMARKS.md, serve threads).
+    const int threads = int(context.line().integer(QStringLiteral("threads"), 1, 64, std::max(2, 2 * QThread::idealThreadCount())));
     if (context.config().tokenSecret.isEmpty())
         throw InvalidInputError(QCoreApplication::translate("lantern::cli::Commands",
                                                             "serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET"));
