@@ -311,26 +311,6 @@
         <source>This campaign cannot be closed now. The list now shows it as it is.</source>
         <translation>This campaign cannot be closed now. The list now shows it as it is.</translation>
     </message>
-    <message>
-        <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-        <translation>Redis at %1 does not answer. Check that it is running, then try again.</translation>
-    </message>
-    <message>
-        <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-        <translation>The database at %1 cannot be reached. Check that it is running, then try again.</translation>
-    </message>
-    <message>
-        <source>The database refused the request.</source>
-        <translation>The database refused the request.</translation>
-    </message>
-    <message>
-        <source>Redis refused the request.</source>
-        <translation>Redis refused the request.</translation>
-    </message>
-    <message>
-        <source>Something went wrong while talking to Redis or the database.</source>
-        <translation>Something went wrong while talking to Redis or the database.</translation>
-    </message>
 </context>
 <context>
     <name>lantern::CampaignListModel</name>
@@ -969,30 +949,6 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::QueueJobRunner</name>
     <message>
-        <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-        <translation>Redis at %1 does not answer. Check that it is running, then try again.</translation>
-    </message>
-    <message>
-        <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-        <translation>The database at %1 cannot be reached. Check that it is running, then try again.</translation>
-    </message>
-    <message>
-        <source>The database refused the request.</source>
-        <translation>The database refused the request.</translation>
-    </message>
-    <message>
-        <source>Redis refused the request.</source>
-        <translation>Redis refused the request.</translation>
-    </message>
-    <message>
-        <source>This action cannot be done.</source>
-        <translation>This action cannot be done.</translation>
-    </message>
-    <message>
-        <source>Something went wrong while talking to Redis or the database.</source>
-        <translation>Something went wrong while talking to Redis or the database.</translation>
-    </message>
-    <message>
         <source>Another action is still running; wait for it or cancel it first.</source>
         <translation>Another action is still running; wait for it or cancel it first.</translation>
     </message>
@@ -1569,26 +1525,6 @@ Key prefix: %3</translation>
     <message>
         <source>This make-up cannot be granted.</source>
         <translation>This make-up cannot be granted.</translation>
-    </message>
-    <message>
-        <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-        <translation>Redis at %1 does not answer. Check that it is running, then try again.</translation>
-    </message>
-    <message>
-        <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-        <translation>The database at %1 cannot be reached. Check that it is running, then try again.</translation>
-    </message>
-    <message>
-        <source>The database refused the request.</source>
-        <translation>The database refused the request.</translation>
-    </message>
-    <message>
-        <source>Redis refused the request.</source>
-        <translation>Redis refused the request.</translation>
-    </message>
-    <message>
-        <source>Something went wrong while talking to Redis or the database.</source>
-        <translation>Something went wrong while talking to Redis or the database.</translation>
     </message>
     <message>
         <source>This connection is read-only: make-ups cannot be granted here.</source>

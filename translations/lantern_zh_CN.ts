@@ -309,26 +309,6 @@
         <source>This campaign cannot be closed now. The list now shows it as it is.</source>
         <translation>该活动现在无法结束。列表已更新为当前状态。</translation>
     </message>
-    <message>
-        <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-        <translation>%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
-    </message>
-    <message>
-        <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-        <translation>无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
-    </message>
-    <message>
-        <source>The database refused the request.</source>
-        <translation>数据库拒绝了该请求。</translation>
-    </message>
-    <message>
-        <source>Redis refused the request.</source>
-        <translation>Redis 拒绝了该请求。</translation>
-    </message>
-    <message>
-        <source>Something went wrong while talking to Redis or the database.</source>
-        <translation>与 Redis 或数据库通信时出错。</translation>
-    </message>
 </context>
 <context>
     <name>lantern::CampaignListModel</name>
@@ -965,30 +945,6 @@ SQL：%2
 <context>
     <name>lantern::QueueJobRunner</name>
     <message>
-        <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-        <translation>%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
-    </message>
-    <message>
-        <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-        <translation>无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
-    </message>
-    <message>
-        <source>The database refused the request.</source>
-        <translation>数据库拒绝了该请求。</translation>
-    </message>
-    <message>
-        <source>Redis refused the request.</source>
-        <translation>Redis 拒绝了该请求。</translation>
-    </message>
-    <message>
-        <source>This action cannot be done.</source>
-        <translation>无法执行此操作。</translation>
-    </message>
-    <message>
-        <source>Something went wrong while talking to Redis or the database.</source>
-        <translation>与 Redis 或数据库通信时出错。</translation>
-    </message>
-    <message>
         <source>Another action is still running; wait for it or cancel it first.</source>
         <translation>另一个操作仍在进行中；请等待它完成，或先取消它。</translation>
     </message>
@@ -1549,26 +1505,6 @@ SQL：%2
     <message>
         <source>This make-up cannot be granted.</source>
         <translation>无法进行这次补签。</translation>
-    </message>
-    <message>
-        <source>Redis at %1 does not answer. Check that it is running, then try again.</source>
-        <translation>%1 上的 Redis 没有响应。请确认它正在运行，然后重试。</translation>
-    </message>
-    <message>
-        <source>The database at %1 cannot be reached. Check that it is running, then try again.</source>
-        <translation>无法连接数据库 %1。请确认它正在运行，然后重试。</translation>
-    </message>
-    <message>
-        <source>The database refused the request.</source>
-        <translation>数据库拒绝了该请求。</translation>
-    </message>
-    <message>
-        <source>Redis refused the request.</source>
-        <translation>Redis 拒绝了该请求。</translation>
-    </message>
-    <message>
-        <source>Something went wrong while talking to Redis or the database.</source>
-        <translation>与 Redis 或数据库通信时出错。</translation>
     </message>
     <message>
         <source>This connection is read-only: make-ups cannot be granted here.</source>

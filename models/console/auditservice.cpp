@@ -26,9 +26,7 @@ void AuditService::loadPage(quint64 serial, const AuditFilter &filter, qint64 be
     try {
         Q_EMIT pageLoaded(serial, AuditQuery(sql(), m_config.timeZone).page(filter, beforeId, limit));
     } catch (const std::exception &error) {
-        if (ConnectionErrors::dropsSqlConnection(error))
-            m_connections.dropSql();  // reopened on the next request
-        const PlainFailure failure = ConnectionErrors::explain(error, m_config);
+        const PlainFailure failure = ConnectionErrors::explain(error, m_config, m_connections);
         Q_EMIT loadFailed(serial, failure.message, failure.detail);
     }
 }

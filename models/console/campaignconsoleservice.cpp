@@ -1,5 +1,6 @@
 #include "console/campaignconsoleservice.h"
 
+#include "console/connectionerrors.h"
 #include "sql/configconnections.h"
 #include "audit/auditlog.h"
 #include "core/errors.h"
@@ -226,21 +227,8 @@ QString CampaignConsoleService::refusal(CampaignAction action) const
 
 std::pair<QString, QString> CampaignConsoleService::explain(const std::exception &error)
 {
-    const QString detail = QString::fromStdString(error.what());
-    if (dynamic_cast<const RedisIoError *>(&error)) {
-        m_connections.dropRedis();  // a context that reported an error is never reused
-        return {tr("Redis at %1 does not answer. Check that it is running, then try again.").arg(m_config.redis.redacted()), detail};
-    }
-    if (dynamic_cast<const SqlUnavailableError *>(&error)) {
-        m_connections.dropSql();  // reopened on the next request
-        return {tr("The database at %1 cannot be reached. Check that it is running, then try again.").arg(m_config.db.redacted()),
-                detail};
-    }
-    if (dynamic_cast<const SqlError *>(&error))
-        return {tr("The database refused the request."), detail};
-    if (dynamic_cast<const RedisReplyError *>(&error))
-        return {tr("Redis refused the request."), detail};
-    return {tr("Something went wrong while talking to Redis or the database."), detail};
+    const PlainFailure failure = ConnectionErrors::explain(error, m_config, m_connections);
+    return {failure.message, failure.detail};
 }
 
 } // namespace lantern

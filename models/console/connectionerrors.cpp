@@ -62,12 +62,23 @@ PlainFailure ConnectionErrors::explain(const std::exception &error, const Config
     }
     if (const auto *invalid = dynamic_cast<const InvalidInputError *>(&error))
         return {invalid->message(), {}};  // already worded for people by whoever threw it
+    if (const auto *refused = dynamic_cast<const RefusedError *>(&error))
+        return {refused->message(), {}};  // a business rule said no, in its own words
     return {tr("Something went wrong while talking to Redis or the database."), detail};
 }
 
 bool ConnectionErrors::dropsSqlConnection(const std::exception &error)
 {
     return dynamic_cast<const SqlUnavailableError *>(&error) != nullptr;
+}
+
+PlainFailure ConnectionErrors::explain(const std::exception &error, const Config &config, LazyConnections &connections)
+{
+    if (dynamic_cast<const RedisIoError *>(&error))
+        connections.dropRedis();
+    if (dropsSqlConnection(error))
+        connections.dropSql();
+    return explain(error, config);
 }
 
 } // namespace lantern

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/config.h"
+#include "sql/configconnections.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -25,6 +26,9 @@ public:
     static PlainFailure explain(const std::exception &error, const Config &config);
     /** Whether `error` means the SQL connection is broken and must be reopened. */
     static bool dropsSqlConnection(const std::exception &error);
+    /** explain(), after dropping from `connections` what the error broke (a Redis context that
+        reported an I/O error is never reused; a lost SQL connection is reopened next time). */
+    static PlainFailure explain(const std::exception &error, const Config &config, LazyConnections &connections);
 };
 
 } // namespace lantern

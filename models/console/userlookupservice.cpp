@@ -1,5 +1,6 @@
 #include "userlookupservice.h"
 
+#include "console/connectionerrors.h"
 #include "sql/configconnections.h"
 #include "checkin/auditedcheckin.h"
 #include "checkin/checkinservice.h"
@@ -146,19 +147,8 @@ UserMonth UserLookupService::load(qint64 uid, QDate month)
 
 std::pair<QString, QString> UserLookupService::explain(const std::exception &error)
 {
-    const QString detail = QString::fromStdString(error.what());
-    if (dynamic_cast<const RedisIoError *>(&error))
-        return {tr("Redis at %1 does not answer. Check that it is running, then try again.").arg(m_config.redis.redacted()), detail};
-    if (dynamic_cast<const SqlUnavailableError *>(&error)) {
-        m_connections.dropSql();  // reopened on the next request
-        return {tr("The database at %1 cannot be reached. Check that it is running, then try again.").arg(m_config.db.redacted()),
-                detail};
-    }
-    if (dynamic_cast<const SqlError *>(&error))
-        return {tr("The database refused the request."), detail};
-    if (dynamic_cast<const RedisReplyError *>(&error))
-        return {tr("Redis refused the request."), detail};
-    return {tr("Something went wrong while talking to Redis or the database."), detail};
+    const PlainFailure failure = ConnectionErrors::explain(error, m_config, m_connections);
+    return {failure.message, failure.detail};
 }
 
 } // namespace lantern
