@@ -102,16 +102,12 @@ void ConsoleSession::rebuildWindow(const Config &config, const QString &viewName
 
 void ConsoleSession::switchTo(const Config &config)
 {
-    // Each view's service thread ends with the window; the sandbox (if any) after it.
+    // Each view's service thread ends with the old window; the sandbox (if any) after it.
     const QString view = QStringLiteral("connections");
-    m_window.reset();
+    rebuildWindow(config, view);
     m_sandbox.reset();
     m_options.sandbox = false;
     m_config = config;
-    m_window = std::make_unique<MainWindow>(m_config.checkin);
-    wireWindow();
-    m_window->showView(view);
-    m_window->show();
     attachBackend(m_config);
     qobject_cast<ConnectionsView *>(m_window->view(view))->showActive(m_config);
 }
