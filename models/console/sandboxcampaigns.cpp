@@ -50,7 +50,7 @@ CampaignDemo SandboxCampaigns::seed(qint64 nowMs)
     // 1. Last week's campaign: grabbed out, paid, closed.
     demo.finishedId = create(QStringLiteral("Weekend lucky draw"), 20'000, 40, SplitAlgorithm::DoubleMean, 7);
     launch(demo.finishedId);
-    while (crowdPass(demo.finishedId, nowMs) > 0) {
+    while (crowdPass(demo.finishedId, nowMs) != SoldOut) {
     }
     SimulatedPayoutGateway gateway(m_redis, m_keys.prefix(), SimulationKnobs{}, 1);
     EnvelopeDrain(m_redis, m_sql, m_keys, m_workerId, gateway).drainAll();
@@ -88,8 +88,10 @@ int SandboxCampaigns::crowdPass(qint64 liveId, qint64 nowMs)
         const GrabOutcome outcome = grabs.grab(liveId, m_nextUid++, nowMs);
         if (outcome.status == QLatin1String("ok"))
             ++won;
-        else if (outcome.status == QLatin1String("sold_out") || outcome.status == QLatin1String("not_live"))
-            return won;
+        else if (outcome.status == QLatin1String("sold_out"))
+            return won > 0 ? won : SoldOut;
+        else if (outcome.status == QLatin1String("not_live"))
+            return won;  // paused (or closed) from the console: the crowd waits
     }
     return won;
 }

@@ -29,9 +29,10 @@ public:
     SandboxCampaigns(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, QString workerId);
 
     CampaignDemo seed(qint64 nowMs);
-    /** A few more grabs from the live campaign by users who have not grabbed yet; returns how
-        many got an envelope (0 once it is sold out). */
+    /** A few more grabs from the campaign by users who have not grabbed yet; returns how many
+        got an envelope, or SoldOut once the pool is empty. A paused campaign gives 0. */
     int crowdPass(qint64 liveId, qint64 nowMs);
+    static constexpr int SoldOut = -1;
 
     static constexpr qint64 FirstCrowdUid = 200000;
 

@@ -95,7 +95,7 @@ void SandboxWorker::pass()
         const DrainStats stats = CheckinDrain(*m_redis, *m_sql, m_keys, m_workerId).pass();
         if (!m_soldOut && nowMs() - m_lastCrowdMs >= CrowdIntervalMs) {
             m_lastCrowdMs = nowMs();
-            m_soldOut = m_campaigns->crowdPass(m_demo.liveId, nowMs()) == 0;
+            m_soldOut = m_campaigns->crowdPass(m_demo.liveId, nowMs()) == SandboxCampaigns::SoldOut;
         }
         EnvelopeDrain(*m_redis, *m_sql, m_keys, m_workerId, *m_gateway).pass();
         m_timer->setInterval(PassIntervalMs);
