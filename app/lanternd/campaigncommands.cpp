@@ -1,5 +1,6 @@
 #include "campaigncommands.h"
 
+#include "api/resultjson.h"
 #include "audit/auditlog.h"
 #include "commandcontext.h"
 #include "core/errors.h"
@@ -22,20 +23,6 @@ namespace lantern::cli {
 
 namespace {
 constexpr qint64 MaxId = std::numeric_limits<qint64>::max();
-
-QJsonObject campaignJson(const Campaign &campaign)
-{
-    return {{QStringLiteral("id"), campaign.id},
-            {QStringLiteral("name"), campaign.name},
-            {QStringLiteral("status"), campaignStatusName(campaign.status)},
-            {QStringLiteral("total_cents"), campaign.totalCents},
-            {QStringLiteral("count"), campaign.count},
-            {QStringLiteral("min_cents"), campaign.minCents},
-            {QStringLiteral("algorithm"), splitAlgorithmName(campaign.algorithm)},
-            {QStringLiteral("seed"), QString::number(campaign.seed)},
-            {QStringLiteral("max_attempts"), campaign.maxAttempts},
-            {QStringLiteral("refunded_cents"), campaign.refundedCents}};
-}
 
 /** launch/pause/resume/close: one transition, audited, printed. Repeating one the campaign
     already made prints it and writes nothing, not even an audit row (docs/cli.md). */

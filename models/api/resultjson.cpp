@@ -1,6 +1,8 @@
 #include "api/resultjson.h"
 
 #include "checkin/checkinservice.h"
+#include "envelope/campaign.h"
+#include "envelope/envelopesplitter.h"
 #include "envelope/grabservice.h"
 
 #include <QJsonArray>
@@ -40,6 +42,20 @@ QJsonObject calendarJson(const CalendarMonth &calendar, qint64 pointsBalance)
             {QStringLiteral("streak"), calendar.streak},
             {QStringLiteral("longest"), calendar.longest},
             {QStringLiteral("points_balance"), pointsBalance}};
+}
+
+QJsonObject campaignJson(const Campaign &campaign)
+{
+    return {{QStringLiteral("id"), campaign.id},
+            {QStringLiteral("name"), campaign.name},
+            {QStringLiteral("status"), campaignStatusName(campaign.status)},
+            {QStringLiteral("total_cents"), campaign.totalCents},
+            {QStringLiteral("count"), campaign.count},
+            {QStringLiteral("min_cents"), campaign.minCents},
+            {QStringLiteral("algorithm"), splitAlgorithmName(campaign.algorithm)},
+            {QStringLiteral("seed"), QString::number(campaign.seed)},
+            {QStringLiteral("max_attempts"), campaign.maxAttempts},
+            {QStringLiteral("refunded_cents"), campaign.refundedCents}};
 }
 
 QJsonObject grabOutcomeJson(const GrabOutcome &outcome)

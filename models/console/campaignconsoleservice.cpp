@@ -1,5 +1,7 @@
 #include "console/campaignconsoleservice.h"
 
+#include "api/resultjson.h"
+
 #include "console/connectionerrors.h"
 #include "sql/configconnections.h"
 #include "audit/auditlog.h"
@@ -22,21 +24,6 @@ namespace {
 qint64 nowMs()
 {
     return QDateTime::currentMSecsSinceEpoch();
-}
-
-QJsonObject campaignJson(const Campaign &campaign)
-{
-    return {{QStringLiteral("id"), campaign.id},
-            {QStringLiteral("name"), campaign.name},
-            {QStringLiteral("status"), campaignStatusName(campaign.status)},
-            {QStringLiteral("total_cents"), campaign.totalCents},
-            {QStringLiteral("count"), campaign.count},
-            {QStringLiteral("min_cents"), campaign.minCents},
-            {QStringLiteral("algorithm"), splitAlgorithmName(campaign.algorithm)},
-            {QStringLiteral("seed"), QString::number(campaign.seed)},
-            {QStringLiteral("max_attempts"), campaign.maxAttempts},
-            {QStringLiteral("refunded_cents"), campaign.refundedCents},
-            {QStringLiteral("via"), QStringLiteral("console")}};
 }
 
 qint64 integerOrZero(const RedisValue &value)
@@ -158,8 +145,9 @@ void CampaignConsoleService::create(quint64 serial, const CampaignDraft &draft, 
         // The campaign row and its audit row are written together or not at all.
         const Campaign campaign = connection.transaction([&] {
             const Campaign made = CampaignService(redis(), connection, m_keys).create(draft, at);
-            AuditLog(connection).record(operatorName, QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(made.id),
-                                        campaignJson(made), at);
+            QJsonObject detail = campaignJson(made);
+            detail.insert(QStringLiteral("via"), QStringLiteral("console"));
+            AuditLog(connection).record(operatorName, QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(made.id), detail, at);
             return made;
         });
         Q_EMIT created(serial, campaign);
