@@ -7,6 +7,7 @@
 #include "console/campaignmoney.h"
 #include "console/campaignpreviewer.h"
 #include "messagebanner.h"
+#include "operatorname.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -16,10 +17,8 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
-#include <QProcessEnvironment>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
@@ -29,17 +28,6 @@
 namespace lantern::ui {
 
 namespace {
-
-// Shared with the Users view: one operator name per console user.
-const QString OperatorSetting = QStringLiteral("console/operator");
-
-QString defaultOperator()
-{
-    const QString saved = QSettings().value(OperatorSetting).toString();
-    if (!saved.isEmpty())
-        return saved;
-    return QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER"));
-}
 
 bool askInMessageBox(QWidget *parent, const QString &title, const QString &text, const QString &goAhead)
 {
@@ -97,7 +85,7 @@ CampaignsView::CampaignsView(QWidget *parent)
     m_busy->setToolTip(tr("Waiting for Redis and the database…"));
     m_busy->setVisible(false);
     m_operator->setObjectName(QStringLiteral("operatorField"));
-    m_operator->setText(defaultOperator());
+    m_operator->setText(savedOperatorName());
     m_operator->setMaxLength(CampaignCreateDialog::MaxOperatorLength);
     m_operator->setPlaceholderText(tr("Your name"));
     m_operator->setToolTip(tr("Every change is recorded in the audit log under this name."));
@@ -125,7 +113,7 @@ CampaignsView::CampaignsView(QWidget *parent)
     connect(m_operator, &QLineEdit::textChanged, this, &CampaignsView::updateActions);
     connect(m_operator, &QLineEdit::editingFinished, this, [this] {
         if (!operatorName().isEmpty())
-            QSettings().setValue(OperatorSetting, operatorName());
+            saveOperatorName(operatorName());
     });
 
     // The list, one page at a time.
@@ -502,7 +490,7 @@ CampaignCreateDialog *CampaignsView::openCreateDialog()
         if (!draft)
             return;
         setOperatorName(dialog->operatorName());
-        QSettings().setValue(OperatorSetting, dialog->operatorName());
+        saveOperatorName(dialog->operatorName());
         m_actionOut = ++m_serial;
         updateBusy();
         updateActions();
@@ -530,7 +518,7 @@ void CampaignsView::runAction(CampaignAction action)
     m_dialogOpen = false;
     if (!confirmed || id != m_selectedId || m_actionOut)
         return;
-    QSettings().setValue(OperatorSetting, operatorName());
+    saveOperatorName(operatorName());
     m_actionOut = ++m_serial;
     updateBusy();
     updateActions();

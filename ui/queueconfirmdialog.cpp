@@ -1,22 +1,18 @@
 #include "queueconfirmdialog.h"
 
+#include "operatorname.h"
+
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProcessEnvironment>
 #include <QPushButton>
-#include <QSettings>
 #include <QVBoxLayout>
 
 namespace lantern::ui {
 
-namespace {
-const QString OperatorSetting = QStringLiteral("console/operator");
-}
-
 QueueConfirmDialog::QueueConfirmDialog(const QString &title, const QString &text, const QString &actionText, QWidget *parent)
-    : QDialog(parent), m_operator(new QLineEdit(savedOperator(), this))
+    : QDialog(parent), m_operator(new QLineEdit(savedOperatorName(), this))
 {
     setWindowTitle(title);
     auto *message = new QLabel(text, this);
@@ -48,16 +44,8 @@ void QueueConfirmDialog::accept()
 {
     if (operatorName().isEmpty())
         return;
-    QSettings().setValue(OperatorSetting, operatorName());
+    saveOperatorName(operatorName());
     QDialog::accept();
-}
-
-QString QueueConfirmDialog::savedOperator()
-{
-    const QString saved = QSettings().value(OperatorSetting).toString();
-    if (!saved.isEmpty())
-        return saved;
-    return QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER"));
 }
 
 } // namespace lantern::ui

@@ -22,9 +22,6 @@ public:
 
     void accept() override;
 
-    /** The saved operator name, else $USER. */
-    static QString savedOperator();
-
 private:
     QLineEdit *m_operator;
     QPushButton *m_action;

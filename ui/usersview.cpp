@@ -7,6 +7,7 @@
 #include "console/userlookupservice.h"
 #include "makeupdialog.h"
 #include "messagebanner.h"
+#include "operatorname.h"
 #include "userhistorypanel.h"
 #include "usersummarypanel.h"
 
@@ -16,10 +17,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
-#include <QProcessEnvironment>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QStyle>
 #include <QTableView>
 #include <QToolButton>
@@ -32,16 +31,6 @@ namespace {
 QDate firstOfMonth(QDate day)
 {
     return QDate(day.year(), day.month(), 1);
-}
-
-const QString OperatorSetting = QStringLiteral("console/operator");
-
-QString defaultOperator()
-{
-    const QString saved = QSettings().value(OperatorSetting).toString();
-    if (!saved.isEmpty())
-        return saved;
-    return QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER"));
 }
 
 } // namespace
@@ -461,10 +450,10 @@ void UsersView::requestMakeup()
     const bool signedDay = state == CalendarModel::DayState::Signed || state == CalendarModel::DayState::MakeUp;
     if (MakeupPolicy(m_rules).check(day, m_today, signedDay, static_cast<int>(m_user->makeupDays.size())) != MakeupBlock::None)
         return;
-    auto *dialog = new MakeupDialog(m_user->uid, day, defaultOperator(), this);
+    auto *dialog = new MakeupDialog(m_user->uid, day, savedOperatorName(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        QSettings().setValue(OperatorSetting, dialog->operatorName());
+        saveOperatorName(dialog->operatorName());
         const quint64 serial = nextSerial();
         setWaitingFor(serial);
         Q_EMIT makeupRequested(serial, dialog->uid(), dialog->date(), dialog->reason(), dialog->operatorName());
