@@ -3,27 +3,26 @@
 #include "api/apihandler.h"
 #include "api/featureswitches.h"
 #include "audit/auditlog.h"
+#include "blockingendpoints.h"
 #include "commandcontext.h"
 #include "core/errors.h"
+#include "httpserverloop.h"
 #include "opscommands.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 
-#include <QAbstractHttpServer>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QHostAddress>
-#include <QHttpServerRequest>
-#include <QHttpServerResponder>
-#include <QHttpServerResponse>
 #include <QJsonObject>
-#include <QTcpServer>
 #include <QThread>
 #include <QTimer>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include <netinet/in.h>
@@ -34,72 +33,8 @@ namespace lantern::cli {
 
 namespace {
 
-QByteArray methodName(QHttpServerRequest::Method method)
-{
-    switch (method) {
-    case QHttpServerRequest::Method::Get: return QByteArrayLiteral("GET");
-    case QHttpServerRequest::Method::Post: return QByteArrayLiteral("POST");
-    case QHttpServerRequest::Method::Put: return QByteArrayLiteral("PUT");
-    case QHttpServerRequest::Method::Delete: return QByteArrayLiteral("DELETE");
-    case QHttpServerRequest::Method::Head: return QByteArrayLiteral("HEAD");
-    case QHttpServerRequest::Method::Patch: return QByteArrayLiteral("PATCH");
-    case QHttpServerRequest::Method::Options: return QByteArrayLiteral("OPTIONS");
-    default: return QByteArrayLiteral("OTHER");
-    }
-}
-
-/** The HTTP transport of one server thread: QtHttpServer parses, ApiHandler answers. */
-class ApiHttpServer final : public QAbstractHttpServer {
-public:
-    explicit ApiHttpServer(ApiShared &shared) : m_handler(shared) {}
-
-protected:
-    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override
-    {
-        const ApiRequest api{methodName(request.method()), request.url().path(QUrl::FullyEncoded).toUtf8(),
-                             request.url().query(QUrl::FullyEncoded).toUtf8(), request.value(QByteArrayLiteral("authorization")),
-                             request.body()};
-        const ApiResponse answer = m_handler.handle(api);
-        QHttpServerResponse response(answer.contentType, answer.body, QHttpServerResponse::StatusCode(answer.status));
-        for (const auto &[name, value] : answer.headers)
-            response.addHeader(name, value);
-        response.write(makeResponder(request, socket));
-        return true;
-    }
-
-    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override
-    {
-        QHttpServerResponse(QHttpServerResponse::StatusCode::NotFound).write(makeResponder(request, socket));
-    }
-
-private:
-    ApiHandler m_handler;
-};
-
-/** One event loop serving its own SO_REUSEPORT listening socket: the kernel spreads the
-    connections over the threads, and a request's Redis call blocks only its own thread. */
-class ServerThread final : public QThread {
-public:
-    ServerThread(ApiShared &shared, int socketFd) : m_shared(shared), m_socketFd(socketFd) {}
-
-protected:
-    void run() override
-    {
-        auto *tcp = new QTcpServer;
-        if (!tcp->setSocketDescriptor(m_socketFd)) {
-            std::fprintf(stderr, "lanternd serve: cannot adopt the listening socket: %s\n", qPrintable(tcp->errorString()));
-            delete tcp;
-            return;
-        }
-        ApiHttpServer http(m_shared);
-        http.bind(tcp);  // takes ownership
-        exec();
-    }
-
-private:
-    ApiShared &m_shared;
-    int m_socketFd;
-};
+/** Threads answering calendar and metrics on blocking connections (BlockingEndpoints). */
+constexpr int BlockingThreads = 2;
 
 struct ListenAddress {
     QHostAddress host;
@@ -174,8 +109,9 @@ int runServe(CommandContext &context)
 {
     requireOnly(context.line(), {QStringLiteral("listen"), QStringLiteral("threads")});
     ListenAddress address = parseListen(context.line().value(QStringLiteral("listen"), QStringLiteral("127.0.0.1:8080")));
-    // Two event loops per core: measured best on 2 cores (docs/BENCHMARKS.md, serve threads).
-    const int threads = int(context.line().integer(QStringLiteral("threads"), 1, 64, std::max(2, 2 * QThread::idealThreadCount())));
+    // One event loop per core: a loop never waits, so more loops only share the same cores
+    // (docs/api.md, "Event loops": measured with 1, 2 and 4).
+    const int threads = int(context.line().integer(QStringLiteral("threads"), 1, 64, std::max(1, QThread::idealThreadCount())));
     if (context.config().tokenSecret.isEmpty())
         throw InvalidInputError(QCoreApplication::translate("lantern::cli::Commands",
                                                             "serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET"));
@@ -186,11 +122,14 @@ int runServe(CommandContext &context)
     for (int i = 1; i < threads; ++i)
         sockets.push_back(listeningSocket(address));
 
-    std::vector<std::unique_ptr<ServerThread>> servers;
-    for (const int fd : sockets) {
-        servers.push_back(std::make_unique<ServerThread>(shared, fd));
-        servers.back()->start();
-    }
+    std::atomic<bool> stopping{false};
+    auto blocking = std::make_unique<BlockingEndpoints>(shared, BlockingThreads);
+    std::vector<std::unique_ptr<HttpServerLoop>> loops;
+    for (const int fd : sockets)
+        loops.push_back(std::make_unique<HttpServerLoop>(shared, fd, *blocking, stopping));  // owns fd
+    std::vector<std::thread> running;
+    for (const auto &loop : loops)
+        running.emplace_back([&loop] { loop->run(); });
     const QString where = address.host.protocol() == QAbstractSocket::IPv6Protocol
                                   ? QStringLiteral("[%1]:%2").arg(address.host.toString()).arg(address.port)
                                   : QStringLiteral("%1:%2").arg(address.host.toString()).arg(address.port);
@@ -199,18 +138,19 @@ int runServe(CommandContext &context)
 
     // SIGTERM/SIGINT set a flag (async-signal-safe); the main loop looks at it ten times a second.
     QTimer stopWatch;
-    QObject::connect(&stopWatch, &QTimer::timeout, [] {
+    QObject::connect(&stopWatch, &QTimer::timeout, &stopWatch, [] {
         if (stopRequested())
             QCoreApplication::quit();
     });
     stopWatch.start(100);
     QCoreApplication::exec();
 
-    // Each loop returns between two requests: nothing is cut off half-answered.
-    for (const auto &server : servers)
-        server->quit();
-    for (const auto &server : servers)
-        server->wait();
+    // Each loop stops accepting, answers what is under way, and returns.
+    stopping = true;
+    for (std::thread &thread : running)
+        thread.join();
+    blocking.reset();  // its last answers still reach their (finished) loops
+    loops.clear();
     quint64 answered = 0;
     for (int e = 0; e < ApiEndpointCount; ++e) {
         for (const int status : ApiMetrics::Statuses)

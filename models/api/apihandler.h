@@ -18,10 +18,8 @@ namespace lantern {
 
 class CheckinService;
 class FeatureSwitches;
-class GrabService;
 class RedisClient;
 class SqlConnection;
-class UserTokens;
 
 /** One HTTP request as the transport hands it over (already parsed). */
 struct ApiRequest {
@@ -59,10 +57,15 @@ private:
     std::array<TokenBucket, 4> m_buckets;  // checkin, calendar, grab, campaign
 };
 
-/** The HTTP API of `lanternd serve` (the seeds' client endpoints), transport-free: one instance
-    per server thread, owning that thread's Redis and SQL connections. Every request is answered
-    with JSON (or the Prometheus text of /metrics); nothing is written unless the caller is
-    authenticated, the feature is on, the limiter lets it through and the input is valid. */
+struct ApiAdmission;
+class ApiGate;
+
+/** The HTTP API of `lanternd serve` (the seeds' client endpoints), transport-free and blocking:
+    it owns a Redis and an SQL connection. `lanternd serve`'s event loops answer the hot
+    endpoints themselves (ApiGate, then an ApiCall on their RedisPipe) and hand calendar and
+    metrics, which need SQL or many reads, to threads that each own an ApiHandler. Every request
+    is answered with JSON (or the Prometheus text of /metrics); nothing is written unless the
+    caller is authenticated, the feature is on, the limiter lets it through and the input is valid. */
 class ApiHandler final {
     Q_DECLARE_TR_FUNCTIONS(lantern::ApiHandler)
 
@@ -73,37 +76,21 @@ public:
     ~ApiHandler();
     Q_DISABLE_COPY_MOVE(ApiHandler)
 
+    /** The whole request, start to end (records it in the metrics). */
     ApiResponse handle(const ApiRequest &request);
+    /** An admitted request, whatever its endpoint (does not record it). */
+    ApiResponse answer(const ApiAdmission &admission, const ApiRequest &request);
 
 private:
-    struct Route {
-        ApiEndpoint endpoint = ApiEndpoint::Unknown;
-        QByteArray method;    // the one method the endpoint answers
-        qint64 campaignId = 0;
-        bool badId = false;   // /v1/campaigns/<not an id>[/grab]
-    };
-    static Route route(const QByteArray &path);
-
-    ApiResponse dispatch(const Route &route, const ApiRequest &request);
-    ApiResponse checkin(qint64 uid, const ApiRequest &request);
     ApiResponse calendar(qint64 uid, const ApiRequest &request);
-    ApiResponse grab(qint64 uid, qint64 campaignId, const ApiRequest &request);
-    ApiResponse campaign(qint64 uid, qint64 campaignId);
-    ApiResponse health();
     ApiResponse metrics();
-
-    /** The caller's uid, or std::nullopt (then `failure` holds the 401). */
-    std::optional<qint64> authenticate(const ApiRequest &request, ApiResponse *failure) const;
-    /** Throws InvalidInputError unless the body is empty or a JSON object without fields. */
-    static void requireEmptyObject(const QByteArray &body);
     SqlConnection &sql();
 
     ApiShared &m_shared;
+    std::unique_ptr<ApiGate> m_gate;
     std::unique_ptr<RedisClient> m_redis;
     std::unique_ptr<CheckinService> m_checkins;
-    std::unique_ptr<GrabService> m_grabs;
     std::unique_ptr<FeatureSwitches> m_switches;
-    std::unique_ptr<UserTokens> m_tokens;
     std::unique_ptr<SqlConnection> m_sql;
 };
 

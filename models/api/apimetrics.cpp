@@ -67,6 +67,14 @@ void ApiMetrics::recordCheckin(bool already)
     (already ? m_checkinsAlready : m_checkinsNew).fetch_add(1, Relaxed);
 }
 
+void ApiMetrics::recordRedisBatches(quint64 commands, quint64 writes)
+{
+    if (commands)
+        m_redisCommands.fetch_add(commands, Relaxed);
+    if (writes)
+        m_redisWrites.fetch_add(writes, Relaxed);
+}
+
 quint64 ApiMetrics::requests(ApiEndpoint endpoint, int status) const
 {
     return m_endpoints[size_t(endpoint)].byStatus[size_t(statusIndex(status))].load(Relaxed);
@@ -142,6 +150,11 @@ QByteArray ApiMetrics::render(const QueueOverview *queues) const
         out += "# HELP lantern_backup_entries Entries held in workers' backup lists.\n# TYPE lantern_backup_entries gauge\n"
                "lantern_backup_entries " + QByteArray::number(backup) + '\n';
     }
+    out += "# HELP lantern_redis_commands_total Commands the event loops sent to Redis.\n# TYPE lantern_redis_commands_total counter\n"
+           "lantern_redis_commands_total " + QByteArray::number(m_redisCommands.load(Relaxed)) + '\n';
+    out += "# HELP lantern_redis_writes_total write() calls that carried them (commands per write: the batching).\n"
+           "# TYPE lantern_redis_writes_total counter\n"
+           "lantern_redis_writes_total " + QByteArray::number(m_redisWrites.load(Relaxed)) + '\n';
     out += "# HELP lantern_redis_up Whether Redis answered this scrape.\n# TYPE lantern_redis_up gauge\n"
            "lantern_redis_up " + QByteArray(queues ? "1" : "0") + '\n';
     return out;

@@ -26,6 +26,8 @@ public:
     void recordRequest(ApiEndpoint endpoint, int status, double seconds);
     void recordGrab(const QString &outcome);
     void recordCheckin(bool already);
+    /** Commands the event loops' RedisPipes sent, and the write() calls that carried them. */
+    void recordRedisBatches(quint64 commands, quint64 writes);
 
     quint64 requests(ApiEndpoint endpoint, int status) const;
     quint64 grabs(const QString &outcome) const;
@@ -48,6 +50,8 @@ private:
     std::array<std::atomic<quint64>, GrabOutcomes.size()> m_grabs{};
     std::atomic<quint64> m_checkinsNew{0};
     std::atomic<quint64> m_checkinsAlready{0};
+    std::atomic<quint64> m_redisCommands{0};
+    std::atomic<quint64> m_redisWrites{0};
 };
 
 } // namespace lantern

@@ -6,23 +6,32 @@
 
 namespace lantern {
 
-bool FeatureSwitches::isOn(const QString &feature, qint64 nowMs, qint64 maxAgeMs)
+QStringList FeatureSwitches::switchedOff(qint64 nowMs, qint64 maxAgeMs)
 {
     if (m_readAtMs < 0 || nowMs - m_readAtMs >= maxAgeMs || nowMs < m_readAtMs) {
         try {
-            const RedisValue all = m_redis.command({QByteArrayLiteral("HGETALL"), m_keys.featureSwitches()});
-            QStringList off;
-            for (size_t i = 0; i + 1 < all.elements.size(); i += 2) {
-                if (all.elements[i + 1].toBytes() == "off")
-                    off << QString::fromUtf8(all.elements[i].toBytes());
-            }
-            m_off = off;
+            m_off = switchedOffIn(m_redis.command(readCommand(m_keys)));
             m_readAtMs = nowMs;
         } catch (const UnavailableError &) {
             // Keep the last known state; the request's own Redis call reports the outage.
         }
     }
-    return !m_off.contains(feature);
+    return m_off;
+}
+
+QByteArrayList FeatureSwitches::readCommand(const KeySchema &keys)
+{
+    return {QByteArrayLiteral("HGETALL"), keys.featureSwitches()};
+}
+
+QStringList FeatureSwitches::switchedOffIn(const RedisValue &reply)
+{
+    QStringList off;
+    for (size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
+        if (reply.elements[i + 1].toBytes() == "off")
+            off << QString::fromUtf8(reply.elements[i].toBytes());
+    }
+    return off;
 }
 
 void FeatureSwitches::validateFeature(const QString &feature)

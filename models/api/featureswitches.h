@@ -8,6 +8,7 @@ namespace lantern {
 
 class KeySchema;
 class RedisClient;
+struct RedisValue;
 
 /** The API's global switches per feature (the seeds' "turn check-in off tonight"): a Redis hash
     shared by every API server, so one `lanternd switch` reaches them all within a second. */
@@ -21,7 +22,13 @@ public:
 
     /** Whether `feature` is on, as read at most `maxAgeMs` ago (a switch that cannot be read
         keeps its last known state: the request itself then meets the outage). */
-    bool isOn(const QString &feature, qint64 nowMs, qint64 maxAgeMs = 1000);
+    bool isOn(const QString &feature, qint64 nowMs, qint64 maxAgeMs = 1000) { return !switchedOff(nowMs, maxAgeMs).contains(feature); }
+    /** The features switched off, read as isOn() reads them. */
+    QStringList switchedOff(qint64 nowMs, qint64 maxAgeMs = 1000);
+
+    /** The command that reads every switch, and the features its reply says are off. */
+    static QByteArrayList readCommand(const KeySchema &keys);
+    static QStringList switchedOffIn(const RedisValue &reply);
 
     /** Throws InvalidInputError for an unknown feature. */
     static void set(RedisClient &redis, const KeySchema &keys, const QString &feature, bool on);

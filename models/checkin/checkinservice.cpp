@@ -1,22 +1,16 @@
 #include "checkin/checkinservice.h"
 
+#include "checkin/checkinrun.h"
 #include "checkin/streakcalculator.h"
 #include "core/datetext.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
-#include "redis/luascript.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 
 namespace lantern {
 
 namespace {
-
-const LuaScript &checkinScript()
-{
-    static const LuaScript script(QStringLiteral("checkin"));
-    return script;
-}
 
 
 QDate firstOfMonth(QDate day)
@@ -78,63 +72,21 @@ bool CheckinService::insideMakeupWindow(QDate day, QDate today, const CheckinRul
 CheckinOutcome CheckinService::checkin(qint64 uid, QDate day, QDate today, qint64 nowMs)
 {
     validateCheckin(day, today);
-    return sign(uid, day, day, QStringLiteral("normal"), nullptr, nowMs);
+    return sign(uid, day, day, nullptr, nowMs);
 }
 
 CheckinOutcome CheckinService::makeup(const MakeupRequest &request, QDate today, qint64 nowMs)
 {
     validateMakeup(request, today, m_rules);
     // The streak a make-up restores is the user's current one, as of today.
-    return sign(request.uid, request.date, today, QStringLiteral("makeup"), &request, nowMs);
+    return sign(request.uid, request.date, today, &request, nowMs);
 }
 
-CheckinOutcome CheckinService::sign(qint64 uid, QDate day, QDate streakAsOf, const QString &kind, const MakeupRequest *makeup, qint64 nowMs)
+CheckinOutcome CheckinService::sign(qint64 uid, QDate day, QDate streakAsOf, const MakeupRequest *makeup, qint64 nowMs)
 {
-    const QDate month = firstOfMonth(day);
-    const QDate previous = month.addMonths(-1);
-    const bool rolling = m_rules.streakPolicy == StreakPolicy::Rolling;
-    const int shard = m_keys.shardOf(uid);
-
-    const QByteArrayList keys{m_keys.signBits(uid, month), m_keys.makeupBits(uid, month), m_keys.signBits(uid, previous),
-                              m_keys.daySet(shard, day), m_keys.checkinQueue(shard)};
-    QByteArrayList args{QByteArray::number(uid),
-                        isoDay(day),
-                        QByteArray::number(day.day()),
-                        QByteArray::number(month.daysInMonth()),
-                        QByteArray::number(previous.daysInMonth()),
-                        kind.toLatin1(),
-                        rolling ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
-                        m_rules.makeupGrantsPoints ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
-                        QByteArray::number(m_rules.makeupQuota),
-                        QByteArray::number(qint64(m_rules.daySetTtlDays) * 86400),
-                        makeup ? makeup->operatorName.trimmed().toUtf8() : QByteArray(),
-                        makeup ? makeup->reason.trimmed().toUtf8() : QByteArray(),
-                        QByteArray::number(nowMs)};
-    for (int points : m_rules.rewards)
-        args << QByteArray::number(points);
-
-    const RedisValue reply = checkinScript().run(m_redis, keys, args);
-    if (reply.type != RedisValue::Type::Array || reply.elements.size() != 4)
-        throw RedisReplyError(tr("checkin script returned an unexpected reply"));
-    const QByteArray status = reply.elements[0].toBytes();
-    if (status == "quota")
-        throw RefusedError(tr("make-up of %1 refused: the monthly quota of %2 make-ups for %3 is used up")
-                                   .arg(day.toString(Qt::ISODate))
-                                   .arg(m_rules.makeupQuota)
-                                   .arg(day.toString(u"yyyy-MM")));
-
-    const QList<MonthBits> months{MonthBits::fromBitfield(month, reply.elements[1].toInteger()),
-                                  MonthBits::fromBitfield(previous, reply.elements[2].toInteger())};
-    CheckinOutcome outcome;
-    outcome.uid = uid;
-    outcome.date = day;
-    outcome.kind = kind;
-    outcome.already = status == "already";
-    outcome.points = static_cast<int>(reply.elements[3].toInteger());
-    outcome.monthCount = months.front().count();
-    const bool sameMonth = firstOfMonth(streakAsOf) == month;
-    outcome.streak = currentStreak(uid, streakAsOf, !sameMonth ? QList<MonthBits>{} : rolling ? months : months.mid(0, 1));
-    return outcome;
+    CheckinRun run(m_keys, m_rules, uid, day, streakAsOf, makeup, nowMs);
+    runConversation(m_redis, run);
+    return run.outcome();
 }
 
 QList<MonthBits> CheckinService::fetchMonths(qint64 uid, QDate month, int count)

@@ -64,8 +64,8 @@ public:
     static void validateCheckin(QDate day, QDate today);
 
 private:
-    /** Runs checkin.lua for `day`; the streak reported is the one as of `streakAsOf`. */
-    CheckinOutcome sign(qint64 uid, QDate day, QDate streakAsOf, const QString &kind, const MakeupRequest *makeup, qint64 nowMs);
+    /** Runs checkin.lua for `day` (CheckinRun); the streak reported is the one as of `streakAsOf`. */
+    CheckinOutcome sign(qint64 uid, QDate day, QDate streakAsOf, const MakeupRequest *makeup, qint64 nowMs);
     /** The user's sign bits for `count` months ending with `month`'s, newest first. */
     QList<MonthBits> fetchMonths(qint64 uid, QDate month, int count);
     /** Current streak as of `asOf`, fetching earlier months only while a rolling run needs them. */

@@ -5,6 +5,8 @@
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 
+#include <utility>
+
 namespace lantern {
 
 namespace {
@@ -15,23 +17,41 @@ const LuaScript &grabScript()
 }
 } // namespace
 
-GrabOutcome GrabService::grab(qint64 campaignId, qint64 uid, qint64 nowMs)
+GrabRun::GrabRun(const KeySchema &keys, qint64 campaignId, qint64 uid, qint64 nowMs)
+    : m_command(grabScript().evalshaCommand({keys.campaignMeta(campaignId), keys.campaignPool(campaignId), keys.campaignDraws(campaignId),
+                                             keys.campaignAttempts(campaignId), keys.campaignTasks(campaignId)},
+                                            {QByteArray::number(campaignId), QByteArray::number(uid), QByteArray::number(nowMs)}))
 {
-    const RedisValue reply = grabScript().run(m_redis,
-                                              {m_keys.campaignMeta(campaignId), m_keys.campaignPool(campaignId), m_keys.campaignDraws(campaignId),
-                                               m_keys.campaignAttempts(campaignId), m_keys.campaignTasks(campaignId)},
-                                              {QByteArray::number(campaignId), QByteArray::number(uid), QByteArray::number(nowMs)});
+}
+
+QList<QByteArrayList> GrabRun::nextRound()
+{
+    if (m_command.isEmpty())
+        return {};
+    return {std::exchange(m_command, {})};
+}
+
+void GrabRun::takeReplies(std::vector<RedisValue> replies)
+{
+    const RedisValue &reply = replies.at(0);
+    if (reply.isError())
+        throw RedisReplyError(QString::fromUtf8(reply.string));
     if (reply.type != RedisValue::Type::Array || reply.elements.empty())
         throw RedisReplyError(QStringLiteral("grab.lua returned an unexpected reply"));
-    GrabOutcome outcome;
-    outcome.status = QString::fromLatin1(reply.elements[0].toBytes());
+    m_outcome.status = QString::fromLatin1(reply.elements[0].toBytes());
     if (reply.elements.size() == 2) {
         const QByteArray envelope = reply.elements[1].toBytes();
         const qsizetype colon = envelope.indexOf(':');
-        outcome.seq = envelope.left(colon).toLongLong();
-        outcome.amountCents = envelope.mid(colon + 1).toLongLong();
+        m_outcome.seq = envelope.left(colon).toLongLong();
+        m_outcome.amountCents = envelope.mid(colon + 1).toLongLong();
     }
-    return outcome;
+}
+
+GrabOutcome GrabService::grab(qint64 campaignId, qint64 uid, qint64 nowMs)
+{
+    GrabRun run(m_keys, campaignId, uid, nowMs);
+    runConversation(m_redis, run);
+    return run.outcome();
 }
 
 } // namespace lantern

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "redis/redisconversation.h"
+
 #include <QCoreApplication>
 #include <QString>
 
@@ -13,6 +15,20 @@ struct GrabOutcome {
     QString status;  // ok, already, sold_out, not_live, too_many_attempts
     qint64 seq = 0;
     qint64 amountCents = 0;
+};
+
+/** One run of grab.lua as a Redis conversation (one round). */
+class GrabRun final : public RedisConversation {
+public:
+    GrabRun(const KeySchema &keys, qint64 campaignId, qint64 uid, qint64 nowMs);
+
+    QList<QByteArrayList> nextRound() override;
+    void takeReplies(std::vector<RedisValue> replies) override;
+    const GrabOutcome &outcome() const { return m_outcome; }
+
+private:
+    QByteArrayList m_command;  // empty once sent
+    GrabOutcome m_outcome;
 };
 
 /** The grab hot path: one grab.lua run, Redis only (DESIGN §4). */

@@ -5,10 +5,41 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QHash>
+#include <QMutex>
 
 #include <stdexcept>
 
 namespace lantern {
+
+namespace {
+
+struct ScriptRegistry {
+    QMutex mutex;
+    QHash<QByteArray, QByteArray> bodies;  // sha1 -> body
+};
+
+ScriptRegistry &registry()
+{
+    static ScriptRegistry instance;
+    return instance;
+}
+
+void remember(const QByteArray &sha1, const QByteArray &body)
+{
+    ScriptRegistry &scripts = registry();
+    const QMutexLocker lock(&scripts.mutex);
+    scripts.bodies.insert(sha1, body);
+}
+
+} // namespace
+
+QByteArray LuaScript::bodyForSha1(const QByteArray &sha1)
+{
+    ScriptRegistry &scripts = registry();
+    const QMutexLocker lock(&scripts.mutex);
+    return scripts.bodies.value(sha1);
+}
 
 LuaScript::LuaScript(const QString &name) : m_name(name)
 {
@@ -17,11 +48,13 @@ LuaScript::LuaScript(const QString &name) : m_name(name)
         throw std::logic_error("Lua script resource missing: " + name.toStdString());
     m_body = file.readAll();
     m_sha1 = QCryptographicHash::hash(m_body, QCryptographicHash::Sha1).toHex();
+    remember(m_sha1, m_body);
 }
 
 LuaScript::LuaScript(const QString &name, const QByteArray &body)
     : m_name(name), m_body(body), m_sha1(QCryptographicHash::hash(m_body, QCryptographicHash::Sha1).toHex())
 {
+    remember(m_sha1, m_body);
 }
 
 QByteArrayList LuaScript::evalshaCommand(const QByteArrayList &keys, const QByteArrayList &args) const

@@ -30,6 +30,9 @@ public:
     const QByteArray &body() const { return m_body; }
     const QString &name() const { return m_name; }
 
+    /** The body of a script some LuaScript of this process holds, by its SHA1; empty if none. */
+    static QByteArray bodyForSha1(const QByteArray &sha1);
+
 private:
     QString m_name;
     QByteArray m_body;

@@ -1,6 +1,7 @@
 #include "redis/redisclient.h"
 
 #include "redis/rediserror.h"
+#include "redis/resp.h"
 
 #include <hiredis/hiredis.h>
 
@@ -25,41 +26,6 @@ timeval toTimeval(std::chrono::milliseconds ms)
     tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
     tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
     return tv;
-}
-
-RedisValue convert(const redisReply *reply)
-{
-    RedisValue value;
-    switch (reply->type) {
-    case REDIS_REPLY_NIL:
-        value.type = RedisValue::Type::Nil;
-        break;
-    case REDIS_REPLY_INTEGER:
-        value.type = RedisValue::Type::Integer;
-        value.integer = reply->integer;
-        break;
-    case REDIS_REPLY_STRING:
-        value.type = RedisValue::Type::String;
-        value.string = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
-        break;
-    case REDIS_REPLY_STATUS:
-        value.type = RedisValue::Type::Status;
-        value.string = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
-        break;
-    case REDIS_REPLY_ERROR:
-        value.type = RedisValue::Type::Error;
-        value.string = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
-        break;
-    case REDIS_REPLY_ARRAY:
-        value.type = RedisValue::Type::Array;
-        value.elements.reserve(reply->elements);
-        for (size_t i = 0; i < reply->elements; ++i)
-            value.elements.push_back(convert(reply->element[i]));
-        break;
-    default:
-        throw RedisReplyError(QCoreApplication::translate("lantern::RedisClient", "unsupported Redis reply type %1").arg(reply->type));
-    }
-    return value;
 }
 
 } // namespace
@@ -153,28 +119,9 @@ void RedisClient::ensureConnected()
 
 void RedisClient::appendCommand(const QByteArrayList &args)
 {
-    // RESP written here in one buffer: hiredis 0.14's redisFormatSdsCommandArgv runs sdscatfmt
-    // for every argument, ~600 instructions each.
     thread_local std::string resp;
     resp.clear();
-    const auto appendHeader = [](char kind, size_t n) {
-        char digits[24];
-        char *end = digits + sizeof digits;
-        char *p = end;
-        do {
-            *--p = static_cast<char>('0' + n % 10);
-            n /= 10;
-        } while (n != 0);
-        resp.push_back(kind);
-        resp.append(p, static_cast<size_t>(end - p));
-        resp.append("\r\n", 2);
-    };
-    appendHeader('*', static_cast<size_t>(args.size()));
-    for (const QByteArray &arg : args) {
-        appendHeader('$', static_cast<size_t>(arg.size()));
-        resp.append(arg.constData(), static_cast<size_t>(arg.size()));
-        resp.append("\r\n", 2);
-    }
+    appendRespCommand(resp, args);
     if (redisAppendFormattedCommand(m_context.get(), resp.data(), resp.size()) != REDIS_OK)
         failIo(tr("failed while sending"));
 }
@@ -186,7 +133,7 @@ RedisValue RedisClient::readReply()
     if (redisGetReply(m_context.get(), &raw) != REDIS_OK || raw == nullptr)
         failIo(tr("failed while reading a reply"));
     const ReplyPtr reply(static_cast<redisReply *>(raw));
-    return convert(reply.get());
+    return toRedisValue(reply.get());
 }
 
 RedisValue RedisClient::command(const QByteArrayList &args)

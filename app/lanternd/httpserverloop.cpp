@@ -1,0 +1,494 @@
+#include "httpserverloop.h"
+
+#include "api/apicalls.h"
+#include "api/featureswitches.h"
+#include "api/httprequestparser.h"
+#include "blockingendpoints.h"
+
+#include <QCoreApplication>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace lantern::cli {
+
+namespace {
+
+constexpr quint64 ListenKey = 1;
+constexpr quint64 WakeKey = 2;
+constexpr quint64 PipeKey = 3;
+
+constexpr qsizetype ReadChunk = 16 * 1024;
+constexpr qsizetype MaxBufferedInput = 64 * 1024;  // unparsed bytes kept while a request is under way
+constexpr qint64 IdleTimeoutNs = 60'000'000'000;     // a kept-alive connection without a request
+constexpr qint64 RequestTimeoutNs = 10'000'000'000;  // a request that started arriving but did not finish
+constexpr qint64 SwitchesMaxAgeNs = 1'000'000'000;   // as FeatureSwitches::isOn: a second
+constexpr qint64 StopGraceNs = 10'000'000'000;       // answers under way when SIGTERM came
+constexpr int TickMs = 100;                           // how often the loop looks at the stop flag
+
+qint64 monotonicNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/** HGETALL of the switches, for the loop's own copy (renewed every second). */
+class SwitchesRead final : public RedisConversation {
+public:
+    explicit SwitchesRead(const KeySchema &keys) : m_command(FeatureSwitches::readCommand(keys)) {}
+    QList<QByteArrayList> nextRound() override
+    {
+        if (m_command.isEmpty())
+            return {};
+        return {std::exchange(m_command, {})};
+    }
+    void takeReplies(std::vector<RedisValue> replies) override { m_off = FeatureSwitches::switchedOffIn(replies.at(0)); }
+    const QStringList &switchedOff() const { return m_off; }
+
+private:
+    QByteArrayList m_command;
+    QStringList m_off;
+};
+
+const char *errorCode(int status)
+{
+    switch (status) {
+    case 431: return "headers_too_large";
+    case 501: return "not_implemented";
+    case 505: return "http_version_not_supported";
+    default: return "bad_request";
+    }
+}
+
+} // namespace
+
+struct HttpServerLoop::Connection {
+    quint64 id = 0;
+    int fd = -1;
+    HttpRequestParser parser;
+    QByteArray in;
+    qsizetype inOffset = 0;
+    QByteArray out;
+    qsizetype outOffset = 0;
+    quint32 watched = 0;  // the epoll events asked for
+    bool busy = false;    // a request is being answered
+    bool closing = false; // close once the output is written
+    bool dirty = false;   // in m_dirty
+    bool continueSent = false;
+    bool keepAlive = true;
+    quint64 requestSeq = 0;
+    ApiRequest request;
+    ApiEndpoint endpoint = ApiEndpoint::Unknown;
+    qint64 startNs = 0;
+    qint64 lastActiveNs = 0;
+};
+
+HttpServerLoop::HttpServerLoop(ApiShared &shared, int listenFd, BlockingEndpoints &blocking, const std::atomic<bool> &stopping)
+    : m_shared(shared), m_listenFd(listenFd), m_blocking(blocking), m_stopping(stopping), m_gate(shared), m_pipe(shared.config().redis)
+{
+    m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
+    m_wakeFd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    watch(m_listenFd, ListenKey, EPOLLIN, true);
+    watch(m_wakeFd, WakeKey, EPOLLIN, true);
+}
+
+HttpServerLoop::~HttpServerLoop()
+{
+    while (!m_connections.empty())
+        close(m_connections.begin()->first);
+    ::close(m_wakeFd);
+    ::close(m_epoll);
+    ::close(m_listenFd);
+}
+
+void HttpServerLoop::watch(int fd, quint64 key, quint32 events, bool add)
+{
+    epoll_event event{};
+    event.events = events;
+    event.data.u64 = key;
+    if (::epoll_ctl(m_epoll, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event) != 0 && !add && errno == ENOENT)
+        ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
+}
+
+void HttpServerLoop::run()
+{
+    std::vector<epoll_event> events(256);
+    bool draining = false;
+    qint64 drainDeadlineNs = 0;
+    qint64 nextSweepNs = monotonicNs() + 1'000'000'000;
+    for (;;) {
+        int timeoutMs = TickMs;
+        if (m_pipe.hasUnsentWork() || !m_dirty.empty()) {
+            timeoutMs = 0;
+        } else if (const qint64 deadline = m_pipe.nextDeadlineNs(); deadline >= 0) {
+            timeoutMs = int(std::clamp<qint64>((deadline - monotonicNs()) / 1'000'000 + 1, 0, TickMs));
+        }
+        const int ready = ::epoll_wait(m_epoll, events.data(), int(events.size()), timeoutMs);
+        const qint64 nowNs = monotonicNs();
+        for (int i = 0; i < ready; ++i) {
+            const quint64 key = events[size_t(i)].data.u64;
+            const quint32 what = events[size_t(i)].events;
+            if (key == ListenKey) {
+                accept();
+            } else if (key == WakeKey) {
+                takeBlockingAnswers();
+            } else if (key == PipeKey) {
+                if (what & (EPOLLOUT | EPOLLERR | EPOLLHUP))
+                    m_pipe.onWritable(nowNs);
+                if (what & (EPOLLIN | EPOLLERR | EPOLLHUP))
+                    m_pipe.onReadable(nowNs);
+            } else {
+                onConnectionEvent(key, what);
+            }
+        }
+        m_pipe.checkTimeouts(nowNs);
+        m_pipe.flush(nowNs);  // one write carries every command queued in this turn
+        syncPipeWatch();
+        std::vector<quint64> dirty;
+        dirty.swap(m_dirty);
+        for (const quint64 id : dirty) {
+            if (const auto found = m_connections.find(id); found != m_connections.end()) {
+                found->second->dirty = false;
+                writeTo(*found->second);
+            }
+        }
+        m_shared.metrics().recordRedisBatches(m_pipe.commandsSent() - m_pipeCommandsReported, m_pipe.writeCalls() - m_pipeWritesReported);
+        m_pipeCommandsReported = m_pipe.commandsSent();
+        m_pipeWritesReported = m_pipe.writeCalls();
+
+        if (nowNs >= nextSweepNs || draining) {
+            sweep(nowNs);
+            nextSweepNs = nowNs + 1'000'000'000;
+        }
+        if (!draining && m_stopping.load(std::memory_order_relaxed)) {
+            // Stop accepting; idle connections close now, busy ones after their answer.
+            draining = true;
+            drainDeadlineNs = nowNs + StopGraceNs;
+            ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_listenFd, nullptr);
+            sweep(nowNs);
+        }
+        if (draining && ((m_connections.empty() && m_pipe.isIdle() && m_blockingUnderWay == 0) || nowNs >= drainDeadlineNs))
+            return;
+    }
+}
+
+void HttpServerLoop::accept()
+{
+    for (;;) {
+        const int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED)
+                continue;
+            if (errno == EMFILE || errno == ENFILE) {
+                std::fprintf(stderr, "lanternd serve: cannot accept a connection: %s\n", std::strerror(errno));
+            }
+            return;  // EAGAIN: all taken (other errors: the next readiness retries)
+        }
+        const int one = 1;
+        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        auto connection = std::make_unique<Connection>();
+        connection->id = m_nextId++;
+        connection->fd = fd;
+        connection->watched = EPOLLIN;
+        connection->lastActiveNs = monotonicNs();
+        watch(fd, connection->id, EPOLLIN, true);
+        m_connections.emplace(connection->id, std::move(connection));
+    }
+}
+
+void HttpServerLoop::onConnectionEvent(quint64 id, quint32 events)
+{
+    const auto found = m_connections.find(id);
+    if (found == m_connections.end())
+        return;
+    Connection &connection = *found->second;
+    if (events & (EPOLLERR | EPOLLHUP)) {
+        close(id);
+        return;
+    }
+    if (events & EPOLLOUT)
+        writeTo(connection);
+    if ((events & EPOLLIN) && m_connections.count(id))
+        readFrom(connection);
+}
+
+void HttpServerLoop::readFrom(Connection &connection)
+{
+    const quint64 id = connection.id;
+    for (;;) {
+        if (connection.in.size() - connection.inOffset >= MaxBufferedInput)
+            break;  // the rest waits until this request is answered
+        const qsizetype before = connection.in.size();
+        connection.in.resize(before + ReadChunk);
+        const ssize_t n = ::read(connection.fd, connection.in.data() + before, ReadChunk);
+        connection.in.resize(before + std::max<qsizetype>(n, 0));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                break;
+            close(id);
+            return;
+        }
+        if (n == 0) {  // the client is gone: an answer under way has nowhere to go
+            close(id);
+            return;
+        }
+        connection.lastActiveNs = monotonicNs();
+        if (n < ReadChunk)
+            break;
+    }
+    serveInput(connection);
+}
+
+void HttpServerLoop::serveInput(Connection &connection)
+{
+    while (!connection.busy && !connection.closing && connection.inOffset < connection.in.size()) {
+        connection.inOffset += connection.parser.feed(connection.in.constData() + connection.inOffset, connection.in.size() - connection.inOffset);
+        const HttpRequestParser::State state = connection.parser.state();
+        if (state == HttpRequestParser::State::Failed) {
+            connection.endpoint = ApiEndpoint::Unknown;
+            connection.startNs = monotonicNs();
+            connection.keepAlive = false;
+            respond(connection, apiError(connection.parser.errorStatus(), errorCode(connection.parser.errorStatus()),
+                                         connection.parser.errorMessage()));
+            break;
+        }
+        if (state == HttpRequestParser::State::NeedMore) {
+            if (connection.parser.expectsContinue() && !connection.continueSent) {
+                connection.out.append("HTTP/1.1 100 Continue\r\n\r\n");
+                connection.continueSent = true;
+                if (!connection.dirty) {
+                    connection.dirty = true;
+                    m_dirty.push_back(connection.id);
+                }
+            }
+            break;
+        }
+        connection.continueSent = false;
+        connection.keepAlive = connection.parser.keepAlive();
+        dispatch(connection, connection.parser.take());
+    }
+    if (connection.inOffset == connection.in.size()) {
+        connection.in.clear();
+        connection.inOffset = 0;
+    } else if (connection.inOffset > MaxBufferedInput) {
+        connection.in.remove(0, connection.inOffset);
+        connection.inOffset = 0;
+    }
+    // Reading pauses while a full buffer waits for an answer, and resumes after it.
+    quint32 wanted = connection.outOffset < connection.out.size() ? quint32(EPOLLOUT) : 0u;
+    if (!connection.closing && connection.in.size() - connection.inOffset < MaxBufferedInput)
+        wanted |= EPOLLIN;
+    if (wanted != connection.watched) {
+        connection.watched = wanted;
+        watch(connection.fd, connection.id, wanted, false);
+    }
+}
+
+void HttpServerLoop::dispatch(Connection &connection, ApiRequest request)
+{
+    connection.busy = true;
+    ++connection.requestSeq;
+    connection.request = std::move(request);
+    connection.endpoint = ApiGate::endpointOf(connection.request.path);
+    connection.startNs = monotonicNs();
+    if (ApiGate::isSwitchable(connection.endpoint) && (m_switchesReadNs < 0 || connection.startNs - m_switchesReadNs >= SwitchesMaxAgeNs)) {
+        // The switches are a second old: read them first (once for every request waiting).
+        m_waitingForSwitches.push_back(connection.id);
+        refreshSwitches();
+        return;
+    }
+    admit(connection);
+}
+
+void HttpServerLoop::admit(Connection &connection)
+{
+    auto admitted = m_gate.admit(connection.request, m_switchedOff);
+    if (auto *refusal = std::get_if<ApiResponse>(&admitted)) {
+        respond(connection, *refusal);
+        return;
+    }
+    const ApiAdmission admission = std::get<ApiAdmission>(admitted);
+    std::unique_ptr<ApiCall> call;
+    try {
+        call = makeApiCall(m_shared, admission, connection.request);
+    } catch (...) {
+        respond(connection, apiErrorFor(std::current_exception(), connection.request));
+        return;
+    }
+    const quint64 id = connection.id;
+    const quint64 seq = connection.requestSeq;
+    if (call) {
+        m_pipe.start(std::move(call), [this, id, seq](RedisConversation &done, std::exception_ptr error) {
+            if (!error) {
+                deliver(id, seq, static_cast<ApiCall &>(done).response());
+                return;
+            }
+            const auto found = m_connections.find(id);
+            const ApiRequest request = found != m_connections.end() ? found->second->request : ApiRequest{};
+            deliver(id, seq, apiErrorFor(error, request));
+        });
+        return;
+    }
+    ++m_blockingUnderWay;
+    m_blocking.submit(admission, connection.request, [this, id, seq](ApiResponse response) {
+        {
+            const std::lock_guard lock(m_inboxMutex);
+            m_inbox.push_back({id, seq, std::move(response)});
+        }
+        const quint64 one = 1;
+        [[maybe_unused]] const ssize_t written = ::write(m_wakeFd, &one, sizeof one);
+    });
+}
+
+void HttpServerLoop::respond(Connection &connection, const ApiResponse &response)
+{
+    m_shared.metrics().recordRequest(connection.endpoint, response.status, double(monotonicNs() - connection.startNs) / 1e9);
+    const bool keepAlive = connection.keepAlive && !m_stopping.load(std::memory_order_relaxed);
+    appendHttpResponse(connection.out, response, keepAlive);
+    connection.closing = connection.closing || !keepAlive;
+    connection.busy = false;
+    connection.request = {};
+    connection.lastActiveNs = monotonicNs();
+    if (!connection.dirty) {
+        connection.dirty = true;
+        m_dirty.push_back(connection.id);
+    }
+}
+
+void HttpServerLoop::deliver(quint64 connectionId, quint64 requestSeq, const ApiResponse &response)
+{
+    const auto found = m_connections.find(connectionId);
+    if (found == m_connections.end() || found->second->requestSeq != requestSeq || !found->second->busy)
+        return;  // the client left before its answer
+    Connection &connection = *found->second;
+    respond(connection, response);
+    serveInput(connection);  // a request that came right behind it (pipelining)
+}
+
+void HttpServerLoop::writeTo(Connection &connection)
+{
+    while (connection.outOffset < connection.out.size()) {
+        const ssize_t n = ::send(connection.fd, connection.out.constData() + connection.outOffset,
+                                 size_t(connection.out.size() - connection.outOffset), MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                break;
+            close(connection.id);
+            return;
+        }
+        connection.outOffset += n;
+    }
+    const bool pending = connection.outOffset < connection.out.size();
+    if (!pending) {
+        connection.out.clear();
+        connection.outOffset = 0;
+        if (connection.closing && !connection.busy) {
+            close(connection.id);
+            return;
+        }
+    }
+    quint32 wanted = pending ? quint32(EPOLLOUT) : 0u;
+    if (!connection.closing && connection.in.size() - connection.inOffset < MaxBufferedInput)
+        wanted |= EPOLLIN;
+    if (wanted != connection.watched) {
+        connection.watched = wanted;
+        watch(connection.fd, connection.id, wanted, false);
+    }
+}
+
+void HttpServerLoop::close(quint64 id)
+{
+    const auto found = m_connections.find(id);
+    if (found == m_connections.end())
+        return;
+    ::close(found->second->fd);  // also leaves the epoll set
+    m_connections.erase(found);
+}
+
+void HttpServerLoop::refreshSwitches()
+{
+    if (m_switchesReading)
+        return;
+    m_switchesReading = true;
+    m_pipe.start(std::make_unique<SwitchesRead>(m_shared.keys()), [this](RedisConversation &done, std::exception_ptr error) {
+        m_switchesReading = false;
+        if (!error) {
+            m_switchedOff = static_cast<SwitchesRead &>(done).switchedOff();
+            m_switchesReadNs = monotonicNs();
+        }
+        // Unread switches keep their last known state: the requests meet the outage themselves.
+        std::vector<quint64> waiting;
+        waiting.swap(m_waitingForSwitches);
+        for (const quint64 id : waiting) {
+            const auto found = m_connections.find(id);
+            if (found == m_connections.end() || !found->second->busy)
+                continue;
+            admit(*found->second);
+            serveInput(*found->second);
+        }
+    });
+}
+
+void HttpServerLoop::takeBlockingAnswers()
+{
+    quint64 count = 0;
+    [[maybe_unused]] const ssize_t read = ::read(m_wakeFd, &count, sizeof count);
+    std::vector<Answer> answers;
+    {
+        const std::lock_guard lock(m_inboxMutex);
+        answers.swap(m_inbox);
+    }
+    for (const Answer &answer : answers) {
+        --m_blockingUnderWay;
+        deliver(answer.connection, answer.request, answer.response);
+    }
+}
+
+void HttpServerLoop::syncPipeWatch()
+{
+    const int fd = m_pipe.fd();
+    if (fd < 0) {
+        m_pipeFd = -1;  // closed: it left the epoll set by itself
+        return;
+    }
+    const bool writable = m_pipe.wantsWrite();
+    const quint32 events = EPOLLIN | (writable ? quint32(EPOLLOUT) : 0u);
+    if (fd != m_pipeFd || m_pipe.generation() != m_pipeGeneration) {
+        watch(fd, PipeKey, events, true);
+        m_pipeFd = fd;
+        m_pipeGeneration = m_pipe.generation();
+        m_pipeWritable = writable;
+    } else if (writable != m_pipeWritable) {
+        watch(fd, PipeKey, events, false);
+        m_pipeWritable = writable;
+    }
+}
+
+void HttpServerLoop::sweep(qint64 nowNs)
+{
+    const bool stopping = m_stopping.load(std::memory_order_relaxed);
+    std::vector<quint64> idle;
+    for (const auto &[id, connection] : m_connections) {
+        if (connection->busy || connection->outOffset < connection->out.size())
+            continue;
+        const bool started = connection->parser.started();
+        if (stopping || nowNs - connection->lastActiveNs >= (started ? RequestTimeoutNs : IdleTimeoutNs))
+            idle.push_back(id);
+    }
+    for (const quint64 id : idle)
+        close(id);
+}
+
+} // namespace lantern::cli

@@ -1,0 +1,184 @@
+#include "api/apicalls.h"
+
+#include "api/resultjson.h"
+#include "checkin/checkinrun.h"
+#include "core/errors.h"
+#include "envelope/grabservice.h"
+#include "redis/keyschema.h"
+#include "redis/rediserror.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+#include <chrono>
+#include <cstdio>
+
+namespace lantern {
+
+namespace {
+
+class CheckinCall final : public ApiCall {
+public:
+    CheckinCall(ApiShared &shared, qint64 uid, QDate today, qint64 nowMs)
+        : m_shared(shared), m_run(shared.keys(), shared.config().checkin, uid, today, today, nullptr, nowMs)
+    {
+    }
+    QList<QByteArrayList> nextRound() override { return m_run.nextRound(); }
+    void takeReplies(std::vector<RedisValue> replies) override { m_run.takeReplies(std::move(replies)); }
+    ApiResponse response() const override
+    {
+        m_shared.metrics().recordCheckin(m_run.outcome().already);
+        return apiJson(checkinOutcomeJson(m_run.outcome()));
+    }
+
+private:
+    ApiShared &m_shared;
+    CheckinRun m_run;
+};
+
+class GrabCall final : public ApiCall {
+public:
+    GrabCall(ApiShared &shared, qint64 campaignId, qint64 uid, qint64 nowMs) : m_shared(shared), m_run(shared.keys(), campaignId, uid, nowMs) {}
+    QList<QByteArrayList> nextRound() override { return m_run.nextRound(); }
+    void takeReplies(std::vector<RedisValue> replies) override { m_run.takeReplies(std::move(replies)); }
+    ApiResponse response() const override
+    {
+        m_shared.metrics().recordGrab(m_run.outcome().status);
+        return apiJson(grabOutcomeJson(m_run.outcome()));
+    }
+
+private:
+    ApiShared &m_shared;
+    GrabRun m_run;
+};
+
+/** GET /v1/campaigns/{id}: status and counts, and the caller's own envelope, in one round. */
+class CampaignCall final : public ApiCall {
+    Q_DECLARE_TR_FUNCTIONS(lantern::ApiHandler)
+
+public:
+    CampaignCall(const KeySchema &keys, qint64 campaignId, qint64 uid)
+        : m_campaignId(campaignId),
+          m_round{{QByteArrayLiteral("HMGET"), keys.campaignMeta(campaignId), QByteArrayLiteral("status"), QByteArrayLiteral("grabbed_count")},
+                  {QByteArrayLiteral("LLEN"), keys.campaignPool(campaignId)},
+                  {QByteArrayLiteral("HGET"), keys.campaignDraws(campaignId), QByteArray::number(uid)}}
+    {
+    }
+    QList<QByteArrayList> nextRound() override { return std::exchange(m_round, {}); }
+    void takeReplies(std::vector<RedisValue> replies) override
+    {
+        for (const RedisValue &reply : replies) {
+            if (reply.isError())
+                throw RedisReplyError(QString::fromUtf8(reply.string));
+        }
+        const RedisValue &meta = replies.at(0);
+        if (meta.elements.size() != 2 || meta.elements[0].isNil()) {
+            m_response = apiError(404, "not_found", tr("campaign %1 is not launched or does not exist").arg(m_campaignId));
+            return;
+        }
+        QJsonObject json{{QStringLiteral("id"), m_campaignId},
+                         {QStringLiteral("status"), QString::fromUtf8(meta.elements[0].toBytes())},
+                         {QStringLiteral("grabbed_count"), meta.elements[1].isNil() ? 0 : qint64(meta.elements[1].toInteger())},
+                         {QStringLiteral("remaining_count"), qint64(replies.at(1).toInteger())}};
+        QJsonValue mine;  // null unless this user holds one
+        if (const RedisValue &held = replies.at(2); !held.isNil()) {
+            const QByteArray entry = held.toBytes();
+            const qsizetype colon = entry.indexOf(':');
+            mine = QJsonObject{{QStringLiteral("envelope"), entry.left(colon).toLongLong()},
+                               {QStringLiteral("amount_cents"), entry.mid(colon + 1).toLongLong()}};
+        }
+        json.insert(QStringLiteral("mine"), mine);
+        m_response = apiJson(json);
+    }
+    ApiResponse response() const override { return m_response; }
+
+private:
+    qint64 m_campaignId;
+    QList<QByteArrayList> m_round;
+    ApiResponse m_response;
+};
+
+/** GET /healthz: one PING, and how long the round trip took. */
+class HealthCall final : public ApiCall {
+public:
+    QList<QByteArrayList> nextRound() override
+    {
+        if (m_sent)
+            return {};
+        m_sent = true;
+        m_startNs = steadyNs();
+        return {{QByteArrayLiteral("PING")}};
+    }
+    void takeReplies(std::vector<RedisValue> replies) override
+    {
+        if (replies.at(0).isError())
+            throw RedisReplyError(QString::fromUtf8(replies.at(0).string));
+        m_redisMs = double(steadyNs() - m_startNs) / 1e6;
+    }
+    ApiResponse response() const override
+    {
+        return apiJson({{QStringLiteral("status"), QStringLiteral("ok")}, {QStringLiteral("redis_ms"), m_redisMs}});
+    }
+
+private:
+    static qint64 steadyNs()
+    {
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    }
+    bool m_sent = false;
+    qint64 m_startNs = 0;
+    double m_redisMs = 0;
+};
+
+} // namespace
+
+void requireEmptyJsonObject(const QByteArray &body)
+{
+    if (body.trimmed().isEmpty())
+        return;
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(body, &error);
+    if (error.error != QJsonParseError::NoError)
+        throw InvalidInputError(ApiHandler::tr("malformed JSON body at offset %1: %2").arg(error.offset).arg(error.errorString()));
+    if (!document.isObject())
+        throw InvalidInputError(ApiHandler::tr("the body must be a JSON object"));
+    const QStringList fields = document.object().keys();
+    if (!fields.isEmpty())
+        throw InvalidInputError(ApiHandler::tr("unknown field '%1': this endpoint takes no fields").arg(fields.first()));
+}
+
+std::unique_ptr<ApiCall> makeApiCall(ApiShared &shared, const ApiAdmission &admission, const ApiRequest &request)
+{
+    switch (admission.endpoint) {
+    case ApiEndpoint::Checkin:
+        requireEmptyJsonObject(request.body);
+        return std::make_unique<CheckinCall>(shared, admission.uid, shared.config().today(), QDateTime::currentMSecsSinceEpoch());
+    case ApiEndpoint::Grab:
+        requireEmptyJsonObject(request.body);
+        return std::make_unique<GrabCall>(shared, admission.campaignId, admission.uid, QDateTime::currentMSecsSinceEpoch());
+    case ApiEndpoint::Campaign: return std::make_unique<CampaignCall>(shared.keys(), admission.campaignId, admission.uid);
+    case ApiEndpoint::Health: return std::make_unique<HealthCall>();
+    default: return nullptr;
+    }
+}
+
+ApiResponse apiErrorFor(std::exception_ptr error, const ApiRequest &request)
+{
+    try {
+        std::rethrow_exception(std::move(error));
+    } catch (const InvalidInputError &failure) {
+        return apiError(400, "bad_request", failure.message());
+    } catch (const UnavailableError &failure) {
+        ApiResponse response = apiError(503, "unavailable", failure.message());
+        response.headers.append({QByteArrayLiteral("Retry-After"), QByteArrayLiteral("1")});
+        return response;
+    } catch (const RefusedError &failure) {
+        return apiError(409, "refused", failure.message());
+    } catch (const std::exception &failure) {
+        std::fprintf(stderr, "lanternd serve: %s %s failed: %s\n", request.method.constData(), request.path.constData(), failure.what());
+        return apiError(500, "internal", ApiHandler::tr("internal error; the server log has the details"));
+    }
+}
+
+} // namespace lantern

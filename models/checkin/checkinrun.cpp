@@ -1,0 +1,145 @@
+#include "checkin/checkinrun.h"
+
+#include "checkin/streakcalculator.h"
+#include "core/datetext.h"
+#include "core/errors.h"
+#include "redis/keyschema.h"
+#include "redis/luascript.h"
+#include "redis/rediserror.h"
+
+namespace lantern {
+
+namespace {
+
+const LuaScript &checkinScript()
+{
+    static const LuaScript script(QStringLiteral("checkin"));
+    return script;
+}
+
+QDate firstOfMonth(QDate day)
+{
+    return QDate(day.year(), day.month(), 1);
+}
+
+/** Months fetched per extra round of a rolling streak. */
+constexpr int EarlierMonthsPerRound = 6;
+
+} // namespace
+
+CheckinRun::CheckinRun(const KeySchema &keys, const CheckinRules &rules, qint64 uid, QDate day, QDate streakAsOf, const MakeupRequest *makeup,
+                       qint64 nowMs)
+    : m_keys(keys), m_rules(rules), m_streakAsOf(streakAsOf)
+{
+    const QDate month = firstOfMonth(day);
+    const QDate previous = month.addMonths(-1);
+    const int shard = keys.shardOf(uid);
+    m_scriptKeys = {keys.signBits(uid, month), keys.makeupBits(uid, month), keys.signBits(uid, previous), keys.daySet(shard, day),
+                    keys.checkinQueue(shard)};
+    m_scriptArgs = {QByteArray::number(uid),
+                    isoDay(day),
+                    QByteArray::number(day.day()),
+                    QByteArray::number(month.daysInMonth()),
+                    QByteArray::number(previous.daysInMonth()),
+                    makeup ? QByteArrayLiteral("makeup") : QByteArrayLiteral("normal"),
+                    rules.streakPolicy == StreakPolicy::Rolling ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
+                    rules.makeupGrantsPoints ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
+                    QByteArray::number(rules.makeupQuota),
+                    QByteArray::number(qint64(rules.daySetTtlDays) * 86400),
+                    makeup ? makeup->operatorName.trimmed().toUtf8() : QByteArray(),
+                    makeup ? makeup->reason.trimmed().toUtf8() : QByteArray(),
+                    QByteArray::number(nowMs)};
+    for (const int points : rules.rewards)
+        m_scriptArgs << QByteArray::number(points);
+    m_outcome.uid = uid;
+    m_outcome.date = day;
+    m_outcome.kind = makeup ? QStringLiteral("makeup") : QStringLiteral("normal");
+}
+
+QList<QByteArrayList> CheckinRun::nextRound()
+{
+    if (m_done)
+        return {};
+    if (!m_scriptSent)
+        return scriptRound();
+    QList<QByteArrayList> commands;
+    for (const QDate &first : std::as_const(m_pendingMonths))
+        commands << monthBitfieldCommand(m_keys.signBits(m_outcome.uid, first), first);
+    return commands;
+}
+
+QList<QByteArrayList> CheckinRun::scriptRound() const
+{
+    return {checkinScript().evalshaCommand(m_scriptKeys, m_scriptArgs)};
+}
+
+void CheckinRun::takeReplies(std::vector<RedisValue> replies)
+{
+    if (!m_scriptSent) {
+        m_scriptSent = true;
+        takeScriptReply(replies.at(0));
+    } else {
+        takeMonths(replies);
+    }
+    settleStreak();
+}
+
+void CheckinRun::takeScriptReply(const RedisValue &reply)
+{
+    if (reply.isError())
+        throw RedisReplyError(QString::fromUtf8(reply.string));
+    if (reply.type != RedisValue::Type::Array || reply.elements.size() != 4)
+        throw RedisReplyError(tr("checkin script returned an unexpected reply"));
+    const QByteArray status = reply.elements[0].toBytes();
+    const QDate day = m_outcome.date;
+    if (status == "quota")
+        throw RefusedError(tr("make-up of %1 refused: the monthly quota of %2 make-ups for %3 is used up")
+                                   .arg(day.toString(Qt::ISODate))
+                                   .arg(m_rules.makeupQuota)
+                                   .arg(day.toString(u"yyyy-MM")));
+    const QDate month = firstOfMonth(day);
+    const bool rolling = m_rules.streakPolicy == StreakPolicy::Rolling;
+    const QList<MonthBits> months{MonthBits::fromBitfield(month, reply.elements[1].toInteger()),
+                                  MonthBits::fromBitfield(month.addMonths(-1), reply.elements[2].toInteger())};
+    m_outcome.already = status == "already";
+    m_outcome.points = static_cast<int>(reply.elements[3].toInteger());
+    m_outcome.monthCount = months.front().count();
+    if (firstOfMonth(m_streakAsOf) == month) {
+        m_months = rolling ? months : months.mid(0, 1);
+    } else {
+        // A make-up of an earlier month reports the streak as of today: fetch today's months.
+        const QDate asOfMonth = firstOfMonth(m_streakAsOf);
+        m_pendingMonths = {asOfMonth};
+        if (rolling)
+            m_pendingMonths << asOfMonth.addMonths(-1);
+    }
+}
+
+void CheckinRun::takeMonths(const std::vector<RedisValue> &replies)
+{
+    for (qsizetype i = 0; i < m_pendingMonths.size(); ++i) {
+        const RedisValue &reply = replies.at(size_t(i));
+        if (reply.isError())
+            throw RedisReplyError(QString::fromUtf8(reply.string));
+        m_months << MonthBits::fromBitfield(m_pendingMonths.at(i), reply.elements.at(0).toInteger());
+    }
+    m_pendingMonths.clear();
+}
+
+void CheckinRun::settleStreak()
+{
+    if (!m_pendingMonths.isEmpty())
+        return;
+    const auto result = StreakCalculator::current(m_streakAsOf, m_months, m_rules.streakPolicy);
+    if (!result.needsEarlierMonth) {
+        m_outcome.streak = result.streak;
+        m_done = true;
+        return;
+    }
+    // A rolling run that fills whole months: the next round fetches six earlier months at once.
+    const QDate before = m_months.back().month.addMonths(-1);
+    for (int i = 0; i < EarlierMonthsPerRound; ++i)
+        m_pendingMonths << before.addMonths(-i);
+}
+
+} // namespace lantern
