@@ -302,22 +302,23 @@ private:
     static QList<PerfProbe> profileProbes()
     {
         return {
-                {QStringLiteral("lantern::cli::(anonymous namespace)::ApiHttpServer::handleRequest"),
-                 QStringLiteral("one request, once QtHttpServer has parsed it, until its answer is queued on the socket")},
-                {QStringLiteral("lantern::ApiHandler::authenticate"), QStringLiteral("the bearer: HMAC-SHA256, then hashids decode of the token")},
+                {QStringLiteral("lantern::cli::HttpServerLoop::readFrom"),
+                 QStringLiteral("a client's bytes read, its requests parsed, checked and their Redis work queued")},
+                {QStringLiteral("lantern::HttpRequestParser::feed"), QStringLiteral("HTTP parsing (libhttp-parser)")},
+                {QStringLiteral("lantern::ApiGate::authenticate"), QStringLiteral("the bearer: HMAC-SHA256, then hashids decode of the token")},
                 {QStringLiteral("lantern::Config::today"), QStringLiteral("today in the configured zone (--tz)")},
-                {QStringLiteral("lantern::CheckinService::checkin"), QStringLiteral("the check-in: EVALSHA checkin.lua, one blocking round trip")},
-                {QStringLiteral("redisBufferWrite"), QStringLiteral("hiredis sending the EVALSHA (write)")},
-                {QStringLiteral("lantern::RedisClient::readReply"), QStringLiteral("waiting for and reading Redis's reply (read, sleeping in it)")},
+                {QStringLiteral("lantern::RedisPipe::flush"), QStringLiteral("one write() of every EVALSHA queued in a turn of the loop")},
+                {QStringLiteral("lantern::RedisPipe::onReadable"), QStringLiteral("Redis's replies read, parsed and turned into answers")},
                 {QStringLiteral("lantern::checkinOutcomeJson"), QStringLiteral("the answer's JSON object")},
-                {QStringLiteral("QHttpServerResponse::write"), QStringLiteral("status line, headers and body into the socket's buffer")},
+                {QStringLiteral("lantern::appendHttpResponse"), QStringLiteral("status line, headers and body into the connection's buffer")},
+                {QStringLiteral("lantern::cli::HttpServerLoop::writeTo"), QStringLiteral("one write() of a connection's answers")},
                 {QStringLiteral("__GI___libc_write"), QStringLiteral("every write(): to Redis and to the clients")},
                 {QStringLiteral("__GI___libc_read (inlined)"), QStringLiteral("every read(): from Redis and from the clients")},
                 {QStringLiteral("tcp_sendmsg"), QStringLiteral("kernel: TCP send")},
                 {QStringLiteral("net_rx_action"), QStringLiteral("kernel: loopback delivery to the receiver, run by the sender (softirq)")},
                 {QStringLiteral("tcp_recvmsg"), QStringLiteral("kernel: TCP receive")},
-                {QStringLiteral("__schedule"), QStringLiteral("kernel: switching threads (a blocked read sleeps, a reply wakes it)")},
-                {QStringLiteral("do_sys_poll"), QStringLiteral("kernel: the event loop's poll()")},
+                {QStringLiteral("__schedule"), QStringLiteral("kernel: switching threads (a loop with nothing to do sleeps in epoll_wait)")},
+                {QStringLiteral("do_epoll_wait"), QStringLiteral("kernel: the event loop's epoll_wait()")},
         };
     }
 

@@ -162,11 +162,7 @@
     </message>
 </context>
 <context>
-    <name>lantern::ApiHandler</name>
-    <message>
-        <source>internal error; the server log has the details</source>
-        <translation>internal error; the server log has the details</translation>
-    </message>
+    <name>lantern::ApiGate</name>
     <message>
         <source>no such endpoint: %1</source>
         <translation>no such endpoint: %1</translation>
@@ -205,6 +201,17 @@
     <message>
         <source>invalid or expired bearer token</source>
         <translation>invalid or expired bearer token</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ApiHandler</name>
+    <message>
+        <source>internal error; the server log has the details</source>
+        <translation>internal error; the server log has the details</translation>
+    </message>
+    <message>
+        <source>no such endpoint: %1</source>
+        <translation>no such endpoint: %1</translation>
     </message>
     <message>
         <source>malformed JSON body at offset %1: %2</source>
@@ -419,6 +426,17 @@
     </message>
 </context>
 <context>
+    <name>lantern::CheckinRun</name>
+    <message>
+        <source>checkin script returned an unexpected reply</source>
+        <translation>checkin script returned an unexpected reply</translation>
+    </message>
+    <message>
+        <source>make-up of %1 refused: the monthly quota of %2 make-ups for %3 is used up</source>
+        <translation>make-up of %1 refused: the monthly quota of %2 make-ups for %3 is used up</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CheckinService</name>
     <message>
         <source>cannot check in on %1: it is after today (%2)</source>
@@ -455,14 +473,6 @@
     <message>
         <source>make-up of %1 refused: only the last %2 days can be made up</source>
         <translation>make-up of %1 refused: only the last %2 days can be made up</translation>
-    </message>
-    <message>
-        <source>checkin script returned an unexpected reply</source>
-        <translation>checkin script returned an unexpected reply</translation>
-    </message>
-    <message>
-        <source>make-up of %1 refused: the monthly quota of %2 make-ups for %3 is used up</source>
-        <translation>make-up of %1 refused: the monthly quota of %2 make-ups for %3 is used up</translation>
     </message>
 </context>
 <context>
@@ -831,6 +841,41 @@ Key prefix: %3</translation>
             <numerusform>%1 (gave up after %n attempt)</numerusform>
             <numerusform>%1 (gave up after %n attempts)</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>lantern::HttpRequestParser</name>
+    <message>
+        <source>request headers too large: at most %1 bytes</source>
+        <translation>request headers too large: at most %1 bytes</translation>
+    </message>
+    <message>
+        <source>malformed request: %1</source>
+        <translation>malformed request: %1</translation>
+    </message>
+    <message>
+        <source>malformed request: whitespace in a header name</source>
+        <translation>malformed request: whitespace in a header name</translation>
+    </message>
+    <message>
+        <source>malformed request: more than one Authorization header</source>
+        <translation>malformed request: more than one Authorization header</translation>
+    </message>
+    <message>
+        <source>HTTP version %1.%2 is not supported: use HTTP/1.1</source>
+        <translation>HTTP version %1.%2 is not supported: use HTTP/1.1</translation>
+    </message>
+    <message>
+        <source>CONNECT is not supported</source>
+        <translation>CONNECT is not supported</translation>
+    </message>
+    <message>
+        <source>protocol upgrades are not supported</source>
+        <translation>protocol upgrades are not supported</translation>
+    </message>
+    <message>
+        <source>request body too large: at most %1 bytes</source>
+        <translation>request body too large: at most %1 bytes</translation>
     </message>
 </context>
 <context>
@@ -1336,6 +1381,57 @@ Key prefix: %3</translation>
     <message>
         <source>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</source>
         <translation>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::RedisPipe</name>
+    <message>
+        <source>cannot be resolved: %1</source>
+        <translation>cannot be resolved: %1</translation>
+    </message>
+    <message>
+        <source>is unreachable: %1</source>
+        <translation>is unreachable: %1</translation>
+    </message>
+    <message>
+        <source>failed while sending: %1</source>
+        <translation>failed while sending: %1</translation>
+    </message>
+    <message>
+        <source>failed while reading a reply: %1</source>
+        <translation>failed while reading a reply: %1</translation>
+    </message>
+    <message>
+        <source>closed the connection</source>
+        <translation>closed the connection</translation>
+    </message>
+    <message>
+        <source>sent a reply that cannot be read: %1</source>
+        <translation>sent a reply that cannot be read: %1</translation>
+    </message>
+    <message>
+        <source>sent a reply nobody asked for</source>
+        <translation>sent a reply nobody asked for</translation>
+    </message>
+    <message>
+        <source>has no database %1</source>
+        <translation>has no database %1</translation>
+    </message>
+    <message>
+        <source>rejected the connection: %1</source>
+        <translation>rejected the connection: %1</translation>
+    </message>
+    <message>
+        <source>did not accept the connection within %1 ms</source>
+        <translation>did not accept the connection within %1 ms</translation>
+    </message>
+    <message>
+        <source>did not answer within %1 ms</source>
+        <translation>did not answer within %1 ms</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 %3</source>
+        <translation>Redis at %1:%2 %3</translation>
     </message>
 </context>
 <context>

@@ -161,11 +161,7 @@
     </message>
 </context>
 <context>
-    <name>lantern::ApiHandler</name>
-    <message>
-        <source>internal error; the server log has the details</source>
-        <translation>内部错误；详情见服务器日志</translation>
-    </message>
+    <name>lantern::ApiGate</name>
     <message>
         <source>no such endpoint: %1</source>
         <translation>接口不存在：%1</translation>
@@ -203,6 +199,17 @@
     <message>
         <source>invalid or expired bearer token</source>
         <translation>Bearer 令牌无效或已过期</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ApiHandler</name>
+    <message>
+        <source>internal error; the server log has the details</source>
+        <translation>内部错误；详情见服务器日志</translation>
+    </message>
+    <message>
+        <source>no such endpoint: %1</source>
+        <translation>接口不存在：%1</translation>
     </message>
     <message>
         <source>malformed JSON body at offset %1: %2</source>
@@ -417,6 +424,17 @@
     </message>
 </context>
 <context>
+    <name>lantern::CheckinRun</name>
+    <message>
+        <source>checkin script returned an unexpected reply</source>
+        <translation>签到脚本返回了意外的应答</translation>
+    </message>
+    <message>
+        <source>make-up of %1 refused: the monthly quota of %2 make-ups for %3 is used up</source>
+        <translation>拒绝补签 %1：%3 的每月补签额度（%2 次）已用完</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CheckinService</name>
     <message>
         <source>cannot check in on %1: it is after today (%2)</source>
@@ -453,14 +471,6 @@
     <message>
         <source>make-up of %1 refused: only the last %2 days can be made up</source>
         <translation>拒绝补签 %1：只能补签最近 %2 天内的日期</translation>
-    </message>
-    <message>
-        <source>checkin script returned an unexpected reply</source>
-        <translation>签到脚本返回了意外的应答</translation>
-    </message>
-    <message>
-        <source>make-up of %1 refused: the monthly quota of %2 make-ups for %3 is used up</source>
-        <translation>拒绝补签 %1：%3 的每月补签额度（%2 次）已用完</translation>
     </message>
 </context>
 <context>
@@ -827,6 +837,41 @@ SQL：%2
         <translation>
             <numerusform>%1（尝试 %n 次后放弃）</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>lantern::HttpRequestParser</name>
+    <message>
+        <source>request headers too large: at most %1 bytes</source>
+        <translation>请求头过大：最多 %1 字节</translation>
+    </message>
+    <message>
+        <source>malformed request: %1</source>
+        <translation>请求格式错误：%1</translation>
+    </message>
+    <message>
+        <source>malformed request: whitespace in a header name</source>
+        <translation>请求格式错误：请求头名称中含有空白字符</translation>
+    </message>
+    <message>
+        <source>malformed request: more than one Authorization header</source>
+        <translation>请求格式错误：Authorization 请求头出现多次</translation>
+    </message>
+    <message>
+        <source>HTTP version %1.%2 is not supported: use HTTP/1.1</source>
+        <translation>不支持 HTTP %1.%2 版本：请使用 HTTP/1.1</translation>
+    </message>
+    <message>
+        <source>CONNECT is not supported</source>
+        <translation>不支持 CONNECT 请求</translation>
+    </message>
+    <message>
+        <source>protocol upgrades are not supported</source>
+        <translation>不支持协议升级</translation>
+    </message>
+    <message>
+        <source>request body too large: at most %1 bytes</source>
+        <translation>请求体过大：最多 %1 字节</translation>
     </message>
 </context>
 <context>
@@ -1319,6 +1364,57 @@ SQL：%2
     <message>
         <source>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</source>
         <translation>只读连接（设置项 read-only）：%1 没有发送到 %2；只允许读命令</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::RedisPipe</name>
+    <message>
+        <source>cannot be resolved: %1</source>
+        <translation>无法解析主机名：%1</translation>
+    </message>
+    <message>
+        <source>is unreachable: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <source>failed while sending: %1</source>
+        <translation>发送时出错：%1</translation>
+    </message>
+    <message>
+        <source>failed while reading a reply: %1</source>
+        <translation>读取应答时出错：%1</translation>
+    </message>
+    <message>
+        <source>closed the connection</source>
+        <translation>关闭了连接</translation>
+    </message>
+    <message>
+        <source>sent a reply that cannot be read: %1</source>
+        <translation>返回了无法解析的应答：%1</translation>
+    </message>
+    <message>
+        <source>sent a reply nobody asked for</source>
+        <translation>返回了未经请求的应答</translation>
+    </message>
+    <message>
+        <source>has no database %1</source>
+        <translation>没有编号为 %1 的数据库</translation>
+    </message>
+    <message>
+        <source>rejected the connection: %1</source>
+        <translation>拒绝了连接：%1</translation>
+    </message>
+    <message>
+        <source>did not accept the connection within %1 ms</source>
+        <translation>未在 %1 毫秒内接受连接</translation>
+    </message>
+    <message>
+        <source>did not answer within %1 ms</source>
+        <translation>未在 %1 毫秒内应答</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 %3</source>
+        <translation>Redis（%1:%2）%3</translation>
     </message>
 </context>
 <context>

@@ -56,7 +56,7 @@ if [[ -n "${daemon}" ]]; then
     expect_file "${daemon}" etc/lantern/lanternd.conf
     dpkg-deb --ctrl-tarfile "${daemon}" | tar -xO ./conffiles | grep -qx /etc/lantern/lanternd.conf \
         || fail "lanternd.conf is not a conffile"
-    expect_depends "${daemon}" libqt6httpserver6
+    expect_depends "${daemon}" libhttp-parser2.9
     expect_depends "${daemon}" libqt6sql6-mysql
     expect_depends "${daemon}" libhiredis
     if dpkg-deb -c "${daemon}" | awk '{print $NF}' | grep -q 'usr/bin/lantern$'; then
