@@ -172,7 +172,8 @@ void HttpServerLoop::run()
             // Stop accepting; idle connections close now, busy ones after their answer.
             draining = true;
             drainDeadlineNs = nowNs + StopGraceNs;
-            ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_listenFd, nullptr);
+            if (!m_acceptPaused)
+                ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_listenFd, nullptr);
             sweep(nowNs);
         }
         if (draining && ((m_connections.empty() && m_pipe.isIdle() && m_blockingUnderWay == 0) || nowNs >= drainDeadlineNs))
@@ -187,10 +188,14 @@ void HttpServerLoop::accept()
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
-            if (errno == EMFILE || errno == ENFILE) {
-                std::fprintf(stderr, "lanternd serve: cannot accept a connection: %s\n", std::strerror(errno));
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+                // Out of descriptors: the pending connection would wake the loop again at once.
+                // Stop listening for a second (sweep() resumes), and say so once per pause.
+                std::fprintf(stderr, "lanternd serve: cannot accept connections for now: %s\n", std::strerror(errno));
+                ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_listenFd, nullptr);
+                m_acceptPaused = true;
             }
-            return;  // EAGAIN: all taken (other errors: the next readiness retries)
+            return;  // EAGAIN: all taken
         }
         const int one = 1;
         ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -238,9 +243,14 @@ void HttpServerLoop::readFrom(Connection &connection)
             close(id);
             return;
         }
-        if (n == 0) {  // the client is gone: an answer under way has nowhere to go
-            close(id);
-            return;
+        if (n == 0) {  // the client sent all it will send: answer what is under way, then close
+            if (!connection.busy && connection.outOffset == connection.out.size()) {
+                close(id);
+                return;
+            }
+            connection.keepAlive = false;
+            connection.closing = true;
+            break;
         }
         connection.lastActiveNs = monotonicNs();
         if (n < ReadChunk)
@@ -479,6 +489,10 @@ void HttpServerLoop::syncPipeWatch()
 void HttpServerLoop::sweep(qint64 nowNs)
 {
     const bool stopping = m_stopping.load(std::memory_order_relaxed);
+    if (m_acceptPaused && !stopping) {
+        m_acceptPaused = false;
+        watch(m_listenFd, ListenKey, EPOLLIN, true);
+    }
     std::vector<quint64> idle;
     for (const auto &[id, connection] : m_connections) {
         if (connection->busy || connection->outOffset < connection->out.size())

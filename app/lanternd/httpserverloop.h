@@ -63,6 +63,7 @@ private:
     const std::atomic<bool> &m_stopping;
     int m_epoll = -1;
     int m_wakeFd = -1;  // eventfd: BlockingEndpoints' answers are in m_inbox
+    bool m_acceptPaused = false;  // out of descriptors: the listening socket rests for a second
     ApiGate m_gate;
     RedisPipe m_pipe;
     quint64 m_pipeGeneration = 0;
