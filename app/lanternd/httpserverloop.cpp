@@ -294,8 +294,9 @@ void HttpServerLoop::serveInput(Connection &connection)
         connection.in.remove(0, connection.inOffset);
         connection.inOffset = 0;
     }
-    // Reading pauses while a full buffer waits for an answer, and resumes after it.
-    quint32 wanted = connection.outOffset < connection.out.size() ? quint32(EPOLLOUT) : 0u;
+    // Reading pauses while a full buffer waits for an answer, and resumes after it. Writing is
+    // writeTo()'s business: answers queued in this turn are written at its end, most often whole.
+    quint32 wanted = connection.watched & quint32(EPOLLOUT);
     if (!connection.closing && connection.in.size() - connection.inOffset < MaxBufferedInput)
         wanted |= EPOLLIN;
     if (wanted != connection.watched) {

@@ -153,7 +153,7 @@ std::unique_ptr<ApiCall> makeApiCall(ApiShared &shared, const ApiAdmission &admi
     switch (admission.endpoint) {
     case ApiEndpoint::Checkin:
         requireEmptyJsonObject(request.body);
-        return std::make_unique<CheckinCall>(shared, admission.uid, shared.config().today(), QDateTime::currentMSecsSinceEpoch());
+        return std::make_unique<CheckinCall>(shared, admission.uid, shared.today(), QDateTime::currentMSecsSinceEpoch());
     case ApiEndpoint::Grab:
         requireEmptyJsonObject(request.body);
         return std::make_unique<GrabCall>(shared, admission.campaignId, admission.uid, QDateTime::currentMSecsSinceEpoch());

@@ -51,6 +51,22 @@ ApiShared::ApiShared(Config config)
 {
 }
 
+QDate ApiShared::today() const
+{
+    if (m_config.todayOverride)
+        return *m_config.todayOverride;
+    struct Cache {
+        const ApiShared *owner = nullptr;
+        qint64 second = -1;
+        QDate day;
+    };
+    thread_local Cache cache;
+    const qint64 second = QDateTime::currentSecsSinceEpoch();
+    if (cache.owner != this || cache.second != second)
+        cache = {this, second, m_config.today()};
+    return cache.day;
+}
+
 TokenBucket *ApiShared::bucket(ApiEndpoint endpoint)
 {
     switch (endpoint) {
@@ -105,7 +121,7 @@ ApiResponse ApiHandler::calendar(qint64 uid, const ApiRequest &request)
     if (!request.body.isEmpty())
         throw InvalidInputError(tr("GET /v1/calendar takes no body"));
     const QUrlQuery query(QString::fromUtf8(request.query));
-    const QDate today = m_shared.config().today();
+    const QDate today = m_shared.today();
     QDate month(today.year(), today.month(), 1);
     for (const auto &[name, value] : query.queryItems(QUrl::FullyDecoded)) {
         if (name != QLatin1String("month"))

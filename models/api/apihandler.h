@@ -45,6 +45,9 @@ public:
     Q_DISABLE_COPY_MOVE(ApiShared)
 
     const Config &config() const { return m_config; }
+    /** config().today(), worked out at most once a second per thread (the zone conversion is
+        the costly part, and a day cannot change within a second). */
+    QDate today() const;
     const KeySchema &keys() const { return m_keys; }
     ApiMetrics &metrics() { return m_metrics; }
     /** nullptr for endpoints without a limit (health, metrics). */
