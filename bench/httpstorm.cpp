@@ -1,6 +1,7 @@
 #include "httpstorm.h"
 
 #include "benchserver.h"
+#include "httpprobe.h"
 #include "redisbenchmarkrun.h"
 #include "rounds.h"
 #include "serveprocess.h"
@@ -9,14 +10,35 @@
 
 namespace lantern::bench {
 
+namespace {
+
+/** lanternd's lantern_redis_commands_total and lantern_redis_writes_total, from its /metrics. */
+std::pair<double, double> redisBatching(const ServeProcess &serve)
+{
+    const HttpAnswer answer = httpRequest(serve.port(), QByteArrayLiteral("GET"), QByteArrayLiteral("/metrics"));
+    double commands = 0;
+    double writes = 0;
+    for (const QByteArray &line : answer.body.split('\n')) {
+        if (line.startsWith("lantern_redis_commands_total "))
+            commands = line.mid(line.indexOf(' ') + 1).toDouble();
+        else if (line.startsWith("lantern_redis_writes_total "))
+            writes = line.mid(line.indexOf(' ') + 1).toDouble();
+    }
+    return {commands, writes};
+}
+
+} // namespace
+
 StormFigures runHttpStorm(BenchServer &server, const ServeProcess &serve, const WrkOptions &options, qint64 expected)
 {
+    const auto [commandsBefore, writesBefore] = redisBatching(serve);
     server.resetStats();
     const double redisStart = server.cpuMicros();
     const ServeProcess::CpuTime serveStart = serve.cpu();
     const WrkFigures wrk = runWrk(options, expected);
     const ServeProcess::CpuTime serveEnd = serve.cpu();
     const double redisEnd = server.cpuMicros();
+    const auto [commandsAfter, writesAfter] = redisBatching(serve);
 
     StormFigures figures;
     const auto perRequest = [&wrk](double micros) { return micros / static_cast<double>(std::max<qint64>(wrk.answered, 1)); };
@@ -31,6 +53,8 @@ StormFigures runHttpStorm(BenchServer &server, const ServeProcess &serve, const 
     figures.serveMicros = perRequest(serveTotal);
     figures.serveSystemPercent = serveTotal > 0 ? 100.0 * (serveEnd.systemMicros - serveStart.systemMicros) / serveTotal : 0;
     figures.wrk = wrk;
+    if (writesAfter > writesBefore)
+        figures.commandsPerWrite = (commandsAfter - commandsBefore) / (writesAfter - writesBefore);
     return figures;
 }
 
@@ -54,10 +78,12 @@ StormFigures runBenchmarkStorm(BenchServer &server, const RedisBenchmarkOptions 
 
 QString cpuBudget(const QList<StormFigures> &phases, const QString &unit)
 {
-    std::vector<double> rates, serve, system, redis, client;
+    std::vector<double> rates, serve, system, redis, client, batch;
     for (const StormFigures &f : phases) {
         if (!f.serveMicros)
             continue;
+        if (f.commandsPerWrite)
+            batch.push_back(*f.commandsPerWrite);
         rates.push_back(f.perSecond);
         serve.push_back(*f.serveMicros);
         system.push_back(f.serveSystemPercent);
@@ -73,7 +99,11 @@ QString cpuBudget(const QList<StormFigures> &phases, const QString &unit)
                           "%6 us in all, so at %7/s the three processes keep %8 of the machine's %9 cores busy.\n")
             .arg(unit, fixed(median(serve), 1), fixed(median(system), 0), fixed(median(redis), 1), fixed(median(client), 1),
                  fixed(perRequest, 1), rate(rateMedian), fixed(perRequest * rateMedian / 1e6, 2))
-            .arg(QThread::idealThreadCount());
+            .arg(QThread::idealThreadCount())
+            + (batch.empty() ? QString()
+                             : QStringLiteral("lanternd's event loops sent %1 Redis commands per write (median; /metrics), where "
+                                              "redis-benchmark sends one per round trip on each connection.\n")
+                                       .arg(fixed(median(batch), 1)));
 }
 
 QString stormTableHeader(const QString &unit, const QString &freshColumn)

@@ -26,6 +26,7 @@ struct StormFigures {
     double clientMicros = 0;            // wrk's or redis-benchmark's CPU
     std::optional<double> serveMicros;  // lanternd serve's CPU (HTTP phases only)
     double serveSystemPercent = 0;      // the part of it spent in the kernel
+    std::optional<double> commandsPerWrite;  // lanternd's Redis commands per write() (its /metrics)
     std::optional<WrkFigures> wrk;      // HTTP phases: non-2xx, outcomes
 };
 

@@ -59,11 +59,15 @@ RedisPipe::RedisPipe(RedisUrl url, RedisOptions options) : m_url(std::move(url))
     const QByteArray port = QByteArray::number(m_url.port);
     if (const int status = ::getaddrinfo(host.constData(), port.constData(), &hints, &found); status != 0 || !found) {
         m_resolveError = QString::fromLocal8Bit(::gai_strerror(status));
-    } else {
-        std::memcpy(&m_address, found->ai_addr, found->ai_addrlen);
-        m_addressLength = found->ai_addrlen;
-        ::freeaddrinfo(found);
+        return;
     }
+    for (const addrinfo *entry = found; entry; entry = entry->ai_next) {
+        Address address;
+        std::memcpy(&address.storage, entry->ai_addr, entry->ai_addrlen);
+        address.length = entry->ai_addrlen;
+        m_addresses.push_back(address);
+    }
+    ::freeaddrinfo(found);
 }
 
 RedisPipe::~RedisPipe()
@@ -138,13 +142,14 @@ void RedisPipe::flush(qint64 nowNs)
 
 void RedisPipe::connect(qint64 nowNs)
 {
-    if (m_addressLength == 0) {
+    if (m_addresses.empty()) {
         failAll(ioError(tr("cannot be resolved: %1").arg(m_resolveError)));
         return;
     }
-    const int fd = ::socket(m_address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    const Address &address = m_addresses.at(m_addressIndex);
+    const int fd = ::socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
-        failAll(ioError(tr("is unreachable: %1").arg(systemError(errno))));
+        connectFailed(nowNs, errno);
         return;
     }
     const int one = 1;
@@ -152,16 +157,27 @@ void RedisPipe::connect(qint64 nowNs)
     m_fd = fd;
     ++m_generation;
     m_reader = redisReaderCreate();
-    if (::connect(fd, reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) == 0) {
+    if (::connect(fd, reinterpret_cast<const sockaddr *>(&address.storage), address.length) == 0) {
         connected();
         return;
     }
     if (errno != EINPROGRESS) {
-        failAll(ioError(tr("is unreachable: %1").arg(systemError(errno))));
+        connectFailed(nowNs, errno);
         return;
     }
     m_connecting = true;
     m_connectDeadlineNs = nowNs + toNs(m_options.connectTimeout);
+}
+
+void RedisPipe::connectFailed(qint64 nowNs, int error)
+{
+    closeSocket();
+    if (++m_addressIndex < m_addresses.size()) {
+        connect(nowNs);  // a name with several addresses (localhost: ::1, then 127.0.0.1)
+        return;
+    }
+    m_addressIndex = 0;
+    failAll(ioError(tr("is unreachable: %1").arg(systemError(error))));
 }
 
 void RedisPipe::connected()
@@ -190,7 +206,7 @@ void RedisPipe::connected()
 void RedisPipe::writeQueued()
 {
     while (m_written < m_out.size()) {
-        const ssize_t n = ::write(m_fd, m_out.data() + m_written, m_out.size() - m_written);
+        const ssize_t n = ::send(m_fd, m_out.data() + m_written, m_out.size() - m_written, MSG_NOSIGNAL);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -208,7 +224,6 @@ void RedisPipe::writeQueued()
 
 void RedisPipe::onWritable(qint64 nowNs)
 {
-    Q_UNUSED(nowNs)
     if (m_fd < 0)
         return;
     if (m_connecting) {
@@ -216,7 +231,7 @@ void RedisPipe::onWritable(qint64 nowNs)
         socklen_t length = sizeof error;
         ::getsockopt(m_fd, SOL_SOCKET, SO_ERROR, &error, &length);
         if (error != 0) {
-            failAll(ioError(tr("is unreachable: %1").arg(systemError(error))));
+            connectFailed(nowNs, error);
             return;
         }
         connected();

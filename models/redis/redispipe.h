@@ -81,6 +81,8 @@ private:
     void advance(const std::shared_ptr<Job> &job);
     void finish(const std::shared_ptr<Job> &job, std::exception_ptr error);
     void connect(qint64 nowNs);
+    /** A connect to the current address failed: the next one, or failAll() after the last. */
+    void connectFailed(qint64 nowNs, int error);
     void connected();
     void writeQueued();
     /** Closes the connection and ends every conversation on it with `error`. */
@@ -91,8 +93,12 @@ private:
 
     RedisUrl m_url;
     RedisOptions m_options;
-    sockaddr_storage m_address{};
-    socklen_t m_addressLength = 0;
+    struct Address {
+        sockaddr_storage storage{};
+        socklen_t length = 0;
+    };
+    std::vector<Address> m_addresses;  // what the host resolved to, tried in order
+    size_t m_addressIndex = 0;          // the one being connected to
     QString m_resolveError;  // why the host could not be resolved, if it could not
 
     int m_fd = -1;
