@@ -2,7 +2,6 @@
 
 #include "api/apicalls.h"
 #include "api/apigate.h"
-#include "api/featureswitches.h"
 #include "api/resultjson.h"
 #include "checkin/checkinservice.h"
 #include "checkin/checkinstore.h"
@@ -17,19 +16,9 @@
 #include <QJsonDocument>
 #include <QUrlQuery>
 
-#include <chrono>
 #include <cstdio>
 
 namespace lantern {
-
-namespace {
-
-qint64 monotonicNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-} // namespace
 
 ApiResponse apiJson(const QJsonObject &object, int status)
 {
@@ -79,25 +68,12 @@ TokenBucket *ApiShared::bucket(ApiEndpoint endpoint)
 }
 
 ApiHandler::ApiHandler(ApiShared &shared)
-    : m_shared(shared), m_gate(std::make_unique<ApiGate>(shared)), m_redis(std::make_unique<RedisClient>(shared.config().redis)),
-      m_checkins(std::make_unique<CheckinService>(*m_redis, shared.keys(), shared.config().checkin)),
-      m_switches(std::make_unique<FeatureSwitches>(*m_redis, shared.keys()))
+    : m_shared(shared), m_redis(std::make_unique<RedisClient>(shared.config().redis)),
+      m_checkins(std::make_unique<CheckinService>(*m_redis, shared.keys(), shared.config().checkin))
 {
 }
 
 ApiHandler::~ApiHandler() = default;
-
-ApiResponse ApiHandler::handle(const ApiRequest &request)
-{
-    const qint64 startNs = monotonicNs();
-    const ApiEndpoint endpoint = ApiGate::endpointOf(request.path);
-    const QStringList switchedOff = ApiGate::isSwitchable(endpoint) ? m_switches->switchedOff(QDateTime::currentMSecsSinceEpoch()) : QStringList();
-    auto admitted = m_gate->admit(request, switchedOff);
-    const ApiResponse response = std::holds_alternative<ApiResponse>(admitted) ? std::get<ApiResponse>(std::move(admitted))
-                                                                               : answer(std::get<ApiAdmission>(admitted), request);
-    m_shared.metrics().recordRequest(endpoint, response.status, double(monotonicNs() - startNs) / 1e9);
-    return response;
-}
 
 ApiResponse ApiHandler::answer(const ApiAdmission &admission, const ApiRequest &request)
 {

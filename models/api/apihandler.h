@@ -17,7 +17,6 @@
 namespace lantern {
 
 class CheckinService;
-class FeatureSwitches;
 class RedisClient;
 class SqlConnection;
 
@@ -61,14 +60,11 @@ private:
 };
 
 struct ApiAdmission;
-class ApiGate;
 
-/** The HTTP API of `lanternd serve` (the seeds' client endpoints), transport-free and blocking:
-    it owns a Redis and an SQL connection. `lanternd serve`'s event loops answer the hot
-    endpoints themselves (ApiGate, then an ApiCall on their RedisPipe) and hand calendar and
-    metrics, which need SQL or many reads, to threads that each own an ApiHandler. Every request
-    is answered with JSON (or the Prometheus text of /metrics); nothing is written unless the
-    caller is authenticated, the feature is on, the limiter lets it through and the input is valid. */
+/** The HTTP API's answers to admitted requests (ApiGate let them through), transport-free and
+    blocking: it owns a Redis and an SQL connection. `lanternd serve`'s event loops run the hot
+    endpoints' ApiCalls on their RedisPipe themselves and hand calendar and metrics, which need
+    SQL or many reads, to threads that each own an ApiHandler. */
 class ApiHandler final {
     Q_DECLARE_TR_FUNCTIONS(lantern::ApiHandler)
 
@@ -79,9 +75,7 @@ public:
     ~ApiHandler();
     Q_DISABLE_COPY_MOVE(ApiHandler)
 
-    /** The whole request, start to end (records it in the metrics). */
-    ApiResponse handle(const ApiRequest &request);
-    /** An admitted request, whatever its endpoint (does not record it). */
+    /** The answer to an admitted request, whatever its endpoint (errors become error answers). */
     ApiResponse answer(const ApiAdmission &admission, const ApiRequest &request);
 
 private:
@@ -90,10 +84,8 @@ private:
     SqlConnection &sql();
 
     ApiShared &m_shared;
-    std::unique_ptr<ApiGate> m_gate;
     std::unique_ptr<RedisClient> m_redis;
     std::unique_ptr<CheckinService> m_checkins;
-    std::unique_ptr<FeatureSwitches> m_switches;
     std::unique_ptr<SqlConnection> m_sql;
 };
 

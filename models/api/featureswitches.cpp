@@ -6,19 +6,6 @@
 
 namespace lantern {
 
-QStringList FeatureSwitches::switchedOff(qint64 nowMs, qint64 maxAgeMs)
-{
-    if (m_readAtMs < 0 || nowMs - m_readAtMs >= maxAgeMs || nowMs < m_readAtMs) {
-        try {
-            m_off = switchedOffIn(m_redis.command(readCommand(m_keys)));
-            m_readAtMs = nowMs;
-        } catch (const UnavailableError &) {
-            // Keep the last known state; the request's own Redis call reports the outage.
-        }
-    }
-    return m_off;
-}
-
 QByteArrayList FeatureSwitches::readCommand(const KeySchema &keys)
 {
     return {QByteArrayLiteral("HGETALL"), keys.featureSwitches()};
