@@ -28,7 +28,8 @@ constexpr quint64 WakeKey = 2;
 constexpr quint64 PipeKey = 3;
 
 constexpr qsizetype ReadChunk = 16 * 1024;
-constexpr qsizetype MaxBufferedInput = 64 * 1024;  // unparsed bytes kept while a request is under way
+constexpr qsizetype MaxBufferedInput = 64 * 1024;    // unparsed bytes kept while a request is under way
+constexpr qsizetype MaxBufferedOutput = 256 * 1024;  // unsent answers: past it, a client that does not read is not served
 constexpr qint64 IdleTimeoutNs = 60'000'000'000;     // a kept-alive connection without a request
 constexpr qint64 RequestTimeoutNs = 10'000'000'000;  // a request that started arriving but did not finish
 constexpr qint64 SwitchesMaxAgeNs = 1'000'000'000;   // as FeatureSwitches::isOn: a second
@@ -71,6 +72,11 @@ const char *errorCode(int status)
 } // namespace
 
 struct HttpServerLoop::Connection {
+    qsizetype unsent() const { return out.size() - outOffset; }
+    qsizetype unparsed() const { return in.size() - inOffset; }
+    /** Whether to read more: not while closing, nor while unparsed input or unsent output piles up. */
+    bool wantsInput() const { return !closing && !peerClosed && unparsed() < MaxBufferedInput && unsent() < MaxBufferedOutput; }
+
     quint64 id = 0;
     int fd = -1;
     HttpRequestParser parser;
@@ -81,6 +87,7 @@ struct HttpServerLoop::Connection {
     quint32 watched = 0;  // the epoll events asked for
     bool busy = false;    // a request is being answered
     bool closing = false; // close once the output is written
+    bool peerClosed = false;  // the client sent its last byte: answer what came, then close
     bool dirty = false;   // in m_dirty
     bool continueSent = false;
     bool keepAlive = true;
@@ -243,13 +250,8 @@ void HttpServerLoop::readFrom(Connection &connection)
             close(id);
             return;
         }
-        if (n == 0) {  // the client sent all it will send: answer what is under way, then close
-            if (!connection.busy && connection.outOffset == connection.out.size()) {
-                close(id);
-                return;
-            }
-            connection.keepAlive = false;
-            connection.closing = true;
+        if (n == 0) {  // the client sent all it will send: answer the requests that came, then close
+            connection.peerClosed = true;
             break;
         }
         connection.lastActiveNs = monotonicNs();
@@ -261,7 +263,7 @@ void HttpServerLoop::readFrom(Connection &connection)
 
 void HttpServerLoop::serveInput(Connection &connection)
 {
-    while (!connection.busy && !connection.closing && connection.inOffset < connection.in.size()) {
+    while (!connection.busy && !connection.closing && connection.inOffset < connection.in.size() && connection.unsent() < MaxBufferedOutput) {
         connection.inOffset += connection.parser.feed(connection.in.constData() + connection.inOffset, connection.in.size() - connection.inOffset);
         const HttpRequestParser::State state = connection.parser.state();
         if (state == HttpRequestParser::State::Failed) {
@@ -294,10 +296,18 @@ void HttpServerLoop::serveInput(Connection &connection)
         connection.in.remove(0, connection.inOffset);
         connection.inOffset = 0;
     }
+    if (connection.peerClosed && !connection.busy && connection.unsent() < MaxBufferedOutput) {
+        // Every complete request is answered; what is left is an unfinished one that cannot end.
+        connection.closing = true;
+        if (!connection.dirty) {
+            connection.dirty = true;
+            m_dirty.push_back(connection.id);  // writeTo() closes it once the answers are out
+        }
+    }
     // Reading pauses while a full buffer waits for an answer, and resumes after it. Writing is
     // writeTo()'s business: answers queued in this turn are written at its end, most often whole.
     quint32 wanted = connection.watched & quint32(EPOLLOUT);
-    if (!connection.closing && connection.in.size() - connection.inOffset < MaxBufferedInput)
+    if (connection.wantsInput())
         wanted |= EPOLLIN;
     if (wanted != connection.watched) {
         connection.watched = wanted;
@@ -411,12 +421,15 @@ void HttpServerLoop::writeTo(Connection &connection)
         }
     }
     quint32 wanted = pending ? quint32(EPOLLOUT) : 0u;
-    if (!connection.closing && connection.in.size() - connection.inOffset < MaxBufferedInput)
+    if (connection.wantsInput())
         wanted |= EPOLLIN;
     if (wanted != connection.watched) {
         connection.watched = wanted;
         watch(connection.fd, connection.id, wanted, false);
     }
+    // A client that stopped reading was not served meanwhile: go on with what it sent.
+    if (!connection.busy && !connection.closing && connection.unparsed() > 0 && connection.unsent() < MaxBufferedOutput)
+        serveInput(connection);
 }
 
 void HttpServerLoop::close(quint64 id)
