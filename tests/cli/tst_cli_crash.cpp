@@ -7,8 +7,13 @@
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QTest>
+
+#include <csignal>
+
+#include <sys/types.h>
 
 using namespace lantern;
 using namespace lantern::test::cli;
@@ -68,10 +73,28 @@ void TestCliCrash::killedWorkerIsRecovered()
     QVERIFY(victim.waitForStarted());
     const QString paidQuery = QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'");
     QTRY_VERIFY_WITH_TIMEOUT(sqlNumber(sql.db, paidQuery, {id.toLongLong()}) >= 20, 60000);
+    // Kill it while it holds a batch: frozen (SIGSTOP, seen as state T), its backup list cannot
+    // change; between two batches it is empty, so the worker runs on a little and is frozen again.
+    const QByteArray backup = keys.campaignBackup(id.toLongLong(), QStringLiteral("victim"));
+    const auto state = [&victim] {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(victim.processId()));
+        const QByteArray text = stat.open(QIODevice::ReadOnly) ? stat.readAll() : QByteArray();
+        return text.mid(text.lastIndexOf(')') + 2, 1);  // the field after "(comm)"
+    };
+    bool holding = false;
+    for (int attempt = 0; attempt < 200 && !holding && victim.state() == QProcess::Running; ++attempt) {
+        ::kill(pid_t(victim.processId()), SIGSTOP);
+        QTRY_COMPARE_WITH_TIMEOUT(state(), QByteArray("T"), 5000);
+        holding = redis.command({"LLEN", backup}).toInteger() > 0;
+        if (!holding) {
+            ::kill(pid_t(victim.processId()), SIGCONT);
+            QTRY_VERIFY_WITH_TIMEOUT(state() != "T", 5000);
+        }
+    }
+    QVERIFY2(holding, "the worker was never caught holding a batch");
     victim.kill();  // SIGKILL: no cleanup of any kind
     QVERIFY(victim.waitForFinished(10000));
     QVERIFY(sqlNumber(sql.db, paidQuery, {id.toLongLong()}) < Envelopes);
-    const QByteArray backup = keys.campaignBackup(id.toLongLong(), QStringLiteral("victim"));
     QVERIFY(redis.command({"LLEN", backup}).toInteger() > 0);
 
     // Its heartbeat expires; recovery takes its backup list back.
