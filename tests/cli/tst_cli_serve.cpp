@@ -2,6 +2,7 @@
 // private Redis and both SQL dialects. Every refusal (401, 400, 404, 405, 429, 503) is checked to
 // have written nothing.
 #include "clitest.h"
+#include "serveprocess.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "testservers.h"
@@ -34,49 +35,19 @@ struct Reply {
     QByteArray describe() const { return QByteArray::number(status) + ' ' + body; }
 };
 
-/** A `lanternd serve` child on a kernel-chosen port. */
+/** A `lanternd serve` child (ServeProcess) and an HTTP client for it. */
 class Server final {
 public:
-    Server(const Lanternd &lanternd, const QStringList &extra = {})
+    Server(const Lanternd &lanternd, const QStringList &extra = {}) : m_process(lanternd, 2, extra)
     {
-        m_process.setProcessEnvironment(sandboxEnvironment());
-        m_process.start(QStringLiteral(LANTERND_PATH),
-                        lanternd.withDefaults(QStringList{QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                                                          QStringLiteral("--threads"), QStringLiteral("2")}
-                                              << extra));
         m_network.setProxy(QNetworkProxy::NoProxy);
     }
-    ~Server()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(5000);
-        }
-    }
 
-    /** Waits for the "listening on" line; false if the process ended first. */
-    bool waitListening()
-    {
-        static const QRegularExpression listening(QStringLiteral("listening on http://127\\.0\\.0\\.1:(\\d+)"));
-        QElapsedTimer clock;
-        clock.start();
-        while (clock.elapsed() < 15000) {
-            m_stderr += m_process.readAllStandardError();
-            const QRegularExpressionMatch match = listening.match(QString::fromUtf8(m_stderr));
-            if (match.hasMatch()) {
-                m_port = match.captured(1).toUShort();
-                return true;
-            }
-            if (m_process.state() == QProcess::NotRunning)
-                return false;
-            m_process.waitForReadyRead(200);
-        }
-        return false;
-    }
+    bool waitListening() { return m_process.waitListening(); }
 
     Reply request(const QByteArray &method, const QString &path, const QString &bearer = {}, const QByteArray &body = {})
     {
-        QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(m_port).arg(path)));
+        QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(m_process.port()).arg(path)));
         if (!bearer.isNull())
             request.setRawHeader("Authorization", "Bearer " + bearer.toUtf8());
         if (!body.isEmpty())
@@ -98,21 +69,12 @@ public:
     }
 
     /** SIGTERM; returns the exit code and the final stdout. */
-    std::pair<int, QByteArray> stop()
-    {
-        m_process.terminate();
-        if (!m_process.waitForFinished(15000))
-            return {-1, {}};
-        return {m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1, m_process.readAllStandardOutput()};
-    }
-
-    QByteArray stderrText() { return m_stderr += m_process.readAllStandardError(); }
+    std::pair<int, QByteArray> stop() { return m_process.stop(); }
+    QByteArray stderrText() { return m_process.stderrText(); }
 
 private:
-    QProcess m_process;
+    ServeProcess m_process;
     QNetworkAccessManager m_network;
-    QByteArray m_stderr;
-    quint16 m_port = 0;
 };
 
 QString bearerFor(qint64 uid, qint64 expiresAt = QDateTime::currentSecsSinceEpoch() + 3600)

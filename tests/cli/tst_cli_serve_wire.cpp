@@ -5,6 +5,7 @@
 // stopping (SIGTERM) with a request still waiting on Redis and with idle connections open.
 // tst_cli_serve covers what the endpoints answer; this suite covers how the bytes travel.
 #include "clitest.h"
+#include "serveprocess.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "testservers.h"
@@ -45,71 +46,9 @@ const QDate Today(2026, 3, 5);
 constexpr int ReplyTimeoutMs = 15000;  // generous: a hang fails, it never waits this long when things work
 
 // ---------------------------------------------------------------------------------------------
-// The lanternd process (the minimum of tst_cli_serve's Server, without its HTTP client)
+// The lanternd process
 
-/** A `lanternd serve` child on a kernel-chosen port. */
-class Server final {
-public:
-    Server(const Lanternd &lanternd, int threads = 2)
-    {
-        m_process.setProcessEnvironment(sandboxEnvironment());
-        m_process.start(QStringLiteral(LANTERND_PATH),
-                        lanternd.withDefaults({QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                                               QStringLiteral("--threads"), QString::number(threads)}));
-    }
-    ~Server()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(5000);
-        }
-    }
-
-    /** Waits for the "listening on" line; false if the process ended first. */
-    bool waitListening()
-    {
-        static const QRegularExpression listening(QStringLiteral("listening on http://127\\.0\\.0\\.1:(\\d+)"));
-        QElapsedTimer clock;
-        clock.start();
-        while (clock.elapsed() < 15000) {
-            m_stderr += m_process.readAllStandardError();
-            const QRegularExpressionMatch match = listening.match(QString::fromUtf8(m_stderr));
-            if (match.hasMatch()) {
-                m_port = match.captured(1).toUShort();
-                return true;
-            }
-            if (m_process.state() == QProcess::NotRunning)
-                return false;
-            m_process.waitForReadyRead(200);
-        }
-        return false;
-    }
-
-    quint16 port() const { return m_port; }
-    qint64 pid() const { return m_process.processId(); }
-
-    /** SIGTERM, without waiting. */
-    void terminate() { m_process.terminate(); }
-    /** Waits for the end; the exit code (-1: crashed or still running) and the final stdout. */
-    std::pair<int, QByteArray> finish(int timeoutMs = 15000)
-    {
-        if (!m_process.waitForFinished(timeoutMs))
-            return {-1, {}};
-        return {m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1, m_process.readAllStandardOutput()};
-    }
-    std::pair<int, QByteArray> stop()
-    {
-        terminate();
-        return finish();
-    }
-
-    QByteArray stderrText() { return m_stderr += m_process.readAllStandardError(); }
-
-private:
-    QProcess m_process;
-    QByteArray m_stderr;
-    quint16 m_port = 0;
-};
+using Server = ServeProcess;
 
 QString bearerFor(qint64 uid)
 {
