@@ -4,6 +4,7 @@
 // answered by resending the body; an error reply ends only its conversation; an unreachable,
 // stalled, killed or password-protected server ends conversations with RedisIoError or
 // RedisTimeoutError and the next conversation reconnects; Done never runs inside start().
+#include "core/monotonicclock.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
 #include "redis/redisconversation.h"
@@ -36,11 +37,6 @@ namespace {
 // Bounds a wait for something that takes milliseconds when all is well; only a bug reaches it.
 constexpr int DriveBoundMs = 10000;
 constexpr int ServerStartBoundMs = 15000;
-
-qint64 monotonicNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 /** Turns the loop `lanternd serve` runs around a pipe (flush, wait on fd() for reading and, when
     wantsWrite(), writing, dispatch, checkTimeouts) until `until` holds; false when `boundMs`

@@ -3,6 +3,7 @@
 #include "api/resultjson.h"
 #include "checkin/checkinrun.h"
 #include "core/errors.h"
+#include "core/monotonicclock.h"
 #include "envelope/grabservice.h"
 #include "redis/keyschema.h"
 #include "redis/rediserror.h"
@@ -11,7 +12,6 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
-#include <chrono>
 #include <cstdio>
 
 namespace lantern {
@@ -107,14 +107,14 @@ public:
         if (m_sent)
             return {};
         m_sent = true;
-        m_startNs = steadyNs();
+        m_startNs = monotonicNs();
         return {{QByteArrayLiteral("PING")}};
     }
     void takeReplies(std::vector<RedisValue> replies) override
     {
         if (replies.at(0).isError())
             throw RedisReplyError(QString::fromUtf8(replies.at(0).string));
-        m_redisMs = double(steadyNs() - m_startNs) / 1e6;
+        m_redisMs = double(monotonicNs() - m_startNs) / 1e6;
     }
     ApiResponse response() const override
     {
@@ -122,10 +122,6 @@ public:
     }
 
 private:
-    static qint64 steadyNs()
-    {
-        return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-    }
     bool m_sent = false;
     qint64 m_startNs = 0;
     double m_redisMs = 0;

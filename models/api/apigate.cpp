@@ -1,19 +1,13 @@
 #include "api/apigate.h"
 
+#include "core/monotonicclock.h"
 #include "token/usertoken.h"
 
 #include <QDateTime>
 
-#include <chrono>
-
 namespace lantern {
 
 namespace {
-
-qint64 monotonicNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 /** A decimal id 1..2^63-1 without sign or leading zeros. */
 std::optional<qint64> parseId(QByteArrayView text)

@@ -1,5 +1,6 @@
 #include "redis/redispipe.h"
 
+#include "core/monotonicclock.h"
 #include "redis/redisconversation.h"
 #include "redis/rediserror.h"
 #include "redis/resp.h"
@@ -21,11 +22,6 @@
 namespace lantern {
 
 namespace {
-
-qint64 monotonicNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 qint64 toNs(std::chrono::milliseconds ms)
 {
