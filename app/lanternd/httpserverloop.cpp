@@ -4,11 +4,11 @@
 #include "api/featureswitches.h"
 #include "api/httprequestparser.h"
 #include "blockingendpoints.h"
+#include "core/monotonicclock.h"
 
 #include <QCoreApplication>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -35,11 +35,6 @@ constexpr qint64 RequestTimeoutNs = 10'000'000'000;  // a request that started a
 constexpr qint64 SwitchesMaxAgeNs = 1'000'000'000;   // as FeatureSwitches::isOn: a second
 constexpr qint64 StopGraceNs = 10'000'000'000;       // answers under way when SIGTERM came
 constexpr int TickMs = 100;                           // how often the loop looks at the stop flag
-
-qint64 monotonicNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 /** HGETALL of the switches, for the loop's own copy (renewed every second). */
 class SwitchesRead final : public RedisConversation {
@@ -278,10 +273,7 @@ void HttpServerLoop::serveInput(Connection &connection)
             if (connection.parser.expectsContinue() && !connection.continueSent) {
                 connection.out.append("HTTP/1.1 100 Continue\r\n\r\n");
                 connection.continueSent = true;
-                if (!connection.dirty) {
-                    connection.dirty = true;
-                    m_dirty.push_back(connection.id);
-                }
+                markForWriting(connection);
             }
             break;
         }
@@ -299,20 +291,11 @@ void HttpServerLoop::serveInput(Connection &connection)
     if (connection.peerClosed && !connection.busy && connection.unsent() < MaxBufferedOutput) {
         // Every complete request is answered; what is left is an unfinished one that cannot end.
         connection.closing = true;
-        if (!connection.dirty) {
-            connection.dirty = true;
-            m_dirty.push_back(connection.id);  // writeTo() closes it once the answers are out
-        }
+        markForWriting(connection);  // writeTo() closes it once the answers are out
     }
     // Reading pauses while a full buffer waits for an answer, and resumes after it. Writing is
     // writeTo()'s business: answers queued in this turn are written at its end, most often whole.
-    quint32 wanted = connection.watched & quint32(EPOLLOUT);
-    if (connection.wantsInput())
-        wanted |= EPOLLIN;
-    if (wanted != connection.watched) {
-        connection.watched = wanted;
-        watch(connection.fd, connection.id, wanted, false);
-    }
+    rewatch(connection, (connection.watched & EPOLLOUT) != 0);
 }
 
 void HttpServerLoop::dispatch(Connection &connection, ApiRequest request)
@@ -380,10 +363,7 @@ void HttpServerLoop::respond(Connection &connection, const ApiResponse &response
     connection.busy = false;
     connection.request = {};
     connection.lastActiveNs = monotonicNs();
-    if (!connection.dirty) {
-        connection.dirty = true;
-        m_dirty.push_back(connection.id);
-    }
+    markForWriting(connection);
 }
 
 void HttpServerLoop::deliver(quint64 connectionId, quint64 requestSeq, const ApiResponse &response)
@@ -420,16 +400,27 @@ void HttpServerLoop::writeTo(Connection &connection)
             return;
         }
     }
-    quint32 wanted = pending ? quint32(EPOLLOUT) : 0u;
-    if (connection.wantsInput())
-        wanted |= EPOLLIN;
+    rewatch(connection, pending);
+    // A client that stopped reading was not served meanwhile: go on with what it sent.
+    if (!connection.busy && !connection.closing && connection.unparsed() > 0 && connection.unsent() < MaxBufferedOutput)
+        serveInput(connection);
+}
+
+void HttpServerLoop::markForWriting(Connection &connection)
+{
+    if (!connection.dirty) {
+        connection.dirty = true;
+        m_dirty.push_back(connection.id);
+    }
+}
+
+void HttpServerLoop::rewatch(Connection &connection, bool forWriting)
+{
+    const quint32 wanted = (forWriting ? quint32(EPOLLOUT) : 0u) | (connection.wantsInput() ? quint32(EPOLLIN) : 0u);
     if (wanted != connection.watched) {
         connection.watched = wanted;
         watch(connection.fd, connection.id, wanted, false);
     }
-    // A client that stopped reading was not served meanwhile: go on with what it sent.
-    if (!connection.busy && !connection.closing && connection.unparsed() > 0 && connection.unsent() < MaxBufferedOutput)
-        serveInput(connection);
 }
 
 void HttpServerLoop::close(quint64 id)

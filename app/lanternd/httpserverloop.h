@@ -50,6 +50,11 @@ private:
     /** Called for an answer that may outlive its connection or its request. */
     void deliver(quint64 connectionId, quint64 requestSeq, const ApiResponse &response);
     void writeTo(Connection &connection);
+    /** Queues the connection for the write at the end of this turn (once). */
+    void markForWriting(Connection &connection);
+    /** Asks epoll for what the connection waits on now: input (Connection::wantsInput) and,
+        when `forWriting`, room to write. */
+    void rewatch(Connection &connection, bool forWriting);
     void close(quint64 id);
     void refreshSwitches();
     void takeBlockingAnswers();
