@@ -17,11 +17,6 @@ const LuaScript &checkinScript()
     return script;
 }
 
-QDate firstOfMonth(QDate day)
-{
-    return QDate(day.year(), day.month(), 1);
-}
-
 /** Months fetched per extra round of a rolling streak. */
 constexpr int EarlierMonthsPerRound = 6;
 

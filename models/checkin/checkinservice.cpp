@@ -12,12 +12,6 @@ namespace lantern {
 
 namespace {
 
-
-QDate firstOfMonth(QDate day)
-{
-    return QDate(day.year(), day.month(), 1);
-}
-
 constexpr int MaxOperatorLength = 64;
 constexpr int MaxReasonLength = 255;
 

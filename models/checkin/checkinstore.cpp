@@ -5,7 +5,7 @@
 namespace lantern {
 
 namespace {
-constexpr qsizetype ChunkRows = 250;
+constexpr qsizetype CheckinRowsPerInsert = 250;
 } // namespace
 
 int CheckinStore::persist(const QList<CheckinEntry> &entries)
@@ -14,8 +14,8 @@ int CheckinStore::persist(const QList<CheckinEntry> &entries)
         return 0;
     return m_connection.transaction([&] {
         int inserted = 0;
-        for (qsizetype start = 0; start < entries.size(); start += ChunkRows)
-            inserted += insertChunk(entries.mid(start, ChunkRows));
+        for (qsizetype start = 0; start < entries.size(); start += CheckinRowsPerInsert)
+            inserted += insertChunk(entries.mid(start, CheckinRowsPerInsert));
         return inserted;
     });
 }

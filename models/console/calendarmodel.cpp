@@ -1,5 +1,7 @@
 #include "calendarmodel.h"
 
+#include "core/datetext.h"
+
 #include <QLocale>
 
 namespace lantern {
@@ -16,11 +18,6 @@ quint32 bitsOf(const QList<int> &days)
             bits |= 1u << (day - 1);
     }
     return bits;
-}
-
-QDate firstOfMonth(QDate day)
-{
-    return day.isValid() ? QDate(day.year(), day.month(), 1) : QDate();
 }
 
 } // namespace

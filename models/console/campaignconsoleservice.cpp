@@ -3,6 +3,7 @@
 #include "api/resultjson.h"
 
 #include "console/connectionerrors.h"
+#include "core/wallclock.h"
 #include "sql/configconnections.h"
 #include "audit/auditlog.h"
 #include "core/errors.h"
@@ -20,11 +21,6 @@
 namespace lantern {
 
 namespace {
-
-qint64 nowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
 
 qint64 integerOrZero(const RedisValue &value)
 {

@@ -1,6 +1,7 @@
 #include "sandboxworker.h"
 
 #include "checkin/checkindrain.h"
+#include "core/wallclock.h"
 #include "envelope/envelopedrain.h"
 #include "payout/simulatedpayoutgateway.h"
 #include "queue/workerheartbeat.h"
@@ -19,11 +20,6 @@ namespace lantern {
 
 namespace {
 constexpr int MaxBackoffMs = 5000;
-
-qint64 nowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
 } // namespace
 
 SandboxWorker::SandboxWorker(Config config, QObject *parent)

@@ -1,6 +1,7 @@
 #include "userlookupservice.h"
 
 #include "console/connectionerrors.h"
+#include "core/wallclock.h"
 #include "sql/configconnections.h"
 #include "checkin/auditedcheckin.h"
 #include "checkin/checkinservice.h"
@@ -13,7 +14,6 @@
 #include "sql/sqlconnection.h"
 #include "token/usertoken.h"
 
-
 namespace lantern {
 
 namespace {
@@ -23,11 +23,6 @@ class UnknownQueryError final : public LanternError {
 public:
     using LanternError::LanternError;
 };
-
-qint64 nowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
 
 } // namespace
 

@@ -41,4 +41,9 @@ QByteArray isoDay(QDate date)
     return digits(date, true, '-');
 }
 
+QDate firstOfMonth(QDate date)
+{
+    return date.isValid() ? QDate(date.year(), date.month(), 1) : QDate();
+}
+
 } // namespace lantern

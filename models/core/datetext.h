@@ -12,4 +12,7 @@ QByteArray compactMonth(QDate date);  // yyyyMM
 QByteArray compactDay(QDate date);    // yyyyMMdd
 QByteArray isoDay(QDate date);        // yyyy-MM-dd
 
+/** The 1st of DATE's month; an invalid date for an invalid DATE. */
+QDate firstOfMonth(QDate date);
+
 } // namespace lantern

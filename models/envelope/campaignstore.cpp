@@ -5,7 +5,7 @@
 namespace lantern {
 
 namespace {
-constexpr size_t ChunkRows = 500;
+constexpr size_t EnvelopeRowsPerInsert = 500;
 } // namespace
 
 qint64 CampaignStore::insert(const Campaign &campaign)
@@ -43,8 +43,8 @@ std::optional<Campaign> CampaignStore::find(qint64 id)
 void CampaignStore::insertEnvelopes(qint64 campaignId, const std::vector<qint64> &amounts)
 {
     m_connection.transaction([&] {
-        for (size_t start = 0; start < amounts.size(); start += ChunkRows) {
-            const size_t end = std::min(amounts.size(), start + ChunkRows);
+        for (size_t start = 0; start < amounts.size(); start += EnvelopeRowsPerInsert) {
+            const size_t end = std::min(amounts.size(), start + EnvelopeRowsPerInsert);
             QVariantList values;
             values.reserve(qsizetype(end - start) * 3);
             for (size_t i = start; i < end; ++i)

@@ -21,7 +21,7 @@
 namespace lantern {
 
 namespace {
-constexpr qsizetype ChunkRows = 200;
+constexpr qsizetype DrainRowsPerStatement = 200;
 } // namespace
 
 EnvelopeDrainStats &EnvelopeDrainStats::operator+=(const EnvelopeDrainStats &other)
@@ -78,8 +78,8 @@ void EnvelopeDrain::persist(const QList<PayoutTask> &tasks, EnvelopeDrainStats &
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_sql.transaction([&] {
-        for (qsizetype start = 0; start < tasks.size(); start += ChunkRows) {
-            const QList<PayoutTask> chunk = tasks.mid(start, ChunkRows);
+        for (qsizetype start = 0; start < tasks.size(); start += DrainRowsPerStatement) {
+            const QList<PayoutTask> chunk = tasks.mid(start, DrainRowsPerStatement);
             QVariantList grabs;
             QVariantList payouts;
             for (const PayoutTask &task : chunk) {
@@ -113,8 +113,8 @@ void EnvelopeDrain::record(const QList<PayoutRecord> &records)
                                                 "excluded.attempts, updated_at_ms = excluded.updated_at_ms");
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_sql.transaction([&] {
-        for (qsizetype start = 0; start < records.size(); start += ChunkRows) {
-            const QList<PayoutRecord> chunk = records.mid(start, ChunkRows);
+        for (qsizetype start = 0; start < records.size(); start += DrainRowsPerStatement) {
+            const QList<PayoutRecord> chunk = records.mid(start, DrainRowsPerStatement);
             QVariantList values;
             for (const PayoutRecord &record : chunk) {
                 const PayoutTask &task = record.task;

@@ -32,14 +32,6 @@ QList<qint64> campaignIds(RedisClient &redis, const KeySchema &keys)
     return ids;
 }
 
-void throwOnError(const std::vector<RedisValue> &replies)
-{
-    for (const RedisValue &reply : replies) {
-        if (reply.isError())
-            throw RedisReplyError(QString::fromUtf8(reply.string));
-    }
-}
-
 } // namespace
 
 DeadLetters::DeadLetters(RedisClient &redis, const KeySchema &keys) : m_redis(redis), m_keys(keys) {}
@@ -55,7 +47,7 @@ QList<DeadLetterList> DeadLetters::lists(bool nonEmptyOnly)
     for (const DeadLetterList &list : std::as_const(all))
         commands << QByteArrayList{QByteArrayLiteral("LLEN"), list.key};
     const std::vector<RedisValue> replies = m_redis.pipeline(commands);
-    throwOnError(replies);
+    throwOnErrorReply(replies);
     QList<DeadLetterList> result;
     for (qsizetype i = 0; i < all.size(); ++i) {
         all[i].depth = replies[size_t(i)].toInteger();
@@ -86,7 +78,7 @@ DeadLetterPage DeadLetters::page(const QString &name, qint64 offset, int count)
     const std::vector<RedisValue> replies = m_redis.pipeline(
             {{QByteArrayLiteral("LLEN"), target.key},
              {QByteArrayLiteral("LRANGE"), target.key, QByteArray::number(offset), QByteArray::number(offset + count - 1)}});
-    throwOnError(replies);
+    throwOnErrorReply(replies);
     DeadLetterPage page;
     page.list = name;
     page.offset = offset;

@@ -29,14 +29,6 @@ QByteArrayList toList(const RedisValue &reply)
         result << element.toBytes();
     return result;
 }
-
-void throwOnError(const std::vector<RedisValue> &replies)
-{
-    for (const RedisValue &reply : replies) {
-        if (reply.isError())
-            throw RedisReplyError(QString::fromUtf8(reply.string));
-    }
-}
 } // namespace
 
 ReliableQueue::ReliableQueue(QByteArray queue, QByteArray backup, QByteArray deadLetter)
@@ -65,12 +57,12 @@ void ReliableQueue::acknowledge(RedisClient &redis, const QByteArrayList &entrie
     commands.reserve(entries.size());
     for (const QByteArray &entry : entries)
         commands << QByteArrayList{QByteArrayLiteral("LREM"), m_backup, QByteArrayLiteral("1"), entry};
-    throwOnError(redis.pipeline(commands));
+    throwOnErrorReply(redis.pipeline(commands));
 }
 
 void ReliableQueue::deadLetter(RedisClient &redis, const QByteArray &entry) const
 {
-    throwOnError(redis.pipeline({{QByteArrayLiteral("MULTI")},
+    throwOnErrorReply(redis.pipeline({{QByteArrayLiteral("MULTI")},
                                  {QByteArrayLiteral("LPUSH"), m_deadLetter, entry},
                                  {QByteArrayLiteral("LREM"), m_backup, QByteArrayLiteral("1"), entry},
                                  {QByteArrayLiteral("EXEC")}}));
@@ -78,7 +70,7 @@ void ReliableQueue::deadLetter(RedisClient &redis, const QByteArray &entry) cons
 
 void ReliableQueue::retryLater(RedisClient &redis, const QByteArray &entry) const
 {
-    throwOnError(redis.pipeline({{QByteArrayLiteral("MULTI")},
+    throwOnErrorReply(redis.pipeline({{QByteArrayLiteral("MULTI")},
                                  {QByteArrayLiteral("LPUSH"), m_queue, entry},
                                  {QByteArrayLiteral("LREM"), m_backup, QByteArrayLiteral("1"), entry},
                                  {QByteArrayLiteral("EXEC")}}));

@@ -30,6 +30,14 @@ timeval toTimeval(std::chrono::milliseconds ms)
 
 } // namespace
 
+void throwOnErrorReply(const std::vector<RedisValue> &replies)
+{
+    for (const RedisValue &reply : replies) {
+        if (reply.isError())
+            throw RedisReplyError(QString::fromUtf8(reply.string));
+    }
+}
+
 long long RedisValue::toInteger() const
 {
     if (type == Type::Integer)

@@ -23,4 +23,7 @@ struct RedisValue {
     QByteArray toBytes() const;
 };
 
+/** Throws RedisReplyError with the first error reply among a pipeline's replies. */
+void throwOnErrorReply(const std::vector<RedisValue> &replies);
+
 } // namespace lantern
