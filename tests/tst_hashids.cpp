@@ -3,7 +3,7 @@
 
 #include "token/hashids.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <limits>
 #include <stdexcept>

@@ -7,14 +7,29 @@
 # Repository root, resolved from this file's location so the scripts work from any directory.
 ROOT="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)"
 
-# Debian 12 packages needed to build, test and run Lantern.
+# Debian 12 packages needed to build, test and run Lantern: the ones CMake names
+# (cmake/LanternDependencies.cmake), the ones that provide LANTERN_TOOL_PACKAGES's commands, and the
+# runtime ones (SQL drivers, fonts). Found by running scripts/test and scripts/run in a brand-new
+# Debian 12 root (../shared/tools/fresh-debian); tests/harness/tst_dependencies.sh checks that the
+# lists agree. docs/contributing.md says how to add one.
 LANTERN_DEBIAN_PACKAGES=(
     build-essential cmake ninja-build pkg-config git
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools
     qt6-l10n-tools
     libqt6sql6-mysql libqt6sql6-sqlite qtkeychain-qt6-dev
     libhiredis-dev libhttp-parser-dev redis-server redis-tools mariadb-server mariadb-client
-    xvfb wrk xauth fonts-noto-cjk dpkg-dev file desktop-file-utils ccache
+    xvfb wrk xauth fonts-noto-cjk dpkg dpkg-dev file desktop-file-utils ccache lld
+)
+
+# The commands the scripts run, each with the Debian 12 package that provides it.
+declare -A LANTERN_TOOL_PACKAGES=(
+    [cmake]=cmake [ninja]=ninja-build [c++]=build-essential [ccache]=ccache
+    [redis-server]=redis-server [redis-cli]=redis-tools [redis-benchmark]=redis-tools
+    [mariadbd]=mariadb-server [mariadb-install-db]=mariadb-server
+    [mariadb]=mariadb-client [mariadb-admin]=mariadb-client
+    [xvfb-run]=xvfb [xauth]=xauth [wrk]=wrk
+    [cpack]=cmake [dpkg-deb]=dpkg [dpkg-shlibdeps]=dpkg-dev [file]=file
+    [desktop-file-validate]=desktop-file-utils
 )
 
 lantern_log() {
@@ -24,6 +39,22 @@ lantern_log() {
 lantern_die() {
     printf 'error: %s\n' "$*" >&2
     exit 1
+}
+
+# lantern_require_tools TOOL...: stops with a message naming the Debian package of every TOOL that
+# is not on PATH (TOOL must be a key of LANTERN_TOOL_PACKAGES).
+lantern_require_tools() {
+    local tool missing=() packages=()
+    for tool in "$@"; do
+        [[ -n ${LANTERN_TOOL_PACKAGES[${tool}]:-} ]] || lantern_die "lantern_require_tools: no Debian package known for ${tool}"
+        if ! command -v "${tool}" >/dev/null 2>&1; then
+            missing+=("${tool}")
+            packages+=("${LANTERN_TOOL_PACKAGES[${tool}]}")
+        fi
+    done
+    ((${#missing[@]} == 0)) && return 0
+    lantern_die "not found: ${missing[*]}. On Debian 12 install them with:" \
+        "apt-get install --no-install-recommends $(printf '%s\n' "${packages[@]}" | sort -u | tr '\n' ' ')"
 }
 
 # lantern_timed LABEL COMMAND [ARGS...]: runs COMMAND, then prints how long it took.
@@ -98,6 +129,7 @@ lantern_install_deps() {
 lantern_build() {
     local build_type=${1:-RelWithDebInfo}
     local build="${ROOT}/build"
+    lantern_require_tools cmake ninja c++
     if [[ ! -f "${build}/CMakeCache.txt" ]]; then
         cmake -S "${ROOT}" -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE="${build_type}" || return
     elif [[ ! -f "${build}/build.ninja" && ! -f "${build}/Makefile" ]]; then

@@ -7,6 +7,10 @@ set -euo pipefail
 
 ROOT="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD="${1:-${ROOT}/build}"
+# shellcheck source=SCRIPTDIR/common.sh
+source "${ROOT}/scripts/lib/common.sh"
+lantern_require_tools cpack dpkg-deb dpkg-shlibdeps file desktop-file-validate
+
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/lantern-packages.XXXXXX")
 trap 'rm -rf -- "${OUT}"' EXIT
 
@@ -44,10 +48,8 @@ if [[ -n "${console}" ]]; then
     if dpkg-deb -c "${console}" | awk '{print $NF}' | grep -q 'usr/bin/lanternd$'; then
         fail "the console package also ships lanternd"
     fi
-    if command -v desktop-file-validate >/dev/null; then
-        dpkg-deb --fsys-tarfile "${console}" | tar -xO ./usr/share/applications/lantern.desktop >"${OUT}/lantern.desktop"
-        desktop-file-validate "${OUT}/lantern.desktop" || fail "lantern.desktop does not validate"
-    fi
+    dpkg-deb --fsys-tarfile "${console}" | tar -xO ./usr/share/applications/lantern.desktop >"${OUT}/lantern.desktop"
+    desktop-file-validate "${OUT}/lantern.desktop" || fail "lantern.desktop does not validate"
 fi
 if [[ -n "${daemon}" ]]; then
     expect_file "${daemon}" usr/bin/lanternd

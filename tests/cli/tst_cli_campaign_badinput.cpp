@@ -23,7 +23,7 @@
 #include <QDir>
 #include <QJsonDocument>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <optional>
 #include <utility>

@@ -8,7 +8,7 @@
 
 #include <QJsonArray>
 #include <QSqlQuery>
-#include <QtTest>
+#include <QTest>
 
 using namespace lantern::test::cli;
 using lantern::SqlConnection;

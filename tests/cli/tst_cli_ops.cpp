@@ -9,7 +9,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QSqlQuery>
-#include <QtTest>
+#include <QTest>
 
 using namespace lantern::test::cli;
 using lantern::SqlConnection;

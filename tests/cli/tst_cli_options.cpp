@@ -6,7 +6,7 @@
 #include "testservers.h"
 
 #include <QTimeZone>
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 

@@ -18,7 +18,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTimer>
-#include <QtTest>
+#include <QTest>
 
 using namespace lantern::test::cli;
 

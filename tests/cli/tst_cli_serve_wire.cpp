@@ -20,7 +20,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
-#include <QtTest>
+#include <QTest>
 
 #include <cerrno>
 #include <cstring>

@@ -1,0 +1,98 @@
+# What makes a clean build of Lantern take minutes instead of eight, and a rebuild after one
+# edited .cpp take seconds; measured in docs/contributing.md ("Build time").
+#  - ccache when it is installed (scripts/test installs it): a fresh clone on a machine that has
+#    built Lantern before compiles almost nothing.
+#  - lld instead of GNU ld when the compiler can use it: the ~50 executables (each test is one)
+#    link in a fifth of the time, which is most of a rebuild after one edited .cpp.
+#  - precompiled Qt headers (lantern_precompile_headers below).
+#  - test drivers compiled with -Og (lantern_test_settings below).
+include(CheckLinkerFlag)
+
+option(LANTERN_CCACHE "Compile through ccache when it is installed" ON)
+option(LANTERN_LLD "Link with lld when the compiler can use it" ON)
+option(LANTERN_PCH "Precompile the Qt headers the tests include" ON)
+option(LANTERN_UNITY "Compile the sources of a target in batches (unity build)" ON)
+
+if(LANTERN_UNITY)
+    set(CMAKE_UNITY_BUILD ON)
+    set(CMAKE_UNITY_BUILD_BATCH_SIZE 16)
+endif()
+
+if(LANTERN_CCACHE)
+    find_program(LANTERN_CCACHE_PROGRAM ccache)
+    if(LANTERN_CCACHE_PROGRAM)
+        # base_dir and hash_dir=false: the same sources in another clone (CI's) hit the same
+        # entries; pch_defines,time_macros: what ccache needs to cache compilations that use a PCH.
+        set(launcher ${CMAKE_COMMAND} -E env
+            CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1
+            CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+            ${LANTERN_CCACHE_PROGRAM})
+        set(CMAKE_CXX_COMPILER_LAUNCHER ${launcher})
+        message(STATUS "Compiling through ccache (${LANTERN_CCACHE_PROGRAM})")
+    else()
+        message(STATUS "ccache not found (Debian package ccache): compiling without a cache")
+    endif()
+endif()
+
+if(LANTERN_LLD)
+    check_linker_flag(CXX -fuse-ld=lld LANTERN_HAVE_LLD)
+    if(LANTERN_HAVE_LLD)
+        add_link_options(-fuse-ld=lld)
+    else()
+        message(STATUS "lld not found (Debian package lld): linking with the default linker")
+    endif()
+endif()
+
+# The Qt and standard headers most files include, precompiled once per kind of target.
+set(LANTERN_PCH_CORE
+    <QByteArray> <QDateTime> <QHash> <QJsonArray> <QJsonDocument> <QJsonObject> <QList>
+    <QObject> <QString> <QStringList> <QVariant> <QSqlDatabase> <QSqlQuery>
+    <algorithm> <functional> <memory> <optional> <vector>)
+set(LANTERN_PCH_WIDGETS
+    <QComboBox> <QHBoxLayout> <QHeaderView> <QLabel> <QLineEdit> <QPushButton> <QTableView>
+    <QToolButton> <QVBoxLayout> <QWidget>)
+set(LANTERN_PCH_TEST <QCoreApplication> <QProcess> <QSignalSpy> <QTemporaryDir> <QTest>)
+
+# lantern_precompile_headers(TARGET [WIDGETS] [TEST] [REUSE_FROM OTHER]): TARGET compiles with
+# the precompiled headers of its kind, its own or, with REUSE_FROM, OTHER's (which must be
+# compiled with the same flags and definitions: GCC refuses a PCH built with others, and
+# -Winvalid-pch with -Werror turns that into an error rather than a slow build).
+function(lantern_precompile_headers target)
+    cmake_parse_arguments(ARG "WIDGETS;TEST" "REUSE_FROM" "" ${ARGN})
+    if(NOT LANTERN_PCH)
+        return()
+    endif()
+    if(ARG_REUSE_FROM)
+        target_precompile_headers(${target} REUSE_FROM ${ARG_REUSE_FROM})
+        return()
+    endif()
+    set(headers ${LANTERN_PCH_CORE})
+    if(ARG_WIDGETS)
+        list(APPEND headers ${LANTERN_PCH_WIDGETS})
+    endif()
+    if(ARG_TEST)
+        list(APPEND headers ${LANTERN_PCH_TEST})
+    endif()
+    target_precompile_headers(${target} PRIVATE ${headers})
+endfunction()
+
+# lantern_pch_host(NAME [WIDGETS] [TEST] LIBRARIES LIBS...): an object library of one empty file
+# that links LIBS and compiles the precompiled headers for targets with the same flags to reuse.
+function(lantern_pch_host name)
+    cmake_parse_arguments(ARG "WIDGETS;TEST" "" "LIBRARIES" ${ARGN})
+    set(source ${CMAKE_CURRENT_BINARY_DIR}/${name}.cpp)
+    file(CONFIGURE OUTPUT ${source} CONTENT "// Compiles the precompiled headers that other targets reuse.\n")
+    add_library(${name} OBJECT ${source})
+    target_link_libraries(${name} PRIVATE ${ARG_LIBRARIES})
+    # Nothing to moc; no unity file around the one source (CMake makes the PCH for a target only
+    # when one of its sources uses it).
+    set_target_properties(${name} PROPERTIES AUTOMOC OFF UNITY_BUILD OFF)
+    set(kind)
+    if(ARG_WIDGETS)
+        list(APPEND kind WIDGETS)
+    endif()
+    if(ARG_TEST)
+        list(APPEND kind TEST)
+    endif()
+    lantern_precompile_headers(${name} ${kind})
+endfunction()
