@@ -5,8 +5,8 @@
 #  - precompiled Qt headers for the tests, one set per test folder (lantern_pch_host below).
 #  - lld instead of GNU ld when the compiler can use it: the ~50 executables (each test is one)
 #    link in a fifth of the time, which is most of a rebuild after one edited .cpp.
-#  - ccache when it is installed (scripts/test installs it): another clone of the same sources
-#    on this machine (CI's) compiles from the cache.
+#  - ccache when it is installed (scripts/test installs it): a tree rebuilt from scratch, or
+#    configured again, compiles from the cache.
 #  - test drivers at -Og -g1: tests/CMakeLists.txt (lantern_test_settings).
 include(CheckLinkerFlag)
 
@@ -23,8 +23,8 @@ endif()
 if(LANTERN_CCACHE)
     find_program(LANTERN_CCACHE_PROGRAM ccache)
     if(LANTERN_CCACHE_PROGRAM)
-        # base_dir and hash_dir=false: the same sources in another clone (CI's) hit the same
-        # entries; pch_defines,time_macros: what ccache needs to cache compilations that use a PCH.
+        # base_dir and hash_dir=false: meant to let another clone hit the same entries (not yet
+        # shown: docs/contributing.md); pch_defines,time_macros: what ccache needs with a PCH.
         set(launcher ${CMAKE_COMMAND} -E env
             CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1
             CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
