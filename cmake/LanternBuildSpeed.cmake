@@ -1,7 +1,7 @@
 # What halves the CPU time of a clean build and of a rebuild after one edited .cpp; the choices
 # and their measurements are in docs/contributing.md ("Build time"). Each is an option, so a
 # measurement can take it out.
-#  - unity batches: a batch of 16 files parses Qt's headers once instead of 16 times.
+#  - unity batches: a batch of 8 files parses Qt's headers once instead of 8 times.
 #  - precompiled Qt headers for the tests, one set per test folder (lantern_pch_host below).
 #  - lld instead of GNU ld when the compiler can use it: the ~50 executables (each test is one)
 #    link in a fifth of the time, which is most of a rebuild after one edited .cpp.
@@ -55,33 +55,12 @@ set(LANTERN_PCH_WIDGETS
     <QToolButton> <QVBoxLayout> <QWidget>)
 set(LANTERN_PCH_TEST <QCoreApplication> <QProcess> <QSignalSpy> <QTemporaryDir> <QTest>)
 
-# lantern_precompile_headers(TARGET [WIDGETS] [TEST] [REUSE_FROM OTHER]): TARGET compiles with
-# the precompiled headers of its kind, its own or, with REUSE_FROM, OTHER's (which must be
-# compiled with the same flags and definitions: GCC refuses a PCH built with others, and
-# -Winvalid-pch with -Werror turns that into an error rather than a slow build).
-function(lantern_precompile_headers target)
-    cmake_parse_arguments(ARG "WIDGETS;TEST" "REUSE_FROM" "" ${ARGN})
-    if(NOT LANTERN_PCH)
-        return()
-    endif()
-    if(ARG_REUSE_FROM)
-        target_precompile_headers(${target} REUSE_FROM ${ARG_REUSE_FROM})
-        return()
-    endif()
-    set(headers ${LANTERN_PCH_CORE})
-    if(ARG_WIDGETS)
-        list(APPEND headers ${LANTERN_PCH_WIDGETS})
-    endif()
-    if(ARG_TEST)
-        list(APPEND headers ${LANTERN_PCH_TEST})
-    endif()
-    target_precompile_headers(${target} PRIVATE ${headers})
-endfunction()
-
-# lantern_pch_host(NAME [WIDGETS] [TEST] LIBRARIES LIBS...): an object library of one empty file
-# that links LIBS and compiles the precompiled headers for targets with the same flags to reuse.
+# lantern_pch_host(NAME [WIDGETS] LIBRARIES LIBS...): an object library of one empty file that
+# links LIBS and precompiles the test headers (and the widget ones) for targets compiled with the
+# same flags and definitions to reuse (target_precompile_headers(... REUSE_FROM NAME)): GCC refuses
+# a PCH built with others, and -Winvalid-pch with -Werror makes that an error, not a slow build.
 function(lantern_pch_host name)
-    cmake_parse_arguments(ARG "WIDGETS;TEST" "" "LIBRARIES" ${ARGN})
+    cmake_parse_arguments(ARG "WIDGETS" "" "LIBRARIES" ${ARGN})
     set(source ${CMAKE_CURRENT_BINARY_DIR}/${name}.cpp)
     file(CONFIGURE OUTPUT ${source} CONTENT "// Compiles the precompiled headers that other targets reuse.\n")
     add_library(${name} OBJECT ${source})
@@ -89,12 +68,9 @@ function(lantern_pch_host name)
     # Nothing to moc; no unity file around the one source (CMake makes the PCH for a target only
     # when one of its sources uses it).
     set_target_properties(${name} PROPERTIES AUTOMOC OFF UNITY_BUILD OFF)
-    set(kind)
+    set(headers ${LANTERN_PCH_CORE} ${LANTERN_PCH_TEST})
     if(ARG_WIDGETS)
-        list(APPEND kind WIDGETS)
+        list(APPEND headers ${LANTERN_PCH_WIDGETS})
     endif()
-    if(ARG_TEST)
-        list(APPEND kind TEST)
-    endif()
-    lantern_precompile_headers(${name} ${kind})
+    target_precompile_headers(${name} PRIVATE ${headers})
 endfunction()
