@@ -4,6 +4,7 @@
 #include "audit/auditlog.h"
 #include "commandcontext.h"
 #include "core/errors.h"
+#include "envelope/campaignrepair.h"
 #include "envelope/campaignservice.h"
 #include "envelope/campaignstore.h"
 #include "envelope/campaignverifier.h"
@@ -102,6 +103,17 @@ int runCampaignClose(CommandContext &context)
     return runTransition(context, QStringLiteral("campaign.close"), [](CampaignService &service, qint64 id, bool *changed) {
         return service.close(id, changed);
     });
+}
+
+int runCampaignRepair(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("operator")});
+    const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
+    const QString actor = context.actor();
+    const CampaignRepairReport report = CampaignRepair(context.redis(), context.sql(), context.keys()).repair(id);
+    AuditLog(context.sql()).record(actor, QStringLiteral("campaign.repair"), QStringLiteral("campaign:%1").arg(id), report.toJson(), context.nowMs());
+    printJson(report.toJson());
+    return 0;
 }
 
 int runCampaignShow(CommandContext &context)

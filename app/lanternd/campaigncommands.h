@@ -9,6 +9,7 @@ int runCampaignLaunch(CommandContext &context);
 int runCampaignPause(CommandContext &context);
 int runCampaignResume(CommandContext &context);
 int runCampaignClose(CommandContext &context);
+int runCampaignRepair(CommandContext &context);
 int runCampaignShow(CommandContext &context);
 int runGrab(CommandContext &context);
 int runVerify(CommandContext &context);

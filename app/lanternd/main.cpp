@@ -38,6 +38,7 @@ QString usage()
                                        "  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]\n"
                                        "                  [--seed S] [--max-attempts 9]\n"
                                        "  campaign launch|pause|resume|close|show --id I\n"
+                                       "  campaign repair --id I [--operator O]\n"
                                        "  grab     --campaign I --uid U|--token T\n"
                                        "  verify   [--campaign I]\n"
                                        "  serve    [--listen HOST:PORT] [--threads N]   (needs --token-secret; rate limits --rate-checkin R[/B] ...)\n"
@@ -94,6 +95,7 @@ int main(int argc, char *argv[])
             {QStringLiteral("campaign resume"), cli::runCampaignResume},
             {QStringLiteral("campaign close"), cli::runCampaignClose},
             {QStringLiteral("campaign show"), cli::runCampaignShow},
+            {QStringLiteral("campaign repair"), cli::runCampaignRepair},
             {QStringLiteral("grab"), cli::runGrab},
             {QStringLiteral("verify"), cli::runVerify},
             {QStringLiteral("serve"), cli::runServe},

@@ -3,6 +3,7 @@
 #include "audit/auditlog.h"
 #include "checkin/checkindrain.h"
 #include "checkin/checkinrecovery.h"
+#include "envelope/campaignrepair.h"
 #include "envelope/envelopedrain.h"
 #include "envelope/enveloperecovery.h"
 #include "payout/payoutgateway.h"
@@ -58,19 +59,24 @@ QString defaultWorkerId()
     return (host.isEmpty() ? QStringLiteral("worker") : host.left(40)) + QLatin1Char('-') + QString::number(QCoreApplication::applicationPid());
 }
 
-/** Check-in figures at the top level (as before envelopes existed), payouts in their own object. */
+/** Check-in figures at the top level (as before envelopes existed), payouts in their own object;
+    "refused" and "repaired" (grabs of a Redis that lost state) only when there were any. */
 QJsonObject statsJson(const QString &workerId, const DrainStats &checkins, const EnvelopeDrainStats &payouts)
 {
+    QJsonObject payoutJson{{QStringLiteral("processed"), payouts.claimed},
+                           {QStringLiteral("persisted"), payouts.persisted},
+                           {QStringLiteral("paid"), payouts.paid},
+                           {QStringLiteral("retried"), payouts.retried},
+                           {QStringLiteral("dead_lettered"), payouts.deadLettered}};
+    if (payouts.refused > 0 || payouts.repaired > 0) {
+        payoutJson.insert(QStringLiteral("refused"), payouts.refused);
+        payoutJson.insert(QStringLiteral("repaired"), payouts.repaired);
+    }
     return {{QStringLiteral("worker"), workerId},
             {QStringLiteral("processed"), checkins.claimed},
             {QStringLiteral("persisted"), checkins.persisted},
             {QStringLiteral("dead_lettered"), checkins.deadLettered},
-            {QStringLiteral("payouts"),
-             QJsonObject{{QStringLiteral("processed"), payouts.claimed},
-                         {QStringLiteral("persisted"), payouts.persisted},
-                         {QStringLiteral("paid"), payouts.paid},
-                         {QStringLiteral("retried"), payouts.retried},
-                         {QStringLiteral("dead_lettered"), payouts.deadLettered}}}};
+            {QStringLiteral("payouts"), payoutJson}};
 }
 
 /** Renews the heartbeat when a third of its TTL has passed. A failed beat throws and is not
@@ -136,9 +142,24 @@ int runWork(CommandContext &context)
     payoutOptions.keepAlive = [&pacer] { pacer(); };
     DrainStats checkins;
     EnvelopeDrainStats payouts;
+    RedisRunWatch redisRun;
     const auto passOnce = [&] {
         SqlConnection &sql = context.sql();  // reopened after an outage
         pacer();
+        // A Redis that restarted (or failed over) may have rolled back grabs the ledger holds:
+        // campaigns that lost state are rebuilt from SQL before their tasks are drained.
+        if (redisRun.changed(redis)) {
+            for (const CampaignRepairReport &report : CampaignRepair(redis, sql, context.keys()).checkAll()) {
+                AuditLog(sql).record(QStringLiteral("worker:") + workerId, QStringLiteral("campaign.repair"), QStringLiteral("campaign:%1").arg(report.campaignId),
+                                     report.toJson(), QDateTime::currentMSecsSinceEpoch());
+                const QString message = QCoreApplication::translate("lantern::cli::Commands",
+                                                                    "Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL")
+                                                .arg(report.campaignId);
+                std::fprintf(stderr, "lanternd work: %s\n", message.toLocal8Bit().constData());
+                ++payouts.repaired;
+            }
+            redisRun.checked();  // not before: a check cut short by an outage runs again
+        }
         const DrainStats c = CheckinDrain(redis, sql, context.keys(), workerId, batch).pass();
         const EnvelopeDrainStats p = EnvelopeDrain(redis, sql, context.keys(), workerId, *gateway, payoutOptions).pass();
         checkins += c;

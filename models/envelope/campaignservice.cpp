@@ -79,9 +79,11 @@ bool CampaignService::moveTo(const Campaign &campaign, CampaignStatus target, bo
     if (initialiseMeta)
         args << "max_attempts" << QByteArray::number(campaign.maxAttempts) << "total_cents" << QByteArray::number(campaign.totalCents) << "count"
              << QByteArray::number(campaign.count) << "grabbed_count" << "0" << "grabbed_cents" << "0" << "loaded_seq" << "0";
-    const RedisValue reply = statusScript().run(m_redis, {m_keys.campaignMeta(campaign.id), m_keys.campaignPool(campaign.id)}, args);
+    const RedisValue reply = statusScript().run(m_redis, {m_keys.campaignMeta(campaign.id), m_keys.campaignPool(campaign.id), m_keys.campaignRepairLock(campaign.id)}, args);
     if (reply.elements.size() != 2)
         throw RedisReplyError(QStringLiteral("campaign_status.lua returned an unexpected reply"));
+    if (reply.elements[0].toBytes() == "repairing")
+        throw UnavailableError(tr("campaign %1 is being repaired from the ledger; try again in a moment").arg(campaign.id));
     if (reply.elements[0].toBytes() == "refused")
         throw RefusedError(tr("campaign %1 is %2: it cannot become %3")
                                    .arg(campaign.id)

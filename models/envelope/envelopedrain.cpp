@@ -1,9 +1,12 @@
 #include "envelope/envelopedrain.h"
 
+#include "audit/auditlog.h"
+#include "envelope/campaignrepair.h"
 #include "envelope/payouttask.h"
 #include "payout/payoutgateway.h"
 #include "queue/reliablequeue.h"
 #include "redis/keyschema.h"
+#include "redis/luascript.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 
@@ -14,7 +17,9 @@
 #include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcessEnvironment>
+#include <QSet>
 #include <QStandardPaths>
 #include <QThread>
 
@@ -22,6 +27,12 @@ namespace lantern {
 
 namespace {
 constexpr qsizetype DrainRowsPerStatement = 200;
+
+const LuaScript &refusedGrabScript()
+{
+    static const LuaScript script(QStringLiteral("grab_refused"));
+    return script;
+}
 } // namespace
 
 EnvelopeDrainStats &EnvelopeDrainStats::operator+=(const EnvelopeDrainStats &other)
@@ -31,6 +42,8 @@ EnvelopeDrainStats &EnvelopeDrainStats::operator+=(const EnvelopeDrainStats &oth
     paid += other.paid;
     retried += other.retried;
     deadLettered += other.deadLettered;
+    refused += other.refused;
+    repaired += other.repaired;
     return *this;
 }
 
@@ -74,27 +87,115 @@ EnvelopeDrainStats EnvelopeDrain::drainAll()
     }
 }
 
-void EnvelopeDrain::persist(const QList<PayoutTask> &tasks, EnvelopeDrainStats &stats)
+QList<EnvelopeDrain::Refusal> EnvelopeDrain::persist(const QList<PayoutTask> &tasks, EnvelopeDrainStats &stats)
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    m_sql.transaction([&] {
+    QList<Refusal> refusals;
+    qint64 persisted = 0;
+    qint64 refusedRows = 0;
+    m_sql.transaction([&] {  // the body may run again after a deadlock: it starts from zero
+        refusals.clear();
+        persisted = 0;
+        refusedRows = 0;
         for (qsizetype start = 0; start < tasks.size(); start += DrainRowsPerStatement) {
             const QList<PayoutTask> chunk = tasks.mid(start, DrainRowsPerStatement);
             QVariantList grabs;
-            QVariantList payouts;
-            for (const PayoutTask &task : chunk) {
+            for (const PayoutTask &task : chunk)
                 grabs << task.campaignId << task.seq << task.uid << task.amountCents << task.atMs;
-                payouts << task.idempotencyKey() << task.campaignId << task.seq << task.uid << task.amountCents << QStringLiteral("pending") << now;
-            }
             QSqlQuery inserted = m_sql.exec(m_sql.insertIgnoreInto() + QStringLiteral("grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES ")
                                                     + SqlConnection::placeholderRows(chunk.size(), 5),
                                             grabs);
-            stats.persisted += inserted.numRowsAffected();  // read before the next statement (SQLite)
-            m_sql.exec(m_sql.insertIgnoreInto() + QStringLiteral("payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, updated_at_ms) VALUES ")
-                               + SqlConnection::placeholderRows(chunk.size(), 7),
-                       payouts);
+            persisted += inserted.numRowsAffected();  // read before the next statement (SQLite)
+
+            // Which of these grabs the ledger holds now, in this transaction: a task whose
+            // (campaign, seq, uid) row is not there lost to an earlier grab of the same user or
+            // envelope, which only a Redis that forgot state can hand out (issue 15).
+            QList<PayoutTask> accepted;
+            QList<Refusal> refused;
+            judge(chunk, accepted, refused);
+
+            if (!refused.isEmpty()) {
+                QVariantList values;
+                for (const Refusal &refusal : std::as_const(refused))
+                    values << refusal.task.campaignId << refusal.task.seq << refusal.task.uid << refusal.task.amountCents
+                           << (refusal.holder != 0 ? QStringLiteral("taken") : QStringLiteral("user_holds")) << now;
+                QSqlQuery noted = m_sql.exec(m_sql.insertIgnoreInto()
+                                                     + QStringLiteral("grab_refused (campaign_id, seq, uid, amount_cents, reason, refused_at_ms) VALUES ")
+                                                     + SqlConnection::placeholderRows(refused.size(), 6),
+                                             values);
+                refusedRows += noted.numRowsAffected();
+                refusals << refused;
+            }
+            // Payouts only for the grabs the ledger holds; uq_payout_user refuses a second one
+            // for a user even if this code were wrong.
+            if (!accepted.isEmpty()) {
+                QVariantList payouts;
+                for (const PayoutTask &task : std::as_const(accepted))
+                    payouts << task.idempotencyKey() << task.campaignId << task.seq << task.uid << task.amountCents << QStringLiteral("pending") << now;
+                m_sql.exec(m_sql.insertIgnoreInto() + QStringLiteral("payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, updated_at_ms) VALUES ")
+                                   + SqlConnection::placeholderRows(accepted.size(), 7),
+                           payouts);
+            }
         }
     });
+    stats.persisted += persisted;
+    stats.refused += refusedRows;
+    return refusals;
+}
+
+void EnvelopeDrain::judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &accepted, QList<Refusal> &refused)
+{
+    // One statement per campaign in the chunk (a queue holds one campaign's tasks).
+    QMap<qint64, QList<PayoutTask>> byCampaign;
+    for (const PayoutTask &task : tasks)
+        byCampaign[task.campaignId] << task;
+    for (auto it = byCampaign.cbegin(); it != byCampaign.cend(); ++it) {
+        const QList<PayoutTask> &group = it.value();
+        QVariantList values{it.key()};
+        for (const PayoutTask &task : group)
+            values << task.seq;
+        for (const PayoutTask &task : group)
+            values << task.uid;
+        const QString marks = QStringList(group.size(), QStringLiteral("?")).join(QLatin1Char(','));
+        QSqlQuery rows = m_sql.exec(QStringLiteral("SELECT seq, uid, amount_cents FROM grab WHERE campaign_id = ? AND (seq IN (%1) OR uid IN (%1))").arg(marks),
+                                    values);
+        QHash<qint64, qint64> holderOf;                      // seq -> uid
+        QHash<qint64, std::pair<qint64, qint64>> heldBy;     // uid -> (seq, amount)
+        while (rows.next()) {
+            const qint64 seq = rows.value(0).toLongLong();
+            const qint64 uid = rows.value(1).toLongLong();
+            holderOf.insert(seq, uid);
+            heldBy.insert(uid, {seq, rows.value(2).toLongLong()});
+        }
+        for (const PayoutTask &task : group) {
+            const auto holder = holderOf.constFind(task.seq);
+            if (holder != holderOf.cend() && *holder == task.uid) {
+                accepted << task;
+                continue;
+            }
+            const auto held = heldBy.constFind(task.uid);
+            if (holder == holderOf.cend() && held == heldBy.cend())
+                throw SqlError(QStringLiteral("the grab of envelope %1 of campaign %2 by user %3 was neither stored nor refused by a key")
+                                       .arg(task.seq)
+                                       .arg(task.campaignId)
+                                       .arg(task.uid));
+            Refusal refusal{task, holder != holderOf.cend() ? *holder : 0, {}};
+            if (held != heldBy.cend())
+                refusal.held = QByteArray::number(held->first) + ':' + QByteArray::number(held->second);
+            refused << refusal;
+        }
+    }
+}
+
+bool EnvelopeDrain::undo(const Refusal &refusal)
+{
+    const qint64 id = refusal.task.campaignId;
+    const RedisValue reply =
+            refusedGrabScript().run(m_redis, {m_keys.campaignMeta(id), m_keys.campaignPool(id), m_keys.campaignDraws(id), m_keys.campaignRefused(id)},
+                                    {QByteArray::number(refusal.task.seq), QByteArray::number(refusal.task.amountCents),
+                                     QByteArray::number(refusal.task.uid), refusal.held,
+                                     refusal.holder != 0 ? QByteArray::number(refusal.holder) : QByteArray()});
+    return reply.toBytes() != "seen";
 }
 
 void EnvelopeDrain::record(const QList<PayoutRecord> &records)
@@ -142,6 +243,16 @@ void EnvelopeDrain::deadLetter(const ReliableQueue &queue, const QByteArray &ent
     }
 }
 
+QList<qint64> EnvelopeDrain::campaignsOf(const QList<Refusal> &refusals)
+{
+    QList<qint64> ids;
+    for (const Refusal &refusal : refusals) {
+        if (!ids.contains(refusal.task.campaignId))
+            ids << refusal.task.campaignId;
+    }
+    return ids;
+}
+
 EnvelopeDrainStats EnvelopeDrain::process(const ReliableQueue &queue, const QByteArrayList &entries)
 {
     EnvelopeDrainStats stats;
@@ -163,8 +274,15 @@ EnvelopeDrainStats EnvelopeDrain::process(const ReliableQueue &queue, const QByt
     if (tasks.isEmpty())
         return stats;
 
-    // 1. The grabs and their pending payouts, in SQL before any money moves.
-    persist(tasks, stats);
+    // 1. The grabs and their pending payouts, in SQL before any money moves; a grab the
+    //    ledger refuses gets no payout, and its envelope is given back in Redis.
+    const QList<Refusal> refusals = persist(tasks, stats);
+    QSet<std::pair<qint64, qint64>> refusedGrabs;  // (seq, uid)
+    bool undone = false;
+    for (const Refusal &refusal : refusals) {
+        refusedGrabs.insert({refusal.task.seq, refusal.task.uid});
+        undone = undo(refusal) || undone;
+    }
 
     // 2. Pay what is not paid yet, each envelope under its own idempotency key.
     QHash<QString, std::pair<QString, int>> state;  // key -> (status, attempts)
@@ -189,6 +307,10 @@ EnvelopeDrainStats EnvelopeDrain::process(const ReliableQueue &queue, const QByt
     QByteArrayList later;
     for (qsizetype i = 0; i < tasks.size(); ++i) {
         const PayoutTask &task = tasks.at(i);
+        if (refusedGrabs.contains({task.seq, task.uid})) {
+            done << raws.at(i);  // nothing to pay: the ledger holds another grab of this user or envelope
+            continue;
+        }
         const auto [status, attemptsSoFar] = state.value(task.idempotencyKey(), {QStringLiteral("pending"), 0});
         if (status == QLatin1String("paid")) {
             done << raws.at(i);
@@ -230,6 +352,18 @@ EnvelopeDrainStats EnvelopeDrain::process(const ReliableQueue &queue, const QByt
     }
     // 3. Only now do the tasks leave this worker's backup list.
     queue.acknowledge(m_redis, done);
+
+    // 4. A refused grab means Redis forgot grabs the ledger holds, so its pool may still hand
+    //    them out: rebuild the campaign's Redis state from SQL (skipped while another process does).
+    if (undone) {
+        for (const qint64 id : campaignsOf(refusals)) {
+            if (const auto report = CampaignRepair(m_redis, m_sql, m_keys).repairIfFree(id)) {
+                AuditLog(m_sql).record(QStringLiteral("worker:") + m_workerId, QStringLiteral("campaign.repair"), QStringLiteral("campaign:%1").arg(id),
+                                       report->toJson(), QDateTime::currentMSecsSinceEpoch());
+                ++stats.repaired;
+            }
+        }
+    }
     return stats;
 }
 

@@ -31,6 +31,8 @@ struct EnvelopeDrainStats {
     qint64 paid = 0;          // payouts confirmed in this pass
     qint64 retried = 0;       // tasks sent to the back of the queue for a later pass
     qint64 deadLettered = 0;
+    qint64 refused = 0;       // grabs the ledger refused: the user or the envelope already had another (issue 15)
+    qint64 repaired = 0;      // campaigns whose Redis state was rebuilt from SQL after a refusal
 
     EnvelopeDrainStats &operator+=(const EnvelopeDrainStats &other);
 };
@@ -59,7 +61,21 @@ private:
         int calls = 0;
     };
 
-    void persist(const QList<PayoutTask> &tasks, EnvelopeDrainStats &stats);
+    /** A grab Redis handed out that the ledger refused, and what the ledger holds instead. */
+    struct Refusal {
+        PayoutTask task;
+        qint64 holder = 0;  // the user holding task.seq in SQL, 0: nobody
+        QByteArray held;    // "seq:amount" the task's user holds in SQL, empty: none
+    };
+
+    /** Grab rows, refusals and pending payouts in one transaction; a payout row is written only
+        for a grab whose (campaign, seq, uid) row the ledger holds. */
+    QList<Refusal> persist(const QList<PayoutTask> &tasks, EnvelopeDrainStats &stats);
+    /** Inside persist()'s transaction: splits tasks into those the ledger holds and refusals. */
+    void judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &accepted, QList<Refusal> &refused);
+    /** Undoes a refused grab in Redis (grab_refused.lua); false when an earlier run already did. */
+    bool undo(const Refusal &refusal);
+    static QList<qint64> campaignsOf(const QList<Refusal> &refusals);
     /** Writes a batch's payout results in one transaction. */
     void record(const QList<PayoutRecord> &records);
     void deadLetter(const ReliableQueue &queue, const QByteArray &entry, const QString &why);

@@ -1,5 +1,6 @@
 #include "envelope/grabservice.h"
 
+#include "core/errors.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
@@ -18,8 +19,9 @@ const LuaScript &grabScript()
 } // namespace
 
 GrabRun::GrabRun(const KeySchema &keys, qint64 campaignId, qint64 uid, qint64 nowMs)
-    : m_command(grabScript().evalshaCommand({keys.campaignMeta(campaignId), keys.campaignPool(campaignId), keys.campaignDraws(campaignId),
-                                             keys.campaignAttempts(campaignId), keys.campaignTasks(campaignId)},
+    : m_campaignId(campaignId),
+      m_command(grabScript().evalshaCommand({keys.campaignMeta(campaignId), keys.campaignPool(campaignId), keys.campaignDraws(campaignId),
+                                             keys.campaignAttempts(campaignId), keys.campaignTasks(campaignId), keys.campaignRepairLock(campaignId)},
                                             {QByteArray::number(campaignId), QByteArray::number(uid), QByteArray::number(nowMs)}))
 {
 }
@@ -39,6 +41,8 @@ void GrabRun::takeReplies(std::vector<RedisValue> replies)
     if (reply.type != RedisValue::Type::Array || reply.elements.empty())
         throw RedisReplyError(QStringLiteral("grab.lua returned an unexpected reply"));
     m_outcome.status = QString::fromLatin1(reply.elements[0].toBytes());
+    if (m_outcome.status == QLatin1String("repairing"))
+        throw UnavailableError(GrabService::tr("campaign %1 is being repaired from the ledger; try again in a moment").arg(m_campaignId));
     if (reply.elements.size() == 2) {
         const QByteArray envelope = reply.elements[1].toBytes();
         const qsizetype colon = envelope.indexOf(':');

@@ -12,7 +12,7 @@ class RedisClient;
 
 /** What `grab` reports (DESIGN §6). `seq`/`amountCents` are set for "ok" and "already". */
 struct GrabOutcome {
-    QString status;  // ok, already, sold_out, not_live, too_many_attempts
+    QString status;  // ok, already, sold_out, not_live, too_many_attempts (a repair in progress throws UnavailableError)
     qint64 seq = 0;
     qint64 amountCents = 0;
 };
@@ -27,6 +27,7 @@ public:
     const GrabOutcome &outcome() const { return m_outcome; }
 
 private:
+    qint64 m_campaignId = 0;
     QByteArrayList m_command;  // empty once sent
     GrabOutcome m_outcome;
 };

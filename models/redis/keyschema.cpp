@@ -99,6 +99,21 @@ QByteArray KeySchema::campaignDeadLetter(qint64 campaignId) const
     return campaignTag(campaignId) + "dead";
 }
 
+QByteArray KeySchema::campaignRefused(qint64 campaignId) const
+{
+    return campaignTag(campaignId) + "refused";
+}
+
+QByteArray KeySchema::campaignRepairLock(qint64 campaignId) const
+{
+    return campaignTag(campaignId) + "repair";
+}
+
+QByteArray KeySchema::campaignRepairStaging(qint64 campaignId, const QByteArray &what) const
+{
+    return campaignTag(campaignId) + "repair:" + what;
+}
+
 QByteArray KeySchema::campaignSet() const
 {
     return m_prefix + "campaigns";

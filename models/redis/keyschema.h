@@ -38,6 +38,9 @@ public:
     QByteArray campaignTasks(qint64 campaignId) const;     // payout tasks awaiting a worker
     QByteArray campaignBackup(qint64 campaignId, const QString &workerId) const;
     QByteArray campaignDeadLetter(qint64 campaignId) const;
+    QByteArray campaignRefused(qint64 campaignId) const;  // set of "seq:uid" grabs the ledger refused, already undone here
+    QByteArray campaignRepairLock(qint64 campaignId) const;  // string with a TTL: grabs wait while a repair runs
+    QByteArray campaignRepairStaging(qint64 campaignId, const QByteArray &what) const;  // pool or draws being rebuilt
     QByteArray campaignSet() const;  // ids of launched campaigns whose task queues workers drain
 
     QByteArray workerHeartbeat(const QString &workerId) const;

@@ -1,10 +1,14 @@
 -- campaign_status.lua: moves a campaign between statuses in Redis, only along allowed edges.
 -- KEYS[1] campaign meta hash    KEYS[2] pool list (emptied on close)
+-- KEYS[3] repair lock: no move while a repair rebuilds the campaign from SQL
 -- ARGV[1] target status: live | paused | closed
 -- ARGV[2] envelope count (going live requires the whole pool loaded)
 -- ARGV[3..] meta fields to initialise when missing, as name, value pairs
--- Reply: {'ok', status} | {'unchanged', status} | {'refused', status}
+-- Reply: {'ok', status} | {'unchanged', status} | {'refused', status} | {'repairing', status}
 local current = redis.call('HGET', KEYS[1], 'status') or 'draft'
+if redis.call('EXISTS', KEYS[3]) == 1 then
+  return {'repairing', current}
+end
 local target = ARGV[1]
 if current == target then
   return {'unchanged', current}

@@ -3,9 +3,14 @@
 -- KEYS[2] pool list of "seq:amount" (LPOP takes the next envelope)
 -- KEYS[3] draws hash uid -> "seq:amount"     KEYS[4] attempts hash uid -> count
 -- KEYS[5] payout task queue (LPUSH in, the oldest on the right)
+-- KEYS[6] repair lock: while a repair rebuilds the campaign from SQL, grabs wait
 -- ARGV[1] campaign id   ARGV[2] uid   ARGV[3] time in ms
 -- Reply: {status} or {status, "seq:amount"}
 --   status: 'ok' | 'already' (the user's envelope) | 'not_live' | 'too_many_attempts' | 'sold_out'
+--           | 'repairing' (try again in a moment)
+if redis.call('EXISTS', KEYS[6]) == 1 then
+  return {'repairing'}
+end
 if redis.call('HGET', KEYS[1], 'status') ~= 'live' then
   return {'not_live'}
 end

@@ -45,7 +45,7 @@ constexpr const char *UnknownId = "999";
 const QStringList &sqlTables()
 {
     static const QStringList tables{QStringLiteral("campaign"),    QStringLiteral("envelope"),    QStringLiteral("grab"),
-                                    QStringLiteral("payout"),      QStringLiteral("audit_log"),   QStringLiteral("checkin_log"),
+                                    QStringLiteral("payout"),      QStringLiteral("grab_refused"), QStringLiteral("audit_log"),   QStringLiteral("checkin_log"),
                                     QStringLiteral("points_ledger")};
     return tables;
 }
