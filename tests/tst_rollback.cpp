@@ -10,6 +10,7 @@
 #include "envelope/envelopedrain.h"
 #include "envelope/grabservice.h"
 #include "payout/simulatedpayoutgateway.h"
+#include "queue/queueoverview.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
@@ -123,6 +124,10 @@ private Q_SLOTS:
     void grabsAndMovesWaitWhileRepairing();
     void restartCheckFindsLostStateOnly_data() { dialects_data(); }
     void restartCheckFindsLostStateOnly();
+    void verifyNamesEachSidesCents_data() { dialects_data(); }
+    void verifyNamesEachSidesCents();
+    void refusalsAreCounted_data() { dialects_data(); }
+    void refusalsAreCounted();
 
 private:
     RedisUrl m_redisUrl;
@@ -368,6 +373,44 @@ void TestRollback::restartCheckFindsLostStateOnly()
     QCOMPARE(f.grab(9).status, QStringLiteral("not_live"));
     QVERIFY(!f.draw(2).isEmpty());
     QVERIFY(CampaignRepair(f.redis, f.sql, f.keys).checkAll().isEmpty());
+}
+
+void TestRollback::verifyNamesEachSidesCents()
+{
+    QFETCH(DbUrl, url);
+    test::resetTables(url);
+    Fixture f(m_redisUrl, url);
+    const GrabOutcome first = f.grab(7);
+    f.drain->drainAll();
+    // Redis counts a second grab (77 cents) that SQL never got; SQL and the provider agree on one.
+    f.redis.pipeline({{"HINCRBY", f.keys.campaignMeta(f.id), "grabbed_count", "1"}, {"HINCRBY", f.keys.campaignMeta(f.id), "grabbed_cents", "77"}});
+    QStringList ruleThree;
+    for (const Violation &violation : f.verify()) {
+        if (violation.invariant == 3)
+            ruleThree << violation.detail;
+    }
+    // One line, each figure from its own side; the payouts match the SQL rows they pay.
+    QCOMPARE(ruleThree, QStringList{QStringLiteral("2 grabs (%1 cents) in Redis, 1 rows (%2 cents) in SQL").arg(first.amountCents + 77).arg(first.amountCents)});
+}
+
+void TestRollback::refusalsAreCounted()
+{
+    QFETCH(DbUrl, url);
+    test::resetTables(url);
+    Fixture f(m_redisUrl, url);
+    f.grab(7);
+    f.drain->drainAll();
+    f.redis.command({"HDEL", f.keys.campaignDraws(f.id), "7"});
+    const GrabOutcome second = f.grab(7);
+    f.drain->drainAll();
+    CampaignVerifier verifier(f.redis, f.sql, f.keys);
+    QCOMPARE(verifier.refusedGrabs(f.id), 1);
+    QCOMPARE(verifier.refusedGrabs(), 1);
+    const CampaignSummary summary = CampaignService(f.redis, f.sql, f.keys).show(f.id);
+    QCOMPARE(summary.refusedCount, 1);
+    QCOMPARE(summary.refusedCents, second.amountCents);
+    const QueueOverview overview = QueueOverview::read(f.redis, f.keys, Now);
+    QCOMPARE(overview.refused, 1);
 }
 
 QTEST_GUILESS_MAIN(TestRollback)

@@ -104,6 +104,7 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
                                                   {QStringLiteral("paid"), tr("Paid out")},
                                                   {QStringLiteral("remaining"), tr("Remaining in the pool")},
                                                   {QStringLiteral("refunded"), tr("Refunded at close")},
+                                                  {QStringLiteral("refused"), tr("Refused by the ledger (Redis had lost them)")},
                                                   {QStringLiteral("total"), tr("Campaign total")}};
     for (int i = 0; i < rows.size(); ++i) {
         grid->addWidget(new QLabel(rows.at(i).second, figures), i + 1, 0);
@@ -241,6 +242,8 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
     set(QStringLiteral("remainingAmount"), formatYuan(summary.remainingCents));
     set(QStringLiteral("refundedCount"), QStringLiteral("—"));
     set(QStringLiteral("refundedAmount"), formatYuan(campaign.refundedCents));
+    set(QStringLiteral("refusedCount"), locale.toString(summary.refusedCount));
+    set(QStringLiteral("refusedAmount"), formatYuan(summary.refusedCents));
     set(QStringLiteral("totalCount"), locale.toString(campaign.count));
     set(QStringLiteral("totalAmount"), formatYuan(campaign.totalCents));
 

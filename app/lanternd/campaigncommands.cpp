@@ -121,19 +121,25 @@ int runCampaignShow(CommandContext &context)
     requireOnly(context.line(), {QStringLiteral("id")});
     const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
     const CampaignSummary summary = CampaignService(context.redis(), context.sql(), context.keys()).show(id);
-    printJson({{QStringLiteral("id"), id},
-               {QStringLiteral("name"), summary.campaign.name},
-               {QStringLiteral("status"), campaignStatusName(summary.campaign.status)},
-               {QStringLiteral("total_cents"), summary.campaign.totalCents},
-               {QStringLiteral("count"), summary.campaign.count},
-               {QStringLiteral("remaining_count"), summary.remainingCount},
-               {QStringLiteral("remaining_cents"), summary.remainingCents},
-               {QStringLiteral("grabbed_count"), summary.grabbedCount},
-               {QStringLiteral("grabbed_cents"), summary.grabbedCents},
-               {QStringLiteral("persisted_count"), summary.persistedCount},
-               {QStringLiteral("paid_count"), summary.paidCount},
-               {QStringLiteral("paid_cents"), summary.paidCents},
-               {QStringLiteral("refunded_cents"), summary.campaign.refundedCents}});
+    QJsonObject json{{QStringLiteral("id"), id},
+                     {QStringLiteral("name"), summary.campaign.name},
+                     {QStringLiteral("status"), campaignStatusName(summary.campaign.status)},
+                     {QStringLiteral("total_cents"), summary.campaign.totalCents},
+                     {QStringLiteral("count"), summary.campaign.count},
+                     {QStringLiteral("remaining_count"), summary.remainingCount},
+                     {QStringLiteral("remaining_cents"), summary.remainingCents},
+                     {QStringLiteral("grabbed_count"), summary.grabbedCount},
+                     {QStringLiteral("grabbed_cents"), summary.grabbedCents},
+                     {QStringLiteral("persisted_count"), summary.persistedCount},
+                     {QStringLiteral("paid_count"), summary.paidCount},
+                     {QStringLiteral("paid_cents"), summary.paidCents},
+                     {QStringLiteral("refunded_cents"), summary.campaign.refundedCents}};
+    // Only after Redis lost state (issue 15); the contract's fields stay as they were otherwise.
+    if (summary.refusedCount > 0) {
+        json.insert(QStringLiteral("refused_count"), summary.refusedCount);
+        json.insert(QStringLiteral("refused_cents"), summary.refusedCents);
+    }
+    printJson(json);
     return 0;
 }
 
@@ -179,7 +185,10 @@ int runVerify(CommandContext &context)
         list.append(QJsonObject{{QStringLiteral("campaign"), violation.campaignId},
                                 {QStringLiteral("invariant"), violation.invariant},
                                 {QStringLiteral("detail"), violation.detail}});
-    printJson({{QStringLiteral("ok"), violations.isEmpty()}, {QStringLiteral("violations"), list}});
+    QJsonObject json{{QStringLiteral("ok"), violations.isEmpty()}, {QStringLiteral("violations"), list}};
+    if (const qint64 refused = verifier.refusedGrabs(campaignId); refused > 0)
+        json.insert(QStringLiteral("refused_grabs"), refused);
+    printJson(json);
     return 0;
 }
 

@@ -246,7 +246,10 @@ int runQueues(CommandContext &context)
                                    {QStringLiteral("alive"), worker.alive},
                                    {QStringLiteral("backup_depth"), worker.backupDepth},
                                    {QStringLiteral("last_beat_s"), worker.lastBeatS ? QJsonValue(*worker.lastBeatS) : QJsonValue()}});
-    printJson({{QStringLiteral("queues"), queues}, {QStringLiteral("workers"), workers}, {QStringLiteral("dead_letter"), overview.deadLetter}});
+    QJsonObject json{{QStringLiteral("queues"), queues}, {QStringLiteral("workers"), workers}, {QStringLiteral("dead_letter"), overview.deadLetter}};
+    if (overview.refused > 0)  // grabs the ledger refused after Redis lost state (issue 15)
+        json.insert(QStringLiteral("refused_grabs"), overview.refused);
+    printJson(json);
     return 0;
 }
 

@@ -188,6 +188,8 @@ CampaignSummary CampaignService::show(qint64 id)
     summary.persistedCount = ledger.persistedCount;
     summary.paidCount = ledger.paidCount;
     summary.paidCents = ledger.paidCents;
+    summary.refusedCount = ledger.refusedCount;
+    summary.refusedCents = ledger.refusedCents;
     return summary;
 }
 

@@ -31,6 +31,8 @@ struct CampaignSummary {
     qint64 persistedCount = 0;
     qint64 paidCount = 0;
     qint64 paidCents = 0;
+    qint64 refusedCount = 0;  // grabs the ledger refused after Redis lost state (issue 15)
+    qint64 refusedCents = 0;
 };
 
 /** The campaign lifecycle (DESIGN §4): create a draft, launch it (envelopes to SQL, the pool to

@@ -79,6 +79,12 @@ CampaignLedger CampaignStore::ledger(qint64 campaignId)
         ledger.paidCount = paid.value(0).toLongLong();
         ledger.paidCents = paid.value(1).toLongLong();
     }
+    QSqlQuery refused = m_connection.exec(QStringLiteral("SELECT COUNT(*), COALESCE(SUM(amount_cents), 0) FROM grab_refused WHERE campaign_id = ?"),
+                                          {campaignId});
+    if (refused.next()) {
+        ledger.refusedCount = refused.value(0).toLongLong();
+        ledger.refusedCents = refused.value(1).toLongLong();
+    }
     return ledger;
 }
 

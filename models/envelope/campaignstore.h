@@ -15,6 +15,8 @@ struct CampaignLedger {
     qint64 persistedCents = 0;
     qint64 paidCount = 0;       // payouts that succeeded
     qint64 paidCents = 0;
+    qint64 refusedCount = 0;    // grabs the ledger refused after Redis lost state (grab_refused)
+    qint64 refusedCents = 0;
 };
 
 /** The SQL side of campaigns: campaign rows, their envelopes, grabs and payouts. */

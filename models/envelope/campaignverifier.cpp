@@ -20,6 +20,13 @@ CampaignVerifier::CampaignVerifier(RedisClient &redis, SqlConnection &sql, const
 {
 }
 
+qint64 CampaignVerifier::refusedGrabs(std::optional<qint64> campaignId)
+{
+    QSqlQuery query = campaignId ? m_sql.exec(QStringLiteral("SELECT COUNT(*) FROM grab_refused WHERE campaign_id = ?"), {*campaignId})
+                                 : m_sql.exec(QStringLiteral("SELECT COUNT(*) FROM grab_refused"));
+    return query.next() ? query.value(0).toLongLong() : 0;
+}
+
 QList<Violation> CampaignVerifier::verifyAll()
 {
     QList<qint64> ids;
@@ -93,10 +100,13 @@ QList<Violation> CampaignVerifier::verify(qint64 campaignId)
     if (inFlight == 0) {
         const qint64 paid = scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"));
         const qint64 paidCents = scalar(QStringLiteral("SELECT COALESCE(SUM(amount_cents), 0) FROM payout WHERE campaign_id = ? AND status = 'paid'"));
-        if (grabRows != grabbedCount)
-            fail(3, tr("%1 grabs in Redis, %2 rows in SQL").arg(grabbedCount).arg(grabRows));
-        if (paid != grabRows || paidCents != grabbedCents)
-            fail(3, tr("%1 payouts (%2 cents) for %3 grabs (%4 cents)").arg(paid).arg(paidCents).arg(grabRows).arg(grabbedCents));
+        const qint64 grabRowCents = scalar(QStringLiteral("SELECT COALESCE(SUM(amount_cents), 0) FROM grab WHERE campaign_id = ?"));
+        // Each side's figures from that side: Redis's count and cents against SQL's, then the
+        // payouts against the SQL grab rows they pay.
+        if (grabRows != grabbedCount || grabRowCents != grabbedCents)
+            fail(3, tr("%1 grabs (%2 cents) in Redis, %3 rows (%4 cents) in SQL").arg(grabbedCount).arg(grabbedCents).arg(grabRows).arg(grabRowCents));
+        if (paid != grabRows || paidCents != grabRowCents)
+            fail(3, tr("%1 payouts (%2 cents) for %3 grabs (%4 cents)").arg(paid).arg(paidCents).arg(grabRows).arg(grabRowCents));
         if (m_providerAmount) {
             QSqlQuery payouts = m_sql.exec(QStringLiteral("SELECT idempotency_key, amount_cents FROM payout WHERE campaign_id = ? AND status = 'paid'"),
                                            {campaignId});

@@ -36,6 +36,9 @@ public:
     QList<Violation> verify(qint64 campaignId);
     /** Every campaign in SQL. */
     QList<Violation> verifyAll();
+    /** Grabs the ledger refused because Redis had lost state (issue 15): not a broken rule (no
+        money moved for them), but the sign of a rollback an operator wants to know about. */
+    qint64 refusedGrabs(std::optional<qint64> campaignId = std::nullopt);
 
 private:
     RedisClient &m_redis;

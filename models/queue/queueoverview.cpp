@@ -53,7 +53,8 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
     for (int shard = 0; shard < keys.shards(); ++shard)
         commands << llen(keys.checkinQueue(shard)) << oldest(keys.checkinQueue(shard)) << llen(keys.checkinDeadLetter(shard));
     for (const qint64 id : std::as_const(campaigns))
-        commands << llen(keys.campaignTasks(id)) << oldest(keys.campaignTasks(id)) << llen(keys.campaignDeadLetter(id));
+        commands << llen(keys.campaignTasks(id)) << oldest(keys.campaignTasks(id)) << llen(keys.campaignDeadLetter(id))
+                 << QByteArrayList{QByteArrayLiteral("SCARD"), keys.campaignRefused(id)};
     for (const QString &worker : std::as_const(workerIds)) {
         commands << QByteArrayList{QByteArrayLiteral("GET"), keys.workerHeartbeat(worker)};
         for (int shard = 0; shard < keys.shards(); ++shard)
@@ -81,10 +82,13 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
         const auto task = PayoutTask::fromJson(replies[at++].toBytes());
         payout.oldestAgeS = ageSeconds(nowMs, task ? std::optional<qint64>(task->atMs) : std::nullopt);
         payout.deadLetter = replies[at++].toInteger();
+        payout.refused = replies[at++].toInteger();
         overview.queues << payout;
     }
-    for (const QueueStatus &queue : std::as_const(overview.queues))
+    for (const QueueStatus &queue : std::as_const(overview.queues)) {
         overview.deadLetter += queue.deadLetter;
+        overview.refused += queue.refused;
+    }
 
     for (const QString &id : std::as_const(workerIds)) {
         WorkerStatus worker;

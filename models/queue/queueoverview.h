@@ -18,6 +18,7 @@ struct QueueStatus {
     qint64 depth = 0;
     double oldestAgeS = 0;              // age of the task that waits longest; 0 when empty
     qint64 deadLetter = 0;              // entries set aside on this queue's dead-letter list(s)
+    qint64 refused = 0;                 // payout queues: grabs the ledger refused (Redis had lost state)
 };
 
 /** One worker that ever claimed work: its heartbeat and what it holds in flight. */
@@ -33,6 +34,7 @@ struct QueueOverview {
     QList<QueueStatus> queues;          // "checkin" first, then payout queues by campaign id
     QList<WorkerStatus> workers;        // by id
     qint64 deadLetter = 0;              // all dead-letter lists together
+    qint64 refused = 0;                 // all campaigns' refused grabs together
 
     /** Reads it all in two pipelined round trips plus one per worker set read. */
     static QueueOverview read(RedisClient &redis, const KeySchema &keys, qint64 nowMs);
