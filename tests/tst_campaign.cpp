@@ -1,6 +1,7 @@
 // Campaigns on real Redis and both SQL dialects: create validation, a launch that is idempotent
 // and resumable after a crash, every grab outcome, the pause kill switch, a concurrent grab storm
-// (never over-issued, never two to one user, sums exact), and close balancing the ledger.
+// (never over-issued, never two to one user, sums exact), close balancing the ledger, and each
+// transition audited once (a repeat writes nothing; SQL caught up after a crash, audited once).
 #include "core/errors.h"
 #include "envelope/campaignservice.h"
 #include "envelope/campaignstore.h"
@@ -68,6 +69,8 @@ private Q_SLOTS:
     void closeRefundsAndBalances();
     void closedCampaignCannotRelaunch_data() { dialects_data(); }
     void closedCampaignCannotRelaunch();
+    void transitionsAuditedOnce_data() { dialects_data(); }
+    void transitionsAuditedOnce();
 
 private:
     RedisUrl m_redisUrl;
@@ -324,6 +327,59 @@ void TestCampaign::closedCampaignCannotRelaunch()
     QVERIFY_THROWS_EXCEPTION(RefusedError, service.resume(campaign.id));
     QVERIFY_THROWS_EXCEPTION(RefusedError, service.pause(campaign.id));
     QVERIFY_THROWS_EXCEPTION(InvalidInputError, service.show(campaign.id + 1000));
+}
+
+void TestCampaign::transitionsAuditedOnce()
+{
+    QFETCH(DbUrl, url);
+    test::resetTables(url);
+    RedisClient redis(m_redisUrl);
+    SqlConnection sql(url);
+    const KeySchema keys(test::uniquePrefix());
+    CampaignService service(redis, sql, keys);
+    const Campaign campaign = service.create(draft(1000, 10), Now);
+    const TransitionAudit audit{QStringLiteral("alice"), Now, QStringLiteral("test")};
+    const auto rows = [&](const char *action) {
+        return scalar(sql, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = ? AND target = ?"),
+                      {QString::fromLatin1(action), QStringLiteral("campaign:%1").arg(campaign.id)});
+    };
+    bool changed = false;
+    service.launch(campaign.id, audit, &changed);
+    QVERIFY(changed);
+    service.launch(campaign.id, audit, &changed);  // a repeat: no row
+    QVERIFY(!changed);
+    QCOMPARE(rows("campaign.launch"), 1);
+    QSqlQuery detail = sql.exec(QStringLiteral("SELECT actor, detail FROM audit_log WHERE action = 'campaign.launch'"));
+    QVERIFY(detail.next());
+    QCOMPARE(detail.value(0).toString(), QStringLiteral("alice"));
+    QCOMPARE(QJsonDocument::fromJson(detail.value(1).toString().toUtf8()).object(),
+             (QJsonObject{{QStringLiteral("status"), QStringLiteral("live")},
+                          {QStringLiteral("refunded_cents"), 0},
+                          {QStringLiteral("via"), QStringLiteral("test")}}));
+
+    // A pause that moved Redis and died before SQL followed: the next pause catches SQL up and
+    // records it, once.
+    const LuaScript status(QStringLiteral("campaign_status"));
+    QCOMPARE(status.run(redis, {keys.campaignMeta(campaign.id), keys.campaignPool(campaign.id)}, {"paused", "10"}).elements.at(0).toBytes(),
+             QByteArray("ok"));
+    QCOMPARE(CampaignStore(sql).find(campaign.id)->status, CampaignStatus::Live);
+    QCOMPARE(service.pause(campaign.id, audit, &changed).status, CampaignStatus::Paused);
+    QVERIFY(changed);
+    QCOMPARE(CampaignStore(sql).find(campaign.id)->status, CampaignStatus::Paused);
+    service.pause(campaign.id, audit, &changed);
+    QVERIFY(!changed);
+    QCOMPARE(rows("campaign.pause"), 1);
+
+    // A refused edge writes nothing; without an audit, a change writes no row.
+    QVERIFY_THROWS_EXCEPTION(RefusedError, service.launch(campaign.id, audit, &changed));
+    QCOMPARE(CampaignStore(sql).find(campaign.id)->status, CampaignStatus::Paused);
+    QCOMPARE(service.close(campaign.id, std::nullopt, &changed).refundedCents, 1000);
+    QVERIFY(changed);
+    QCOMPARE(scalar(sql, QStringLiteral("SELECT COUNT(*) FROM audit_log")), 2);
+    // Refused by Redis after SQL's status was written in the transaction: rolled back.
+    QVERIFY_THROWS_EXCEPTION(RefusedError, service.pause(campaign.id, audit, &changed));
+    QCOMPARE(CampaignStore(sql).find(campaign.id)->status, CampaignStatus::Closed);
+    QCOMPARE(scalar(sql, QStringLiteral("SELECT COUNT(*) FROM audit_log")), 2);
 }
 
 QTEST_GUILESS_MAIN(TestCampaign)

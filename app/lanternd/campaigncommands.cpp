@@ -26,23 +26,16 @@ namespace {
 constexpr qint64 MaxId = std::numeric_limits<qint64>::max();
 
 /** launch/pause/resume/close: one transition, audited, printed. Repeating one the campaign
-    already made prints it and writes nothing, not even an audit row (docs/cli.md). */
+    already made prints it and writes nothing, not even an audit row, however many processes
+    repeat it at once: CampaignService writes the row with the change, once (docs/cli.md). */
 template<typename Transition>
-int runTransition(CommandContext &context, const QString &action, Transition transition)
+int runTransition(CommandContext &context, Transition transition)
 {
     requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("operator")});
     const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
-    const QString actor = context.actor();
+    const TransitionAudit audit{context.actor(), context.nowMs(), QString()};
     CampaignService service(context.redis(), context.sql(), context.keys());
-    bool changed = false;
-    const Campaign campaign = transition(service, id, &changed);
-    if (changed) {
-        AuditLog(context.sql()).record(actor, action, QStringLiteral("campaign:%1").arg(id),
-                                       {{QStringLiteral("status"), campaignStatusName(campaign.status)},
-                                        {QStringLiteral("refunded_cents"), campaign.refundedCents}},
-                                       context.nowMs());
-    }
-    printJson(campaignJson(campaign));
+    printJson(campaignJson(transition(service, id, audit)));
     return 0;
 }
 } // namespace
@@ -79,30 +72,22 @@ int runCampaignCreate(CommandContext &context)
 
 int runCampaignLaunch(CommandContext &context)
 {
-    return runTransition(context, QStringLiteral("campaign.launch"), [](CampaignService &service, qint64 id, bool *changed) {
-        return service.launch(id, changed);
-    });
+    return runTransition(context, [](CampaignService &service, qint64 id, const TransitionAudit &audit) { return service.launch(id, audit); });
 }
 
 int runCampaignPause(CommandContext &context)
 {
-    return runTransition(context, QStringLiteral("campaign.pause"), [](CampaignService &service, qint64 id, bool *changed) {
-        return service.pause(id, changed);
-    });
+    return runTransition(context, [](CampaignService &service, qint64 id, const TransitionAudit &audit) { return service.pause(id, audit); });
 }
 
 int runCampaignResume(CommandContext &context)
 {
-    return runTransition(context, QStringLiteral("campaign.resume"), [](CampaignService &service, qint64 id, bool *changed) {
-        return service.resume(id, changed);
-    });
+    return runTransition(context, [](CampaignService &service, qint64 id, const TransitionAudit &audit) { return service.resume(id, audit); });
 }
 
 int runCampaignClose(CommandContext &context)
 {
-    return runTransition(context, QStringLiteral("campaign.close"), [](CampaignService &service, qint64 id, bool *changed) {
-        return service.close(id, changed);
-    });
+    return runTransition(context, [](CampaignService &service, qint64 id, const TransitionAudit &audit) { return service.close(id, audit); });
 }
 
 int runCampaignRepair(CommandContext &context)

@@ -29,21 +29,6 @@ qint64 integerOrZero(const RedisValue &value)
 
 } // namespace
 
-QString campaignActionAuditName(CampaignAction action)
-{
-    switch (action) {
-    case CampaignAction::Launch:
-        return QStringLiteral("campaign.launch");
-    case CampaignAction::Pause:
-        return QStringLiteral("campaign.pause");
-    case CampaignAction::Resume:
-        return QStringLiteral("campaign.resume");
-    case CampaignAction::Close:
-        return QStringLiteral("campaign.close");
-    }
-    return {};
-}
-
 CampaignConsoleService::CampaignConsoleService(Config config, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_keys(m_config.keyPrefix, m_config.shards)
 {
@@ -159,29 +144,23 @@ void CampaignConsoleService::act(quint64 serial, qint64 campaignId, CampaignActi
 {
     try {
         CampaignService service(redis(), sql(), m_keys);
+        // As `lanternd campaign <action>`: the change is audited once, in its SQL transaction.
+        const TransitionAudit audit{operatorName, nowMs(), QStringLiteral("console")};
         bool changed = false;
         Campaign campaign;
         switch (action) {
         case CampaignAction::Launch:
-            campaign = service.launch(campaignId, &changed);
+            campaign = service.launch(campaignId, audit, &changed);
             break;
         case CampaignAction::Pause:
-            campaign = service.pause(campaignId, &changed);
+            campaign = service.pause(campaignId, audit, &changed);
             break;
         case CampaignAction::Resume:
-            campaign = service.resume(campaignId, &changed);
+            campaign = service.resume(campaignId, audit, &changed);
             break;
         case CampaignAction::Close:
-            campaign = service.close(campaignId, &changed);
+            campaign = service.close(campaignId, audit, &changed);
             break;
-        }
-        // As `lanternd campaign <action>`: audited when it changed something.
-        if (changed) {
-            AuditLog(sql()).record(operatorName, campaignActionAuditName(action), QStringLiteral("campaign:%1").arg(campaignId),
-                                   {{QStringLiteral("status"), campaignStatusName(campaign.status)},
-                                    {QStringLiteral("refunded_cents"), campaign.refundedCents},
-                                    {QStringLiteral("via"), QStringLiteral("console")}},
-                                   nowMs());
         }
         Q_EMIT acted(serial, action, campaign, changed);
     } catch (const RefusedError &error) {

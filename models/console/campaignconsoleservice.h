@@ -19,9 +19,6 @@ class SqlConnection;
 /** The operator actions on a campaign, as the audit log names them ("campaign.launch", ...). */
 enum class CampaignAction { Launch, Pause, Resume, Close };
 
-/** "campaign.launch", "campaign.pause", ... */
-QString campaignActionAuditName(CampaignAction action);
-
 /** The live view of one campaign: `campaign show` (DESIGN §6) plus `verify` (§4). */
 struct CampaignSnapshot {
     CampaignSummary summary;
@@ -32,9 +29,10 @@ struct CampaignSnapshot {
 /** The console's Redis and SQL work for the Campaigns view, on a thread of its own (see
     DedicatedThread and UserLookupService for the pattern): list a page of campaigns, load one
     with its ledger check, create, launch, pause, resume and close. Every change goes through
-    CampaignService and writes an audit_log row as `lanternd campaign ...` does (a repeated
-    transition that changed nothing writes none). Every answer carries its request's serial;
-    failures come as plain translated words plus the technical detail. */
+    CampaignService and writes an audit_log row as `lanternd campaign ...` does: once per change,
+    in its SQL transaction, even when other consoles or lanternd make the same one at the same
+    time (a repeated transition that changed nothing writes none). Every answer carries its
+    request's serial; failures come as plain translated words plus the technical detail. */
 class CampaignConsoleService final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(CampaignConsoleService)

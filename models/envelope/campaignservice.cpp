@@ -1,11 +1,13 @@
 #include "envelope/campaignservice.h"
 
+#include "audit/auditlog.h"
 #include "core/errors.h"
 #include "envelope/campaignstore.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
+#include "sql/sqlconnection.h"
 
 #include <QRandomGenerator>
 
@@ -91,7 +93,7 @@ bool CampaignService::moveTo(const Campaign &campaign, CampaignStatus target, bo
     return reply.elements[0].toBytes() == "ok";
 }
 
-Campaign CampaignService::launch(qint64 id, bool *changed)
+Campaign CampaignService::launch(qint64 id, const std::optional<TransitionAudit> &audit, bool *changed)
 {
     const Campaign campaign = load(id);
     if (campaign.status == CampaignStatus::Closed || campaign.status == CampaignStatus::Paused)
@@ -117,49 +119,61 @@ Campaign CampaignService::launch(qint64 id, bool *changed)
         loaded = after;
     }
 
-    // 3. Known to workers, then live in Redis (grabs start), then in SQL.
+    // 3. Known to workers, then live in Redis (grabs start) and in SQL.
     m_redis.command({"SADD", m_keys.campaignSet(), QByteArray::number(id)});
-    const bool moved = moveTo(campaign, CampaignStatus::Live, true);
-    return follow(campaign, CampaignStatus::Live, moved, changed);
+    return transition(campaign, CampaignStatus::Live, QStringLiteral("campaign.launch"), true, audit, changed);
 }
 
-Campaign CampaignService::follow(Campaign campaign, CampaignStatus target, bool moved, bool *changed, std::optional<qint64> refundedCents)
+Campaign CampaignService::transition(const Campaign &campaign, CampaignStatus target, const QString &action, bool initialiseMeta,
+                                     const std::optional<TransitionAudit> &audit, bool *changed)
 {
-    // SQL lags Redis only after a crash between the two; catching up is a change worth recording.
-    const bool sqlBehind = campaign.status != target || (refundedCents && *refundedCents != campaign.refundedCents);
-    if (sqlBehind)
-        CampaignStore(m_sql).setStatus(campaign.id, target, refundedCents);
+    CampaignStore store(m_sql);
+    Campaign now = campaign;
+    // SQL's status is written first, so a process that changes it holds the campaign's row (on
+    // SQLite the database) until it commits, Redis move and audit row included: concurrent
+    // transitions of one campaign take turns, and the next one finds SQL caught up and writes
+    // nothing. The process whose Redis move took effect therefore writes the one audit row. A
+    // process that changes SQL without moving Redis is catching up after a move whose process
+    // died before SQL followed, and writes that move's row instead (once, for the same reason).
+    const bool madeChange = m_sql.transaction([&] {
+        bool sqlChanged = store.setStatus(campaign.id, target);
+        const bool moved = moveTo(campaign, target, initialiseMeta);
+        now.status = target;
+        if (target == CampaignStatus::Closed) {
+            // Closed: no grab can change grabbed_cents any more, so the refund is what was never grabbed.
+            const RedisValue grabbed = m_redis.command({"HGET", m_keys.campaignMeta(campaign.id), "grabbed_cents"});
+            now.refundedCents = campaign.totalCents - (grabbed.isNil() ? 0 : grabbed.toInteger());
+            sqlChanged = store.setRefund(campaign.id, now.refundedCents) || sqlChanged;
+        }
+        if ((moved || sqlChanged) && audit) {
+            QJsonObject detail{{QStringLiteral("status"), campaignStatusName(now.status)}, {QStringLiteral("refunded_cents"), now.refundedCents}};
+            if (!audit->via.isEmpty())
+                detail.insert(QStringLiteral("via"), audit->via);
+            AuditLog(m_sql).record(audit->actor, action, QStringLiteral("campaign:%1").arg(campaign.id), detail, audit->atMs);
+        }
+        return moved || sqlChanged;
+    });
     if (changed)
-        *changed = moved || sqlBehind;
-    campaign.status = target;
-    if (refundedCents)
-        campaign.refundedCents = *refundedCents;
-    return campaign;
+        *changed = madeChange;
+    return now;
 }
 
-Campaign CampaignService::pause(qint64 id, bool *changed)
+Campaign CampaignService::pause(qint64 id, const std::optional<TransitionAudit> &audit, bool *changed)
 {
-    const Campaign campaign = load(id);
-    const bool moved = moveTo(campaign, CampaignStatus::Paused, false);
-    return follow(campaign, CampaignStatus::Paused, moved, changed);
+    return transition(load(id), CampaignStatus::Paused, QStringLiteral("campaign.pause"), false, audit, changed);
 }
 
-Campaign CampaignService::resume(qint64 id, bool *changed)
+Campaign CampaignService::resume(qint64 id, const std::optional<TransitionAudit> &audit, bool *changed)
 {
     const Campaign campaign = load(id);
     if (campaign.status == CampaignStatus::Draft)
         throw RefusedError(tr("campaign %1 is a draft: launch it first").arg(id));
-    const bool moved = moveTo(campaign, CampaignStatus::Live, false);
-    return follow(campaign, CampaignStatus::Live, moved, changed);
+    return transition(campaign, CampaignStatus::Live, QStringLiteral("campaign.resume"), false, audit, changed);
 }
 
-Campaign CampaignService::close(qint64 id, bool *changed)
+Campaign CampaignService::close(qint64 id, const std::optional<TransitionAudit> &audit, bool *changed)
 {
-    const Campaign campaign = load(id);
-    const bool moved = moveTo(campaign, CampaignStatus::Closed, true);
-    // Closed: no grab can change grabbed_cents any more, so the refund is what was never grabbed.
-    const RedisValue grabbed = m_redis.command({"HGET", m_keys.campaignMeta(id), "grabbed_cents"});
-    return follow(campaign, CampaignStatus::Closed, moved, changed, campaign.totalCents - (grabbed.isNil() ? 0 : grabbed.toInteger()));
+    return transition(load(id), CampaignStatus::Closed, QStringLiteral("campaign.close"), true, audit, changed);
 }
 
 CampaignSummary CampaignService::show(qint64 id)

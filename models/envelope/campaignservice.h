@@ -35,6 +35,13 @@ struct CampaignSummary {
     qint64 refusedCents = 0;
 };
 
+/** Who a transition is recorded as in audit_log, when it changes something. */
+struct TransitionAudit {
+    QString actor;
+    qint64 atMs = 0;
+    QString via;  // added to the row's detail as "via" unless empty (the console says "console")
+};
+
 /** The campaign lifecycle (DESIGN §4): create a draft, launch it (envelopes to SQL, the pool to
     Redis; idempotent and resumable after a crash), pause/resume (the kill switch), close (the
     unclaimed pool is refunded). Redis holds the status grabs obey; SQL follows it. */
@@ -51,12 +58,15 @@ public:
     Campaign create(const CampaignDraft &draft, qint64 nowMs);
     /** The transitions throw InvalidInputError for an unknown id and RefusedError for an edge the
         status does not allow, before writing anything. Repeating one the campaign already made is
-        not an error: it returns the campaign unchanged and sets `*changed` (when given) to false,
-        so callers can leave such a no-op out of the audit log. */
-    Campaign launch(qint64 id, bool *changed = nullptr);
-    Campaign pause(qint64 id, bool *changed = nullptr);
-    Campaign resume(qint64 id, bool *changed = nullptr);
-    Campaign close(qint64 id, bool *changed = nullptr);
+        not an error: it returns the campaign unchanged and sets `*changed` (when given) to false.
+        With `audit`, the change writes its audit_log row ("campaign.launch", ...) in the SQL
+        transaction that makes SQL follow Redis. Each change is recorded exactly once, however many
+        processes ask for it at the same time: by the one whose move took effect, or, when that one
+        died before SQL followed, by the first that catches SQL up (docs/decisions.md, Audit). */
+    Campaign launch(qint64 id, const std::optional<TransitionAudit> &audit = std::nullopt, bool *changed = nullptr);
+    Campaign pause(qint64 id, const std::optional<TransitionAudit> &audit = std::nullopt, bool *changed = nullptr);
+    Campaign resume(qint64 id, const std::optional<TransitionAudit> &audit = std::nullopt, bool *changed = nullptr);
+    Campaign close(qint64 id, const std::optional<TransitionAudit> &audit = std::nullopt, bool *changed = nullptr);
     CampaignSummary show(qint64 id);
 
 private:
@@ -65,8 +75,10 @@ private:
         when the campaign already had that status in Redis. `initialiseMeta` passes the meta
         fields a campaign's first move (launch or close of a draft) creates. */
     bool moveTo(const Campaign &campaign, CampaignStatus target, bool initialiseMeta);
-    /** SQL follows a move; returns the campaign as it now is. */
-    Campaign follow(Campaign campaign, CampaignStatus target, bool moved, bool *changed, std::optional<qint64> refundedCents = std::nullopt);
+    /** Moves the campaign in Redis and makes SQL follow, in one SQL transaction that also writes
+        the audit row when either changed; returns the campaign as it now is. */
+    Campaign transition(const Campaign &campaign, CampaignStatus target, const QString &action, bool initialiseMeta,
+                        const std::optional<TransitionAudit> &audit, bool *changed);
 
     RedisClient &m_redis;
     SqlConnection &m_sql;

@@ -56,13 +56,22 @@ void CampaignStore::insertEnvelopes(qint64 campaignId, const std::vector<qint64>
     });
 }
 
-void CampaignStore::setStatus(qint64 campaignId, CampaignStatus status, std::optional<qint64> refundedCents)
+bool CampaignStore::setStatus(qint64 campaignId, CampaignStatus status)
 {
-    if (refundedCents)
-        m_connection.exec(QStringLiteral("UPDATE campaign SET status = ?, refunded_cents = ? WHERE id = ?"),
-                          {campaignStatusName(status), *refundedCents, campaignId});
-    else
-        m_connection.exec(QStringLiteral("UPDATE campaign SET status = ? WHERE id = ?"), {campaignStatusName(status), campaignId});
+    // Only a row that differs is written, so the count says whether this call changed it (equal
+    // to MySQL's matched rows and its changed rows alike, whether CLIENT_FOUND_ROWS is set or not).
+    const QString name = campaignStatusName(status);
+    return m_connection.exec(QStringLiteral("UPDATE campaign SET status = ? WHERE id = ? AND status <> ?"), {name, campaignId, name})
+                   .numRowsAffected()
+            > 0;
+}
+
+bool CampaignStore::setRefund(qint64 campaignId, qint64 refundedCents)
+{
+    return m_connection.exec(QStringLiteral("UPDATE campaign SET refunded_cents = ? WHERE id = ? AND refunded_cents <> ?"),
+                             {refundedCents, campaignId, refundedCents})
+                   .numRowsAffected()
+            > 0;
 }
 
 CampaignLedger CampaignStore::ledger(qint64 campaignId)

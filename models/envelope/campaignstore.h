@@ -29,7 +29,11 @@ public:
     std::optional<Campaign> find(qint64 id);
     /** Writes envelopes 1..N idempotently on (campaign, seq), in one transaction. */
     void insertEnvelopes(qint64 campaignId, const std::vector<qint64> &amounts);
-    void setStatus(qint64 campaignId, CampaignStatus status, std::optional<qint64> refundedCents = std::nullopt);
+    /** Sets the status unless the row already has it; true when this call changed the row, which
+        then stays locked until the transaction ends (MySQL: the row, SQLite: the database). */
+    bool setStatus(qint64 campaignId, CampaignStatus status);
+    /** Sets refunded_cents unless the row already has that value; true when this call changed it. */
+    bool setRefund(qint64 campaignId, qint64 refundedCents);
     CampaignLedger ledger(qint64 campaignId);
 
 private:
