@@ -360,7 +360,7 @@ void TestCampaign::transitionsAuditedOnce()
     // A pause that moved Redis and died before SQL followed: the next pause catches SQL up and
     // records it, once.
     const LuaScript status(QStringLiteral("campaign_status"));
-    QCOMPARE(status.run(redis, {keys.campaignMeta(campaign.id), keys.campaignPool(campaign.id)}, {"paused", "10"}).elements.at(0).toBytes(),
+    QCOMPARE(status.run(redis, {keys.campaignMeta(campaign.id), keys.campaignPool(campaign.id), keys.campaignRepairLock(campaign.id)}, {"paused", "10"}).elements.at(0).toBytes(),
              QByteArray("ok"));
     QCOMPARE(CampaignStore(sql).find(campaign.id)->status, CampaignStatus::Live);
     QCOMPARE(service.pause(campaign.id, audit, &changed).status, CampaignStatus::Paused);

@@ -180,7 +180,7 @@ void TestCliCampaignRace::concurrentCatchUp()
         LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), QString::number(id)}));
 
         // A pause, then a close, that each moved Redis and died before SQL followed.
-        const QByteArrayList campaignKeys{keys.campaignMeta(id), keys.campaignPool(id)};
+        const QByteArrayList campaignKeys{keys.campaignMeta(id), keys.campaignPool(id), keys.campaignRepairLock(id)};
         QCOMPARE(status.run(redis, campaignKeys, {"paused", QByteArray::number(Envelopes)}).elements.at(0).toBytes(), QByteArray("ok"));
         QCOMPARE(sqlState(sql.db, id), QStringLiteral("live/0"));
         raceTransition(lanternd, QStringLiteral("pause"), id, QStringLiteral("paused"));
