@@ -868,6 +868,17 @@ void TestCliServeWire::malformedRefusedAndClosed_data()
     QTest::newRow("Content-Length and chunked together -> 400")
             << QByteArray("POST /v1/checkin HTTP/1.1\r\nHost: x\r\n" + bearer + "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
             << 400 << QStringLiteral("bad_request");
+    // RFC 9112 3: one space on each side of the target, nothing else (libhttp-parser takes runs of them).
+    QTest::newRow("two spaces after the target (GET /healthz  HTTP/1.1) -> 400")
+            << QByteArray("GET /healthz  HTTP/1.1\r\nHost: x\r\n\r\n") << 400 << QStringLiteral("bad_request");
+    QTest::newRow("two spaces after the target of a check-in -> 400")
+            << QByteArray("POST /v1/checkin  HTTP/1.1\r\nHost: x\r\n" + bearer + "\r\n") << 400 << QStringLiteral("bad_request");
+    // RFC 9112 7.1.1: a chunk extension is ;token[=token or quoted-string] (libhttp-parser skips any bytes up to CR).
+    const QByteArray chunkedHead = "POST /v1/checkin HTTP/1.1\r\nHost: x\r\n" + bearer + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    QTest::newRow("NUL in a chunk extension -> 400")
+            << QByteArray(chunkedHead + QByteArrayLiteral("2;x\0=1\r\n{}\r\n0\r\n\r\n")) << 400 << QStringLiteral("bad_request");
+    QTest::newRow("chunk data not followed by CRLF -> 400")
+            << QByteArray(chunkedHead + "2\r\n{}XY0\r\n\r\n") << 400 << QStringLiteral("bad_request");
 }
 
 /** Each is answered with a JSON error and "Connection: close", the connection is closed, nothing
