@@ -202,6 +202,10 @@
         <source>invalid or expired bearer token</source>
         <translation>invalid or expired bearer token</translation>
     </message>
+    <message>
+        <source>query parameter &apos;%1&apos; appears more than once: send each parameter at most once</source>
+        <translation>query parameter &apos;%1&apos; appears more than once: send each parameter at most once</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ApiHandler</name>

@@ -200,6 +200,10 @@
         <source>invalid or expired bearer token</source>
         <translation>Bearer 令牌无效或已过期</translation>
     </message>
+    <message>
+        <source>query parameter &apos;%1&apos; appears more than once: send each parameter at most once</source>
+        <translation>查询参数“%1”出现了多次：每个参数最多只能发送一次</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ApiHandler</name>

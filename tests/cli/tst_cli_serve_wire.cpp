@@ -544,6 +544,8 @@ private Q_SLOTS:
     void idleConnectionsDoNotHoldUpStop();
     void halfCloseAnswersEveryPipelinedRequest();
     void clientThatDoesNotReadIsNotServedWithoutBound();
+    void repeatedQueryParameterRefused_data();
+    void repeatedQueryParameterRefused();
 
 private:
     Lanternd lanternd() const
@@ -1175,6 +1177,61 @@ void TestCliServeWire::clientThatDoesNotReadIsNotServedWithoutBound()
     else
         QVERIFY2(wire.send(request), wire.failure().constData());
     HEALTH_VERIFY(wire.read());
+    QCOMPARE(server.stop().first, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 12. A query parameter sent twice
+
+void TestCliServeWire::repeatedQueryParameterRefused_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QByteArray>("target");
+    QTest::addColumn<bool>("withBearer");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("calendar: month twice (it once answered the last)")
+            << QByteArray("GET") << QByteArray("/v1/calendar?month=2026-03&month=2026-02") << true << QStringLiteral("month");
+    QTest::newRow("calendar: month twice with the same value") << QByteArray("GET") << QByteArray("/v1/calendar?month=2026-03&month=2026-03")
+                                                                << true << QStringLiteral("month");
+    QTest::newRow("calendar: month twice, once percent-encoded (%6Donth)")
+            << QByteArray("GET") << QByteArray("/v1/calendar?month=2026-03&%6Donth=2026-02") << true << QStringLiteral("month");
+    QTest::newRow("check-in: a parameter twice") << QByteArray("POST") << QByteArray("/v1/checkin?a=1&a=2") << true << QStringLiteral("a");
+    QTest::newRow("grab: a parameter twice") << QByteArray("POST") << QByteArray("/v1/campaigns/1/grab?try=1&try=1") << true
+                                             << QStringLiteral("try");
+    QTest::newRow("campaign: a parameter twice, without values") << QByteArray("GET") << QByteArray("/v1/campaigns/1?x&x") << true
+                                                                  << QStringLiteral("x");
+    QTest::newRow("health: a parameter twice, no bearer needed") << QByteArray("GET") << QByteArray("/healthz?probe=1&probe=2") << false
+                                                                  << QStringLiteral("probe");
+    QTest::newRow("metrics: a parameter twice") << QByteArray("GET") << QByteArray("/metrics?name=a&name=b") << false << QStringLiteral("name");
+}
+
+/** Refused with 400 naming the parameter, whichever the endpoint, before any Redis or SQL work;
+    the connection serves on (a refusal of the API, not of the HTTP layer). */
+void TestCliServeWire::repeatedQueryParameterRefused()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QByteArray, target);
+    QFETCH(bool, withBearer);
+    QFETCH(QString, name);
+    Server server(lanternd());
+    QVERIFY2(server.waitListening(), server.stderrText().constData());
+    lantern::RedisClient redis(redisUrlOf());
+    const RedisSnapshot before = snapshotRedis(redis, m_prefix.toUtf8());
+
+    Wire wire(server.port());
+    QVERIFY2(wire.isConnected(), wire.failure().constData());
+    QVERIFY2(wire.send(httpRequest(method, target, withBearer ? bearerFor(90) : QString())), wire.failure().constData());
+    const HttpResponse response = wire.read();
+    QVERIFY2(response.status == 400, response.describe().constData());
+    QCOMPARE(response.json().value(QStringLiteral("error")).toString(), QStringLiteral("bad_request"));
+    const QString message = response.json().value(QStringLiteral("message")).toString();
+    QVERIFY2(message.contains(QLatin1Char('\'') + name + QLatin1Char('\'')), qPrintable(message));
+    QVERIFY2(!response.headers.contains("connection"), response.describe().constData());
+    QVERIFY2(wire.send(healthRequest()), wire.failure().constData());
+    HEALTH_VERIFY(wire.read());
+
+    const RedisSnapshot after = snapshotRedis(redis, m_prefix.toUtf8());
+    QVERIFY2(after.keys == before.keys, before.describeChange(after).constData());
     QCOMPARE(server.stop().first, 0);
 }
 
