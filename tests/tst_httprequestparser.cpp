@@ -27,6 +27,12 @@ qsizetype feedInPieces(HttpRequestParser &parser, const QByteArray &bytes, qsize
     return consumed;
 }
 
+/** A chunked POST whose body is `framing` as it is. */
+QByteArray chunkedWith(const QByteArray &framing)
+{
+    return "POST /b HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + framing;
+}
+
 QByteArray chunked(const QByteArray &body, qsizetype chunkSize)
 {
     QByteArray out;
@@ -51,6 +57,8 @@ private Q_SLOTS:
     void keepAlive();
     void failures_data();
     void failures();
+    void strictForEveryPipelinedRequest_data();
+    void strictForEveryPipelinedRequest();
     void limitBoundaries_data();
     void limitBoundaries();
     void expectContinue_data();
@@ -119,6 +127,15 @@ void TestHttpRequestParser::parse_data()
          "POST /b HTTP/1.1\r\nContent-Length: 16384\r\n\r\n" + bigBody, "POST", "/b", {}, {}, bigBody},
         {"chunked body of exactly 16 KiB accepted",
          "POST /b HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked(bigBody, 1000), "POST", "/b", {}, {}, bigBody},
+        {"chunk extensions: several, blanks around ; and =, token and quoted values",
+         "POST /b HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+         "5 ;a ; b=1\t;c = \"q \\\" \t\x80;\"\r\nhello\r\n0;last\r\n\r\n",
+         "POST", "/b", {}, {}, "hello"},
+        {"chunk size in upper-case hex with leading zeros",
+         "POST /b HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n00A\r\n0123456789\r\n0\r\n\r\n", "POST", "/b", {}, {},
+         "0123456789"},
+        {"request line with a token method and an absolute path with query",
+         "GET /a/b;c?d=e&f=%20 HTTP/1.0\r\n\r\n", "GET", "/a/b;c", "d=e&f=%20", {}, {}},
     };
     for (const Case &c : cases) {
         QTest::addRow("%s, all at once", c.name) << c.raw << qsizetype(0) << c.method << c.path << c.query << c.authorization << c.body;
@@ -284,6 +301,39 @@ void TestHttpRequestParser::failures_data()
         {"duplicate Authorization in another case -> 400",
          "GET / HTTP/1.1\r\nAuthorization: Bearer a\r\nHost: x\r\nAUTHORIZATION: Bearer a\r\n\r\n", 400,
          QStringLiteral("Authorization")},
+        // RFC 9112 3: method SP request-target SP HTTP-version, one space each, nothing else.
+        {"two spaces after the target -> 400", "GET /healthz  HTTP/1.1\r\nHost: a\r\n\r\n", 400, QStringLiteral("request line")},
+        {"two spaces after the method -> 400", "GET  /healthz HTTP/1.1\r\nHost: a\r\n\r\n", 400, QStringLiteral("request line")},
+        {"a tab between method and target -> 400", "GET\t/healthz HTTP/1.1\r\n\r\n", 400, QStringLiteral("request line")},
+        {"a space after the version -> 400", "GET /healthz HTTP/1.1 \r\n\r\n", 400, QStringLiteral("request line")},
+        {"a tab after the version -> 400", "GET /healthz HTTP/1.1\t\r\n\r\n", 400, QStringLiteral("request line")},
+        {"a space before the method -> 400", " GET /healthz HTTP/1.1\r\n\r\n", 400, QStringLiteral("malformed request")},
+        {"a tab inside the target -> 400", "GET /a\tb HTTP/1.1\r\n\r\n", 400, QStringLiteral("request line")},
+        {"a DEL inside the target -> 400", "GET /a\x7f HTTP/1.1\r\n\r\n", 400, QStringLiteral("request line")},
+        {"a version that is not HTTP/ -> 400", "GET / HXXP/1.1\r\n\r\n", 400, QStringLiteral("request line")},
+        {"a lower-case http/1.1 -> 400", "GET / http/1.1\r\n\r\n", 400, QStringLiteral("request line")},
+        {"a CR not followed by LF after the version -> 400", "GET / HTTP/1.1\rHost: a\r\n\r\n", 400, QStringLiteral("request line")},
+        // RFC 9112 7.1.1: chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ), name a token, value a token or quoted-string.
+        {"NUL in a chunk extension name -> 400", chunkedWith(QByteArrayLiteral("5;e\0x=1\r\nhello\r\n0\r\n\r\n")), 400, QStringLiteral("chunk extension")},
+        {"NUL in a chunk extension value -> 400", chunkedWith(QByteArrayLiteral("5;ext=\0\r\nhello\r\n0\r\n\r\n")), 400, QStringLiteral("chunk extension")},
+        {"NUL in a quoted chunk extension value -> 400", chunkedWith(QByteArrayLiteral("5;ext=\"a\0b\"\r\nhello\r\n0\r\n\r\n")), 400,
+         QStringLiteral("chunk extension")},
+        {"NUL in the last chunk's extension -> 400", chunkedWith(QByteArrayLiteral("5\r\nhello\r\n0;\0\r\n\r\n")), 400, QStringLiteral("chunk extension")},
+        {"control character (0x01) in a chunk extension -> 400", chunkedWith("5;e=\x01\r\nhello\r\n0\r\n\r\n"), 400,
+         QStringLiteral("chunk extension")},
+        {"DEL in a chunk extension -> 400", chunkedWith("5;e\x7f\r\nhello\r\n0\r\n\r\n"), 400, QStringLiteral("chunk extension")},
+        {"a chunk extension without a name -> 400", chunkedWith("5;\r\nhello\r\n0\r\n\r\n"), 400, QStringLiteral("chunk extension")},
+        {"a chunk extension with = but no value -> 400", chunkedWith("5;a=\r\nhello\r\n0\r\n\r\n"), 400, QStringLiteral("chunk extension")},
+        {"a chunk extension name with a space inside -> 400", chunkedWith("5;a b\r\nhello\r\n0\r\n\r\n"), 400,
+         QStringLiteral("chunk extension")},
+        {"an unterminated quoted chunk extension -> 400", chunkedWith("5;a=\"x\r\nhello\r\n0\r\n\r\n"), 400,
+         QStringLiteral("chunk extension")},
+        {"a chunk size followed by a space and no extension -> 400", chunkedWith("5 \r\nhello\r\n0\r\n\r\n"), 400,
+         QStringLiteral("chunk extension")},
+        {"a chunk size line ending in CR without LF -> 400", chunkedWith("5\rXhello\r\n0\r\n\r\n"), 400, QStringLiteral("CRLF")},
+        {"chunk data not followed by CRLF -> 400", chunkedWith("5\r\nhelloXY0\r\n\r\n"), 400, QStringLiteral("CRLF")},
+        {"a chunk extension over 1 KiB -> 400", chunkedWith("5;a=" + QByteArray(1100, 'v') + "\r\nhello\r\n0\r\n\r\n"), 400,
+         QStringLiteral("1024")},
         {"WebSocket upgrade -> 501",
          "GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n", 501,
          QStringLiteral("upgrade")},
@@ -316,13 +366,42 @@ void TestHttpRequestParser::failures()
     QCOMPARE(parser.state(), State::Failed);
 }
 
+void TestHttpRequestParser::strictForEveryPipelinedRequest_data()
+{
+    QTest::addColumn<QByteArray>("second");
+    QTest::addColumn<QString>("messagePart");
+
+    QTest::newRow("second request line with two spaces") << QByteArray("GET /two  HTTP/1.1\r\n\r\n") << QStringLiteral("request line");
+    QTest::newRow("second request's chunk extension with a NUL")
+        << chunkedWith(QByteArrayLiteral("2;x\0\r\nab\r\n0\r\n\r\n")) << QStringLiteral("chunk extension");
+}
+
+/** The checks start over with each request on a connection, behind a chunked one too. */
+void TestHttpRequestParser::strictForEveryPipelinedRequest()
+{
+    QFETCH(QByteArray, second);
+    QFETCH(QString, messagePart);
+
+    const QByteArray first = chunkedWith("3;a=\"b\"\r\nabc\r\n0\r\n\r\n");
+    for (const qsizetype piece : {qsizetype(0), qsizetype(1)}) {
+        HttpRequestParser parser;
+        QCOMPARE(feedInPieces(parser, first + second, piece), first.size());
+        QCOMPARE(parser.state(), State::Complete);
+        QCOMPARE(parser.take().body, QByteArray("abc"));
+        feedInPieces(parser, second, piece);
+        QCOMPARE(parser.state(), State::Failed);
+        QCOMPARE(parser.errorStatus(), 400);
+        QVERIFY2(parser.errorMessage().contains(messagePart, Qt::CaseInsensitive), qPrintable(parser.errorMessage()));
+    }
+}
+
 void TestHttpRequestParser::limitBoundaries_data()
 {
     QTest::addColumn<QByteArray>("raw");
     QTest::addColumn<State>("state");
     QTest::addColumn<int>("status");
 
-    // Limits in this test: 64 header bytes, 10 body bytes.
+    // Limits in this test: 64 header bytes, 10 body bytes, 16 bytes of a chunk-size line.
     const QByteArray line = "POST /p HTTP/1.1\r\n";  // 18 bytes
     const auto headersOf = [&line](qsizetype total, const QByteArray &lengthHeader) -> QByteArray {
         const QByteArray fixed = line + lengthHeader + "X: " + "\r\n\r\n";
@@ -342,6 +421,10 @@ void TestHttpRequestParser::limitBoundaries_data()
     QTest::newRow("chunked body one over the limit -> 400")
         << QByteArray(QByteArray("POST /p HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n") + chunked("0123456789A", 4))
         << State::Failed << 400;
+    QTest::newRow("chunk-size line with its CRLF at the limit -> complete")
+        << chunkedWith("4;x=" + QByteArray(10, 'v') + "\r\nabcd\r\n0\r\n\r\n") << State::Complete << 0;
+    QTest::newRow("chunk-size line one over the limit -> 400")
+        << chunkedWith("4;x=" + QByteArray(11, 'v') + "\r\nabcd\r\n0\r\n\r\n") << State::Failed << 400;
 }
 
 void TestHttpRequestParser::limitBoundaries()
@@ -351,7 +434,7 @@ void TestHttpRequestParser::limitBoundaries()
     QFETCH(int, status);
 
     for (const qsizetype piece : {qsizetype(0), qsizetype(1), qsizetype(5)}) {
-        HttpRequestParser parser(HttpRequestParser::Limits{.maxHeaderBytes = 64, .maxBodyBytes = 10});
+        HttpRequestParser parser(HttpRequestParser::Limits{.maxHeaderBytes = 64, .maxBodyBytes = 10, .maxChunkLineBytes = 16});
         feedInPieces(parser, raw, piece);
         QCOMPARE(parser.state(), state);
         QCOMPARE(parser.errorStatus(), status);

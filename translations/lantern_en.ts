@@ -202,6 +202,10 @@
         <source>invalid or expired bearer token</source>
         <translation>invalid or expired bearer token</translation>
     </message>
+    <message>
+        <source>query parameter &apos;%1&apos; appears more than once: send each parameter at most once</source>
+        <translation>query parameter &apos;%1&apos; appears more than once: send each parameter at most once</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ApiHandler</name>
@@ -876,6 +880,22 @@ Key prefix: %3</translation>
     <message>
         <source>request body too large: at most %1 bytes</source>
         <translation>request body too large: at most %1 bytes</translation>
+    </message>
+    <message>
+        <source>malformed request line: it must be the method, one space, the target, one space and the HTTP version</source>
+        <translation>malformed request line: it must be the method, one space, the target, one space and the HTTP version</translation>
+    </message>
+    <message>
+        <source>malformed chunked body: a chunk extension must be ;name or ;name=value, the value a token or a quoted string</source>
+        <translation>malformed chunked body: a chunk extension must be ;name or ;name=value, the value a token or a quoted string</translation>
+    </message>
+    <message>
+        <source>malformed chunked body: a chunk-size line and a chunk&apos;s data must end in CRLF</source>
+        <translation>malformed chunked body: a chunk-size line and a chunk&apos;s data must end in CRLF</translation>
+    </message>
+    <message>
+        <source>malformed chunked body: a chunk-size line with its extensions is at most %1 bytes</source>
+        <translation>malformed chunked body: a chunk-size line with its extensions is at most %1 bytes</translation>
     </message>
 </context>
 <context>

@@ -200,6 +200,10 @@
         <source>invalid or expired bearer token</source>
         <translation>Bearer 令牌无效或已过期</translation>
     </message>
+    <message>
+        <source>query parameter &apos;%1&apos; appears more than once: send each parameter at most once</source>
+        <translation>查询参数“%1”出现了多次：每个参数最多只能发送一次</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ApiHandler</name>
@@ -872,6 +876,22 @@ SQL：%2
     <message>
         <source>request body too large: at most %1 bytes</source>
         <translation>请求体过大：最多 %1 字节</translation>
+    </message>
+    <message>
+        <source>malformed request line: it must be the method, one space, the target, one space and the HTTP version</source>
+        <translation>请求行格式错误：必须是方法、一个空格、请求目标、一个空格和 HTTP 版本</translation>
+    </message>
+    <message>
+        <source>malformed chunked body: a chunk extension must be ;name or ;name=value, the value a token or a quoted string</source>
+        <translation>分块请求体格式错误：分块扩展必须是 ;name 或 ;name=value，值为 token 或带引号的字符串</translation>
+    </message>
+    <message>
+        <source>malformed chunked body: a chunk-size line and a chunk&apos;s data must end in CRLF</source>
+        <translation>分块请求体格式错误：分块大小行和分块数据都必须以 CRLF 结尾</translation>
+    </message>
+    <message>
+        <source>malformed chunked body: a chunk-size line with its extensions is at most %1 bytes</source>
+        <translation>分块请求体格式错误：分块大小行（含扩展）最多 %1 字节</translation>
     </message>
 </context>
 <context>

@@ -34,6 +34,12 @@ constexpr qint64 IdleTimeoutNs = 60'000'000'000;     // a kept-alive connection 
 constexpr qint64 RequestTimeoutNs = 10'000'000'000;  // a request that started arriving but did not finish
 constexpr qint64 SwitchesMaxAgeNs = 1'000'000'000;   // as FeatureSwitches::isOn: a second
 constexpr qint64 StopGraceNs = 10'000'000'000;       // answers under way when SIGTERM came
+// Lingering close (nginx's lingering_close, Apache's lingering_close()): after the last answer
+// the server sends its FIN, then reads and drops what the client still sends, so that the
+// kernel does not answer unread input with a reset that can destroy the answer in flight.
+constexpr qint64 LingerNs = 2'000'000'000;            // then it closes anyway (checked once a second)
+constexpr qsizetype LingerMaxBytes = 1024 * 1024;     // dropped at most: a client that sends more is reset
+constexpr qsizetype LingerReadsPerEvent = 4;          // ReadChunk each: other connections get their turn
 constexpr int TickMs = 100;                           // how often the loop looks at the stop flag
 
 /** HGETALL of the switches, for the loop's own copy (renewed every second). */
@@ -69,8 +75,12 @@ const char *errorCode(int status)
 struct HttpServerLoop::Connection {
     qsizetype unsent() const { return out.size() - outOffset; }
     qsizetype unparsed() const { return in.size() - inOffset; }
-    /** Whether to read more: not while closing, nor while unparsed input or unsent output piles up. */
-    bool wantsInput() const { return !closing && !peerClosed && unparsed() < MaxBufferedInput && unsent() < MaxBufferedOutput; }
+    /** Whether to read more: to drop it while lingering; else not while closing, nor while
+        unparsed input or unsent output piles up. */
+    bool wantsInput() const
+    {
+        return lingering || (!closing && !peerClosed && unparsed() < MaxBufferedInput && unsent() < MaxBufferedOutput);
+    }
 
     quint64 id = 0;
     int fd = -1;
@@ -83,6 +93,9 @@ struct HttpServerLoop::Connection {
     bool busy = false;    // a request is being answered
     bool closing = false; // close once the output is written
     bool peerClosed = false;  // the client sent its last byte: answer what came, then close
+    bool lingering = false;   // answered and shut for writing: input is read and dropped until the client closes
+    qint64 lingerEndNs = 0;
+    qsizetype lingerBytes = 0;  // dropped so far
     bool dirty = false;   // in m_dirty
     bool continueSent = false;
     bool keepAlive = true;
@@ -217,6 +230,13 @@ void HttpServerLoop::onConnectionEvent(quint64 id, quint32 events)
     if (found == m_connections.end())
         return;
     Connection &connection = *found->second;
+    if (connection.lingering) {
+        if (events & EPOLLERR)
+            close(id);
+        else
+            dropInput(connection);  // the end of the stream (EPOLLHUP) shows up as a read too
+        return;
+    }
     if (events & (EPOLLERR | EPOLLHUP)) {
         close(id);
         return;
@@ -396,7 +416,10 @@ void HttpServerLoop::writeTo(Connection &connection)
         connection.out.clear();
         connection.outOffset = 0;
         if (connection.closing && !connection.busy) {
-            close(connection.id);
+            if (connection.peerClosed)
+                close(connection.id);  // nothing more can come
+            else
+                linger(connection);
             return;
         }
     }
@@ -404,6 +427,35 @@ void HttpServerLoop::writeTo(Connection &connection)
     // A client that stopped reading was not served meanwhile: go on with what it sent.
     if (!connection.busy && !connection.closing && connection.unparsed() > 0 && connection.unsent() < MaxBufferedOutput)
         serveInput(connection);
+}
+
+void HttpServerLoop::linger(Connection &connection)
+{
+    if (connection.lingering)
+        return;
+    ::shutdown(connection.fd, SHUT_WR);  // the FIN goes after the answers
+    connection.lingering = true;
+    connection.lingerEndNs = monotonicNs() + LingerNs;
+    connection.in.clear();
+    connection.inOffset = 0;
+    rewatch(connection, false);
+}
+
+void HttpServerLoop::dropInput(Connection &connection)
+{
+    char scratch[ReadChunk];
+    for (qsizetype reads = 0; reads < LingerReadsPerEvent; ++reads) {
+        const ssize_t n = ::read(connection.fd, scratch, sizeof scratch);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        // The client closed (0) or reset (error); past the bound, the reset is ours.
+        if (n <= 0 || (connection.lingerBytes += n) > LingerMaxBytes) {
+            close(connection.id);
+            return;
+        }
+    }
 }
 
 void HttpServerLoop::markForWriting(Connection &connection)
@@ -500,6 +552,12 @@ void HttpServerLoop::sweep(qint64 nowNs)
     }
     std::vector<quint64> idle;
     for (const auto &[id, connection] : m_connections) {
+        if (connection->lingering) {
+            // Answered already: on stop, like the idle ones, it does not wait.
+            if (stopping || nowNs >= connection->lingerEndNs)
+                idle.push_back(id);
+            continue;
+        }
         if (connection->busy || connection->outOffset < connection->out.size())
             continue;
         const bool started = connection->parser.started();

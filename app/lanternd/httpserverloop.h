@@ -50,6 +50,10 @@ private:
     /** Called for an answer that may outlive its connection or its request. */
     void deliver(quint64 connectionId, quint64 requestSeq, const ApiResponse &response);
     void writeTo(Connection &connection);
+    /** After the last answer of a connection the client has not closed: FIN, then its input is
+        read and dropped (dropInput) until it closes, for LingerNs or LingerMaxBytes at most. */
+    void linger(Connection &connection);
+    void dropInput(Connection &connection);
     /** Queues the connection for the write at the end of this turn (once). */
     void markForWriting(Connection &connection);
     /** Asks epoll for what the connection waits on now: input (Connection::wantsInput) and,

@@ -4,6 +4,8 @@
 #include "token/usertoken.h"
 
 #include <QDateTime>
+#include <QSet>
+#include <QUrlQuery>
 
 namespace lantern {
 
@@ -21,6 +23,21 @@ std::optional<qint64> parseId(QByteArrayView text)
     bool ok = false;
     const qint64 id = text.toLongLong(&ok);
     return ok && id > 0 ? std::optional<qint64>(id) : std::nullopt;
+}
+
+/** The first query parameter named more than once (names compared decoded, as the endpoints
+    read them: "month" and "%6Donth" are one name), or std::nullopt. */
+std::optional<QString> repeatedQueryParameter(const QByteArray &query)
+{
+    if (query.isEmpty())
+        return std::nullopt;
+    QSet<QString> names;
+    for (const auto &[name, value] : QUrlQuery(QString::fromUtf8(query)).queryItems(QUrl::FullyDecoded)) {
+        if (names.contains(name))
+            return name;
+        names.insert(name);
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -74,6 +91,10 @@ std::variant<ApiResponse, ApiAdmission> ApiGate::admit(const ApiRequest &request
         response.headers.append({QByteArrayLiteral("Allow"), where.method});
         return response;
     }
+    // Which of two values counts would be a guess (the calendar once took the last month given).
+    if (const std::optional<QString> repeated = repeatedQueryParameter(request.query))
+        return apiError(400, "bad_request",
+                        tr("query parameter '%1' appears more than once: send each parameter at most once").arg(*repeated));
     if (where.endpoint == ApiEndpoint::Health || where.endpoint == ApiEndpoint::Metrics)
         return ApiAdmission{where.endpoint};
 

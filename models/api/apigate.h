@@ -19,8 +19,9 @@ struct ApiAdmission {
 };
 
 /** The checks every request passes before any Redis or SQL work, in this order: route (404),
-    method (405), body size and campaign id (400), the endpoint's token bucket (429), the
-    feature switch (503), the bearer (401). CPU only; one per server thread. */
+    method (405), a query parameter sent twice (400), body size and campaign id (400), the
+    endpoint's token bucket (429), the feature switch (503), the bearer (401). CPU only; one
+    per server thread. */
 class ApiGate final {
     Q_DECLARE_TR_FUNCTIONS(lantern::ApiGate)
 

@@ -72,7 +72,8 @@ HttpRequestParser::HttpRequestParser() : HttpRequestParser(Limits{})
 {
 }
 
-HttpRequestParser::HttpRequestParser(Limits limits) : m_limits(limits), m_parser(std::make_unique<http_parser>())
+HttpRequestParser::HttpRequestParser(Limits limits)
+    : m_limits(limits), m_parser(std::make_unique<http_parser>()), m_chunks(limits.maxChunkLineBytes)
 {
     http_parser_init(m_parser.get(), HTTP_REQUEST);
     m_parser->data = this;
@@ -88,6 +89,14 @@ qsizetype HttpRequestParser::feed(const char *data, qsizetype size)
     if (!m_headersComplete) {
         // http_parser never sees more header bytes than the limit allows (its own is 80 KiB).
         const qsizetype headerPart = std::min(size, m_limits.maxHeaderBytes - m_headerBytes);
+        // The request line comes first in what is fed, and http_parser reads all of it.
+        if (m_requestLine.verdict() == RequestLineCheck::Verdict::NeedMore) {
+            m_requestLine.scan(data, headerPart);
+            if (m_requestLine.verdict() == RequestLineCheck::Verdict::Bad) {
+                fail(400, tr("malformed request line: it must be the method, one space, the target, one space and the HTTP version"));
+                return 0;
+            }
+        }
         consumed = execute(data, headerPart);
         if (m_state != State::NeedMore)
             return consumed;
@@ -97,10 +106,38 @@ qsizetype HttpRequestParser::feed(const char *data, qsizetype size)
                 fail(431, tr("request headers too large: at most %1 bytes").arg(m_limits.maxHeaderBytes));
             return consumed;
         }
+        // onHeadersComplete paused http_parser on the last byte of the headers: the body starts after it.
+        http_parser_pause(m_parser.get(), 0);
+        consumed += execute(data + consumed, 1);
+        if (m_state != State::NeedMore)
+            return consumed;
     }
-    if (consumed < size)
-        consumed += execute(data + consumed, size - consumed);
+    if (consumed < size) {
+        const qsizetype bodyPart = execute(data + consumed, size - consumed);
+        if (m_chunked && m_state != State::Failed)
+            checkChunks(data + consumed, bodyPart);
+        consumed += bodyPart;
+    }
     return consumed;
+}
+
+void HttpRequestParser::checkChunks(const char *data, qsizetype size)
+{
+    m_chunks.scan(data, size);
+    switch (m_chunks.verdict()) {
+    case ChunkedBodyCheck::Verdict::NeedMore:
+    case ChunkedBodyCheck::Verdict::Good:
+        return;
+    case ChunkedBodyCheck::Verdict::BadExtension:
+        fail(400, tr("malformed chunked body: a chunk extension must be ;name or ;name=value, the value a token or a quoted string"));
+        return;
+    case ChunkedBodyCheck::Verdict::BadLineEnd:
+        fail(400, tr("malformed chunked body: a chunk-size line and a chunk's data must end in CRLF"));
+        return;
+    case ChunkedBodyCheck::Verdict::LineTooLong:
+        fail(400, tr("malformed chunked body: a chunk-size line with its extensions is at most %1 bytes").arg(m_chunks.maxLineBytes()));
+        return;
+    }
 }
 
 qsizetype HttpRequestParser::execute(const char *data, qsizetype size)
@@ -130,6 +167,9 @@ ApiRequest HttpRequestParser::take()
     m_currentHeader = KnownHeader::Other;
     m_started = false;
     m_headersComplete = false;
+    m_chunked = false;
+    m_requestLine.reset();
+    m_chunks.reset();
     m_authorizationSeen = false;
     m_expectsContinue = false;
     http_parser_pause(m_parser.get(), 0);
@@ -270,7 +310,10 @@ int HttpRequestParser::onHeadersComplete()
         m_request.body.reserve(qsizetype(parser->content_length));
     // RFC 9110 10.1.1: a 100-continue expectation in an HTTP/1.0 request is ignored.
     m_expectsContinue = m_expectsContinue && parser->http_minor == 1;
+    m_chunked = (parser->flags & F_CHUNKED) != 0;
     m_headersComplete = true;
+    // feed() goes on from here, so that it knows where the body starts.
+    http_parser_pause(m_parser.get(), 1);
     return 0;
 }
 

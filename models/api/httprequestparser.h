@@ -1,6 +1,7 @@
 #pragma once
 
 #include "api/apihandler.h"
+#include "api/httpframingcheck.h"
 
 #include <QByteArray>
 #include <QCoreApplication>
@@ -14,7 +15,9 @@ namespace lantern {
 
 /** Reads HTTP/1.0 and 1.1 requests from a connection's bytes, one at a time (pipelined
     requests are left in the caller's buffer until the current one is taken). Built on the
-    system's C http_parser; one instance per connection, reused for every request on it. */
+    system's C http_parser; one instance per connection, reused for every request on it.
+    What that parser, built non-strict, lets through is checked here: the request line's
+    shape (RequestLineCheck) and a chunked body's framing (ChunkedBodyCheck). */
 class HttpRequestParser final {
     Q_DECLARE_TR_FUNCTIONS(lantern::HttpRequestParser)
 
@@ -22,6 +25,7 @@ public:
     struct Limits {
         qsizetype maxHeaderBytes = 8 * 1024;  // request line + headers
         qsizetype maxBodyBytes = 16 * 1024;   // after chunked decoding too
+        qsizetype maxChunkLineBytes = 1024;   // a chunk-size line with its extensions and CRLF
     };
     enum class State { NeedMore, Complete, Failed };
 
@@ -54,9 +58,9 @@ public:
         line, which HTTP allows and http_parser skips, do not count). */
     bool started() const { return m_started; }
 
-    /** In state Failed: the HTTP status to answer before closing (400 malformed or body too
-        large, 431 headers too large, 505 HTTP version not 1.0/1.1, 501 Upgrade/CONNECT), and a
-        one-line reason for the JSON error body. */
+    /** In state Failed: the HTTP status to answer before closing (400 malformed — request
+        line, headers or chunked framing — or body too large, 431 headers too large, 505 HTTP
+        version not 1.0/1.1, 501 Upgrade/CONNECT), and a one-line reason for the JSON error body. */
     int errorStatus() const { return m_errorStatus; }
     QString errorMessage() const { return m_errorMessage; }
 
@@ -79,6 +83,7 @@ private:
     void finishField();
     void finishValue();
     void splitTarget();
+    void checkChunks(const char *data, qsizetype size);
 
     int onMessageBegin();
     int onUrl(const char *at, qsizetype length);
@@ -90,6 +95,8 @@ private:
 
     const Limits m_limits;
     std::unique_ptr<http_parser> m_parser;
+    RequestLineCheck m_requestLine;
+    ChunkedBodyCheck m_chunks;
     State m_state = State::NeedMore;
     ApiRequest m_request;          // path holds the whole target until the headers are complete
     qsizetype m_headerBytes = 0;   // fed for the current request before its headers completed
@@ -99,6 +106,7 @@ private:
     ShortText m_expectValue;
     bool m_started = false;
     bool m_headersComplete = false;
+    bool m_chunked = false;
     bool m_authorizationSeen = false;
     bool m_expectsContinue = false;
     bool m_keepAlive = false;

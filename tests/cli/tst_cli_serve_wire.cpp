@@ -102,7 +102,8 @@ public:
         return ntohs(address.sin_port);
     }
 
-    /** All of `bytes` in one send() where the kernel takes them (it does for anything this suite sends but the 400-request row). */
+    /** All of `bytes` in one send() where the kernel takes them (it does for anything this suite sends but the 400-request row
+        and the 256 KiB behind a refusal). */
     bool send(const QByteArray &bytes)
     {
         qsizetype done = 0;
@@ -544,6 +545,11 @@ private Q_SLOTS:
     void idleConnectionsDoNotHoldUpStop();
     void halfCloseAnswersEveryPipelinedRequest();
     void clientThatDoesNotReadIsNotServedWithoutBound();
+    void repeatedQueryParameterRefused_data();
+    void repeatedQueryParameterRefused();
+    void refusalArrivesWholeDespiteUnreadInput_data();
+    void refusalArrivesWholeDespiteUnreadInput();
+    void lingeringIsBoundedAndBlocksNoOne();
 
 private:
     Lanternd lanternd() const
@@ -868,6 +874,17 @@ void TestCliServeWire::malformedRefusedAndClosed_data()
     QTest::newRow("Content-Length and chunked together -> 400")
             << QByteArray("POST /v1/checkin HTTP/1.1\r\nHost: x\r\n" + bearer + "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
             << 400 << QStringLiteral("bad_request");
+    // RFC 9112 3: one space on each side of the target, nothing else (libhttp-parser takes runs of them).
+    QTest::newRow("two spaces after the target (GET /healthz  HTTP/1.1) -> 400")
+            << QByteArray("GET /healthz  HTTP/1.1\r\nHost: x\r\n\r\n") << 400 << QStringLiteral("bad_request");
+    QTest::newRow("two spaces after the target of a check-in -> 400")
+            << QByteArray("POST /v1/checkin  HTTP/1.1\r\nHost: x\r\n" + bearer + "\r\n") << 400 << QStringLiteral("bad_request");
+    // RFC 9112 7.1.1: a chunk extension is ;token[=token or quoted-string] (libhttp-parser skips any bytes up to CR).
+    const QByteArray chunkedHead = "POST /v1/checkin HTTP/1.1\r\nHost: x\r\n" + bearer + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    QTest::newRow("NUL in a chunk extension -> 400")
+            << QByteArray(chunkedHead + QByteArrayLiteral("2;x\0=1\r\n{}\r\n0\r\n\r\n")) << 400 << QStringLiteral("bad_request");
+    QTest::newRow("chunk data not followed by CRLF -> 400")
+            << QByteArray(chunkedHead + "2\r\n{}XY0\r\n\r\n") << 400 << QStringLiteral("bad_request");
 }
 
 /** Each is answered with a JSON error and "Connection: close", the connection is closed, nothing
@@ -1164,6 +1181,146 @@ void TestCliServeWire::clientThatDoesNotReadIsNotServedWithoutBound()
     else
         QVERIFY2(wire.send(request), wire.failure().constData());
     HEALTH_VERIFY(wire.read());
+    QCOMPARE(server.stop().first, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 12. A query parameter sent twice
+
+void TestCliServeWire::repeatedQueryParameterRefused_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QByteArray>("target");
+    QTest::addColumn<bool>("withBearer");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("calendar: month twice (it once answered the last)")
+            << QByteArray("GET") << QByteArray("/v1/calendar?month=2026-03&month=2026-02") << true << QStringLiteral("month");
+    QTest::newRow("calendar: month twice with the same value") << QByteArray("GET") << QByteArray("/v1/calendar?month=2026-03&month=2026-03")
+                                                                << true << QStringLiteral("month");
+    QTest::newRow("calendar: month twice, once percent-encoded (%6Donth)")
+            << QByteArray("GET") << QByteArray("/v1/calendar?month=2026-03&%6Donth=2026-02") << true << QStringLiteral("month");
+    QTest::newRow("check-in: a parameter twice") << QByteArray("POST") << QByteArray("/v1/checkin?a=1&a=2") << true << QStringLiteral("a");
+    QTest::newRow("grab: a parameter twice") << QByteArray("POST") << QByteArray("/v1/campaigns/1/grab?try=1&try=1") << true
+                                             << QStringLiteral("try");
+    QTest::newRow("campaign: a parameter twice, without values") << QByteArray("GET") << QByteArray("/v1/campaigns/1?x&x") << true
+                                                                  << QStringLiteral("x");
+    QTest::newRow("health: a parameter twice, no bearer needed") << QByteArray("GET") << QByteArray("/healthz?probe=1&probe=2") << false
+                                                                  << QStringLiteral("probe");
+    QTest::newRow("metrics: a parameter twice") << QByteArray("GET") << QByteArray("/metrics?name=a&name=b") << false << QStringLiteral("name");
+}
+
+/** Refused with 400 naming the parameter, whichever the endpoint, before any Redis or SQL work;
+    the connection serves on (a refusal of the API, not of the HTTP layer). */
+void TestCliServeWire::repeatedQueryParameterRefused()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QByteArray, target);
+    QFETCH(bool, withBearer);
+    QFETCH(QString, name);
+    Server server(lanternd());
+    QVERIFY2(server.waitListening(), server.stderrText().constData());
+    lantern::RedisClient redis(redisUrlOf());
+    const RedisSnapshot before = snapshotRedis(redis, m_prefix.toUtf8());
+
+    Wire wire(server.port());
+    QVERIFY2(wire.isConnected(), wire.failure().constData());
+    QVERIFY2(wire.send(httpRequest(method, target, withBearer ? bearerFor(90) : QString())), wire.failure().constData());
+    const HttpResponse response = wire.read();
+    QVERIFY2(response.status == 400, response.describe().constData());
+    QCOMPARE(response.json().value(QStringLiteral("error")).toString(), QStringLiteral("bad_request"));
+    const QString message = response.json().value(QStringLiteral("message")).toString();
+    QVERIFY2(message.contains(QLatin1Char('\'') + name + QLatin1Char('\'')), qPrintable(message));
+    QVERIFY2(!response.headers.contains("connection"), response.describe().constData());
+    QVERIFY2(wire.send(healthRequest()), wire.failure().constData());
+    HEALTH_VERIFY(wire.read());
+
+    const RedisSnapshot after = snapshotRedis(redis, m_prefix.toUtf8());
+    QVERIFY2(after.keys == before.keys, before.describeChange(after).constData());
+    QCOMPARE(server.stop().first, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 13. A refusal while the client is still sending
+
+void TestCliServeWire::refusalArrivesWholeDespiteUnreadInput_data()
+{
+    const QByteArray bearer = "Authorization: Bearer " + bearerFor(95).toLatin1() + "\r\n";
+    const QByteArray rest(256 * 1024, 'j');
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<int>("status");
+    QTest::newRow("Content-Length over 16 KiB, and the 256 KiB body sent anyway -> 400")
+            << QByteArray("POST /v1/checkin HTTP/1.1\r\nHost: x\r\n" + bearer + "Content-Type: application/json\r\nContent-Length: "
+                          + QByteArray::number(rest.size()) + "\r\n\r\n" + rest)
+            << 400;
+    QTest::newRow("an unknown method, then 256 KiB of junk -> 400") << QByteArray("FETCH /v1/checkin HTTP/1.1\r\nHost: x\r\n\r\n" + rest) << 400;
+    QByteArray behind;
+    while (behind.size() < rest.size())
+        behind += healthRequest();
+    QTest::newRow("Connection: close, then 256 KiB of pipelined requests -> 200")
+            << QByteArray(httpRequest("GET", "/healthz", {}, Body::None, "Connection: close\r\n") + behind) << 200;
+}
+
+/** A client that sends a whole request, and more behind it, before it reads: the server answers
+    after the first request and closes, with bytes of the client still unread. Closed at once,
+    the kernel resets the connection and the client often loses the answer (515 of 14,000 once).
+    The server shuts its sending side and reads what still comes before it closes, so every time
+    the client can send all it had, then reads the whole answer and the end of the stream. */
+void TestCliServeWire::refusalArrivesWholeDespiteUnreadInput()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(int, status);
+    Server server(lanternd());
+    QVERIFY2(server.waitListening(), server.stderrText().constData());
+
+    const int rounds = 300;
+    int failed = 0;
+    QByteArray failures;
+    for (int round = 0; round < rounds; ++round) {
+        Wire wire(server.port());
+        QByteArray why;
+        if (!wire.isConnected() || !wire.send(bytes)) {
+            why = wire.failure();
+        } else {
+            const HttpResponse response = wire.read();
+            if (response.status != status || response.headers.value("connection") != "close")
+                why = "expected " + QByteArray::number(status) + " and Connection: close, got: " + response.describe();
+            else if (const Wire::End end = wire.waitForEnd(); end != Wire::End::Eof)
+                why = "after the answer: " + Wire::describeEnd(end);
+            else if (!wire.buffered().isEmpty())
+                why = "more after the answer: " + wire.buffered().left(200);
+        }
+        if (!why.isEmpty() && ++failed <= 5)
+            failures += "round " + QByteArray::number(round) + ": " + why + "\n";
+    }
+    QVERIFY2(failed == 0, QByteArray(QByteArray::number(failed) + " of " + QByteArray::number(rounds) + " rounds failed:\n" + failures).constData());
+    QCOMPARE(server.stop().first, 0);
+}
+
+/** After a refusal the server reads and drops what still comes, but not without end: past
+    1 MiB it resets the connection. Meanwhile its loop serves other connections. */
+void TestCliServeWire::lingeringIsBoundedAndBlocksNoOne()
+{
+    Server server(lanternd(), 1);  // one loop: the probe shares it with the lingering connection
+    QVERIFY2(server.waitListening(), server.stderrText().constData());
+    Wire wire(server.port());
+    QVERIFY2(wire.isConnected(), wire.failure().constData());
+    QVERIFY2(wire.send("FETCH /v1/checkin HTTP/1.1\r\nHost: x\r\n\r\n"), wire.failure().constData());
+    const HttpResponse refusal = wire.read();
+    QVERIFY2(refusal.status == 400, refusal.describe().constData());
+
+    Wire probe(server.port());
+    QVERIFY2(probe.isConnected(), probe.failure().constData());
+    QVERIFY2(probe.send(healthRequest()), probe.failure().constData());
+    HEALTH_VERIFY(probe.read());
+
+    // Unbounded, the server would take all of it (loopback moves 256 MiB well within its 2 s);
+    // bounded, it resets the connection after 1 MiB and the sending stops there.
+    const qint64 limit = 256LL * 1024 * 1024;
+    const qint64 sent = wire.sendWithoutReading(QByteArray(64 * 1024, 'j'), limit, 5000);
+    QVERIFY2(sent < limit, qPrintable(QStringLiteral("the server dropped all %1 bytes sent after a refusal").arg(sent)));
+
+    QVERIFY2(probe.send(healthRequest()), probe.failure().constData());
+    HEALTH_VERIFY(probe.read());
     QCOMPARE(server.stop().first, 0);
 }
 
