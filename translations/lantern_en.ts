@@ -1382,6 +1382,26 @@ Key prefix: %3</translation>
         <source>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</source>
         <translation>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</translation>
     </message>
+    <message>
+        <source>Redis at %1:%2 is loading its dataset</source>
+        <translation>Redis at %1:%2 is loading its dataset</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 is busy running a script</source>
+        <translation>Redis at %1:%2 is busy running a script</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 is a replica that lost its link to the primary</source>
+        <translation>Redis at %1:%2 is a replica that lost its link to the primary</translation>
+    </message>
+    <message>
+        <source>the Redis cluster of %1:%2 is down</source>
+        <translation>the Redis cluster of %1:%2 is down</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 is moving the keys of this request to another node</source>
+        <translation>Redis at %1:%2 is moving the keys of this request to another node</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisPipe</name>
@@ -1792,6 +1812,10 @@ global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --p
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </translation>
+    </message>
+    <message>
+        <source>%1; try again in a moment</source>
+        <translation>%1; try again in a moment</translation>
     </message>
 </context>
 <context>

@@ -1365,6 +1365,26 @@ SQL：%2
         <source>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</source>
         <translation>只读连接（设置项 read-only）：%1 没有发送到 %2；只允许读命令</translation>
     </message>
+    <message>
+        <source>Redis at %1:%2 is loading its dataset</source>
+        <translation>%1:%2 上的 Redis 正在加载数据集</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 is busy running a script</source>
+        <translation>%1:%2 上的 Redis 正忙于运行脚本</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 is a replica that lost its link to the primary</source>
+        <translation>%1:%2 上的 Redis 是与主节点失去连接的副本</translation>
+    </message>
+    <message>
+        <source>the Redis cluster of %1:%2 is down</source>
+        <translation>%1:%2 所在的 Redis 集群不可用</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 is moving the keys of this request to another node</source>
+        <translation>%1:%2 上的 Redis 正在把此请求的键迁移到另一个节点</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisPipe</name>
@@ -1772,6 +1792,10 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
   --lang zh_CN|en （消息语言；默认跟随系统区域设置）
 环境变量： LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... （LANTERN_ + 选项名）
 </translation>
+    </message>
+    <message>
+        <source>%1; try again in a moment</source>
+        <translation>%1；请稍后重试</translation>
     </message>
 </context>
 <context>
