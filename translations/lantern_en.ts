@@ -628,6 +628,42 @@
         <source>There is no database file at %1 yet.</source>
         <translation>There is no database file at %1 yet.</translation>
     </message>
+    <message>
+        <source>Redis at %1 is loading its dataset after a restart. Try again in a moment.</source>
+        <translation>Redis at %1 is loading its dataset after a restart. Try again in a moment.</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is busy running a script. Try again in a moment.</source>
+        <translation>Redis at %1 is busy running a script. Try again in a moment.</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is a replica that lost its link to the primary. Try again in a moment.</source>
+        <translation>Redis at %1 is a replica that lost its link to the primary. Try again in a moment.</translation>
+    </message>
+    <message>
+        <source>The Redis cluster of %1 cannot serve this request right now. Try again in a moment.</source>
+        <translation>The Redis cluster of %1 cannot serve this request right now. Try again in a moment.</translation>
+    </message>
+    <message>
+        <source>is loading</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it is reading its data after a restart.</extracomment>
+        <translation>is loading</translation>
+    </message>
+    <message>
+        <source>is busy</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: a script is running too long.</extracomment>
+        <translation>is busy</translation>
+    </message>
+    <message>
+        <source>is unavailable</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it answers but cannot serve for now.</extracomment>
+        <translation>is unavailable</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it does not answer.</extracomment>
+        <translation>down</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>

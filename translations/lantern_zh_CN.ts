@@ -626,6 +626,42 @@
         <source>There is no database file at %1 yet.</source>
         <translation>%1 处还没有数据库文件。</translation>
     </message>
+    <message>
+        <source>Redis at %1 is loading its dataset after a restart. Try again in a moment.</source>
+        <translation>%1 上的 Redis 重启后正在加载数据集。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is busy running a script. Try again in a moment.</source>
+        <translation>%1 上的 Redis 正忙于运行脚本。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is a replica that lost its link to the primary. Try again in a moment.</source>
+        <translation>%1 上的 Redis 是与主节点失去连接的副本。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>The Redis cluster of %1 cannot serve this request right now. Try again in a moment.</source>
+        <translation>%1 所在的 Redis 集群暂时无法处理此请求。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>is loading</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it is reading its data after a restart.</extracomment>
+        <translation>正在加载数据</translation>
+    </message>
+    <message>
+        <source>is busy</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: a script is running too long.</extracomment>
+        <translation>正忙</translation>
+    </message>
+    <message>
+        <source>is unavailable</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it answers but cannot serve for now.</extracomment>
+        <translation>暂不可用</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it does not answer.</extracomment>
+        <translation>不可用</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>
