@@ -1,11 +1,15 @@
 // The hiredis client against a real private redis-server: AUTH/SELECT from the URL, pipelining,
-// typed errors, timeouts, reconnect after a broken connection, EVALSHA with NOSCRIPT handled.
+// typed errors, timeouts, reconnect after a broken connection, EVALSHA with NOSCRIPT handled, and
+// a server that cannot serve yet (loading, busy: a redis-server of the test's own) as an outage
+// that keeps the connection.
+#include "privateredis.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 #include "testservers.h"
 
 #include <QDateTime>
+#include <QTcpSocket>
 #include <QTest>
 
 using namespace lantern;
@@ -24,6 +28,10 @@ private Q_SLOTS:
     void reconnectsAfterServerClosedConnection();
     void unreachableServerIsAnIoError();
     void unknownScriptIsLoadedOnce();
+    void notReadyStates_data();
+    void notReadyStates();
+    void loadingServerIsNotReadyAndKeepsTheConnection();
+    void busyScriptIsNotReady();
 
 private:
     RedisUrl m_url;
@@ -146,6 +154,94 @@ void TestRedisClient::unknownScriptIsLoadedOnce()
     QCOMPARE(script.run(client, {list}, {}).toBytes(), QByteArray("b"));
     QCOMPARE(client.roundTrips() - warm, quint64(1));
     client.command({"DEL", list});
+}
+
+Q_DECLARE_METATYPE(std::optional<RedisNotReadyError::State>)
+
+void TestRedisClient::notReadyStates_data()
+{
+    using State = RedisNotReadyError::State;
+    QTest::addColumn<QByteArray>("reply");
+    QTest::addColumn<std::optional<State>>("state");
+    QTest::newRow("loading") << QByteArray("LOADING Redis is loading the dataset in memory") << std::optional(State::Loading);
+    QTest::newRow("script past its limit") << QByteArray("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.")
+                                           << std::optional(State::Busy);
+    QTest::newRow("replica without its primary") << QByteArray("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.")
+                                                 << std::optional(State::MasterDown);
+    QTest::newRow("cluster down") << QByteArray("CLUSTERDOWN The cluster is down") << std::optional(State::ClusterDown);
+    QTest::newRow("slot migrating") << QByteArray("TRYAGAIN Multiple keys request during rehashing of slot") << std::optional(State::TryAgain);
+    QTest::newRow("BUSYGROUP is a refusal, not a busy server") << QByteArray("BUSYGROUP Consumer Group name already exists")
+                                                               << std::optional<State>();
+    QTest::newRow("BUSYKEY is a refusal") << QByteArray("BUSYKEY Target key name already exists.") << std::optional<State>();
+    QTest::newRow("ERR mentioning loading") << QByteArray("ERR LOADING is not a command") << std::optional<State>();
+    QTest::newRow("a bare code") << QByteArray("LOADING") << std::optional(State::Loading);
+}
+
+void TestRedisClient::notReadyStates()
+{
+    QFETCH(QByteArray, reply);
+    QFETCH(std::optional<RedisNotReadyError::State>, state);
+    QVERIFY(RedisNotReadyError::stateOf(reply) == state);
+}
+
+void TestRedisClient::loadingServerIsNotReadyAndKeepsTheConnection()
+{
+    constexpr int Keys = 2000;
+    test::PrivateRedis server;
+    server.fill(Keys);
+    server.stop();
+    server.start(test::PrivateRedis::slowLoading());
+    RedisClient client(server.url());
+    try {
+        client.command({"GET", "filler:1"});
+        QFAIL("GET answered while loading");
+    } catch (const RedisNotReadyError &error) {
+        QCOMPARE(error.state(), RedisNotReadyError::State::Loading);
+        QVERIFY2(error.message().contains(QStringLiteral("127.0.0.1:%1 is loading its dataset").arg(server.port())), qPrintable(error.message()));
+    }
+    QVERIFY(client.isConnected());
+    // A pipeline reads every reply before it throws, so the connection stays in step.
+    QVERIFY_THROWS_EXCEPTION(RedisNotReadyError, client.pipeline({{"PING"}, {"GET", "filler:1"}, {"DBSIZE"}}));
+    QVERIFY(client.isConnected());
+    // An outage to every caller that maps errors to exit codes and HTTP statuses.
+    QVERIFY_THROWS_EXCEPTION(UnavailableError, client.command({"PING"}));
+    QVERIFY(server.isLoading());
+
+    server.finishLoading();
+    const long long id = client.command({"CLIENT", "ID"}).toInteger();
+    QCOMPARE(client.command({"DBSIZE"}).toInteger(), (long long)Keys);
+    QCOMPARE(client.command({"CLIENT", "ID"}).toInteger(), id);  // the same connection throughout
+}
+
+void TestRedisClient::busyScriptIsNotReady()
+{
+    test::PrivateRedis server({QStringLiteral("--busy-reply-threshold"), QStringLiteral("100")});
+    QTcpSocket spinner;
+    spinner.connectToHost(QStringLiteral("127.0.0.1"), quint16(server.port()));
+    QVERIFY(spinner.waitForConnected(5000));
+    // Spins until SCRIPT KILL; past 100 ms the server answers others -BUSY.
+    spinner.write("*3\r\n$4\r\nEVAL\r\n$17\r\nwhile true do end\r\n$1\r\n0\r\n");
+    QVERIFY(spinner.waitForBytesWritten(5000));
+    RedisClient client(server.url());
+    std::optional<RedisNotReadyError::State> state;
+    QTRY_VERIFY_WITH_TIMEOUT(([&] {
+                                 try {
+                                     client.command({"PING"});  // answered PONG if it beat the script
+                                 } catch (const RedisNotReadyError &error) {
+                                     state = error.state();
+                                 }
+                                 return state.has_value();
+                             }()),
+                             10000);
+    QCOMPARE(*state, RedisNotReadyError::State::Busy);
+    QVERIFY(client.isConnected());
+
+    // SCRIPT KILL answers at once; the script ends at its next hook, and its caller's error
+    // reply says it has.
+    server.command({"SCRIPT", "KILL"});
+    QVERIFY(spinner.bytesAvailable() > 0 || spinner.waitForReadyRead(10000));
+    QVERIFY(spinner.readAll().startsWith('-'));
+    QCOMPARE(client.command({"PING"}).toBytes(), QByteArray("PONG"));
 }
 
 QTEST_GUILESS_MAIN(TestRedisClient)

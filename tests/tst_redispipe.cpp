@@ -3,8 +3,10 @@
 // in one write and end in order with their own replies; rounds follow replies; NOSCRIPT is
 // answered by resending the body; an error reply ends only its conversation; an unreachable,
 // stalled, killed or password-protected server ends conversations with RedisIoError or
-// RedisTimeoutError and the next conversation reconnects; Done never runs inside start().
+// RedisTimeoutError and the next conversation reconnects; a server loading its dataset ends
+// conversations with RedisNotReadyError and keeps the connection; Done never runs inside start().
 #include "core/monotonicclock.h"
+#include "privateredis.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
 #include "redis/redisconversation.h"
@@ -297,6 +299,7 @@ private Q_SLOTS:
     void authenticatesAndSelectsFromTheUrl_data();
     void authenticatesAndSelectsFromTheUrl();
     void bigBatchToAClosedConnectionIsAnIoError();
+    void loadingServerIsNotReadyAndKeepsTheConnection();
 
 private:
     RedisUrl m_url;
@@ -707,6 +710,43 @@ void TestRedisPipe::authenticatesAndSelectsFromTheUrl()
         QVERIFY(pipe.isIdle());
         QCOMPARE(pipe.fd(), -1);
     }
+}
+
+void TestRedisPipe::loadingServerIsNotReadyAndKeepsTheConnection()
+{
+    // The shared fixture (lantern::test), not this file's own PrivateRedis: it restarts a server
+    // on its data and returns while that server still loads.
+    lantern::test::PrivateRedis server;
+    server.fill(2000);
+    server.stop();
+    server.start(lantern::test::PrivateRedis::slowLoading());
+    RedisPipe pipe(localUrl(server.port()));
+    Outcome first;
+    QVERIFY(runOne(pipe, oneRound({{"GET", "filler:1"}}), first));
+    QCOMPARE(first.calls, 1);
+    QVERIFY2(holds<RedisNotReadyError>(first.error), qPrintable(messageOf(first.error)));
+    QVERIFY2(messageOf(first.error).contains(QLatin1String("is loading its dataset")), qPrintable(messageOf(first.error)));
+    QVERIFY(pipe.fd() >= 0);
+    const quint64 generation = pipe.generation();
+
+    // Several conversations in one batch, a round of several commands each: each ends once,
+    // with the same error, and the replies left of a round are read and dropped.
+    std::vector<Outcome> batch(3);
+    for (Outcome &outcome : batch)
+        pipe.start(oneRound({{"PING"}, {"GET", "filler:2"}, {"DBSIZE"}}), record(outcome));
+    QVERIFY(drive(pipe, [&] { return std::all_of(batch.begin(), batch.end(), [](const Outcome &o) { return o.ended(); }) && pipe.isIdle(); }));
+    for (const Outcome &outcome : batch) {
+        QCOMPARE(outcome.calls, 1);
+        QVERIFY2(holds<RedisNotReadyError>(outcome.error), qPrintable(messageOf(outcome.error)));
+    }
+    QVERIFY(server.isLoading());
+
+    server.finishLoading();
+    Outcome loaded;
+    QVERIFY(runOne(pipe, oneRound({{"DBSIZE"}}), loaded));
+    QVERIFY2(!loaded.error, qPrintable(messageOf(loaded.error)));
+    QCOMPARE(loaded.reply().integer, 2000LL);
+    QCOMPARE(pipe.generation(), generation);  // the same connection throughout
 }
 
 QTEST_GUILESS_MAIN(TestRedisPipe)

@@ -632,6 +632,42 @@
         <source>There is no database file at %1 yet.</source>
         <translation>There is no database file at %1 yet.</translation>
     </message>
+    <message>
+        <source>Redis at %1 is loading its dataset after a restart. Try again in a moment.</source>
+        <translation>Redis at %1 is loading its dataset after a restart. Try again in a moment.</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is busy running a script. Try again in a moment.</source>
+        <translation>Redis at %1 is busy running a script. Try again in a moment.</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is a replica that lost its link to the primary. Try again in a moment.</source>
+        <translation>Redis at %1 is a replica that lost its link to the primary. Try again in a moment.</translation>
+    </message>
+    <message>
+        <source>The Redis cluster of %1 cannot serve this request right now. Try again in a moment.</source>
+        <translation>The Redis cluster of %1 cannot serve this request right now. Try again in a moment.</translation>
+    </message>
+    <message>
+        <source>is loading</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it is reading its data after a restart.</extracomment>
+        <translation>is loading</translation>
+    </message>
+    <message>
+        <source>is busy</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: a script is running too long.</extracomment>
+        <translation>is busy</translation>
+    </message>
+    <message>
+        <source>is unavailable</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it answers but cannot serve for now.</extracomment>
+        <translation>is unavailable</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it does not answer.</extracomment>
+        <translation>down</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>
@@ -1402,6 +1438,26 @@ Key prefix: %3</translation>
         <source>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</source>
         <translation>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</translation>
     </message>
+    <message>
+        <source>Redis at %1:%2 is loading its dataset</source>
+        <translation>Redis at %1:%2 is loading its dataset</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 is busy running a script</source>
+        <translation>Redis at %1:%2 is busy running a script</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 is a replica that lost its link to the primary</source>
+        <translation>Redis at %1:%2 is a replica that lost its link to the primary</translation>
+    </message>
+    <message>
+        <source>the Redis cluster of %1:%2 is down</source>
+        <translation>the Redis cluster of %1:%2 is down</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 is moving the keys of this request to another node</source>
+        <translation>Redis at %1:%2 is moving the keys of this request to another node</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisPipe</name>
@@ -1812,6 +1868,10 @@ global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --p
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </translation>
+    </message>
+    <message>
+        <source>%1; try again in a moment</source>
+        <translation>%1; try again in a moment</translation>
     </message>
 </context>
 <context>

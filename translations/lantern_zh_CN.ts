@@ -630,6 +630,42 @@
         <source>There is no database file at %1 yet.</source>
         <translation>%1 处还没有数据库文件。</translation>
     </message>
+    <message>
+        <source>Redis at %1 is loading its dataset after a restart. Try again in a moment.</source>
+        <translation>%1 上的 Redis 重启后正在加载数据集。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is busy running a script. Try again in a moment.</source>
+        <translation>%1 上的 Redis 正忙于运行脚本。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is a replica that lost its link to the primary. Try again in a moment.</source>
+        <translation>%1 上的 Redis 是与主节点失去连接的副本。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>The Redis cluster of %1 cannot serve this request right now. Try again in a moment.</source>
+        <translation>%1 所在的 Redis 集群暂时无法处理此请求。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>is loading</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it is reading its data after a restart.</extracomment>
+        <translation>正在加载数据</translation>
+    </message>
+    <message>
+        <source>is busy</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: a script is running too long.</extracomment>
+        <translation>正忙</translation>
+    </message>
+    <message>
+        <source>is unavailable</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it answers but cannot serve for now.</extracomment>
+        <translation>暂不可用</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it does not answer.</extracomment>
+        <translation>不可用</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>
@@ -1385,6 +1421,26 @@ SQL：%2
         <source>read-only connection (setting read-only): %1 was not sent to %2; only read commands are allowed</source>
         <translation>只读连接（设置项 read-only）：%1 没有发送到 %2；只允许读命令</translation>
     </message>
+    <message>
+        <source>Redis at %1:%2 is loading its dataset</source>
+        <translation>%1:%2 上的 Redis 正在加载数据集</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 is busy running a script</source>
+        <translation>%1:%2 上的 Redis 正忙于运行脚本</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 is a replica that lost its link to the primary</source>
+        <translation>%1:%2 上的 Redis 是与主节点失去连接的副本</translation>
+    </message>
+    <message>
+        <source>the Redis cluster of %1:%2 is down</source>
+        <translation>%1:%2 所在的 Redis 集群不可用</translation>
+    </message>
+    <message>
+        <source>Redis at %1:%2 is moving the keys of this request to another node</source>
+        <translation>%1:%2 上的 Redis 正在把此请求的键迁移到另一个节点</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisPipe</name>
@@ -1792,6 +1848,10 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
   --lang zh_CN|en （消息语言；默认跟随系统区域设置）
 环境变量： LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... （LANTERN_ + 选项名）
 </translation>
+    </message>
+    <message>
+        <source>%1; try again in a moment</source>
+        <translation>%1；请稍后重试</translation>
     </message>
 </context>
 <context>

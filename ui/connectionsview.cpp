@@ -467,9 +467,10 @@ void ConnectionsView::onChecked(quint64 serial, const ConnectionCheck &result)
 {
     if (serial == m_latencyWaiting) {
         m_latencyWaiting = 0;
-        Q_EMIT latencyMeasured(result.redisOk ? result.redisMs : -1, result.sqlOk ? result.sqlMs : -1);
+        const QString redisStatus = result.redisOk ? QString() : result.redisStatus.isEmpty() ? tr("down") : result.redisStatus;
+        Q_EMIT latencyMeasured(result.redisOk ? result.redisMs : -1, result.sqlOk ? result.sqlMs : -1, redisStatus);
         Q_EMIT statusMessage(tr("Redis %1 · SQL %2")
-                                     .arg(result.redisOk ? milliseconds(result.redisMs) : tr("down"),
+                                     .arg(result.redisOk ? milliseconds(result.redisMs) : redisStatus,
                                           result.sqlOk ? milliseconds(result.sqlMs) : tr("down")));
     }
     if (serial == m_testWaiting) {

@@ -92,8 +92,9 @@ Q_SIGNALS:
     /** "Use this profile": reconnect the session to `config` (passwords included, in memory).
         Connected by the session; the view shows it as in use at once. */
     void profileActivated(const lantern::Config &config);
-    /** Round trips of the connection in use, in ms; negative for a server that failed. */
-    void latencyMeasured(double redisMs, double sqlMs);
+    /** Round trips of the connection in use, in ms; negative for a server that failed, with
+        what follows "Redis" in the status bar then ("down", "is loading"; empty when it answered). */
+    void latencyMeasured(double redisMs, double sqlMs, const QString &redisStatus);
     /** A test of the form finished; its result is on screen. */
     void tested(const lantern::ConnectionCheck &result);
     /** The form's passwords were fetched (from the keychain or memory). */

@@ -248,10 +248,10 @@ void MainWindow::attachBackend(const Config &config)
     }
 }
 
-void MainWindow::setLatency(double redisMs, double sqlMs)
+void MainWindow::setLatency(double redisMs, double sqlMs, const QString &redisStatus)
 {
     const auto text = [this](double ms) { return ms < 0 ? tr("down") : tr("%1 ms").arg(ms, 0, 'f', ms < 10 ? 1 : 0); };
-    m_latency->setText(tr("Redis %1 · SQL %2").arg(text(redisMs), text(sqlMs)));
+    m_latency->setText(tr("Redis %1 · SQL %2").arg(redisMs < 0 && !redisStatus.isEmpty() ? redisStatus : text(redisMs), text(sqlMs)));
     m_latency->setToolTip(tr("Round trip of a Redis PING and an SQL SELECT 1, measured every 15 seconds"));
     m_latency->setStyleSheet(redisMs < 0 || sqlMs < 0 ? QStringLiteral("QLabel { color: #a50e0e; }") : QString());
     m_latency->setVisible(true);

@@ -48,8 +48,9 @@ public:
     /** What the in-process worker last did (sandbox only). */
     void setWorkerStatus(const QString &text, bool trouble);
 
-    /** Round trips of the connection in use, in ms (negative: that server is down). */
-    void setLatency(double redisMs, double sqlMs);
+    /** Round trips of the connection in use, in ms (negative: that server is down, or for Redis
+        in the state `redisStatus` names, e.g. "is loading"). */
+    void setLatency(double redisMs, double sqlMs, const QString &redisStatus = {});
 
     /** Auto-refresh interval in seconds; 0 = off. */
     void setRefreshInterval(int seconds);

@@ -7,6 +7,7 @@
 #include "commandline.h"
 #include "core/errors.h"
 #include "opscommands.h"
+#include "redis/rediserror.h"
 #include "servecommands.h"
 #include "translations.h"
 
@@ -123,6 +124,9 @@ int main(int argc, char *argv[])
         return command->second(context);
     } catch (const InvalidInputError &error) {
         return fail(2, error.message());
+    } catch (const RedisNotReadyError &error) {
+        // Loading, busy, ...: a state that passes by itself, unlike a server that is down.
+        return fail(3, QCoreApplication::translate("lantern::cli::Main", "%1; try again in a moment").arg(error.message()));
     } catch (const UnavailableError &error) {
         return fail(3, error.message());
     } catch (const RefusedError &error) {

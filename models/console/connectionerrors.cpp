@@ -26,6 +26,19 @@ PlainFailure ConnectionErrors::explain(const std::exception &error, const Config
     const QString db = config.db.redacted();
     if (dynamic_cast<const RedisReadOnlyError *>(&error) || dynamic_cast<const SqlReadOnlyError *>(&error))
         return {tr("This connection is read-only: the request would have changed data, so it was not sent."), detail};
+    if (const auto *notReady = dynamic_cast<const RedisNotReadyError *>(&error)) {
+        switch (notReady->state()) {
+        case RedisNotReadyError::State::Loading:
+            return {tr("Redis at %1 is loading its dataset after a restart. Try again in a moment.").arg(redis), detail};
+        case RedisNotReadyError::State::Busy:
+            return {tr("Redis at %1 is busy running a script. Try again in a moment.").arg(redis), detail};
+        case RedisNotReadyError::State::MasterDown:
+            return {tr("Redis at %1 is a replica that lost its link to the primary. Try again in a moment.").arg(redis), detail};
+        case RedisNotReadyError::State::ClusterDown:
+        case RedisNotReadyError::State::TryAgain:
+            return {tr("The Redis cluster of %1 cannot serve this request right now. Try again in a moment.").arg(redis), detail};
+        }
+    }
     if (dynamic_cast<const RedisIoError *>(&error)) {
         if (containsAny(detail, {"NOPERM"}))
             return {tr("The Redis user of %1 is not allowed to connect this way.").arg(redis), detail};
@@ -65,6 +78,23 @@ PlainFailure ConnectionErrors::explain(const std::exception &error, const Config
     if (const auto *refused = dynamic_cast<const RefusedError *>(&error))
         return {refused->message(), {}};  // a business rule said no, in its own words
     return {tr("Something went wrong while talking to Redis or the database."), detail};
+}
+
+QString ConnectionErrors::redisStatus(const std::exception &error)
+{
+    // Each follows "Redis" in the status bar: "Redis is loading · SQL 1.2 ms".
+    if (const auto *notReady = dynamic_cast<const RedisNotReadyError *>(&error)) {
+        switch (notReady->state()) {
+        //: Redis state in the status bar, after "Redis": it is reading its data after a restart.
+        case RedisNotReadyError::State::Loading: return tr("is loading");
+        //: Redis state in the status bar, after "Redis": a script is running too long.
+        case RedisNotReadyError::State::Busy: return tr("is busy");
+        //: Redis state in the status bar, after "Redis": it answers but cannot serve for now.
+        default: return tr("is unavailable");
+        }
+    }
+    //: Redis state in the status bar, after "Redis": it does not answer.
+    return tr("down");
 }
 
 bool ConnectionErrors::dropsSqlConnection(const std::exception &error)

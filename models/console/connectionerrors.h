@@ -17,13 +17,15 @@ struct PlainFailure {
 };
 
 /** Words for what went wrong while the console talked to the servers of `config`: Redis or the
-    database not answering, a wrong user name or password, a missing permission, a refusal of
-    a read-only connection. */
+    database not answering, Redis loading its dataset or busy, a wrong user name or password, a
+    missing permission, a refusal of a read-only connection. */
 class ConnectionErrors final {
     Q_DECLARE_TR_FUNCTIONS(lantern::ConnectionErrors)
 
 public:
     static PlainFailure explain(const std::exception &error, const Config &config);
+    /** What follows "Redis" in the status bar after `error`: "is loading", "is busy", "down". */
+    static QString redisStatus(const std::exception &error);
     /** Whether `error` means the SQL connection is broken and must be reopened. */
     static bool dropsSqlConnection(const std::exception &error);
     /** explain(), after dropping from `connections` what the error broke (a Redis context that

@@ -60,6 +60,7 @@ void ConnectionTester::checkRedis(const Config &config, ConnectionCheck &result)
         }
     } catch (const std::exception &error) {
         result.redisFailure = ConnectionErrors::explain(error, config);
+        result.redisStatus = ConnectionErrors::redisStatus(error);
     }
 }
 

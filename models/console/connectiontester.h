@@ -15,6 +15,7 @@ struct ConnectionCheck {
     double redisMs = -1;      // PING round trip, after connecting
     QString redisVersion;     // from INFO server, when readable
     PlainFailure redisFailure;
+    QString redisStatus;      // when not redisOk: after "Redis" in the status bar ("is loading", "down")
 
     bool sqlOk = false;
     double sqlMs = -1;        // SELECT 1 round trip, after connecting

@@ -115,6 +115,8 @@ void RedisClient::ensureConnected()
         const RedisValue reply = readReply();
         if (reply.isError()) {
             m_context.reset();
+            if (const auto state = RedisNotReadyError::stateOf(reply.string))
+                throw RedisNotReadyError::at(*state, m_url.host, m_url.port);  // SELECT during a long script: -BUSY
             if (reply.string.contains("DB index is out of range"))
                 throw InvalidInputError(tr("invalid Redis URL: %1 has no database %2").arg(m_url.redacted()).arg(m_url.db));
             throw RedisIoError(tr("Redis at %1:%2 rejected the connection: %3")
@@ -205,6 +207,13 @@ std::vector<RedisValue> RedisClient::pipeline(const QList<QByteArrayList> &comma
     replies.reserve(static_cast<size_t>(commands.size()));
     for (qsizetype i = 0; i < commands.size(); ++i)
         replies.push_back(readReply());
+    // Every reply is read first, so the connection stays in step and is kept.
+    for (const RedisValue &reply : replies) {
+        if (!reply.isError())
+            continue;
+        if (const auto state = RedisNotReadyError::stateOf(reply.string))
+            throw RedisNotReadyError::at(*state, m_url.host, m_url.port);
+    }
     return replies;
 }
 

@@ -30,7 +30,9 @@ public:
 
 /** A blocking Redis connection over hiredis, for one thread at a time.
     Connects lazily (AUTH and SELECT from the URL); any I/O error or timeout discards the
-    context, throws RedisIoError/RedisTimeoutError, and the next call reconnects. */
+    context, throws RedisIoError/RedisTimeoutError, and the next call reconnects. A server that
+    answers it cannot serve yet (loading, busy, ...) throws RedisNotReadyError and keeps the
+    context. */
 class RedisClient final {
     Q_DECLARE_TR_FUNCTIONS(lantern::RedisClient)
 
@@ -44,7 +46,9 @@ public:
         RedisReadOnlyError for a command that is not a read, without sending it. */
     RedisValue command(const QByteArrayList &args);
     /** Sends every command before reading any reply (one round trip). Error replies come back
-        as values of Type::Error, in order, so one failed command does not hide the others. */
+        as values of Type::Error, in order, so one failed command does not hide the others;
+        except that a server that cannot serve yet (-LOADING, -BUSY, ...) throws
+        RedisNotReadyError, once every reply has been read. */
     std::vector<RedisValue> pipeline(const QList<QByteArrayList> &commands);
 
     /** Connects now if not connected (throws like command()). */

@@ -2,6 +2,10 @@
 
 #include "core/errors.h"
 
+#include <QByteArray>
+
+#include <optional>
+
 namespace lantern {
 
 /** The connection failed or broke; the context was discarded and the next command reconnects. */
@@ -20,6 +24,27 @@ public:
 class RedisReplyError final : public LanternError {
 public:
     using LanternError::LanternError;
+};
+
+/** Redis answered but cannot serve for now: it is loading its dataset after a restart (-LOADING),
+    running a script past its time limit (-BUSY), a replica cut off from its primary
+    (-MASTERDOWN), or part of a cluster that is down or moving keys (-CLUSTERDOWN, -TRYAGAIN).
+    The commands answered so did not run (others of the same pipeline may have). An outage like
+    RedisIoError (exit 3, HTTP 503), but the connection is healthy and kept. */
+class RedisNotReadyError final : public UnavailableError {
+public:
+    enum class State { Loading, Busy, MasterDown, ClusterDown, TryAgain };
+
+    RedisNotReadyError(State state, const QString &message) : UnavailableError(message), m_state(state) {}
+    State state() const { return m_state; }
+
+    /** The state an error reply names by its first word, if it is one of these passing states. */
+    static std::optional<State> stateOf(const QByteArray &errorReply);
+    /** The error for a reply naming `state` from Redis at host:port, in words for people. */
+    static RedisNotReadyError at(State state, const QString &host, int port);
+
+private:
+    State m_state;
 };
 
 } // namespace lantern

@@ -293,8 +293,12 @@ void RedisPipe::onReadable(qint64 nowNs)
 
 void RedisPipe::deliver(Waiting waiting, RedisValue reply)
 {
+    const std::optional<RedisNotReadyError::State> notReady =
+            reply.isError() ? RedisNotReadyError::stateOf(reply.string) : std::nullopt;
     if (!waiting.job) {  // AUTH / SELECT
-        if (reply.isError()) {
+        if (notReady) {
+            failAll(std::make_exception_ptr(RedisNotReadyError::at(*notReady, m_url.host, m_url.port)));
+        } else if (reply.isError()) {
             const QString message = reply.string.contains("DB index is out of range")
                     ? tr("has no database %1").arg(m_url.db)
                     : tr("rejected the connection: %1").arg(QString::fromUtf8(reply.string));
@@ -305,6 +309,12 @@ void RedisPipe::deliver(Waiting waiting, RedisValue reply)
     Job &job = *waiting.job;
     if (!job.done)
         return;  // ended already: a resent script failed before this reply came
+    if (notReady) {
+        // The conversation ends here; the rest of its round is read and dropped (job.done is
+        // null), and the connection stays open for the next one.
+        finish(waiting.job, std::make_exception_ptr(RedisNotReadyError::at(*notReady, m_url.host, m_url.port)));
+        return;
+    }
     const QByteArrayList &command = job.round.at(waiting.index);
     if (isMissingScript(command, reply)) {
         // EVAL caches the script on the server: the other EVALSHAs of this batch find it.

@@ -26,7 +26,9 @@ class RedisConversation;
     and one read carry a whole batch; the loop watches fd() and reports readiness, and nothing
     here ever waits. A broken connection, or one that misses the connect or reply timeout, is
     closed, every conversation on it ends with RedisIoError/RedisTimeoutError, and the next
-    conversation reconnects. Replies are parsed by hiredis's reader. One thread only. */
+    conversation reconnects. A reply saying the server cannot serve yet (-LOADING, -BUSY, ...)
+    ends its conversation with RedisNotReadyError and keeps the connection. Replies are parsed
+    by hiredis's reader. One thread only. */
 class RedisPipe final {
     Q_DECLARE_TR_FUNCTIONS(lantern::RedisPipe)
 
