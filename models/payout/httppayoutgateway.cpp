@@ -19,11 +19,6 @@ namespace {
 
 constexpr std::chrono::milliseconds MaxBackoff{60000};
 
-PayoutResult failure(PayoutResult::Status status, const QString &error)
-{
-    return {status, {}, error};
-}
-
 /** A provider's answer, shortened for an error message. */
 QString excerpt(const QByteArray &body)
 {
@@ -73,11 +68,11 @@ PayoutResult attempt(QNetworkAccessManager &network, const QNetworkRequest &requ
         loop.exec(QEventLoop::ExcludeUserInputEvents);
 
     if (timedOut)
-        return failure(PayoutResult::Status::RetryableFailure,
+        return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
                        HttpPayoutGateway::tr("the payout provider did not answer within %1 ms").arg(timeout.count()));
     const QVariant statusAttribute = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
     if (!statusAttribute.isValid())
-        return failure(PayoutResult::Status::RetryableFailure,
+        return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
                        HttpPayoutGateway::tr("could not reach the payout provider: %1").arg(reply->errorString()));
 
     const int status = statusAttribute.toInt();
@@ -87,13 +82,13 @@ PayoutResult attempt(QNetworkAccessManager &network, const QNetworkRequest &requ
         if (ref.isString() && !ref.toString().isEmpty())
             return {PayoutResult::Status::Paid, ref.toString(), {}};
         // It may have paid: asking again with the same key is safe and should return the reference.
-        return failure(PayoutResult::Status::RetryableFailure,
+        return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
                        HttpPayoutGateway::tr("the payout provider answered HTTP %1 without a payment reference: %2").arg(status).arg(excerpt(answer)));
     }
     if (isRetryableStatus(status))
-        return failure(PayoutResult::Status::RetryableFailure,
+        return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
                        HttpPayoutGateway::tr("the payout provider is unavailable (HTTP %1): %2").arg(status).arg(excerpt(answer)));
-    return failure(PayoutResult::Status::PermanentFailure,
+    return PayoutResult::failure(PayoutResult::Status::PermanentFailure,
                    HttpPayoutGateway::tr("the payout provider refused the payout (HTTP %1): %2").arg(status).arg(excerpt(answer)));
 }
 
@@ -102,7 +97,7 @@ PayoutResult attempt(QNetworkAccessManager &network, const QNetworkRequest &requ
 PayoutResult HttpPayoutGateway::pay(const PayoutRequest &request)
 {
     if (const QString invalid = validate(request); !invalid.isEmpty())
-        return failure(PayoutResult::Status::PermanentFailure, invalid);
+        return PayoutResult::failure(PayoutResult::Status::PermanentFailure, invalid);
 
     const QByteArray body = QJsonDocument(QJsonObject{{QLatin1String("idempotency_key"), request.idempotencyKey},
                                                       {QLatin1String("campaign_id"), request.campaignId},

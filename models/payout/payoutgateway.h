@@ -30,6 +30,8 @@ struct PayoutResult {
     Status status = Status::RetryableFailure;
     QString providerRef;  // set when Paid
     QString error;        // plain words when not Paid
+
+    static PayoutResult failure(Status status, const QString &error) { return {status, {}, error}; }
 };
 
 /** A third-party payout provider. pay() blocks (workers call it from their own threads) and is

@@ -31,11 +31,6 @@ std::optional<LedgerEntry> parseEntry(const QByteArray &value)
     return LedgerEntry{amount, value.mid(bar + 1)};
 }
 
-PayoutResult failure(PayoutResult::Status status, const QString &error)
-{
-    return {status, {}, error};
-}
-
 } // namespace
 
 SimulatedPayoutGateway::SimulatedPayoutGateway(RedisClient &redis, QByteArray prefix, SimulationKnobs knobs, quint64 seed)
@@ -55,7 +50,7 @@ double SimulatedPayoutGateway::nextUnit()
 PayoutResult SimulatedPayoutGateway::pay(const PayoutRequest &request)
 {
     if (const QString invalid = validate(request); !invalid.isEmpty())
-        return failure(PayoutResult::Status::PermanentFailure, invalid);
+        return PayoutResult::failure(PayoutResult::Status::PermanentFailure, invalid);
     if (m_knobs.delayMs > 0)
         QThread::msleep(static_cast<unsigned long>(m_knobs.delayMs));
 
@@ -67,7 +62,7 @@ PayoutResult SimulatedPayoutGateway::pay(const PayoutRequest &request)
     try {
         if (failBeforePaying) {
             m_redis.command({"HINCRBY", callsKey(), key, "1"});
-            return failure(PayoutResult::Status::RetryableFailure, tr("the simulated payout provider failed before paying (injected failure)"));
+            return PayoutResult::failure(PayoutResult::Status::RetryableFailure, tr("the simulated payout provider failed before paying (injected failure)"));
         }
         const QByteArray ref = "sim-" + QByteArray::number(m_random(), 16).rightJustified(16, '0');
         const QByteArray entry = QByteArray::number(request.amountCents) + '|' + ref;
@@ -77,28 +72,28 @@ PayoutResult SimulatedPayoutGateway::pay(const PayoutRequest &request)
                                                                   {"HGET", ledgerKey(), key}});
         for (const RedisValue &reply : replies) {
             if (reply.isError())
-                return failure(PayoutResult::Status::RetryableFailure,
+                return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
                                tr("the simulated payout provider failed: %1").arg(QString::fromUtf8(reply.string)));
         }
         const std::optional<LedgerEntry> paid = parseEntry(replies[2].toBytes());
         if (!paid)
-            return failure(PayoutResult::Status::RetryableFailure,
+            return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
                            tr("the simulated payout provider holds an unreadable ledger entry for key %1").arg(request.idempotencyKey));
         if (paid->amountCents != request.amountCents)
-            return failure(PayoutResult::Status::PermanentFailure,
+            return PayoutResult::failure(PayoutResult::Status::PermanentFailure,
                            tr("idempotency key %1 was already paid with %2 cents, not %3")
                                    .arg(request.idempotencyKey)
                                    .arg(paid->amountCents)
                                    .arg(request.amountCents));
         if (loseAnswer)
-            return failure(PayoutResult::Status::RetryableFailure,
+            return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
                            tr("the simulated payout provider's answer was lost after paying (injected failure)"));
         return {PayoutResult::Status::Paid, QString::fromUtf8(paid->ref), {}};
     } catch (const UnavailableError &error) {
         // Unreachable or timed out: like a lost HTTP answer, the payment may or may not have been recorded.
-        return failure(PayoutResult::Status::RetryableFailure, tr("the simulated payout provider is unreachable: %1").arg(error.message()));
+        return PayoutResult::failure(PayoutResult::Status::RetryableFailure, tr("the simulated payout provider is unreachable: %1").arg(error.message()));
     } catch (const RedisReplyError &error) {
-        return failure(PayoutResult::Status::RetryableFailure, tr("the simulated payout provider failed: %1").arg(error.message()));
+        return PayoutResult::failure(PayoutResult::Status::RetryableFailure, tr("the simulated payout provider failed: %1").arg(error.message()));
     }
 }
 

@@ -1,0 +1,196 @@
+// Money after an OS crash under `appendfsync everysec` (issue 15): Redis restarts from an AOF cut
+// back to an earlier size, so it forgets grabs that the workers had already persisted and paid.
+// Users then grab again (some get a second envelope, some get an envelope another user holds in
+// SQL) before a long-running `lanternd work` notices the new server, repairs the campaign from
+// SQL and carries on. Afterwards: nobody paid twice, no envelope to two users, everyone told "ok"
+// after the repair paid exactly the envelope they were told, and the ledger balances at close.
+// Its own redis-server (PrivateRedis), because the test crashes it.
+#include "clitest.h"
+#include "privateredis.h"
+
+#include "envelope/campaignverifier.h"
+#include "envelope/grabservice.h"
+#include "redis/keyschema.h"
+#include "redis/redisclient.h"
+#include "sql/sqlconnection.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QScopeGuard>
+#include <QTest>
+
+#include <csignal>
+#include <sys/types.h>
+
+using namespace lantern;
+using namespace lantern::test;
+using namespace lantern::test::cli;
+
+namespace {
+
+constexpr qint64 Envelopes = 400;
+constexpr qint64 Total = 4'000'000;
+constexpr int PollTimeoutMs = 60000;
+const QString Prefix = QStringLiteral("rb:");
+
+/** The incr file of a Redis 7 multi-part AOF: where the writes since the last rewrite go. */
+QString incrAof(const PrivateRedis &server)
+{
+    const QStringList files = QDir(server.appendDir()).entryList({QStringLiteral("*.incr.aof")}, QDir::Files, QDir::Name);
+    return files.isEmpty() ? QString() : QDir(server.appendDir()).filePath(files.constLast());
+}
+
+qint64 paidPayouts(const DbUrl &db)
+{
+    return sqlNumber(db, QStringLiteral("SELECT COUNT(*) FROM payout WHERE status = 'paid'"));
+}
+
+} // namespace
+
+class TestCliRollback : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void cleanupTestCase() { dropFreshDatabases(); }
+    void everysecCrashPaysNobodyTwice_data();
+    void everysecCrashPaysNobodyTwice();
+};
+
+void TestCliRollback::everysecCrashPaysNobodyTwice_data()
+{
+    QTest::addColumn<QString>("dialect");
+    for (const QString &dialect : dialects())
+        QTest::newRow(qPrintable(dialect)) << dialect;
+}
+
+void TestCliRollback::everysecCrashPaysNobodyTwice()
+{
+    QFETCH(QString, dialect);
+    PrivateRedis server({QStringLiteral("--appendonly"), QStringLiteral("yes"), QStringLiteral("--appendfsync"), QStringLiteral("everysec")});
+    const SqlTarget sql = freshSql(dialect);
+    const Lanternd lanternd(server.urlText(), sql.url, Prefix);
+    const KeySchema keys(Prefix);
+    const Result created = lanternd.run({QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("festival"),
+                                         QStringLiteral("--total-cents"), QString::number(Total), QStringLiteral("--count"),
+                                         QString::number(Envelopes), QStringLiteral("--seed"), QStringLiteral("7")});
+    LANTERND_VERIFY_OK(created);
+    const qint64 id = created.json().value(QLatin1String("id")).toInteger();
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), QString::number(id)}));
+
+    QProcess worker;
+    worker.setProcessEnvironment(sandboxEnvironment());
+    worker.start(QStringLiteral(LANTERND_PATH), lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), QStringLiteral("w1")}));
+    QVERIFY(worker.waitForStarted());
+    const auto cleanup = qScopeGuard([&worker] {
+        ::kill(pid_t(worker.processId()), SIGCONT);
+        worker.kill();
+        worker.waitForFinished(5000);
+    });
+    QByteArray workerErr;
+    const auto workerStderr = [&]() -> const QByteArray & {
+        workerErr += worker.readAllStandardError();
+        return workerErr;
+    };
+    const auto grabAll = [&](const QList<qint64> &uids) {
+        RedisClient redis(server.url());
+        GrabService grabs(redis, keys);
+        QHash<qint64, GrabOutcome> outcomes;
+        for (const qint64 uid : uids)
+            outcomes.insert(uid, grabs.grab(id, uid, 1795000000000 + uid));
+        return outcomes;
+    };
+    const auto range = [](qint64 from, qint64 to) {
+        QList<qint64> uids;
+        for (qint64 uid = from; uid <= to; ++uid)
+            uids << uid;
+        return uids;
+    };
+
+    // 1. Users 1..100 grab; the AOF's size now is where the crash will cut it back to.
+    grabAll(range(1, 100));
+    const QString aof = incrAof(server);
+    QVERIFY2(!aof.isEmpty(), qPrintable(QDir(server.appendDir()).entryList().join(QLatin1Char(' '))));
+    const qint64 cutAt = QFileInfo(aof).size();
+    // 2. Users 101..200 grab; the worker persists and pays all 200.
+    grabAll(range(101, 200));
+    QTRY_VERIFY2_WITH_TIMEOUT(paidPayouts(sql.db) == 200 || worker.state() == QProcess::NotRunning, workerStderr().constData(), PollTimeoutMs);
+
+    // 3. The OS crash: everything after the cut is lost, including the worker's acknowledgements.
+    //    The worker is frozen meanwhile, so grabs land before it can notice.
+    QCOMPARE(::kill(pid_t(worker.processId()), SIGSTOP), 0);
+    server.stop(PrivateRedis::Stop::Kill);
+    QVERIFY(QFile::resize(aof, cutAt));
+    server.start();
+    server.finishLoading();
+    QCOMPARE(server.command({"HGET", keys.campaignMeta(id), "grabbed_count"}), QByteArray("100"));
+
+    // 4. Before the repair: users who hold an envelope in SQL get another, and new users get
+    //    envelopes SQL gave to users 101..200. All are told "ok"; none of it may be paid.
+    QList<qint64> before = range(1001, 1030);
+    for (qint64 uid = 200; uid > 150; --uid)
+        before << uid;
+    const QHash<qint64, GrabOutcome> unrepaired = grabAll(before);
+    for (const GrabOutcome &outcome : unrepaired)
+        QCOMPARE(outcome.status, QStringLiteral("ok"));
+
+    // 5. The worker wakes, sees another Redis (its run_id), repairs the campaign and drains.
+    QCOMPARE(::kill(pid_t(worker.processId()), SIGCONT), 0);
+    QTRY_VERIFY2_WITH_TIMEOUT(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")) >= 1
+                                      || worker.state() == QProcess::NotRunning,
+                              workerStderr().constData(), PollTimeoutMs);
+    QVERIFY2(workerStderr().contains("rebuilt its Redis state from SQL"), workerStderr().constData());
+    QTRY_VERIFY2_WITH_TIMEOUT(server.command({"LLEN", keys.campaignTasks(id)}) == "0" && server.command({"LLEN", keys.campaignBackup(id, QStringLiteral("w1"))}) == "0",
+                              workerStderr().constData(), PollTimeoutMs);
+
+    // 6. After the repair: users 101..200 get their own envelope back; everyone else who is told
+    //    "ok" gets a new one.
+    const QHash<qint64, GrabOutcome> held = grabAll(range(101, 200));
+    for (auto it = held.cbegin(); it != held.cend(); ++it) {
+        QCOMPARE(it->status, QStringLiteral("already"));
+        QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT seq FROM grab WHERE campaign_id = ? AND uid = ?"), {id, it.key()}), it->seq);
+    }
+    const QHash<qint64, GrabOutcome> after = grabAll(range(1001, 1030) + range(2001, 2100));
+    QList<qint64> toldOk;
+    for (auto it = after.cbegin(); it != after.cend(); ++it) {
+        if (it->status == QLatin1String("ok"))
+            toldOk << it.key();
+    }
+    QCOMPARE(toldOk.size(), 130);
+    QTRY_VERIFY2_WITH_TIMEOUT(paidPayouts(sql.db) == 330 || worker.state() == QProcess::NotRunning, workerStderr().constData(), PollTimeoutMs);
+    for (const qint64 uid : std::as_const(toldOk)) {
+        QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND uid = ? AND seq = ? AND status = 'paid'"),
+                           {id, uid, after.value(uid).seq}),
+                 1LL);
+    }
+
+    worker.terminate();
+    QVERIFY(worker.waitForFinished(PollTimeoutMs));
+    QVERIFY2(worker.exitStatus() == QProcess::NormalExit && worker.exitCode() == 0, workerStderr().constData());
+
+    // Nobody paid twice, no envelope to two users, the refusals counted, and the ledger balances.
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM (SELECT uid FROM payout WHERE status = 'paid' GROUP BY uid HAVING COUNT(*) > 1) d")), 0LL);
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM (SELECT seq FROM payout GROUP BY seq HAVING COUNT(*) > 1) d")), 0LL);
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM payout WHERE status = 'paid'")), 330LL);
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM grab_refused")), qint64(unrepaired.size()));
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("close"), QStringLiteral("--id"), QString::number(id)}));
+    // The invariants without the provider's side: the simulated provider keeps its ledger in the
+    // Redis that rolled back, which a real provider would not.
+    RedisClient redis(server.url());
+    SqlConnection connection(sql.db);
+    CampaignVerifier verifier(redis, connection, keys);
+    QStringList violations;
+    for (const Violation &violation : verifier.verify(id))
+        violations << QStringLiteral("%1: %2").arg(violation.invariant).arg(violation.detail);
+    QVERIFY2(violations.isEmpty(), qPrintable(violations.join(QLatin1Char('\n'))));
+    QCOMPARE(verifier.refusedGrabs(id), qint64(unrepaired.size()));
+    const qint64 paidCents = sqlNumber(sql.db, QStringLiteral("SELECT SUM(amount_cents) FROM payout WHERE status = 'paid'"));
+    const qint64 refunded = sqlNumber(sql.db, QStringLiteral("SELECT refunded_cents FROM campaign WHERE id = ?"), {id});
+    QCOMPARE(paidCents + refunded, Total);
+}
+
+QTEST_GUILESS_MAIN(TestCliRollback)
+#include "tst_cli_rollback.moc"
