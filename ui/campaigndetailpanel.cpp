@@ -57,6 +57,7 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
       m_bar(new CampaignDrainBar(m_content)),
       m_legend(new QLabel(m_content)),
       m_ledger(new QLabel(m_content)),
+      m_durability(new QLabel(m_content)),
       m_violations(new QListWidget(m_content)),
       m_rateView(new QChartView(m_content)),
       m_rateChart(new QChart),
@@ -122,7 +123,12 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     m_violations->setWordWrap(true);
     m_violations->setMaximumHeight(fontMetrics().lineSpacing() * 6);
     m_violations->setVisible(false);
+    m_durability->setObjectName(QStringLiteral("durabilityWarning"));
+    m_durability->setWordWrap(true);
+    m_durability->setStyleSheet(QStringLiteral("QLabel { background: #fef7e0; color: #7a4f01; border-radius: 4px; padding: 6px; }"));
+    m_durability->setVisible(false);
     ledgerLayout->addWidget(m_ledger);
+    ledgerLayout->addWidget(m_durability);
     ledgerLayout->addWidget(m_violations);
 
     // Grabs per second.
@@ -260,6 +266,8 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
             m_violations->addItem(tr("Rule %1: %2").arg(violation.invariant).arg(violation.detail));
     }
     m_violations->setVisible(!snapshot.violations.isEmpty());
+    m_durability->setText(snapshot.durabilityWarning.isEmpty() ? QString() : tr("⚠ %1").arg(snapshot.durabilityWarning));
+    m_durability->setVisible(!snapshot.durabilityWarning.isEmpty());
 
     m_rate.addReading(campaign.id, snapshot.loadedAtMs, summary.grabbedCount);
     updateRateChart();

@@ -58,6 +58,7 @@ private:
     CampaignDrainBar *m_bar;
     QLabel *m_legend;
     QLabel *m_ledger;
+    QLabel *m_durability;
     QListWidget *m_violations;
     QChartView *m_rateView;
     QChart *m_rateChart;

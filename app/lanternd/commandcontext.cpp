@@ -2,7 +2,9 @@
 
 #include "sql/configconnections.h"
 #include "core/errors.h"
+#include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "redis/redisdurability.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "token/usertoken.h"
@@ -84,6 +86,22 @@ QString CommandContext::actor() const
     }
     const QString user = QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER"));
     return user.isEmpty() ? QStringLiteral("lanternd") : user;
+}
+
+void warnIfGrabsCanBeLost(CommandContext &context, const char *command)
+{
+    try {
+        RedisClient &redis = context.redis();
+        if (redis.command({QByteArrayLiteral("SCARD"), context.keys().campaignSet()}).toInteger() == 0)
+            return;  // no envelope campaign has been launched on this Redis
+        const QString warning = RedisDurability::read(redis).warning();
+        if (!warning.isEmpty()) {
+            std::fprintf(stderr, "lanternd %s: %s\n", command,
+                         QCoreApplication::translate("lantern::cli::Commands", "warning: %1").arg(warning).toLocal8Bit().constData());
+            std::fflush(stderr);
+        }
+    } catch (const UnavailableError &) {
+    }
 }
 
 void printJson(const QJsonObject &object)

@@ -54,6 +54,11 @@ private:
     std::unique_ptr<SqlConnection> m_sql;
 };
 
+/** For long-running commands: a line on stderr when envelope campaigns run on a Redis whose
+    persistence can lose grabs it acknowledged (RedisDurability). Silent when Redis is down: the
+    command's own loop reports that. */
+void warnIfGrabsCanBeLost(CommandContext &context, const char *command);
+
 /** Prints one JSON object on stdout (DESIGN §6). */
 void printJson(const QJsonObject &object);
 

@@ -137,6 +137,8 @@ int runWork(CommandContext &context)
     RedisClient &redis = context.redis();
     const std::unique_ptr<PayoutGateway> gateway = makePayoutGateway(redis, context.keys().prefix());
     HeartbeatPacer pacer(heartbeat, redis);
+    if (!once)
+        warnIfGrabsCanBeLost(context, "work");
     EnvelopeDrainOptions payoutOptions;
     payoutOptions.batchSize = batch;
     payoutOptions.keepAlive = [&pacer] { pacer(); };

@@ -135,6 +135,7 @@ int runServe(CommandContext &context)
                                   : QStringLiteral("%1:%2").arg(address.host.toString()).arg(address.port);
     std::fprintf(stderr, "lanternd serve: listening on http://%s with %d threads\n", qPrintable(where), threads);
     std::fflush(stderr);
+    warnIfGrabsCanBeLost(context, "serve");
 
     // SIGTERM/SIGINT set a flag (async-signal-safe); the main loop looks at it ten times a second.
     QTimer stopWatch;

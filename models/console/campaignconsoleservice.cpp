@@ -10,6 +10,7 @@
 #include "envelope/campaignstore.h"
 #include "payout/simulatedpayoutgateway.h"
 #include "redis/redisclient.h"
+#include "redis/redisdurability.h"
 #include "redis/rediserror.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
@@ -108,6 +109,7 @@ void CampaignConsoleService::load(quint64 serial, qint64 campaignId)
             provider = [&simulated](const QString &key) { return simulated->paidAmount(key); };
         }
         snapshot.violations = CampaignVerifier(redis(), sql(), m_keys, provider).verify(campaignId);
+        snapshot.durabilityWarning = RedisDurability::read(redis()).warning();
         Q_EMIT snapshotLoaded(serial, snapshot);
     } catch (const InvalidInputError &error) {
         Q_EMIT requestFailed(serial, tr("Campaign %1 does not exist (any more).").arg(campaignId), error.message());

@@ -24,6 +24,7 @@ struct CampaignSnapshot {
     CampaignSummary summary;
     QList<Violation> violations;  // empty: the ledger checks out
     qint64 loadedAtMs = 0;        // when it was read (for the grab rate)
+    QString durabilityWarning;    // what a Redis crash can lose (RedisDurability); empty: nothing
 };
 
 /** The console's Redis and SQL work for the Campaigns view, on a thread of its own (see

@@ -12,6 +12,7 @@
 #include "envelope/grabservice.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "redis/redisdurability.h"
 #include "sql/sqlconnection.h"
 
 #include <QDir>
@@ -58,7 +59,76 @@ private Q_SLOTS:
     void cleanupTestCase() { dropFreshDatabases(); }
     void everysecCrashPaysNobodyTwice_data();
     void everysecCrashPaysNobodyTwice();
+    void durabilityOfEachMode_data();
+    void durabilityOfEachMode();
+    void workWarnsWhenGrabsCanBeLost_data();
+    void workWarnsWhenGrabsCanBeLost();
 };
+
+void TestCliRollback::durabilityOfEachMode_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<int>("loss");
+    QTest::newRow("no AOF") << QStringList{} << int(RedisDurability::Loss::SinceSave);
+    QTest::newRow("everysec") << QStringList{QStringLiteral("--appendonly"), QStringLiteral("yes"), QStringLiteral("--appendfsync"), QStringLiteral("everysec")}
+                              << int(RedisDurability::Loss::OneSecond);
+    QTest::newRow("no fsync") << QStringList{QStringLiteral("--appendonly"), QStringLiteral("yes"), QStringLiteral("--appendfsync"), QStringLiteral("no")}
+                              << int(RedisDurability::Loss::OsFlush);
+    QTest::newRow("always") << QStringList{QStringLiteral("--appendonly"), QStringLiteral("yes"), QStringLiteral("--appendfsync"), QStringLiteral("always")}
+                            << int(RedisDurability::Loss::None);
+    QTest::newRow("CONFIG renamed away") << QStringList{QStringLiteral("--rename-command"), QStringLiteral("CONFIG"), QString()}
+                                         << int(RedisDurability::Loss::Unknown);
+}
+
+void TestCliRollback::durabilityOfEachMode()
+{
+    QFETCH(QStringList, options);
+    QFETCH(int, loss);
+    PrivateRedis server(options);
+    RedisClient redis(server.url());
+    const RedisDurability durability = RedisDurability::read(redis);
+    QCOMPARE(int(durability.loss), loss);
+    QCOMPARE(durability.warning().isEmpty(), durability.loss == RedisDurability::Loss::None);
+    QCOMPARE(durability.canLoseAcknowledgedWrites(), durability.loss != RedisDurability::Loss::None);
+}
+
+void TestCliRollback::workWarnsWhenGrabsCanBeLost_data()
+{
+    QTest::addColumn<QString>("fsync");
+    QTest::addColumn<bool>("warns");
+    QTest::newRow("everysec") << QStringLiteral("everysec") << true;
+    QTest::newRow("always") << QStringLiteral("always") << false;
+}
+
+void TestCliRollback::workWarnsWhenGrabsCanBeLost()
+{
+    QFETCH(QString, fsync);
+    QFETCH(bool, warns);
+    PrivateRedis server({QStringLiteral("--appendonly"), QStringLiteral("yes"), QStringLiteral("--appendfsync"), fsync});
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd(server.urlText(), sql.url, Prefix);
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("t"),
+                                     QStringLiteral("--total-cents"), QStringLiteral("100"), QStringLiteral("--count"), QStringLiteral("10")}));
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), QStringLiteral("1")}));
+
+    QProcess worker;
+    worker.setProcessEnvironment(sandboxEnvironment());
+    worker.start(QStringLiteral(LANTERND_PATH), lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), QStringLiteral("w1")}));
+    QVERIFY(worker.waitForStarted());
+    const auto cleanup = qScopeGuard([&worker] {
+        worker.kill();
+        worker.waitForFinished(5000);
+    });
+    // The warning comes before the first pass, and the first pass beats.
+    QTRY_VERIFY_WITH_TIMEOUT(server.command({"EXISTS", KeySchema(Prefix).workerHeartbeat(QStringLiteral("w1"))}) == "1"
+                                     || worker.state() == QProcess::NotRunning,
+                             PollTimeoutMs);
+    worker.terminate();
+    QVERIFY(worker.waitForFinished(PollTimeoutMs));
+    const QByteArray err = worker.readAllStandardError();
+    QVERIFY2(worker.exitStatus() == QProcess::NormalExit && worker.exitCode() == 0, err.constData());
+    QCOMPARE(err.contains("lanternd work: warning: Redis writes its AOF to disk once a second"), warns);
+}
 
 void TestCliRollback::everysecCrashPaysNobodyTwice_data()
 {
