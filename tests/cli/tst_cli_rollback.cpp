@@ -63,7 +63,38 @@ private Q_SLOTS:
     void durabilityOfEachMode();
     void workWarnsWhenGrabsCanBeLost_data();
     void workWarnsWhenGrabsCanBeLost();
+    void commandsWaitWhileRepairing();
 };
+
+void TestCliRollback::commandsWaitWhileRepairing()
+{
+    PrivateRedis server;
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd(server.urlText(), sql.url, Prefix);
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("t"),
+                                     QStringLiteral("--total-cents"), QStringLiteral("100"), QStringLiteral("--count"), QStringLiteral("10")}));
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), QStringLiteral("1")}));
+    server.command({"SET", KeySchema(Prefix).campaignRepairLock(1), "another-process", "PX", "60000"});
+
+    const Result grab = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), QStringLiteral("1"), QStringLiteral("--uid"), QStringLiteral("5")});
+    QVERIFY2(grab.exitCode == 3 && grab.err.contains("is being repaired"), grab.describe().constData());
+    const Result pause = lanternd.run({QStringLiteral("campaign"), QStringLiteral("pause"), QStringLiteral("--id"), QStringLiteral("1")});
+    QVERIFY2(pause.exitCode == 3 && pause.err.contains("is being repaired"), pause.describe().constData());
+    const Result repair = lanternd.run({QStringLiteral("campaign"), QStringLiteral("repair"), QStringLiteral("--id"), QStringLiteral("1")});
+    QVERIFY2(repair.exitCode == 4 && repair.err.contains("another process"), repair.describe().constData());
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action <> 'campaign.create' AND action <> 'campaign.launch'")), 0LL);
+    QCOMPARE(server.command({"LLEN", KeySchema(Prefix).campaignPool(1)}), QByteArray("10"));
+
+    server.command({"DEL", KeySchema(Prefix).campaignRepairLock(1)});
+    const Result repaired = lanternd.run({QStringLiteral("campaign"), QStringLiteral("repair"), QStringLiteral("--id"), QStringLiteral("1"),
+                                          QStringLiteral("--operator"), QStringLiteral("alice")});
+    LANTERND_VERIFY_OK(repaired);
+    QCOMPARE(repaired.json().value(QLatin1String("pool_after")).toInteger(), 10LL);
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair' AND actor = 'alice'")), 1LL);
+    const Result after = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), QStringLiteral("1"), QStringLiteral("--uid"), QStringLiteral("5")});
+    LANTERND_VERIFY_OK(after);
+    QCOMPARE(after.json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+}
 
 void TestCliRollback::durabilityOfEachMode_data()
 {
