@@ -76,6 +76,33 @@
     </message>
 </context>
 <context>
+    <name>CampaignRepair</name>
+    <message>
+        <source>no campaign with id %1</source>
+        <translation>no campaign with id %1</translation>
+    </message>
+    <message>
+        <source>campaign %1 is a draft: it has no grabs to repair</source>
+        <translation>campaign %1 is a draft: it has no grabs to repair</translation>
+    </message>
+    <message>
+        <source>campaign %1 is being repaired by another process; try again when it is done</source>
+        <translation>campaign %1 is being repaired by another process; try again when it is done</translation>
+    </message>
+    <message>
+        <source>workers keep registering; the repair of campaign %1 could not read their lists</source>
+        <translation>workers keep registering; the repair of campaign %1 could not read their lists</translation>
+    </message>
+    <message>
+        <source>campaign %1 has %2 envelopes in SQL instead of %3: its pool cannot be rebuilt</source>
+        <translation>campaign %1 has %2 envelopes in SQL instead of %3: its pool cannot be rebuilt</translation>
+    </message>
+    <message>
+        <source>the repair of campaign %1 took longer than %2 s and was abandoned; run it again</source>
+        <translation>the repair of campaign %1 took longer than %2 s and was abandoned; run it again</translation>
+    </message>
+</context>
+<context>
     <name>CampaignService</name>
     <message>
         <source>a campaign needs a name of 1 to 128 characters</source>
@@ -104,6 +131,10 @@
     <message>
         <source>a campaign name must not contain control characters or text that is not valid UTF-8</source>
         <translation>a campaign name must not contain control characters or text that is not valid UTF-8</translation>
+    </message>
+    <message>
+        <source>campaign %1 is being repaired from the ledger; try again in a moment</source>
+        <translation>campaign %1 is being repaired from the ledger; try again in a moment</translation>
     </message>
 </context>
 <context>
@@ -145,10 +176,6 @@
         <translation>%1 payout tasks are in the dead-letter list</translation>
     </message>
     <message>
-        <source>%1 grabs in Redis, %2 rows in SQL</source>
-        <translation>%1 grabs in Redis, %2 rows in SQL</translation>
-    </message>
-    <message>
         <source>%1 payouts (%2 cents) for %3 grabs (%4 cents)</source>
         <translation>%1 payouts (%2 cents) for %3 grabs (%4 cents)</translation>
     </message>
@@ -159,6 +186,17 @@
     <message>
         <source>grabbed %1 + refunded %2 cents differ from the total %3</source>
         <translation>grabbed %1 + refunded %2 cents differ from the total %3</translation>
+    </message>
+    <message>
+        <source>%1 grabs (%2 cents) in Redis, %3 rows (%4 cents) in SQL</source>
+        <translation>%1 grabs (%2 cents) in Redis, %3 rows (%4 cents) in SQL</translation>
+    </message>
+</context>
+<context>
+    <name>GrabService</name>
+    <message>
+        <source>campaign %1 is being repaired from the ledger; try again in a moment</source>
+        <translation>campaign %1 is being repaired from the ledger; try again in a moment</translation>
     </message>
 </context>
 <context>
@@ -1460,6 +1498,25 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::RedisDurability</name>
+    <message>
+        <source>Redis writes its AOF to disk once a second (appendfsync everysec): an OS crash can lose about the last second of grabs users were told they won. The ledger pays nobody twice and a repair rebuilds the campaign from SQL, but those users are not paid. Set appendfsync always to lose none.</source>
+        <translation>Redis writes its AOF to disk once a second (appendfsync everysec): an OS crash can lose about the last second of grabs users were told they won. The ledger pays nobody twice and a repair rebuilds the campaign from SQL, but those users are not paid. Set appendfsync always to lose none.</translation>
+    </message>
+    <message>
+        <source>Redis leaves flushing its AOF to the OS (appendfsync no): an OS crash can lose about the last 30 seconds of grabs users were told they won. Set appendfsync always to lose none.</source>
+        <translation>Redis leaves flushing its AOF to the OS (appendfsync no): an OS crash can lose about the last 30 seconds of grabs users were told they won. Set appendfsync always to lose none.</translation>
+    </message>
+    <message>
+        <source>Redis keeps no AOF (appendonly no): a restart loses every grab since its last snapshot, grabs users were told they won. Set appendonly yes and appendfsync always to lose none.</source>
+        <translation>Redis keeps no AOF (appendonly no): a restart loses every grab since its last snapshot, grabs users were told they won. Set appendonly yes and appendfsync always to lose none.</translation>
+    </message>
+    <message>
+        <source>Redis does not say how it persists (CONFIG GET is not allowed): unless it runs appendonly yes with appendfsync always, a crash can lose grabs users were told they won.</source>
+        <translation>Redis does not say how it persists (CONFIG GET is not allowed): unless it runs appendonly yes with appendfsync always, a crash can lose grabs users were told they won.</translation>
+    </message>
+</context>
+<context>
     <name>lantern::RedisPipe</name>
     <message>
         <source>cannot be resolved: %1</source>
@@ -1812,12 +1869,24 @@ Key prefix: %3</translation>
         <source>invalid --state &apos;%1&apos;: expected on or off</source>
         <translation>invalid --state &apos;%1&apos;: expected on or off</translation>
     </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>warning: %1</translation>
+    </message>
+    <message>
+        <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
+        <translation>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Main</name>
     <message>
         <source>unknown command &apos;%1&apos; (see lanternd --help)</source>
         <translation>unknown command &apos;%1&apos; (see lanternd --help)</translation>
+    </message>
+    <message>
+        <source>%1; try again in a moment</source>
+        <translation>%1; try again in a moment</translation>
     </message>
     <message>
         <source>usage: lanternd COMMAND [options]
@@ -1834,6 +1903,7 @@ commands:
   campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
                   [--seed S] [--max-attempts 9]
   campaign launch|pause|resume|close|show --id I
+  campaign repair --id I [--operator O]
   grab     --campaign I --uid U|--token T
   verify   [--campaign I]
   serve    [--listen HOST:PORT] [--threads N]   (needs --token-secret; rate limits --rate-checkin R[/B] ...)
@@ -1858,6 +1928,7 @@ commands:
   campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
                   [--seed S] [--max-attempts 9]
   campaign launch|pause|resume|close|show --id I
+  campaign repair --id I [--operator O]
   grab     --campaign I --uid U|--token T
   verify   [--campaign I]
   serve    [--listen HOST:PORT] [--threads N]   (needs --token-secret; rate limits --rate-checkin R[/B] ...)
@@ -1868,10 +1939,6 @@ global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --p
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </translation>
-    </message>
-    <message>
-        <source>%1; try again in a moment</source>
-        <translation>%1; try again in a moment</translation>
     </message>
 </context>
 <context>
@@ -2392,6 +2459,14 @@ This cannot be undone.</translation>
             <numerusform>Now %1 grabs/s, peak %2 grabs/s, over the last %n refresh.</numerusform>
             <numerusform>Now %1 grabs/s, peak %2 grabs/s, over the last %n refreshes.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Refused by the ledger (Redis had lost them)</source>
+        <translation>Refused by the ledger (Redis had lost them)</translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
     </message>
 </context>
 <context>

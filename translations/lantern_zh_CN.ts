@@ -75,6 +75,33 @@
     </message>
 </context>
 <context>
+    <name>CampaignRepair</name>
+    <message>
+        <source>no campaign with id %1</source>
+        <translation>不存在 ID 为 %1 的活动</translation>
+    </message>
+    <message>
+        <source>campaign %1 is a draft: it has no grabs to repair</source>
+        <translation>活动 %1 还是草稿：没有可修复的抢红包记录</translation>
+    </message>
+    <message>
+        <source>campaign %1 is being repaired by another process; try again when it is done</source>
+        <translation>活动 %1 正由另一个进程修复；请在修复完成后重试</translation>
+    </message>
+    <message>
+        <source>workers keep registering; the repair of campaign %1 could not read their lists</source>
+        <translation>不断有工作进程注册；活动 %1 的修复无法读取它们的队列</translation>
+    </message>
+    <message>
+        <source>campaign %1 has %2 envelopes in SQL instead of %3: its pool cannot be rebuilt</source>
+        <translation>活动 %1 在 SQL 中有 %2 个红包而不是 %3 个：无法重建红包池</translation>
+    </message>
+    <message>
+        <source>the repair of campaign %1 took longer than %2 s and was abandoned; run it again</source>
+        <translation>活动 %1 的修复超过 %2 秒，已放弃；请重新运行</translation>
+    </message>
+</context>
+<context>
     <name>CampaignService</name>
     <message>
         <source>a campaign needs a name of 1 to 128 characters</source>
@@ -103,6 +130,10 @@
     <message>
         <source>a campaign name must not contain control characters or text that is not valid UTF-8</source>
         <translation>活动名称不能包含控制字符或无效的 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>campaign %1 is being repaired from the ledger; try again in a moment</source>
+        <translation>活动 %1 正在依据账本修复；请稍后重试</translation>
     </message>
 </context>
 <context>
@@ -144,10 +175,6 @@
         <translation>死信队列中有 %1 个发放任务</translation>
     </message>
     <message>
-        <source>%1 grabs in Redis, %2 rows in SQL</source>
-        <translation>Redis 中有 %1 次抢红包，SQL 中有 %2 行</translation>
-    </message>
-    <message>
         <source>%1 payouts (%2 cents) for %3 grabs (%4 cents)</source>
         <translation>%3 次抢红包（%4 分）对应 %1 笔发放（%2 分）</translation>
     </message>
@@ -158,6 +185,17 @@
     <message>
         <source>grabbed %1 + refunded %2 cents differ from the total %3</source>
         <translation>已抢 %1 分 + 已退回 %2 分与总金额 %3 分不符</translation>
+    </message>
+    <message>
+        <source>%1 grabs (%2 cents) in Redis, %3 rows (%4 cents) in SQL</source>
+        <translation>Redis 中有 %1 次抢红包（%2 分），SQL 中有 %3 行（%4 分）</translation>
+    </message>
+</context>
+<context>
+    <name>GrabService</name>
+    <message>
+        <source>campaign %1 is being repaired from the ledger; try again in a moment</source>
+        <translation>活动 %1 正在依据账本修复；请稍后重试</translation>
     </message>
 </context>
 <context>
@@ -1443,6 +1481,25 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::RedisDurability</name>
+    <message>
+        <source>Redis writes its AOF to disk once a second (appendfsync everysec): an OS crash can lose about the last second of grabs users were told they won. The ledger pays nobody twice and a repair rebuilds the campaign from SQL, but those users are not paid. Set appendfsync always to lose none.</source>
+        <translation>Redis 每秒把 AOF 写入磁盘一次（appendfsync everysec）：操作系统崩溃时，可能丢失大约最后一秒内已告知用户抢到的红包。账本不会重复发放，修复会依据 SQL 重建活动，但这些用户拿不到钱。设置 appendfsync always 可做到一条不丢。</translation>
+    </message>
+    <message>
+        <source>Redis leaves flushing its AOF to the OS (appendfsync no): an OS crash can lose about the last 30 seconds of grabs users were told they won. Set appendfsync always to lose none.</source>
+        <translation>Redis 把 AOF 的刷盘交给操作系统（appendfsync no）：操作系统崩溃时，可能丢失大约最后 30 秒内已告知用户抢到的红包。设置 appendfsync always 可做到一条不丢。</translation>
+    </message>
+    <message>
+        <source>Redis keeps no AOF (appendonly no): a restart loses every grab since its last snapshot, grabs users were told they won. Set appendonly yes and appendfsync always to lose none.</source>
+        <translation>Redis 未开启 AOF（appendonly no）：重启会丢失上次快照之后的所有抢红包记录，而这些用户已被告知抢到。设置 appendonly yes 和 appendfsync always 可做到一条不丢。</translation>
+    </message>
+    <message>
+        <source>Redis does not say how it persists (CONFIG GET is not allowed): unless it runs appendonly yes with appendfsync always, a crash can lose grabs users were told they won.</source>
+        <translation>Redis 不允许查询其持久化方式（CONFIG GET 被禁用）：除非它以 appendonly yes 和 appendfsync always 运行，否则崩溃时可能丢失已告知用户抢到的红包。</translation>
+    </message>
+</context>
+<context>
     <name>lantern::RedisPipe</name>
     <message>
         <source>cannot be resolved: %1</source>
@@ -1792,12 +1849,24 @@ SQL：%2
         <source>invalid --state &apos;%1&apos;: expected on or off</source>
         <translation>--state“%1”无效：应为 on 或 off</translation>
     </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
+        <translation>Redis 丢失了活动 %1 中账本已记录的抢红包；已依据 SQL 重建其 Redis 状态</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Main</name>
     <message>
         <source>unknown command &apos;%1&apos; (see lanternd --help)</source>
         <translation>未知命令“%1”（参见 lanternd --help）</translation>
+    </message>
+    <message>
+        <source>%1; try again in a moment</source>
+        <translation>%1；请稍后重试</translation>
     </message>
     <message>
         <source>usage: lanternd COMMAND [options]
@@ -1814,6 +1883,7 @@ commands:
   campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
                   [--seed S] [--max-attempts 9]
   campaign launch|pause|resume|close|show --id I
+  campaign repair --id I [--operator O]
   grab     --campaign I --uid U|--token T
   verify   [--campaign I]
   serve    [--listen HOST:PORT] [--threads N]   (needs --token-secret; rate limits --rate-checkin R[/B] ...)
@@ -1838,6 +1908,7 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
   campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
                   [--seed S] [--max-attempts 9]
   campaign launch|pause|resume|close|show --id I
+  campaign repair --id I [--operator O]
   grab     --campaign I --uid U|--token T
   verify   [--campaign I]
   serve    [--listen HOST:PORT] [--threads N]   （需要 --token-secret；限流选项 --rate-checkin R[/B] ...）
@@ -1848,10 +1919,6 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
   --lang zh_CN|en （消息语言；默认跟随系统区域设置）
 环境变量： LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... （LANTERN_ + 选项名）
 </translation>
-    </message>
-    <message>
-        <source>%1; try again in a moment</source>
-        <translation>%1；请稍后重试</translation>
     </message>
 </context>
 <context>
@@ -2368,6 +2435,14 @@ This cannot be undone.</source>
         <translation>
             <numerusform>当前 %1 次/秒，峰值 %2 次/秒（最近 %n 次刷新）。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Refused by the ledger (Redis had lost them)</source>
+        <translation>被账本拒绝（Redis 曾丢失状态）</translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
     </message>
 </context>
 <context>
