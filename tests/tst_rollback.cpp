@@ -61,6 +61,16 @@ public:
         return result.next() ? result.value(0).toLongLong() : -1;
     }
     qint64 pool() { return redis.command({"LLEN", keys.campaignPool(id)}).toInteger(); }
+    qint64 paidCount() { return scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'")); }
+    qint64 paidCents() { return scalar(QStringLiteral("SELECT COALESCE(SUM(amount_cents), 0) FROM payout WHERE campaign_id = ? AND status = 'paid'")); }
+    /** `uid` grabs and is paid, then Redis forgets the user's draw (what a rollback loses of it). */
+    GrabOutcome paidThenForgotten(qint64 uid)
+    {
+        const GrabOutcome outcome = grab(uid);
+        drain->drainAll();
+        redis.command({"HDEL", keys.campaignDraws(id), QByteArray::number(uid)});
+        return outcome;
+    }
     qint64 meta(const char *field)
     {
         const RedisValue value = redis.command({"HGET", keys.campaignMeta(id), field});
@@ -165,12 +175,10 @@ void TestRollback::userForgottenByRedisIsPaidOnce()
     QFETCH(DbUrl, url);
     test::resetTables(url);
     Fixture f(m_redisUrl, url);
-    const GrabOutcome first = f.grab(7);
-    QCOMPARE(first.status, QStringLiteral("ok"));
-    QCOMPARE(f.drain->drainAll().paid, 1);
-
     // The part of Redis's state a rollback loses: the user's draw. Redis hands out a second envelope.
-    f.redis.command({"HDEL", f.keys.campaignDraws(f.id), "7"});
+    const GrabOutcome first = f.paidThenForgotten(7);
+    QCOMPARE(first.status, QStringLiteral("ok"));
+    QCOMPARE(f.paidTo(7), 1);
     const GrabOutcome second = f.grab(7);
     QCOMPARE(second.status, QStringLiteral("ok"));
     QVERIFY(second.seq != first.seq);
@@ -204,8 +212,8 @@ void TestRollback::userForgottenByRedisIsPaidOnce()
         f.grab(uid);
     f.drain->drainAll();
     CampaignService(f.redis, f.sql, f.keys).close(f.id);
-    QCOMPARE(f.scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'")), 10);
-    QCOMPARE(f.scalar(QStringLiteral("SELECT SUM(amount_cents) FROM payout WHERE campaign_id = ? AND status = 'paid'")), 1000);
+    QCOMPARE(f.paidCount(), 10);
+    QCOMPARE(f.paidCents(), 1000);
     QCOMPARE(f.scalar(QStringLiteral("SELECT COUNT(DISTINCT uid) FROM payout WHERE campaign_id = ?")), 10);
     QVERIFY2(f.verify().isEmpty(), qPrintable(details(f.verify())));
 }
@@ -275,8 +283,8 @@ void TestRollback::repairRebuildsALostCampaign()
     for (qint64 uid = 8; uid <= 60; ++uid)
         f.grab(uid);
     f.drain->drainAll();
-    QCOMPARE(f.scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'")), 50);
-    QCOMPARE(f.scalar(QStringLiteral("SELECT SUM(amount_cents) FROM payout WHERE campaign_id = ? AND status = 'paid'")), 100'000);
+    QCOMPARE(f.paidCount(), 50);
+    QCOMPARE(f.paidCents(), 100'000);
     QCOMPARE(f.scalar(QStringLiteral("SELECT COUNT(*) FROM grab_refused WHERE campaign_id = ?")), 0);
     QVERIFY2(f.verify().isEmpty(), qPrintable(details(f.verify())));
 }
@@ -286,9 +294,7 @@ void TestRollback::repairUndoesQueuedRefusalsOnce()
     QFETCH(DbUrl, url);
     test::resetTables(url);
     Fixture f(m_redisUrl, url);
-    const GrabOutcome first = f.grab(7);
-    f.drain->drainAll();
-    f.redis.command({"HDEL", f.keys.campaignDraws(f.id), "7"});
+    const GrabOutcome first = f.paidThenForgotten(7);
     QCOMPARE(f.grab(7).status, QStringLiteral("ok"));  // a second envelope, still queued
 
     // The operator repairs before a worker sees the task: the task is undone by the repair...
@@ -312,9 +318,7 @@ void TestRollback::repairOfAClosedCampaignRecomputesTheRefund()
     QFETCH(DbUrl, url);
     test::resetTables(url);
     Fixture f(m_redisUrl, url);
-    const GrabOutcome first = f.grab(7);
-    f.drain->drainAll();
-    f.redis.command({"HDEL", f.keys.campaignDraws(f.id), "7"});
+    const GrabOutcome first = f.paidThenForgotten(7);
     QCOMPARE(f.grab(7).status, QStringLiteral("ok"));
     // Closed with the second grab still counted: the refund misses its envelope.
     const Campaign closed = CampaignService(f.redis, f.sql, f.keys).close(f.id);
@@ -398,9 +402,7 @@ void TestRollback::refusalsAreCounted()
     QFETCH(DbUrl, url);
     test::resetTables(url);
     Fixture f(m_redisUrl, url);
-    f.grab(7);
-    f.drain->drainAll();
-    f.redis.command({"HDEL", f.keys.campaignDraws(f.id), "7"});
+    f.paidThenForgotten(7);
     const GrabOutcome second = f.grab(7);
     f.drain->drainAll();
     CampaignVerifier verifier(f.redis, f.sql, f.keys);

@@ -20,6 +20,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include <csignal>
+#include <sys/types.h>
+
 #ifndef LANTERND_PATH
 #error "LANTERND_PATH must name the lanternd binary (see tests/cli/CMakeLists.txt)"
 #endif
@@ -152,6 +155,56 @@ QString unreachableSqlUrl(const QString &dialect)
 
 // ---------------------------------------------------------------------------------------------
 // Running lanternd
+
+WorkerProcess::WorkerProcess(const Lanternd &lanternd, const QString &id) : m_process(std::make_unique<QProcess>())
+{
+    m_process->setProcessEnvironment(sandboxEnvironment());
+    m_process->start(QStringLiteral(LANTERND_PATH), lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), id}));
+    m_process->waitForStarted();
+}
+
+WorkerProcess::~WorkerProcess()
+{
+    if (m_process->state() != QProcess::NotRunning) {
+        ::kill(pid_t(m_process->processId()), SIGCONT);
+        m_process->kill();
+        m_process->waitForFinished(5000);
+    }
+}
+
+bool WorkerProcess::started() const
+{
+    return m_process->processId() > 0;
+}
+
+bool WorkerProcess::running() const
+{
+    return m_process->state() == QProcess::Running;
+}
+
+qint64 WorkerProcess::pid() const
+{
+    return m_process->processId();
+}
+
+const QByteArray &WorkerProcess::err()
+{
+    m_err += m_process->readAllStandardError();
+    return m_err;
+}
+
+bool WorkerProcess::stop(int timeoutMs)
+{
+    m_process->terminate();
+    const bool finished = m_process->waitForFinished(timeoutMs);
+    err();
+    return finished && m_process->exitStatus() == QProcess::NormalExit && m_process->exitCode() == 0;
+}
+
+QByteArray WorkerProcess::out()
+{
+    return m_process->readAllStandardOutput();
+}
 
 QProcessEnvironment sandboxEnvironment()
 {

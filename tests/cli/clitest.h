@@ -15,6 +15,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
+class QProcess;
+
 #include <QVariantList>
 
 namespace lantern::test::cli {
@@ -84,6 +88,29 @@ public:
 
 /** The environment every lanternd child gets before a test adds to it. */
 QProcessEnvironment sandboxEnvironment();
+
+/** A long-running `lanternd work --id ID` (the Lanternd's defaults added), started at once with
+    the sandboxed environment; continued (after a SIGSTOP) and killed when it goes out of scope. */
+class WorkerProcess final {
+public:
+    WorkerProcess(const Lanternd &lanternd, const QString &id);
+    ~WorkerProcess();
+    Q_DISABLE_COPY_MOVE(WorkerProcess)
+
+    bool started() const;
+    bool running() const;
+    qint64 pid() const;
+    /** Everything it has written to stderr so far. */
+    const QByteArray &err();
+    /** SIGTERM, then waits up to `timeoutMs`; true when it exited normally with code 0. */
+    bool stop(int timeoutMs);
+    /** What it printed on stdout (its stats, once stopped). */
+    QByteArray out();
+
+private:
+    std::unique_ptr<QProcess> m_process;
+    QByteArray m_err;
+};
 
 /** Every key under a prefix with its DUMP, and the server's key count. */
 struct RedisSnapshot {

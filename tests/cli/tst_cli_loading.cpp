@@ -17,7 +17,6 @@
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
-#include <QProcess>
 #include <QScopeGuard>
 #include <QTest>
 #include <QTimer>
@@ -201,39 +200,28 @@ void TestCliLoading::workerWaitsOutLoadingThenDrains()
     const QString workerId = QStringLiteral("loading-worker");
     const KeySchema keys(prefix);
 
-    QProcess worker;
-    worker.setProcessEnvironment(sandboxEnvironment());
-    worker.start(QStringLiteral(LANTERND_PATH), lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), workerId}));
-    QVERIFY(worker.waitForStarted());
-    const auto cleanup = qScopeGuard([&worker] {
-        ::kill(pid_t(worker.processId()), SIGCONT);
-        worker.kill();
-        worker.waitForFinished(5000);
-    });
-    QByteArray workerErr;
-    const auto workerStderr = [&]() -> const QByteArray & {
-        workerErr += worker.readAllStandardError();
-        return workerErr;
-    };
+    WorkerProcess worker(lanternd, workerId);
+    QVERIFY(worker.started());
+    const auto workerStderr = [&worker]() -> const QByteArray & { return worker.err(); };
     // Its loop runs once it has beaten.
     QTRY_VERIFY2_WITH_TIMEOUT(
-            server.command({"EXISTS", keys.workerHeartbeat(workerId)}) == "1" || worker.state() == QProcess::NotRunning,
+            server.command({"EXISTS", keys.workerHeartbeat(workerId)}) == "1" || !worker.running(),
             workerStderr().constData(), PollTimeoutMs);
-    QVERIFY2(worker.state() == QProcess::Running, workerStderr().constData());
+    QVERIFY2(worker.running(), workerStderr().constData());
 
     // Frozen, it cannot drain: these check-ins are still queued when Redis restarts.
-    QCOMPARE(::kill(pid_t(worker.processId()), SIGSTOP), 0);
-    QTRY_VERIFY_WITH_TIMEOUT(processState(worker.processId()) == 'T', PollTimeoutMs);
+    QCOMPARE(::kill(pid_t(worker.pid()), SIGSTOP), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(processState(worker.pid()) == 'T', PollTimeoutMs);
     const QList<qint64> uids{11, 12, 13};
     for (const qint64 uid : uids)
         LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("checkin"), QStringLiteral("--uid"), QString::number(uid)}));
 
     restartLoading(server);
-    QCOMPARE(::kill(pid_t(worker.processId()), SIGCONT), 0);
+    QCOMPARE(::kill(pid_t(worker.pid()), SIGCONT), 0);
     // It finds its connection broken, reconnects, meets -LOADING and waits, alive.
-    QTRY_VERIFY2_WITH_TIMEOUT(workerStderr().contains("is loading its dataset") || worker.state() == QProcess::NotRunning,
+    QTRY_VERIFY2_WITH_TIMEOUT(workerStderr().contains("is loading its dataset") || !worker.running(),
                               workerStderr().constData(), PollTimeoutMs);
-    QVERIFY2(worker.state() == QProcess::Running, QByteArray(workerStderr() + "\nexit code " + QByteArray::number(worker.exitCode())).constData());
+    QVERIFY2(worker.running(), workerStderr().constData());
     QVERIFY2(workerStderr().contains("retrying in"), workerStderr().constData());
     QVERIFY2(server.isLoading(), "loading ended before the worker met it: this proves nothing");
     const QString checkinQuery = QStringLiteral("SELECT COUNT(*) FROM checkin_log WHERE day = ?");
@@ -241,16 +229,14 @@ void TestCliLoading::workerWaitsOutLoadingThenDrains()
 
     // Loaded: the check-ins queued before the restart are persisted, by the same process.
     server.finishLoading();
-    QTRY_VERIFY2_WITH_TIMEOUT(sqlNumber(sql.db, checkinQuery, {Today}) == qint64(uids.size()) || worker.state() == QProcess::NotRunning,
+    QTRY_VERIFY2_WITH_TIMEOUT(sqlNumber(sql.db, checkinQuery, {Today}) == qint64(uids.size()) || !worker.running(),
                               workerStderr().constData(), PollTimeoutMs);
-    QVERIFY2(worker.state() == QProcess::Running, workerStderr().constData());
+    QVERIFY2(worker.running(), workerStderr().constData());
     for (const qint64 uid : uids)
         QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM checkin_log WHERE uid = ? AND day = ?"), {uid, Today}), 1LL);
 
-    worker.terminate();
-    QVERIFY(worker.waitForFinished(PollTimeoutMs));
-    QVERIFY2(worker.exitStatus() == QProcess::NormalExit && worker.exitCode() == 0, workerStderr().constData());
-    const QJsonObject stats = QJsonDocument::fromJson(worker.readAllStandardOutput()).object();
+    QVERIFY2(worker.stop(PollTimeoutMs), workerStderr().constData());
+    const QJsonObject stats = QJsonDocument::fromJson(worker.out()).object();
     QCOMPARE(stats.value(QLatin1String("persisted")).toInteger(), qint64(uids.size()));
     QCOMPARE(stats.value(QLatin1String("dead_lettered")).toInteger(), 0LL);
 }

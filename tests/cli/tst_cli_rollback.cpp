@@ -20,7 +20,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QScopeGuard>
 #include <QTest>
 
@@ -142,23 +141,13 @@ void TestCliRollback::workWarnsWhenGrabsCanBeLost()
                                      QStringLiteral("--total-cents"), QStringLiteral("100"), QStringLiteral("--count"), QStringLiteral("10")}));
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), QStringLiteral("1")}));
 
-    QProcess worker;
-    worker.setProcessEnvironment(sandboxEnvironment());
-    worker.start(QStringLiteral(LANTERND_PATH), lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), QStringLiteral("w1")}));
-    QVERIFY(worker.waitForStarted());
-    const auto cleanup = qScopeGuard([&worker] {
-        worker.kill();
-        worker.waitForFinished(5000);
-    });
+    WorkerProcess worker(lanternd, QStringLiteral("w1"));
+    QVERIFY(worker.started());
     // The warning comes before the first pass, and the first pass beats.
-    QTRY_VERIFY_WITH_TIMEOUT(server.command({"EXISTS", KeySchema(Prefix).workerHeartbeat(QStringLiteral("w1"))}) == "1"
-                                     || worker.state() == QProcess::NotRunning,
+    QTRY_VERIFY_WITH_TIMEOUT(server.command({"EXISTS", KeySchema(Prefix).workerHeartbeat(QStringLiteral("w1"))}) == "1" || !worker.running(),
                              PollTimeoutMs);
-    worker.terminate();
-    QVERIFY(worker.waitForFinished(PollTimeoutMs));
-    const QByteArray err = worker.readAllStandardError();
-    QVERIFY2(worker.exitStatus() == QProcess::NormalExit && worker.exitCode() == 0, err.constData());
-    QCOMPARE(err.contains("lanternd work: warning: Redis writes its AOF to disk once a second"), warns);
+    QVERIFY2(worker.stop(PollTimeoutMs), worker.err().constData());
+    QCOMPARE(worker.err().contains("lanternd work: warning: Redis writes its AOF to disk once a second"), warns);
 }
 
 void TestCliRollback::everysecCrashPaysNobodyTwice_data()
@@ -182,20 +171,9 @@ void TestCliRollback::everysecCrashPaysNobodyTwice()
     const qint64 id = created.json().value(QLatin1String("id")).toInteger();
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), QString::number(id)}));
 
-    QProcess worker;
-    worker.setProcessEnvironment(sandboxEnvironment());
-    worker.start(QStringLiteral(LANTERND_PATH), lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), QStringLiteral("w1")}));
-    QVERIFY(worker.waitForStarted());
-    const auto cleanup = qScopeGuard([&worker] {
-        ::kill(pid_t(worker.processId()), SIGCONT);
-        worker.kill();
-        worker.waitForFinished(5000);
-    });
-    QByteArray workerErr;
-    const auto workerStderr = [&]() -> const QByteArray & {
-        workerErr += worker.readAllStandardError();
-        return workerErr;
-    };
+    WorkerProcess worker(lanternd, QStringLiteral("w1"));
+    QVERIFY(worker.started());
+    const auto workerStderr = [&worker]() -> const QByteArray & { return worker.err(); };
     const auto grabAll = [&](const QList<qint64> &uids) {
         RedisClient redis(server.url());
         GrabService grabs(redis, keys);
@@ -218,11 +196,11 @@ void TestCliRollback::everysecCrashPaysNobodyTwice()
     const qint64 cutAt = QFileInfo(aof).size();
     // 2. Users 101..200 grab; the worker persists and pays all 200.
     grabAll(range(101, 200));
-    QTRY_VERIFY2_WITH_TIMEOUT(paidPayouts(sql.db) == 200 || worker.state() == QProcess::NotRunning, workerStderr().constData(), PollTimeoutMs);
+    QTRY_VERIFY2_WITH_TIMEOUT(paidPayouts(sql.db) == 200 || !worker.running(), workerStderr().constData(), PollTimeoutMs);
 
     // 3. The OS crash: everything after the cut is lost, including the worker's acknowledgements.
     //    The worker is frozen meanwhile, so grabs land before it can notice.
-    QCOMPARE(::kill(pid_t(worker.processId()), SIGSTOP), 0);
+    QCOMPARE(::kill(pid_t(worker.pid()), SIGSTOP), 0);
     server.stop(PrivateRedis::Stop::Kill);
     QVERIFY(QFile::resize(aof, cutAt));
     server.start();
@@ -239,8 +217,8 @@ void TestCliRollback::everysecCrashPaysNobodyTwice()
         QCOMPARE(outcome.status, QStringLiteral("ok"));
 
     // 5. The worker wakes, sees another Redis (its run_id), repairs the campaign and drains.
-    QCOMPARE(::kill(pid_t(worker.processId()), SIGCONT), 0);
-    QTRY_VERIFY2_WITH_TIMEOUT(workerStderr().contains("rebuilt its Redis state from SQL") || worker.state() == QProcess::NotRunning,
+    QCOMPARE(::kill(pid_t(worker.pid()), SIGCONT), 0);
+    QTRY_VERIFY2_WITH_TIMEOUT(workerStderr().contains("rebuilt its Redis state from SQL") || !worker.running(),
                               workerStderr().constData(), PollTimeoutMs);
     QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair' AND actor = 'worker:w1'")), 1LL);
     QTRY_VERIFY2_WITH_TIMEOUT(server.command({"LLEN", keys.campaignTasks(id)}) == "0" && server.command({"LLEN", keys.campaignBackup(id, QStringLiteral("w1"))}) == "0",
@@ -260,16 +238,14 @@ void TestCliRollback::everysecCrashPaysNobodyTwice()
             toldOk << it.key();
     }
     QCOMPARE(toldOk.size(), 130);
-    QTRY_VERIFY2_WITH_TIMEOUT(paidPayouts(sql.db) == 330 || worker.state() == QProcess::NotRunning, workerStderr().constData(), PollTimeoutMs);
+    QTRY_VERIFY2_WITH_TIMEOUT(paidPayouts(sql.db) == 330 || !worker.running(), workerStderr().constData(), PollTimeoutMs);
     for (const qint64 uid : std::as_const(toldOk)) {
         QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND uid = ? AND seq = ? AND status = 'paid'"),
                            {id, uid, after.value(uid).seq}),
                  1LL);
     }
 
-    worker.terminate();
-    QVERIFY(worker.waitForFinished(PollTimeoutMs));
-    QVERIFY2(worker.exitStatus() == QProcess::NormalExit && worker.exitCode() == 0, workerStderr().constData());
+    QVERIFY2(worker.stop(PollTimeoutMs), workerStderr().constData());
 
     // Nobody paid twice, no envelope to two users, the refusals counted, and the ledger balances.
     QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM (SELECT uid FROM payout WHERE status = 'paid' GROUP BY uid HAVING COUNT(*) > 1) d")), 0LL);
