@@ -278,8 +278,11 @@ bool CampaignRepair::consistent(qint64 campaignId)
     const QByteArray redisStatus = meta.elements.at(0).isNil() ? QByteArray() : meta.elements.at(0).toBytes();
     if (campaign->status == CampaignStatus::Draft)
         return true;  // nothing grabbed in SQL; a launch that crashed halfway is resumed by launching again
-    if (redisStatus != repairedStatus(campaign->status, redisStatus))
-        return false;  // Redis lost the campaign, or a pause or close SQL recorded
+    // Redis lost the campaign, or a close SQL recorded. A live/paused difference alone is not
+    // taken for a loss: it is also what a transition in progress looks like (SQL commits after
+    // the Redis move); a repair for another reason still settles it the safe way.
+    if (redisStatus.isEmpty() || (campaign->status == CampaignStatus::Closed && redisStatus != "closed"))
+        return false;
     const QHash<qint64, std::pair<qint64, qint64>> grabs = ledgerGrabs(m_sql, campaignId);
     if ((meta.elements.at(1).isNil() ? 0 : meta.elements.at(1).toInteger()) < grabs.size())
         return false;
