@@ -1,16 +1,15 @@
 #include "privatemariadb.h"
 
+#include "privateserver.h"
+
 #include "sql/sqlconnection.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
 #include <QFile>
-#include <QHostAddress>
 #include <QProcess>
-#include <QRandomGenerator>
 #include <QSqlQuery>
-#include <QTcpServer>
 #include <QTemporaryDir>
 
 #include <stdexcept>
@@ -30,34 +29,6 @@ constexpr qsizetype SocketPathMax = 107;  // sizeof(sockaddr_un.sun_path) - 1 on
     if (!log.isEmpty())
         text += "\n---- server log ----\n" + log.right(4000) + "\n---- end of server log ----";
     throw std::runtime_error(text.toStdString());
-}
-
-/** A port below the kernel's ephemeral range, so that no outgoing connection can take it while
-    the server is down between a stop and a restart; free right now. */
-int pickPort()
-{
-    int low = 32768;
-    QFile range(QStringLiteral("/proc/sys/net/ipv4/ip_local_port_range"));
-    if (range.open(QIODevice::ReadOnly)) {
-        const QList<QByteArray> bounds = range.readAll().simplified().split(' ');
-        if (!bounds.isEmpty() && bounds.first().toInt() > 11024)
-            low = bounds.first().toInt();
-    }
-    for (int attempt = 0; attempt < 500; ++attempt) {
-        const int port = QRandomGenerator::global()->bounded(10000, low);
-        QTcpServer probe;
-        if (probe.listen(QHostAddress::LocalHost, static_cast<quint16>(port)))
-            return port;
-    }
-    fail(QStringLiteral("no free TCP port below %1").arg(low));
-}
-
-QByteArray readFrom(const QString &path, qint64 offset = 0)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly) || !file.seek(offset))
-        return {};
-    return file.readAll();
 }
 
 } // namespace
@@ -120,7 +91,7 @@ void PrivateMariaDb::start()
         fail(QStringLiteral("mariadbd is already running (pid %1)").arg(pid()));
     for (int attempt = 0; attempt < PortAttempts; ++attempt) {
         if (!m_started)
-            m_port = pickPort();
+            m_port = pickPrivatePort();
         if (tryStart()) {
             m_started = true;
             return;
@@ -170,7 +141,7 @@ bool PrivateMariaDb::tryStart()
         }
         // Doubles as the poll interval: returns at once if the server exits.
         if (m_process->waitForFinished(20) || m_process->state() == QProcess::NotRunning) {
-            const QByteArray log = readFrom(errorLogPath, logOffset);
+            const QByteArray log = readFileFrom(errorLogPath, logOffset);
             if (!m_started && log.contains("Address already in use"))
                 return false;
             fail(QStringLiteral("mariadbd exited during startup (exit code %1)").arg(m_process->exitCode()), log);
@@ -178,7 +149,7 @@ bool PrivateMariaDb::tryStart()
         if (deadline.hasExpired()) {
             m_process->kill();
             m_process->waitForFinished(5000);
-            fail(QStringLiteral("mariadbd did not accept connections within %1 ms").arg(Timeout.count()), readFrom(errorLogPath, logOffset));
+            fail(QStringLiteral("mariadbd did not accept connections within %1 ms").arg(Timeout.count()), readFileFrom(errorLogPath, logOffset));
         }
     }
 
@@ -225,7 +196,7 @@ QString PrivateMariaDb::urlText(const DbUrl &url)
 
 QByteArray PrivateMariaDb::errorLog() const
 {
-    return readFrom(path(QStringLiteral("mysqld.err"))) + readFrom(path(QStringLiteral("mysqld.out")));
+    return readFileFrom(path(QStringLiteral("mysqld.err"))) + readFileFrom(path(QStringLiteral("mysqld.out")));
 }
 
 } // namespace lantern::test

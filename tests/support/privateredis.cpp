@@ -1,15 +1,14 @@
 #include "privateredis.h"
 
+#include "privateserver.h"
+
 #include <hiredis/hiredis.h>
 
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QHostAddress>
 #include <QProcess>
-#include <QRandomGenerator>
-#include <QTcpServer>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -91,35 +90,6 @@ QByteArray infoField(const QByteArray &info, const QByteArray &name)
     return {};
 }
 
-/** A free port below the kernel's ephemeral range, so that no outgoing connection can take it
-    while the server is down between a stop and a restart. */
-int pickRedisPort()
-{
-    int low = 32768;
-    QFile range(QStringLiteral("/proc/sys/net/ipv4/ip_local_port_range"));
-    if (range.open(QIODevice::ReadOnly)) {
-        const QList<QByteArray> bounds = range.readAll().simplified().split(' ');
-        if (!bounds.isEmpty() && bounds.first().toInt() > 11024)
-            low = bounds.first().toInt();
-    }
-    const int high = std::min(low, HighestRedisPort + 1);
-    for (int attempt = 0; attempt < 500; ++attempt) {
-        const int port = QRandomGenerator::global()->bounded(10000, high);
-        QTcpServer probe;
-        if (probe.listen(QHostAddress::LocalHost, static_cast<quint16>(port)))
-            return port;
-    }
-    throw std::runtime_error("no free TCP port between 10000 and " + std::to_string(high));
-}
-
-QByteArray readLogFrom(const QString &path, qint64 offset = 0)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly) || !file.seek(offset))
-        return {};
-    return file.readAll();
-}
-
 } // namespace
 
 PrivateRedis::PrivateRedis(const QStringList &options)
@@ -162,7 +132,7 @@ QString PrivateRedis::urlText() const
 
 QByteArray PrivateRedis::log() const
 {
-    return readLogFrom(m_dir->filePath(QStringLiteral("redis.log"))) + readLogFrom(m_dir->filePath(QStringLiteral("redis.out")));
+    return readFileFrom(m_dir->filePath(QStringLiteral("redis.log"))) + readFileFrom(m_dir->filePath(QStringLiteral("redis.out")));
 }
 
 void PrivateRedis::failWithLog(const QString &what) const
@@ -186,7 +156,7 @@ void PrivateRedis::start(const QStringList &extra)
         failWithLog(QStringLiteral("redis-server is already running (pid %1)").arg(pid()));
     for (int attempt = 0; attempt < RedisPortAttempts; ++attempt) {
         if (!m_started)
-            m_port = pickRedisPort();
+            m_port = pickPrivatePort(HighestRedisPort + 1);
         if (tryStart(extra)) {
             m_started = true;
             return;
@@ -230,7 +200,7 @@ bool PrivateRedis::tryStart(const QStringList &extra)
             break;
         // Doubles as the poll interval: returns at once if the server exits.
         if (m_process->waitForFinished(20) || m_process->state() == QProcess::NotRunning) {
-            if (!m_started && readLogFrom(logPath, logOffset).contains("Address already in use"))
+            if (!m_started && readFileFrom(logPath, logOffset).contains("Address already in use"))
                 return false;
             failWithLog(QStringLiteral("redis-server exited during startup (exit code %1)").arg(m_process->exitCode()));
         }

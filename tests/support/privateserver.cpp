@@ -1,0 +1,42 @@
+#include "privateserver.h"
+
+#include <QFile>
+#include <QHostAddress>
+#include <QList>
+#include <QRandomGenerator>
+#include <QTcpServer>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace lantern::test {
+
+int pickPrivatePort(int below)
+{
+    int low = 32768;
+    QFile range(QStringLiteral("/proc/sys/net/ipv4/ip_local_port_range"));
+    if (range.open(QIODevice::ReadOnly)) {
+        const QList<QByteArray> bounds = range.readAll().simplified().split(' ');
+        if (!bounds.isEmpty() && bounds.first().toInt() > 11024)
+            low = bounds.first().toInt();
+    }
+    const int high = std::min(low, below);
+    for (int attempt = 0; attempt < 500; ++attempt) {
+        const int port = QRandomGenerator::global()->bounded(10000, high);
+        QTcpServer probe;
+        if (probe.listen(QHostAddress::LocalHost, static_cast<quint16>(port)))
+            return port;
+    }
+    throw std::runtime_error("no free TCP port between 10000 and " + std::to_string(high));
+}
+
+QByteArray readFileFrom(const QString &path, qint64 offset)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || !file.seek(offset))
+        return {};
+    return file.readAll();
+}
+
+} // namespace lantern::test
