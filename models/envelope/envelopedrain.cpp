@@ -105,14 +105,19 @@ QList<EnvelopeDrain::Refusal> EnvelopeDrain::persist(const QList<PayoutTask> &ta
             QSqlQuery inserted = m_sql.exec(m_sql.insertIgnoreInto() + QStringLiteral("grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES ")
                                                     + SqlConnection::placeholderRows(chunk.size(), 5),
                                             grabs);
-            persisted += inserted.numRowsAffected();  // read before the next statement (SQLite)
+            const int insertedRows = inserted.numRowsAffected();  // read before the next statement (SQLite)
+            persisted += insertedRows;
 
             // Which of these grabs the ledger holds now, in this transaction: a task whose
             // (campaign, seq, uid) row is not there lost to an earlier grab of the same user or
-            // envelope, which only a Redis that forgot state can hand out (issue 15).
+            // envelope, which only a Redis that forgot state can hand out (issue 15). When every
+            // row went in, every task is its own row and there is nothing to read back.
             QList<PayoutTask> accepted;
             QList<Refusal> refused;
-            judge(chunk, accepted, refused);
+            if (insertedRows == chunk.size())
+                accepted = chunk;
+            else
+                judge(chunk, accepted, refused);
 
             if (!refused.isEmpty()) {
                 QVariantList values;
