@@ -2177,6 +2177,18 @@ This cannot be undone.</translation>
         <source>Close and refund</source>
         <translation>Close and refund</translation>
     </message>
+    <message>
+        <source>Grabs of “%1” start again at once, but every envelope has been grabbed: users are told it is sold out.</source>
+        <translation>Grabs of “%1” start again at once, but every envelope has been grabbed: users are told it is sold out.</translation>
+    </message>
+    <message>
+        <source>Closing “%1” is final: grabs stop for good. Every envelope has been grabbed, so nothing is refunded; envelopes already grabbed are still paid out.
+
+This cannot be undone.</source>
+        <translation>Closing “%1” is final: grabs stop for good. Every envelope has been grabbed, so nothing is refunded; envelopes already grabbed are still paid out.
+
+This cannot be undone.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignCreateDialog</name>

@@ -2157,6 +2157,18 @@ This cannot be undone.</source>
         <source>Close and refund</source>
         <translation>结束并退回</translation>
     </message>
+    <message>
+        <source>Grabs of “%1” start again at once, but every envelope has been grabbed: users are told it is sold out.</source>
+        <translation>“%1”将立即恢复抢红包，但所有红包都已被抢完：用户会得到“已抢完”的应答。</translation>
+    </message>
+    <message>
+        <source>Closing “%1” is final: grabs stop for good. Every envelope has been grabbed, so nothing is refunded; envelopes already grabbed are still paid out.
+
+This cannot be undone.</source>
+        <translation>结束“%1”是最终操作：抢红包永久停止。所有红包都已被抢完，因此没有需要退回的金额；已被抢到的红包仍会照常发放。
+
+此操作无法撤销。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignCreateDialog</name>

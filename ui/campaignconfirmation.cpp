@@ -29,15 +29,20 @@ CampaignConfirmation CampaignConfirmation::forAction(CampaignAction action, cons
         break;
     case CampaignAction::Resume:
         ask.title = tr("Resume campaign #%1?").arg(id);
-        ask.text = tr("Grabs of “%1” start again at once, for the %2 envelopes left (%3).")
-                           .arg(name, locale.toString(leftCount), formatYuan(leftCents));
+        ask.text = leftCount > 0 ? tr("Grabs of “%1” start again at once, for the %2 envelopes left (%3).")
+                                           .arg(name, locale.toString(leftCount), formatYuan(leftCents))
+                                 : tr("Grabs of “%1” start again at once, but every envelope has been grabbed: users are told it is sold out.")
+                                           .arg(name);
         ask.goAhead = tr("Resume grabs");
         break;
     case CampaignAction::Close:
         ask.title = tr("Close campaign #%1?").arg(id);
-        ask.text = tr("Closing “%1” is final: grabs stop for good and the %2 envelopes left (%3) are refunded. "
-                      "Envelopes already grabbed are still paid out.\n\nThis cannot be undone.")
-                           .arg(name, locale.toString(leftCount), formatYuan(leftCents));
+        ask.text = leftCount > 0 ? tr("Closing “%1” is final: grabs stop for good and the %2 envelopes left (%3) are refunded. "
+                                      "Envelopes already grabbed are still paid out.\n\nThis cannot be undone.")
+                                           .arg(name, locale.toString(leftCount), formatYuan(leftCents))
+                                 : tr("Closing “%1” is final: grabs stop for good. Every envelope has been grabbed, so nothing is "
+                                      "refunded; envelopes already grabbed are still paid out.\n\nThis cannot be undone.")
+                                           .arg(name);
         ask.goAhead = tr("Close and refund");
         break;
     }

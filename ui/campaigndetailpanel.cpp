@@ -246,7 +246,9 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
     // A draft has not filled its pool yet: all of its envelopes are still to come.
     set(QStringLiteral("remainingCount"), locale.toString(campaign.status == CampaignStatus::Draft ? campaign.count : summary.remainingCount));
     set(QStringLiteral("remainingAmount"), formatYuan(summary.remainingCents));
-    set(QStringLiteral("refundedCount"), QStringLiteral("—"));
+    // Closed: the envelopes nobody grabbed are the ones refunded.
+    set(QStringLiteral("refundedCount"), campaign.status == CampaignStatus::Closed ? locale.toString(campaign.count - summary.grabbedCount)
+                                                                                   : QStringLiteral("—"));
     set(QStringLiteral("refundedAmount"), formatYuan(campaign.refundedCents));
     set(QStringLiteral("refusedCount"), locale.toString(summary.refusedCount));
     set(QStringLiteral("refusedAmount"), formatYuan(summary.refusedCents));

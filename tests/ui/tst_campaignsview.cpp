@@ -3,6 +3,7 @@
 // switch: grabs answer not_live), resume and close, each confirmed and audited under the
 // operator's name; the live view's drain figures and the ledger check going red and green.
 // All Redis/SQL work of the view runs on its service threads; the test waits on signals only.
+#include "campaignconfirmation.h"
 #include "campaigncreatedialog.h"
 #include "campaigndetailpanel.h"
 #include "campaignsview.h"
@@ -68,6 +69,7 @@ private Q_SLOTS:
     void resumeOpensGrabsAgain();
     void liveViewShowsTheDrainAndTheLedgerCheck();
     void closeThroughTheMessageBoxRefundsTheRest();
+    void confirmationsSayWhenNothingIsLeft();
     void refreshNeverStacksRequests();
     void missingCampaignIsExplained();
 
@@ -396,6 +398,7 @@ void TestCampaignsView::closeThroughTheMessageBoxRefundsTheRest()
     const auto *panel = m_view->detailPanel();
     QCOMPARE(panel->status(), CampaignStatus::Closed);
     QCOMPARE(panel->figure(QStringLiteral("refundedAmount")), lantern::formatYuan(10'000 - grabbedCents));
+    QCOMPARE(panel->figure(QStringLiteral("refundedCount")), QStringLiteral("46"));  // the envelopes left, not "—"
     QVERIFY(panel->ledgerOk());  // grabbed + refunded = total
     QVERIFY(m_view->banner()->text().contains(QStringLiteral("is closed")));
 
@@ -409,6 +412,23 @@ void TestCampaignsView::closeThroughTheMessageBoxRefundsTheRest()
                                    QStringLiteral("campaign.resume"), QStringLiteral("campaign.close")}));
     for (const char *name : {"launchButton", "pauseButton", "resumeButton", "closeButton"})
         QVERIFY2(!m_view->findChild<QPushButton *>(QLatin1String(name))->isEnabled(), name);
+}
+
+void TestCampaignsView::confirmationsSayWhenNothingIsLeft()
+{
+    Campaign campaign;
+    campaign.id = 7;
+    campaign.name = QStringLiteral("sold out");
+    campaign.count = 10;
+    campaign.totalCents = 1000;
+    const QString close = ui::CampaignConfirmation::forAction(CampaignAction::Close, campaign, 0, 0).text;
+    QVERIFY2(!close.contains(QStringLiteral("0 envelopes left")), qPrintable(close));
+    QVERIFY2(close.contains(QStringLiteral("nothing is refunded")), qPrintable(close));
+    const QString resume = ui::CampaignConfirmation::forAction(CampaignAction::Resume, campaign, 0, 0).text;
+    QVERIFY2(resume.contains(QStringLiteral("sold out")) && !resume.contains(QStringLiteral("0 envelopes left")), qPrintable(resume));
+    // With envelopes left, both still name them and their amount.
+    QVERIFY(ui::CampaignConfirmation::forAction(CampaignAction::Close, campaign, 3, 120).text.contains(QStringLiteral("3 envelopes left")));
+    QVERIFY(ui::CampaignConfirmation::forAction(CampaignAction::Resume, campaign, 3, 120).text.contains(QStringLiteral("3 envelopes left")));
 }
 
 void TestCampaignsView::refreshNeverStacksRequests()
