@@ -97,7 +97,7 @@ std::optional<CampaignRepairReport> CampaignRepair::repairIfFree(qint64 campaign
     return run(campaignId, true);
 }
 
-std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool waitIfBusy)
+std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool skipIfBusy)
 {
     const auto campaign = CampaignStore(m_sql).find(campaignId);
     if (!campaign)
@@ -113,7 +113,7 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
     const QByteArray lock = m_keys.campaignRepairLock(campaignId);
     const QByteArray token = QByteArray::number(QRandomGenerator::system()->generate64(), 16);
     if (m_redis.command({"SET", lock, token, "NX", "PX", QByteArray::number(LockTtlMs)}).isNil()) {
-        if (waitIfBusy)
+        if (skipIfBusy)
             return std::nullopt;
         throw RefusedError(tr("campaign %1 is being repaired by another process; try again when it is done").arg(campaignId));
     }

@@ -63,7 +63,7 @@ public:
     QList<CampaignRepairReport> checkAll();
 
 private:
-    std::optional<CampaignRepairReport> run(qint64 campaignId, bool waitIfBusy);
+    std::optional<CampaignRepairReport> run(qint64 campaignId, bool skipIfBusy);
 
     RedisClient &m_redis;
     SqlConnection &m_sql;
