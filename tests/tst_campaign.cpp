@@ -11,6 +11,7 @@
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -22,10 +23,9 @@
 #include <limits>
 #include <mutex>
 
-using namespace lantern;
+namespace tst_campaign {
 
-Q_DECLARE_METATYPE(lantern::DbUrl)
-Q_DECLARE_METATYPE(lantern::CampaignDraft)
+using namespace lantern;
 
 namespace {
 constexpr qint64 Now = 1795000000000;
@@ -382,5 +382,8 @@ void TestCampaign::transitionsAuditedOnce()
     QCOMPARE(scalar(sql, QStringLiteral("SELECT COUNT(*) FROM audit_log")), 2);
 }
 
-QTEST_GUILESS_MAIN(TestCampaign)
+LANTERN_TEST_SUITE(TestCampaign);
+
+} // namespace tst_campaign
+
 #include "tst_campaign.moc"

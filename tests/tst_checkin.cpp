@@ -7,6 +7,7 @@
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -14,10 +15,9 @@
 
 #include <atomic>
 
-using namespace lantern;
+namespace tst_checkin {
 
-Q_DECLARE_METATYPE(QList<int>)
-Q_DECLARE_METATYPE(StreakPolicy)
+using namespace lantern;
 
 namespace {
 constexpr qint64 Now = 1795000000000;
@@ -322,5 +322,8 @@ void TestCheckin::concurrentClientsGrantOneReward()
     QCOMPARE(redis.command({"SCARD", keys.daySet(keys.shardOf(77), day)}).toInteger(), 1LL);
 }
 
-QTEST_GUILESS_MAIN(TestCheckin)
+LANTERN_TEST_SUITE(TestCheckin);
+
+} // namespace tst_checkin
+
 #include "tst_checkin.moc"

@@ -3,9 +3,12 @@
 #include "core/datetext.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
+#include "testsuite.h"
 
 #include <QTemporaryDir>
 #include <QTest>
+
+namespace tst_config {
 
 using namespace lantern;
 
@@ -248,5 +251,8 @@ void TestConfig::hotPathDateText()
     QCOMPARE(isoDay(date), date.toString(Qt::ISODate).toLatin1());
 }
 
-QTEST_GUILESS_MAIN(TestConfig)
+LANTERN_TEST_SUITE(TestConfig);
+
+} // namespace tst_config
+
 #include "tst_config.moc"

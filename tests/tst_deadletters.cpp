@@ -9,10 +9,13 @@
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+
+namespace tst_deadletters {
 
 using namespace lantern;
 
@@ -206,5 +209,8 @@ void TestDeadLetters::unknownListIsRefusedBeforeAnythingMoves()
     QVERIFY(auditRows(*m_sql).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestDeadLetters)
+LANTERN_TEST_SUITE(TestDeadLetters);
+
+} // namespace tst_deadletters
+
 #include "tst_deadletters.moc"

@@ -2,6 +2,7 @@
 // the refusals of validateSplit, and the statistics behind docs/envelopes-split.md.
 #include "core/errors.h"
 #include "envelope/envelopesplitter.h"
+#include "testsuite.h"
 
 #include <QTest>
 
@@ -13,11 +14,9 @@
 #include <map>
 #include <vector>
 
-using namespace lantern;
+namespace tst_envelopesplitter {
 
-Q_DECLARE_METATYPE(SplitAlgorithm)
-Q_DECLARE_METATYPE(std::vector<qint64>)
-Q_DECLARE_METATYPE(std::vector<double>)
+using namespace lantern;
 
 namespace {
 
@@ -477,5 +476,8 @@ void TestEnvelopeSplitter::uniformCutsFairest()
     QVERIFY(all[0].back().luckiest > fair + tolerance);
 }
 
-QTEST_GUILESS_MAIN(TestEnvelopeSplitter)
+LANTERN_TEST_SUITE(TestEnvelopeSplitter);
+
+} // namespace tst_envelopesplitter
+
 #include "tst_envelopesplitter.moc"

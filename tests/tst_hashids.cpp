@@ -1,12 +1,15 @@
 // Tests for lantern::Hashids against test vectors published by the reference hashids implementations.
 // Each block of rows says which repository and file its vectors were copied from.
 
+#include "testsuite.h"
 #include "token/hashids.h"
 
 #include <QTest>
 
 #include <limits>
 #include <stdexcept>
+
+namespace tst_hashids {
 
 using lantern::Hashids;
 
@@ -497,5 +500,8 @@ void TestHashids::roundTripLargeNumbers()
     QCOMPARE(hashids.decode(id), std::optional<QList<qint64>>(numbers));
 }
 
-QTEST_GUILESS_MAIN(TestHashids)
+LANTERN_TEST_SUITE(TestHashids);
+
+} // namespace tst_hashids
+
 #include "tst_hashids.moc"

@@ -1,15 +1,16 @@
 // HttpRequestParser on raw request bytes (whole, byte by byte, pipelined) and appendHttpResponse's exact output.
 #include "api/httprequestparser.h"
+#include "testsuite.h"
 
 #include <QTest>
 
 #include <algorithm>
 
+namespace tst_httprequestparser {
+
 using namespace lantern;
 using State = HttpRequestParser::State;
 using HeaderList = QList<QPair<QByteArray, QByteArray>>;
-
-Q_DECLARE_METATYPE(HttpRequestParser::State)
 
 namespace {
 
@@ -595,5 +596,8 @@ void TestHttpRequestParser::reasonPhrases()
     QVERIFY2(out.startsWith(statusLine), out.constData());
 }
 
-QTEST_GUILESS_MAIN(TestHttpRequestParser)
+LANTERN_TEST_SUITE(TestHttpRequestParser);
+
+} // namespace tst_httprequestparser
+
 #include "tst_httprequestparser.moc"

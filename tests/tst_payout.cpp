@@ -9,6 +9,7 @@
 #include "payout/simulatedpayoutgateway.h"
 #include "redis/redisclient.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -24,11 +25,11 @@
 
 #include <memory>
 
+namespace tst_payout {
+
 using namespace lantern;
 using namespace std::chrono_literals;
 using Status = PayoutResult::Status;
-
-Q_DECLARE_METATYPE(lantern::PayoutResult::Status)
 
 namespace {
 
@@ -728,5 +729,8 @@ void TestPayout::factoryChoosesTheProvider()
     QVERIFY_THROWS_EXCEPTION(InvalidInputError, makePayoutGateway(*m_redis, m_prefix, environment));
 }
 
-QTEST_GUILESS_MAIN(TestPayout)
+LANTERN_TEST_SUITE(TestPayout);
+
+} // namespace tst_payout
+
 #include "tst_payout.moc"

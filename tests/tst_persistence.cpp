@@ -13,12 +13,13 @@
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QTest>
 
-using namespace lantern;
+namespace tst_persistence {
 
-Q_DECLARE_METATYPE(lantern::DbUrl)
+using namespace lantern;
 
 namespace {
 constexpr qint64 Now = 1795000000000;
@@ -273,5 +274,8 @@ void TestPersistence::reconcileBackfillsLostRows()
     QCOMPARE(again.dbCount, 21);
 }
 
-QTEST_GUILESS_MAIN(TestPersistence)
+LANTERN_TEST_SUITE(TestPersistence);
+
+} // namespace tst_persistence
+
 #include "tst_persistence.moc"

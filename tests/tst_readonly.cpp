@@ -8,13 +8,14 @@
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QSqlError>
 #include <QTest>
 
-using namespace lantern;
+namespace tst_readonly {
 
-Q_DECLARE_METATYPE(lantern::DbUrl)
+using namespace lantern;
 
 namespace {
 
@@ -314,5 +315,8 @@ void TestReadOnly::readOnlySqliteNeverCreatesAFile()
     QVERIFY(!QFile::exists(url.path));
 }
 
-QTEST_GUILESS_MAIN(TestReadOnly)
+LANTERN_TEST_SUITE(TestReadOnly);
+
+} // namespace tst_readonly
+
 #include "tst_readonly.moc"

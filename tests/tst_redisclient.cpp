@@ -7,10 +7,13 @@
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QDateTime>
 #include <QTcpSocket>
 #include <QTest>
+
+namespace tst_redisclient {
 
 using namespace lantern;
 
@@ -156,8 +159,6 @@ void TestRedisClient::unknownScriptIsLoadedOnce()
     client.command({"DEL", list});
 }
 
-Q_DECLARE_METATYPE(std::optional<RedisNotReadyError::State>)
-
 void TestRedisClient::notReadyStates_data()
 {
     using State = RedisNotReadyError::State;
@@ -244,5 +245,8 @@ void TestRedisClient::busyScriptIsNotReady()
     QCOMPARE(client.command({"PING"}).toBytes(), QByteArray("PONG"));
 }
 
-QTEST_GUILESS_MAIN(TestRedisClient)
+LANTERN_TEST_SUITE(TestRedisClient);
+
+} // namespace tst_redisclient
+
 #include "tst_redisclient.moc"

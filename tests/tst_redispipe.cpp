@@ -13,6 +13,7 @@
 #include "redis/rediserror.h"
 #include "redis/redispipe.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -30,6 +31,8 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+namespace tst_redispipe {
 
 using namespace lantern;
 using namespace std::chrono_literals;
@@ -584,7 +587,6 @@ void TestRedisPipe::stalledServerTimesOutThenReconnects()
 namespace {
 enum class KilledWhen { IdleUnwatched, IdleWatched, AwaitingReply };
 }
-Q_DECLARE_METATYPE(KilledWhen)
 
 void TestRedisPipe::killedServerIsAnIoErrorThenReconnects_data()
 {
@@ -749,7 +751,6 @@ void TestRedisPipe::loadingServerIsNotReadyAndKeepsTheConnection()
     QCOMPARE(pipe.generation(), generation);  // the same connection throughout
 }
 
-QTEST_GUILESS_MAIN(TestRedisPipe)
 /** A batch larger than the socket's buffer, written after the server closed the connection: the
     second write meets EPIPE. It must end the conversation with an I/O error, not SIGPIPE the
     process (found by this test: the pipe used write() without MSG_NOSIGNAL). */
@@ -772,5 +773,9 @@ void TestRedisPipe::bigBatchToAClosedConnectionIsAnIoError()
     QVERIFY(pipe.isIdle());
     QCOMPARE(killer.command({"DBSIZE"}).toInteger(), 0LL);  // the server took none of it
 }
+
+LANTERN_TEST_SUITE(TestRedisPipe);
+
+} // namespace tst_redispipe
 
 #include "tst_redispipe.moc"

@@ -16,6 +16,7 @@
 #include "sql/sqlconnection.h"
 #include "sql/migrator.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -23,9 +24,9 @@
 
 #include <memory>
 
-using namespace lantern;
+namespace tst_rollback {
 
-Q_DECLARE_METATYPE(lantern::DbUrl)
+using namespace lantern;
 
 namespace {
 constexpr qint64 Now = 1795000000000;
@@ -415,5 +416,8 @@ void TestRollback::refusalsAreCounted()
     QCOMPARE(overview.refused, 1);
 }
 
-QTEST_GUILESS_MAIN(TestRollback)
+LANTERN_TEST_SUITE(TestRollback);
+
+} // namespace tst_rollback
+
 #include "tst_rollback.moc"

@@ -5,15 +5,16 @@
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QTest>
 #include <QThread>
 
 #include <atomic>
 
-using namespace lantern;
+namespace tst_sql {
 
-Q_DECLARE_METATYPE(lantern::DbUrl)
+using namespace lantern;
 
 namespace {
 CheckinEntry entry(qint64 uid, QDate day, int points, const QString &kind = QStringLiteral("normal"))
@@ -174,5 +175,8 @@ void TestSql::constraintViolationIsSqlError()
     QCOMPARE(count(sql, QStringLiteral("checkin_log")), 0);
 }
 
-QTEST_GUILESS_MAIN(TestSql)
+LANTERN_TEST_SUITE(TestSql);
+
+} // namespace tst_sql
+
 #include "tst_sql.moc"

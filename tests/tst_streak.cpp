@@ -1,13 +1,13 @@
 // Streak, month count, longest run and reward over many bit patterns, with no I/O.
 #include "checkin/monthbits.h"
 #include "checkin/streakcalculator.h"
+#include "testsuite.h"
 
 #include <QTest>
 
-using namespace lantern;
+namespace tst_streak {
 
-Q_DECLARE_METATYPE(QList<int>)
-Q_DECLARE_METATYPE(StreakPolicy)
+using namespace lantern;
 
 class TestStreak : public QObject {
     Q_OBJECT
@@ -146,5 +146,8 @@ void TestStreak::reward()
     QCOMPARE(rewardFor(table, streakDay), points);
 }
 
-QTEST_GUILESS_MAIN(TestStreak)
+LANTERN_TEST_SUITE(TestStreak);
+
+} // namespace tst_streak
+
 #include "tst_streak.moc"

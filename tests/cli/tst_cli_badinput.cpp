@@ -10,6 +10,7 @@
 #include "clitest.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -17,6 +18,8 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+
+namespace tst_cli_badinput {
 
 using namespace lantern::test::cli;
 
@@ -45,8 +48,6 @@ QStringList makeup(const char *date)
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(Setup)
 
 class TestCliBadInput final : public QObject {
     Q_OBJECT
@@ -302,5 +303,8 @@ void TestCliBadInput::makeupAuditFailureGrantsNothing()
     QVERIFY2(redisAfter == redisBefore, redisBefore.describeChange(redisAfter).constData());
 }
 
-QTEST_GUILESS_MAIN(TestCliBadInput)
+LANTERN_TEST_SUITE(TestCliBadInput);
+
+} // namespace tst_cli_badinput
+
 #include "tst_cli_badinput.moc"

@@ -19,6 +19,7 @@
 #include "clitest.h"
 #include "redis/keyschema.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QDir>
 #include <QJsonDocument>
@@ -27,6 +28,8 @@
 
 #include <optional>
 #include <utility>
+
+namespace tst_cli_campaign_badinput {
 
 using namespace lantern::test::cli;
 
@@ -428,8 +431,6 @@ CaseList cases(const QString &dialect)
 
 } // namespace
 
-Q_DECLARE_METATYPE(Case)
-
 class TestCliCampaignBadInput final : public QObject {
     Q_OBJECT
 
@@ -703,5 +704,8 @@ void TestCliCampaignBadInput::hostileTextStoredVerbatim()
     }
 }
 
-QTEST_GUILESS_MAIN(TestCliCampaignBadInput)
+LANTERN_TEST_SUITE(TestCliCampaignBadInput);
+
+} // namespace tst_cli_campaign_badinput
+
 #include "tst_cli_campaign_badinput.moc"

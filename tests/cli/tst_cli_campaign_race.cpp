@@ -10,11 +10,14 @@
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSqlQuery>
 #include <QTest>
+
+namespace tst_cli_campaign_race {
 
 using namespace lantern::test::cli;
 using lantern::KeySchema;
@@ -229,5 +232,8 @@ void TestCliCampaignRace::pausesRaceCloses()
     }
 }
 
-QTEST_GUILESS_MAIN(TestCliCampaignRace)
+LANTERN_TEST_SUITE(TestCliCampaignRace);
+
+} // namespace tst_cli_campaign_race
+
 #include "tst_cli_campaign_race.moc"

@@ -5,10 +5,13 @@
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QJsonArray>
 #include <QSqlQuery>
 #include <QTest>
+
+namespace tst_cli_checkin {
 
 using namespace lantern::test::cli;
 using lantern::SqlConnection;
@@ -304,5 +307,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliCheckin)
+LANTERN_TEST_SUITE(TestCliCheckin);
+
+} // namespace tst_cli_checkin
+
 #include "tst_cli_checkin.moc"

@@ -6,6 +6,7 @@
 #include "envelope/grabservice.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "testsuite.h"
 
 #include <QFile>
 #include <QProcess>
@@ -14,6 +15,8 @@
 #include <csignal>
 
 #include <sys/types.h>
+
+namespace tst_cli_crash {
 
 using namespace lantern;
 using namespace lantern::test::cli;
@@ -124,5 +127,8 @@ void TestCliCrash::killedWorkerIsRecovered()
     deleteKeys(redis, prefix.toUtf8());
 }
 
-QTEST_GUILESS_MAIN(TestCliCrash)
+LANTERN_TEST_SUITE(TestCliCrash);
+
+} // namespace tst_cli_crash
+
 #include "tst_cli_crash.moc"

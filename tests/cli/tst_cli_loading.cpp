@@ -9,6 +9,7 @@
 #include "serveprocess.h"
 
 #include "redis/keyschema.h"
+#include "testsuite.h"
 #include "token/usertoken.h"
 
 #include <QDateTime>
@@ -22,6 +23,8 @@
 #include <QTimer>
 
 #include <csignal>
+
+namespace tst_cli_loading {
 
 using namespace lantern;
 using namespace lantern::test;
@@ -241,5 +244,8 @@ void TestCliLoading::workerWaitsOutLoadingThenDrains()
     QCOMPARE(stats.value(QLatin1String("dead_lettered")).toInteger(), 0LL);
 }
 
-QTEST_GUILESS_MAIN(TestCliLoading)
+LANTERN_TEST_SUITE(TestCliLoading);
+
+} // namespace tst_cli_loading
+
 #include "tst_cli_loading.moc"

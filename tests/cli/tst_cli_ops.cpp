@@ -5,11 +5,14 @@
 #include "clitest.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QDateTime>
 #include <QJsonArray>
 #include <QSqlQuery>
 #include <QTest>
+
+namespace tst_cli_ops {
 
 using namespace lantern::test::cli;
 using lantern::SqlConnection;
@@ -64,8 +67,6 @@ enum class Entry {
 };
 
 } // namespace
-
-Q_DECLARE_METATYPE(Entry)
 
 class TestCliOps final : public QObject {
     Q_OBJECT
@@ -385,5 +386,8 @@ void TestCliOps::queuesPayouts()
     QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM grab WHERE campaign_id = ?"), {id.toLongLong()}), 4);
 }
 
-QTEST_GUILESS_MAIN(TestCliOps)
+LANTERN_TEST_SUITE(TestCliOps);
+
+} // namespace tst_cli_ops
+
 #include "tst_cli_ops.moc"

@@ -4,11 +4,14 @@
 
 #include "clitest.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QTimeZone>
 #include <QTest>
 
 #include <algorithm>
+
+namespace tst_cli_options {
 
 using namespace lantern::test::cli;
 
@@ -352,5 +355,8 @@ void TestCliOptions::jsonIgnoresLanguage()
     QVERIFY2(checkin.err.isEmpty(), checkin.describe().constData());
 }
 
-QTEST_GUILESS_MAIN(TestCliOptions)
+LANTERN_TEST_SUITE(TestCliOptions);
+
+} // namespace tst_cli_options
+
 #include "tst_cli_options.moc"

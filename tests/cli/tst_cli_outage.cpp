@@ -13,6 +13,7 @@
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
+#include "testsuite.h"
 
 #include <QDateTime>
 #include <QMap>
@@ -20,6 +21,8 @@
 #include <QScopeGuard>
 #include <QSqlQuery>
 #include <QTest>
+
+namespace tst_cli_outage {
 
 using namespace lantern;
 using namespace lantern::test;
@@ -256,5 +259,8 @@ void TestCliOutage::workerOutlivesMariaDbOutage()
     QCOMPARE(QJsonDocument::fromJson(workerOut).object().value(QLatin1String("worker")).toString(), workerId);
 }
 
-QTEST_GUILESS_MAIN(TestCliOutage)
+LANTERN_TEST_SUITE(TestCliOutage);
+
+} // namespace tst_cli_outage
+
 #include "tst_cli_outage.moc"

@@ -5,9 +5,12 @@
 
 #include "redis/redisclient.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QJsonArray>
 #include <QTest>
+
+namespace tst_cli_readonly {
 
 using namespace lantern;
 using namespace lantern::test;
@@ -117,5 +120,8 @@ void TestCliReadOnly::readsStillWork()
     deleteKeys(redis, prefix.toUtf8());
 }
 
-QTEST_GUILESS_MAIN(TestCliReadOnly)
+LANTERN_TEST_SUITE(TestCliReadOnly);
+
+} // namespace tst_cli_readonly
+
 #include "tst_cli_readonly.moc"

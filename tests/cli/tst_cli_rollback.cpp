@@ -14,6 +14,7 @@
 #include "redis/redisclient.h"
 #include "redis/redisdurability.h"
 #include "sql/sqlconnection.h"
+#include "testsuite.h"
 
 #include <QDir>
 #include <QFile>
@@ -25,6 +26,8 @@
 
 #include <csignal>
 #include <sys/types.h>
+
+namespace tst_cli_rollback {
 
 using namespace lantern;
 using namespace lantern::test;
@@ -191,6 +194,7 @@ void TestCliRollback::everysecCrashPaysNobodyTwice()
 
     // 1. Users 1..100 grab; the AOF's size now is where the crash will cut it back to.
     grabAll(range(1, 100));
+    server.waitUntilAofWritten();
     const QString aof = incrAof(server);
     QVERIFY2(!aof.isEmpty(), qPrintable(QDir(server.appendDir()).entryList().join(QLatin1Char(' '))));
     const qint64 cutAt = QFileInfo(aof).size();
@@ -268,5 +272,8 @@ void TestCliRollback::everysecCrashPaysNobodyTwice()
     QCOMPARE(paidCents + refunded, Total);
 }
 
-QTEST_GUILESS_MAIN(TestCliRollback)
+LANTERN_TEST_SUITE(TestCliRollback);
+
+} // namespace tst_cli_rollback
+
 #include "tst_cli_rollback.moc"

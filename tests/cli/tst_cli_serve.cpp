@@ -7,6 +7,7 @@
 #include "redis/redisclient.h"
 #include "testservers.h"
 #include "token/usertoken.h"
+#include "testsuite.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -19,6 +20,8 @@
 #include <QRegularExpression>
 #include <QTimer>
 #include <QTest>
+
+namespace tst_cli_serve {
 
 using namespace lantern::test::cli;
 
@@ -456,5 +459,8 @@ void TestCliServe::badServeOptions()
     QCOMPARE(snapshotRedis(redis, m_prefix.toUtf8()).keys.size(), 0);
 }
 
-QTEST_GUILESS_MAIN(TestCliServe)
+LANTERN_TEST_SUITE(TestCliServe);
+
+} // namespace tst_cli_serve
+
 #include "tst_cli_serve.moc"

@@ -10,6 +10,7 @@
 #include "redis/redisclient.h"
 #include "testservers.h"
 #include "token/usertoken.h"
+#include "testsuite.h"
 
 #include <QDateTime>
 #include <QDeadlineTimer>
@@ -35,6 +36,8 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+namespace tst_cli_serve_wire {
 
 using namespace lantern::test::cli;
 
@@ -1125,7 +1128,6 @@ void TestCliServeWire::idleConnectionsDoNotHoldUpStop()
     }
 }
 
-QTEST_GUILESS_MAIN(TestCliServeWire)
 // ---------------------------------------------------------------------------------------------
 // 10. A client that half-closes after pipelining, 11. one that never reads
 
@@ -1323,5 +1325,9 @@ void TestCliServeWire::lingeringIsBoundedAndBlocksNoOne()
     HEALTH_VERIFY(probe.read());
     QCOMPARE(server.stop().first, 0);
 }
+
+LANTERN_TEST_SUITE(TestCliServeWire);
+
+} // namespace tst_cli_serve_wire
 
 #include "tst_cli_serve_wire.moc"

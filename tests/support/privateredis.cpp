@@ -278,6 +278,15 @@ void PrivateRedis::waitUntil(const char *what, const std::function<bool()> &done
     }
 }
 
+void PrivateRedis::waitUntilAofWritten() const
+{
+    // INFO is answered before the event loop writes the AOF buffer of its own iteration, so an
+    // empty buffer in its reply means every earlier write has gone to the file.
+    waitUntil("the AOF buffer to be written", [this] {
+        return infoField(command({QByteArrayLiteral("INFO"), QByteArrayLiteral("persistence")}), "aof_buffer_length") == "0";
+    });
+}
+
 void PrivateRedis::fill(int keys, int valueBytes)
 {
     command({QByteArrayLiteral("DEBUG"), QByteArrayLiteral("POPULATE"), QByteArray::number(keys), QByteArrayLiteral("filler"),

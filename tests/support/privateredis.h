@@ -68,6 +68,10 @@ public:
     QByteArray command(const QByteArrayList &args) const;
     /** Whether the server answers PING with -LOADING right now. */
     bool isLoading() const;
+    /** Returns once every write acknowledged so far is in the AOF files (in the page cache, not
+        necessarily on disk): under appendfsync everysec Redis postpones its write(2) while an
+        fsync is slow, and answers clients meanwhile. */
+    void waitUntilAofWritten() const;
 
     /** `keys` filler keys of `valueBytes` each (DEBUG POPULATE, prefix "filler:"), then on disk:
         a rewritten AOF when appendonly is on, an RDB otherwise. What the next start loads. */

@@ -13,6 +13,7 @@
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonDocument>
@@ -24,11 +25,11 @@
 #include <QTableView>
 #include <QTest>
 
+namespace tst_auditlog {
+
 using namespace lantern;
 using lantern::ui::AuditView;
 using lantern::ui::MessageBanner;
-
-Q_DECLARE_METATYPE(lantern::DbUrl)
 
 namespace {
 
@@ -396,5 +397,8 @@ void TestAuditLog::viewPagesAndFilters()
     QCOMPARE(view.banner()->text(), QStringLiteral("No audit entries match these filters."));
 }
 
-QTEST_MAIN(TestAuditLog)
+LANTERN_WIDGET_TEST_SUITE(TestAuditLog);
+
+} // namespace tst_auditlog
+
 #include "tst_auditlog.moc"

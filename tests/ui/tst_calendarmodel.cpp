@@ -1,15 +1,16 @@
 // CalendarModel: month layouts (Monday first, 4 to 6 weeks) and day states, with
 // QAbstractItemModelTester watching every change.
 #include "console/calendarmodel.h"
+#include "testsuite.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_calendarmodel {
+
 using lantern::CalendarModel;
 using State = CalendarModel::DayState;
-
-Q_DECLARE_METATYPE(State)
 
 namespace {
 QDate day(const char *iso)
@@ -206,5 +207,8 @@ void TestCalendarModel::headerIsMondayFirst()
     QCOMPARE(model.headerData(0, Qt::Vertical).toInt(), 9);  // ISO week of Monday 24 Feb 2025
 }
 
-QTEST_GUILESS_MAIN(TestCalendarModel)
+LANTERN_TEST_SUITE(TestCalendarModel);
+
+} // namespace tst_calendarmodel
+
 #include "tst_calendarmodel.moc"

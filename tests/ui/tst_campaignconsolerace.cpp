@@ -10,6 +10,7 @@
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QJsonDocument>
 #include <QScopeGuard>
@@ -19,9 +20,9 @@
 #include <memory>
 #include <vector>
 
-using namespace lantern;
+namespace tst_campaignconsolerace {
 
-Q_DECLARE_METATYPE(lantern::DbUrl)
+using namespace lantern;
 
 namespace {
 
@@ -142,5 +143,8 @@ void TestCampaignConsoleRace::concurrentActions()
     }
 }
 
-QTEST_GUILESS_MAIN(TestCampaignConsoleRace)
+LANTERN_TEST_SUITE(TestCampaignConsoleRace);
+
+} // namespace tst_campaignconsolerace
+
 #include "tst_campaignconsolerace.moc"

@@ -6,6 +6,7 @@
 #include "console/campaignlistmodel.h"
 #include "console/campaignmoney.h"
 #include "console/campaignsplitpreview.h"
+#include "testsuite.h"
 
 #include <QAbstractItemModelTester>
 #include <QLocale>
@@ -15,10 +16,10 @@
 #include <limits>
 #include <numeric>
 
+namespace tst_campaignmodels {
+
 using namespace lantern;
 using Field = CampaignDraftCheck::Field;
-
-Q_DECLARE_METATYPE(std::optional<qint64>)
 
 namespace {
 
@@ -345,5 +346,8 @@ void TestCampaignModels::grabRate()
     QCOMPARE(series.readings(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestCampaignModels)
+LANTERN_TEST_SUITE(TestCampaignModels);
+
+} // namespace tst_campaignmodels
+
 #include "tst_campaignmodels.moc"

@@ -22,6 +22,7 @@
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -35,6 +36,8 @@
 #include <QTableView>
 #include <QTest>
 #include <QTimer>
+
+namespace tst_campaignsview {
 
 using namespace lantern;
 using lantern::ui::CampaignCreateDialog;
@@ -461,5 +464,8 @@ void TestCampaignsView::missingCampaignIsExplained()
     QVERIFY(shown.wait(AnswerTimeoutMs));
 }
 
-QTEST_MAIN(TestCampaignsView)
+LANTERN_WIDGET_TEST_SUITE(TestCampaignsView);
+
+} // namespace tst_campaignsview
+
 #include "tst_campaignsview.moc"

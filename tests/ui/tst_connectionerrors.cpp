@@ -7,10 +7,13 @@
 #include "console/connectionerrors.h"
 #include "console/connectiontester.h"
 #include "redis/redisclient.h"
+#include "testsuite.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+namespace tst_connectionerrors {
 
 using namespace lantern;
 using namespace lantern::test;
@@ -93,5 +96,8 @@ void TestConnectionErrors::cleanupTestCase()
     m_server.reset();
 }
 
-QTEST_GUILESS_MAIN(TestConnectionErrors)
+LANTERN_TEST_SUITE(TestConnectionErrors);
+
+} // namespace tst_connectionerrors
+
 #include "tst_connectionerrors.moc"

@@ -11,6 +11,7 @@
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -22,6 +23,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+namespace tst_connectionsview {
 
 using namespace lantern;
 using lantern::ui::ConnectionsView;
@@ -358,5 +361,8 @@ void TestConnectionsView::latencyOfTheConnectionInUse()
     QVERIFY(latency.first().at(1).toDouble() >= 0);
 }
 
-QTEST_MAIN(TestConnectionsView)
+LANTERN_WIDGET_TEST_SUITE(TestConnectionsView);
+
+} // namespace tst_connectionsview
+
 #include "tst_connectionsview.moc"

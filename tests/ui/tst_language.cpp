@@ -3,6 +3,7 @@
 // and forth never leaves an old one in front).
 #include "consoleview.h"
 #include "mainwindow.h"
+#include "testsuite.h"
 #include "translations.h"
 
 #include <QAction>
@@ -10,6 +11,8 @@
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QTest>
+
+namespace tst_language {
 
 using namespace lantern;
 using lantern::ui::MainWindow;
@@ -76,5 +79,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestLanguage)
+LANTERN_WIDGET_TEST_SUITE(TestLanguage);
+
+} // namespace tst_language
+
 #include "tst_language.moc"

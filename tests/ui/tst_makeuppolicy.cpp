@@ -1,14 +1,15 @@
 // MakeupPolicy: the console's reading of the make-up rules, which decides whether the
 // "Make-up…" action is offered and how a refusal is worded.
 #include "console/makeuppolicy.h"
+#include "testsuite.h"
 
 #include <QTest>
+
+namespace tst_makeuppolicy {
 
 using lantern::CheckinRules;
 using lantern::MakeupBlock;
 using lantern::MakeupPolicy;
-
-Q_DECLARE_METATYPE(MakeupBlock)
 
 class TestMakeupPolicy final : public QObject {
     Q_OBJECT
@@ -55,5 +56,8 @@ void TestMakeupPolicy::check()
     QCOMPARE(MakeupPolicy(rules).check(day, QDate(2025, 3, 20), alreadySigned, used), expected);
 }
 
-QTEST_GUILESS_MAIN(TestMakeupPolicy)
+LANTERN_TEST_SUITE(TestMakeupPolicy);
+
+} // namespace tst_makeuppolicy
+
 #include "tst_makeuppolicy.moc"

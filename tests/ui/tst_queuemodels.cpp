@@ -7,6 +7,7 @@
 #include "console/queueworkermodel.h"
 #include "console/recoveryledgermodel.h"
 #include "console/recoverytaskmodel.h"
+#include "testsuite.h"
 
 #include <QAbstractItemModelTester>
 #include <QLocale>
@@ -14,6 +15,8 @@
 #include <QTest>
 
 #include <limits>
+
+namespace tst_queuemodels {
 
 using namespace lantern;
 using Tone = QueueFormat::Tone;
@@ -251,5 +254,8 @@ void TestQueueModels::yuanIsExact()
     QCOMPARE(QueueFormat::yuan(cents), text);
 }
 
-QTEST_GUILESS_MAIN(TestQueueModels)
+LANTERN_TEST_SUITE(TestQueueModels);
+
+} // namespace tst_queuemodels
+
 #include "tst_queuemodels.moc"

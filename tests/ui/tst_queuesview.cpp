@@ -18,6 +18,7 @@
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QDateTime>
 #include <QLineEdit>
@@ -27,6 +28,8 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
+
+namespace tst_queuesview {
 
 using namespace lantern;
 using lantern::ui::DeadLetterPanel;
@@ -298,5 +301,8 @@ void TestQueuesView::bulkJobStopsWhenCancelled()
     QCOMPARE(auditRows(QStringLiteral("deadletter.retry"), QStringLiteral("carol")), QueueService::BatchSize);
 }
 
-QTEST_MAIN(TestQueuesView)
+LANTERN_WIDGET_TEST_SUITE(TestQueuesView);
+
+} // namespace tst_queuesview
+
 #include "tst_queuesview.moc"

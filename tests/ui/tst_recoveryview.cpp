@@ -19,6 +19,7 @@
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 
 #include <QDateEdit>
 #include <QDateTime>
@@ -32,6 +33,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+
+namespace tst_recoveryview {
 
 using namespace lantern;
 using lantern::ui::QueueConfirmDialog;
@@ -310,5 +313,8 @@ void TestRecoveryView::reconciliationBackfillsLostCheckins()
     QCOMPARE(audit.value(1).toString(), QStringLiteral("2025-03-19"));
 }
 
-QTEST_MAIN(TestRecoveryView)
+LANTERN_WIDGET_TEST_SUITE(TestRecoveryView);
+
+} // namespace tst_recoveryview
+
 #include "tst_recoveryview.moc"

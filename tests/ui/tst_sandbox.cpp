@@ -9,11 +9,14 @@
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
+#include "testsuite.h"
 
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+namespace tst_sandbox {
 
 using namespace lantern;
 
@@ -118,5 +121,8 @@ void TestSandbox::missingServerIsReportedPlainly()
     qunsetenv("LANTERN_REDIS_SERVER");
 }
 
-QTEST_GUILESS_MAIN(TestSandbox)
+LANTERN_TEST_SUITE(TestSandbox);
+
+} // namespace tst_sandbox
+
 #include "tst_sandbox.moc"

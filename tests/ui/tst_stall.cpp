@@ -8,6 +8,7 @@
 #include "messagebanner.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "testsuite.h"
 #include "usersview.h"
 
 #include <QElapsedTimer>
@@ -19,6 +20,8 @@
 #include <QToolButton>
 
 #include <algorithm>
+
+namespace tst_stall {
 
 using namespace lantern;
 using lantern::ui::MessageBanner;
@@ -194,5 +197,8 @@ void TestStall::cleanupTestCase()
     m_server.reset();
 }
 
-QTEST_MAIN(TestStall)
+LANTERN_WIDGET_TEST_SUITE(TestStall);
+
+} // namespace tst_stall
+
 #include "tst_stall.moc"

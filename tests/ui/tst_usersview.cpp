@@ -13,6 +13,7 @@
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
+#include "testsuite.h"
 #include "token/usertoken.h"
 #include "usersummarypanel.h"
 #include "usersview.h"
@@ -27,6 +28,8 @@
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
+
+namespace tst_usersview {
 
 using namespace lantern;
 using lantern::ui::MakeupDialog;
@@ -313,5 +316,8 @@ void TestUsersView::serverRefusalIsShownPlainly()
     QCOMPARE(audit.value(0).toInt(), 0);
 }
 
-QTEST_MAIN(TestUsersView)
+LANTERN_WIDGET_TEST_SUITE(TestUsersView);
+
+} // namespace tst_usersview
+
 #include "tst_usersview.moc"
