@@ -70,7 +70,7 @@ public:
     void run()
     {
         printSetup();
-        m_out << "| round: scheme | grabs/s | p50 ms | p99 ms | sold out after s | ok | already | sold out | busy | retries | "
+        m_out << "| round: scheme | grabs/s | p50 ms | p99 ms | last envelope out after s | ok | already | sold out | busy | retries | "
                  "second taps the unique key stopped | over-issued | unissued | lost | money off (cents) | users twice |\n"
                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
         m_out.flush();
@@ -117,8 +117,8 @@ private:
                  "(LANTERN_HEARTBEAT_TTL_S="
               << s.heartbeatTtlS << ", simulated payout provider) persisting and paying meanwhile; *in SQL after* is from the last "
                  "grab answered until SQL held every grab; then `lanternd verify`\n"
-              << "- columns: grabs/s and latencies over every grab as the clients saw them; *sold out after* is from the first grab sent "
-                 "to the last envelope handed out; *busy* are grabs that gave up (lock wait bound, optimistic tries); *retries* are "
+              << "- columns: grabs/s and latencies over every grab as the clients saw them; *last envelope out after* is from the first grab "
+                 "sent to the last envelope handed out (the envelopes granted over that time are the last table's *envelopes handed out per s*); *busy* are grabs that gave up (lock wait bound, optimistic tries); *retries* are "
                  "failed SET NX (1), version or row conflicts and deadlocks (2-4); *unissued* are envelopes still to grab at the end; "
                  "*lost* are envelopes neither granted nor still to grab; *money off* is Σ granted + Σ still to grab − total, from "
                  "the database (and the pool in Redis)\n\n";
@@ -161,7 +161,7 @@ private:
     void printSummary()
     {
         m_out << "\n| " << (m_settings.bench.rounds > 1 ? QStringLiteral("median of %1 rounds").arg(m_settings.bench.rounds) : QStringLiteral("result"))
-              << " | grabs/s | p99 ms | envelopes/s until sold out | over-issued | unissued | money off (cents) | users twice | lost "
+              << " | grabs/s | p99 ms | envelopes handed out per s | over-issued | unissued | money off (cents) | users twice | lost "
                  "after SIGKILL + recovery | recovered after s |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
         std::vector<SummaryRow> rows;
         const Scheme *previous = nullptr;
