@@ -34,7 +34,8 @@ ComputedSplitClient::ComputedSplitClient(const DbUrl &db, qint64 campaignId, Gra
       m_rng(std::random_device{}()),
       m_userHolds(*m_sql, QStringLiteral("SELECT 1 FROM strategy_grab WHERE campaign_id = ? AND uid = ?")),
       m_read(*m_sql, SelectCampaignRow),
-      m_insert(*m_sql, QStringLiteral("INSERT INTO strategy_grab (campaign_id, uid, amount_cents, grabbed_at_ms) VALUES (?, ?, ?, ?)"))
+      m_insert(*m_sql, QStringLiteral("INSERT INTO strategy_grab (campaign_id, uid, amount_cents, grabbed_at_ms) VALUES (?, ?, ?, ?)")),
+      m_setRemaining(*m_sql, SetRemaining)
 {
 }
 
@@ -73,6 +74,31 @@ bool ComputedSplitClient::insertGrab(qint64 uid, qint64 amountCents)
     return false;
 }
 
+std::optional<GrabAnswer> ComputedSplitClient::answerBeforeLocking(qint64 uid)
+{
+    if (userHolds(uid))
+        return GrabAnswer::Already;
+    if (readRow(m_read).remainingCount <= 0)
+        return GrabAnswer::SoldOut;
+    return std::nullopt;
+}
+
+GrabAnswer ComputedSplitClient::grantUnderLock(const CampaignRow &row, qint64 uid)
+{
+    if (row.remainingCount <= 0) {
+        m_sql->commit();
+        return GrabAnswer::SoldOut;
+    }
+    const qint64 amount = draw(row);
+    m_setRemaining.run({row.remainingCount - 1, row.remainingCents - amount, m_campaignId});
+    if (!insertGrab(uid, amount)) {
+        m_sql->rollback();
+        return GrabAnswer::Already;
+    }
+    m_sql->commit();
+    return GrabAnswer::Ok;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 DistributedLockClient::DistributedLockClient(RedisClient &redis, const DbUrl &db, QByteArray lockKey, qint64 campaignId,
@@ -80,37 +106,22 @@ DistributedLockClient::DistributedLockClient(RedisClient &redis, const DbUrl &db
     : ComputedSplitClient(db, campaignId, tally),
       m_redis(redis),
       m_lockKey(std::move(lockKey)),
-      m_options(options),
-      m_setRemaining(*m_sql, SetRemaining)
+      m_options(options)
 {
 }
 
 GrabAnswer DistributedLockClient::grab(qint64 uid)
 {
-    if (userHolds(uid))
-        return GrabAnswer::Already;
-    if (readRow(m_read).remainingCount <= 0)
-        return GrabAnswer::SoldOut;
+    if (const std::optional<GrabAnswer> answer = answerBeforeLocking(uid))
+        return *answer;
     const QByteArray token = QByteArray::number(static_cast<quint64>(m_rng()), 16);
     if (!acquire(token))
         return GrabAnswer::Busy;
-    GrabAnswer answer = GrabAnswer::Ok;
+    GrabAnswer answer = GrabAnswer::Busy;
     try {
         m_sql->begin();
-        const CampaignRow row = readRow(m_read);  // the snapshot starts after the lock: the last holder's commit is in it
-        if (row.remainingCount <= 0) {
-            m_sql->commit();
-            answer = GrabAnswer::SoldOut;
-        } else {
-            const qint64 amount = draw(row);
-            m_setRemaining.run({row.remainingCount - 1, row.remainingCents - amount, m_campaignId});
-            if (insertGrab(uid, amount)) {
-                m_sql->commit();
-            } else {
-                m_sql->rollback();
-                answer = GrabAnswer::Already;
-            }
-        }
+        // The snapshot starts after the lock: the last holder's commit is in it.
+        answer = grantUnderLock(readRow(m_read), uid);
     } catch (...) {
         m_sql->rollback();
         release(token);
@@ -186,33 +197,18 @@ GrabAnswer OptimisticLockClient::grab(qint64 uid)
 
 PessimisticLockClient::PessimisticLockClient(const DbUrl &db, qint64 campaignId, GrabTally &tally)
     : ComputedSplitClient(db, campaignId, tally),
-      m_readForUpdate(*m_sql, SelectCampaignRow + QStringLiteral(" FOR UPDATE")),
-      m_setRemaining(*m_sql, SetRemaining)
+      m_readForUpdate(*m_sql, SelectCampaignRow + QStringLiteral(" FOR UPDATE"))
 {
 }
 
 GrabAnswer PessimisticLockClient::grab(qint64 uid)
 {
-    if (userHolds(uid))
-        return GrabAnswer::Already;
-    if (readRow(m_read).remainingCount <= 0)
-        return GrabAnswer::SoldOut;
+    if (const std::optional<GrabAnswer> answer = answerBeforeLocking(uid))
+        return *answer;
     for (int attempt = 1; attempt <= LockConflictTries; ++attempt) {
         m_sql->begin();
         try {
-            const CampaignRow row = readRow(m_readForUpdate);
-            if (row.remainingCount <= 0) {
-                m_sql->commit();
-                return GrabAnswer::SoldOut;
-            }
-            const qint64 amount = draw(row);
-            m_setRemaining.run({row.remainingCount - 1, row.remainingCents - amount, m_campaignId});
-            if (!insertGrab(uid, amount)) {
-                m_sql->rollback();
-                return GrabAnswer::Already;
-            }
-            m_sql->commit();
-            return GrabAnswer::Ok;
+            return grantUnderLock(readRow(m_readForUpdate), uid);
         } catch (const SqlError &error) {
             m_sql->rollback();
             if (!isLockConflict(error))

@@ -4,6 +4,7 @@
 #include "scheme.h"
 
 #include <memory>
+#include <optional>
 #include <random>
 
 namespace lantern {
@@ -36,6 +37,13 @@ protected:
     /** INSERT of the grab row in the caller's transaction; false (counted) when the user's key
         was taken meanwhile: the unique key stopped what the scheme's own check let through. */
     bool insertGrab(qint64 uid, qint64 amountCents);
+    /** The answers a locking scheme gives before it locks (plain reads): the user's envelope,
+        then sold out. */
+    std::optional<GrabAnswer> answerBeforeLocking(qint64 uid);
+    /** In the caller's transaction, `row` read under its lock: sold out, or the amount drawn, the
+        row decremented and the grab inserted; commits, or rolls back when the user's key was
+        taken meanwhile (already). */
+    GrabAnswer grantUnderLock(const CampaignRow &row, qint64 uid);
 
     std::unique_ptr<SqlConnection> m_sql;
     qint64 m_campaignId;
@@ -44,6 +52,7 @@ protected:
     PreparedStatement m_userHolds;
     PreparedStatement m_read;
     PreparedStatement m_insert;
+    PreparedStatement m_setRemaining;
 };
 
 /** 1: a Redis lock per campaign (SET NX PX with a token, compare-and-delete to release), then the
@@ -61,7 +70,6 @@ private:
     RedisClient &m_redis;
     QByteArray m_lockKey;
     SchemeOptions m_options;
-    PreparedStatement m_setRemaining;
 };
 
 /** 2: read the campaign row with its version, draw, update where the version still matches;
@@ -84,7 +92,6 @@ public:
 
 private:
     PreparedStatement m_readForUpdate;
-    PreparedStatement m_setRemaining;
 };
 
 } // namespace lantern::bench
