@@ -60,9 +60,10 @@ void runClient(const RedisUrl &url, const ClientFactory &factory, LoadState &sta
     bool arrived = false;
     try {
         redis.ensureConnected();
+        // Before the start line: whatever the client opens (its own SQL connection, say) is not timed.
+        const ClientRequest request = factory(redis);
         connected.arrive_and_wait();
         arrived = true;
-        const ClientRequest request = factory(redis);
         while (const qint64 uid = state.take()) {
             const auto start = Clock::now();
             request(uid);
