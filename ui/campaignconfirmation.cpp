@@ -3,6 +3,8 @@
 #include "console/campaignmoney.h"
 
 #include <QLocale>
+#include <QMessageBox>
+#include <QPushButton>
 
 namespace lantern::ui {
 
@@ -26,6 +28,7 @@ CampaignConfirmation CampaignConfirmation::forAction(CampaignAction action, cons
                       "Envelopes already grabbed are still paid out.")
                            .arg(name);
         ask.goAhead = tr("Pause grabs");
+        ask.enterGoesAhead = true;
         break;
     case CampaignAction::Resume:
         ask.title = tr("Resume campaign #%1?").arg(id);
@@ -47,6 +50,22 @@ CampaignConfirmation CampaignConfirmation::forAction(CampaignAction action, cons
         break;
     }
     return ask;
+}
+
+std::unique_ptr<QMessageBox> CampaignConfirmation::messageBox(QWidget *parent) const
+{
+    auto box = std::make_unique<QMessageBox>(QMessageBox::Warning, title, text, QMessageBox::NoButton, parent);
+    QPushButton *go = box->addButton(goAhead, QMessageBox::AcceptRole);
+    go->setObjectName(QStringLiteral("goAhead"));
+    QPushButton *cancel = box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(enterGoesAhead ? go : cancel);
+    box->setEscapeButton(cancel);
+    return box;
+}
+
+QAbstractButton *CampaignConfirmation::goAheadButton(const QMessageBox &box)
+{
+    return box.findChild<QAbstractButton *>(QStringLiteral("goAhead"));
 }
 
 } // namespace lantern::ui

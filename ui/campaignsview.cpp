@@ -29,15 +29,11 @@ namespace lantern::ui {
 
 namespace {
 
-bool askInMessageBox(QWidget *parent, const QString &title, const QString &text, const QString &goAhead)
+bool askInMessageBox(QWidget *parent, const CampaignConfirmation &ask)
 {
-    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::NoButton, parent);
-    QPushButton *go = box.addButton(goAhead, QMessageBox::AcceptRole);
-    QPushButton *cancel = box.addButton(QMessageBox::Cancel);
-    box.setDefaultButton(cancel);
-    box.setEscapeButton(cancel);
-    box.exec();
-    return box.clickedButton() == go;
+    const std::unique_ptr<QMessageBox> box = ask.messageBox(parent);
+    box->exec();
+    return box->clickedButton() && box->clickedButton() == CampaignConfirmation::goAheadButton(*box);
 }
 
 } // namespace
@@ -514,7 +510,7 @@ void CampaignsView::runAction(CampaignAction action)
     const qint64 leftCents = detailShown ? m_detail->snapshot().summary.remainingCents : campaign.totalCents - m_model->rowAt(row).grabbedCents;
     const CampaignConfirmation ask = CampaignConfirmation::forAction(action, campaign, leftCount, leftCents);
     m_dialogOpen = true;
-    const bool confirmed = m_confirm(this, ask.title, ask.text, ask.goAhead);
+    const bool confirmed = m_confirm(this, ask);
     m_dialogOpen = false;
     if (!confirmed || id != m_selectedId || m_actionOut)
         return;

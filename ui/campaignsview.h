@@ -21,6 +21,8 @@ class CampaignPreviewer;
 
 namespace lantern::ui {
 
+struct CampaignConfirmation;
+
 class CampaignCreateDialog;
 class CampaignDetailPanel;
 class MessageBanner;
@@ -36,7 +38,7 @@ class CampaignsView final : public ConsoleView {
 
 public:
     /** Asks the operator to confirm an action; true to go ahead. Replaceable for tests. */
-    using Confirmation = std::function<bool(QWidget *parent, const QString &title, const QString &text, const QString &goAhead)>;
+    using Confirmation = std::function<bool(QWidget *parent, const CampaignConfirmation &ask)>;
     static constexpr int PageSize = 50;
 
     explicit CampaignsView(QWidget *parent = nullptr);
@@ -52,7 +54,7 @@ public:
     /** Uses `service` and `previewer`, which live on other threads and outlive this view's use. */
     void setService(CampaignConsoleService *service, CampaignPreviewer *previewer);
     void setConfirmation(Confirmation confirmation) { m_confirm = std::move(confirmation); }
-    /** The default: a warning QMessageBox with the consequences, Cancel as the default button. */
+    /** The default: CampaignConfirmation::messageBox(), run modally. */
     static Confirmation messageBoxConfirmation();
 
     /** Shows campaign `id` in the live view (and selects it when it is on the page). */

@@ -1,6 +1,7 @@
 #include "console/deadlettermodel.h"
 
 #include "checkin/checkinentry.h"
+#include "console/campaignmoney.h"
 #include "console/queueformat.h"
 #include "envelope/payouttask.h"
 
@@ -17,7 +18,7 @@ DeadLetterModel::Row DeadLetterModel::describe(const QByteArray &raw)
     row.raw = raw;
     if (const auto task = PayoutTask::fromJson(raw)) {
         row.kind = tr("Payout");
-        row.summary = tr("Campaign %1, envelope %2: %3 to user %4").arg(task->campaignId).arg(task->seq).arg(QueueFormat::yuan(task->amountCents)).arg(task->uid);
+        row.summary = tr("Campaign %1, envelope %2: %3 to user %4").arg(task->campaignId).arg(task->seq).arg(formatYuan(task->amountCents)).arg(task->uid);
         row.atMs = task->atMs;
         row.readable = true;
     } else if (const auto entry = CheckinEntry::fromJson(raw)) {

@@ -25,16 +25,6 @@ QString QueueFormat::age(std::optional<double> seconds)
     return tr("%1 d %2 h").arg(whole / 86400).arg((whole % 86400) / 3600);
 }
 
-QString QueueFormat::yuan(qint64 cents)
-{
-    const QLocale locale;
-    const qint64 whole = cents / 100;
-    const qint64 fraction = cents % 100;
-    const QString sign = cents < 0 ? locale.negativeSign() : QString();
-    return sign + locale.toString(whole < 0 ? -whole : whole) + locale.decimalPoint()
-            + QStringLiteral("%1").arg(fraction < 0 ? -fraction : fraction, 2, 10, QLatin1Char('0'));
-}
-
 QString QueueFormat::stamp(qint64 atMs)
 {
     if (atMs <= 0)

@@ -20,8 +20,6 @@ public:
 
     /** "—" for nothing, "0.4 s", "12 s", "3 min 05 s", "2 h 10 min", "3 d 4 h". */
     static QString age(std::optional<double> seconds);
-    /** "12.34" from 1234 cents (int64 all the way, no floating point), with group separators. */
-    static QString yuan(qint64 cents);
     /** Local date and time of an epoch-ms stamp, "—" for 0. */
     static QString stamp(qint64 atMs);
     /** "payout:7" -> "Payouts of campaign 7", "checkin" -> "Check-in log", "checkin:3" -> "Check-in log, shard 3". */

@@ -1,5 +1,6 @@
 #include "console/recoverytaskmodel.h"
 
+#include "console/campaignmoney.h"
 #include "console/queueformat.h"
 
 #include <QLocale>
@@ -128,7 +129,7 @@ QVariant RecoveryTaskModel::taskData(const RecoveryTask &task, int column, int r
             return task.checkinKind == QLatin1String("makeup") ? tr("User %1 on %2 (make-up)").arg(task.uid).arg(task.date.toString(Qt::ISODate))
                                                                : tr("User %1 on %2").arg(task.uid).arg(task.date.toString(Qt::ISODate));
         if (payout)
-            return tr("Envelope %1: %2 to user %3").arg(task.seq).arg(QueueFormat::yuan(task.amountCents)).arg(task.uid);
+            return tr("Envelope %1: %2 to user %3").arg(task.seq).arg(formatYuan(task.amountCents)).arg(task.uid);
         return tr("Unreadable entry");
     case Queue:
         return QueueFormat::queueTitle(task.queue);
@@ -153,7 +154,7 @@ QVariant RecoveryTaskModel::taskData(const RecoveryTask &task, int column, int r
         else
             state = task.payoutStatus;
         if (task.providerPaidCents && task.payoutStatus != QLatin1String("paid"))
-            state += QStringLiteral(" · ") + tr("provider paid %1").arg(QueueFormat::yuan(*task.providerPaidCents));
+            state += QStringLiteral(" · ") + tr("provider paid %1").arg(formatYuan(*task.providerPaidCents));
         return state;
     }
     case OnCompensation:

