@@ -1285,10 +1285,6 @@ Key prefix: %3</translation>
         </translation>
     </message>
     <message>
-        <source>%1 task(s) completed from SQL, %2 re-queued, %3 set aside as unreadable.</source>
-        <translation>%1 task(s) completed from SQL, %2 re-queued, %3 set aside as unreadable.</translation>
-    </message>
-    <message>
         <source>Skipped because their heartbeat came back: %1.</source>
         <translation>Skipped because their heartbeat came back: %1.</translation>
     </message>
@@ -1307,6 +1303,13 @@ Key prefix: %3</translation>
         <source>, </source>
         <comment>separator between the items of a list</comment>
         <translation>, </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n task(s) completed from SQL, %1 re-queued, %2 set aside as unreadable.</source>
+        <translation>
+            <numerusform>%n task completed from SQL, %1 re-queued, %2 set aside as unreadable.</numerusform>
+            <numerusform>%n tasks completed from SQL, %1 re-queued, %2 set aside as unreadable.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3404,13 +3407,6 @@ SQL: %2</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 task(s) — see Recovery&lt;/span&gt;</source>
-        <translation>
-            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 task(s) — see Recovery&lt;/span&gt;</numerusform>
-            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 task(s) — see Recovery&lt;/span&gt;</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead letter(s)&lt;/span&gt;</source>
         <translation>
             <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead letter&lt;/span&gt;</numerusform>
@@ -3420,6 +3416,20 @@ SQL: %2</translation>
     <message>
         <source>no dead letters</source>
         <translation>no dead letters</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 — see Recovery&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 — see Recovery&lt;/span&gt;</numerusform>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 — see Recovery&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln task(s)</source>
+        <translation>
+            <numerusform>%Ln task</numerusform>
+            <numerusform>%Ln tasks</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3486,10 +3496,6 @@ SQL: %2</translation>
             <numerusform>%n tasks held in their backup lists</numerusform>
         </translation>
     </message>
-    <message>
-        <source>ledger: %1 of %2 campaign(s) balanced</source>
-        <translation>ledger: %1 of %2 campaign(s) balanced</translation>
-    </message>
     <message numerus="yes">
         <source>%n with violations</source>
         <translation>
@@ -3547,10 +3553,6 @@ SQL: %2</translation>
         <translation>Reconciling %1…</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;: %2 check-in(s) in Redis, %3 in SQL before.</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;: %2 check-in(s) in Redis, %3 in SQL before.</translation>
-    </message>
-    <message>
         <source>Nothing was missing.</source>
         <translation>Nothing was missing.</translation>
     </message>
@@ -3561,6 +3563,20 @@ SQL: %2</translation>
     <message>
         <source>Recovery</source>
         <translation>Recovery</translation>
+    </message>
+    <message numerus="yes">
+        <source>ledger: %1 of %n campaign(s) balanced</source>
+        <translation>
+            <numerusform>ledger: %1 of %n campaign balanced</numerusform>
+            <numerusform>ledger: %1 of %n campaigns balanced</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: %Ln check-in(s) in Redis, %2 in SQL before.</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %Ln check-in in Redis, %2 in SQL before.</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %Ln check-ins in Redis, %2 in SQL before.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -1271,10 +1271,6 @@ SQL：%2
         </translation>
     </message>
     <message>
-        <source>%1 task(s) completed from SQL, %2 re-queued, %3 set aside as unreadable.</source>
-        <translation>%1 个任务按 SQL 记录标记完成，%2 个重新入队，%3 个因无法解析而移入死信。</translation>
-    </message>
-    <message>
         <source>Skipped because their heartbeat came back: %1.</source>
         <translation>因心跳恢复而跳过：%1。</translation>
     </message>
@@ -1292,6 +1288,12 @@ SQL：%2
         <source>, </source>
         <comment>separator between the items of a list</comment>
         <translation>，</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n task(s) completed from SQL, %1 re-queued, %2 set aside as unreadable.</source>
+        <translation>
+            <numerusform>%n 个任务按 SQL 记录标记完成，%1 个重新入队，%2 个因无法解析而移入死信。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3368,12 +3370,6 @@ SQL：%2</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 task(s) — see Recovery&lt;/span&gt;</source>
-        <translation>
-            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n 个失联，持有 %1 个任务——见“故障恢复”&lt;/span&gt;</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead letter(s)&lt;/span&gt;</source>
         <translation>
             <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n 条死信&lt;/span&gt;</numerusform>
@@ -3382,6 +3378,18 @@ SQL：%2</translation>
     <message>
         <source>no dead letters</source>
         <translation>无死信</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 — see Recovery&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n 个失联，持有 %1——见“故障恢复”&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln task(s)</source>
+        <translation>
+            <numerusform>%Ln 个任务</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3446,10 +3454,6 @@ SQL：%2</translation>
             <numerusform>备份队列中有 %n 个任务</numerusform>
         </translation>
     </message>
-    <message>
-        <source>ledger: %1 of %2 campaign(s) balanced</source>
-        <translation>账本：%2 个活动中 %1 个已平账</translation>
-    </message>
     <message numerus="yes">
         <source>%n with violations</source>
         <translation>
@@ -3503,10 +3507,6 @@ SQL：%2</translation>
         <translation>正在对账 %1…</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;: %2 check-in(s) in Redis, %3 in SQL before.</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;：Redis 中有 %2 条签到，对账前 SQL 中有 %3 条。</translation>
-    </message>
-    <message>
         <source>Nothing was missing.</source>
         <translation>没有缺失的记录。</translation>
     </message>
@@ -3517,6 +3517,18 @@ SQL：%2</translation>
     <message>
         <source>Recovery</source>
         <translation>故障恢复</translation>
+    </message>
+    <message numerus="yes">
+        <source>ledger: %1 of %n campaign(s) balanced</source>
+        <translation>
+            <numerusform>账本：%n 个活动中 %1 个已平账</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: %Ln check-in(s) in Redis, %2 in SQL before.</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;：Redis 中有 %Ln 条签到，对账前 SQL 中有 %2 条。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -30,7 +30,10 @@ void installTranslations(const QString &language)
         delete qt;
     }
     auto *lantern = new QTranslator(app);
-    if (lantern->load(locale, QStringLiteral("lantern"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
+    // A language Lantern has no translation for (the C locale of a bare system included) gets
+    // English: the sources' "day(s)" become "1 day" and "2 days" only through lantern_en.
+    if (lantern->load(locale, QStringLiteral("lantern"), QStringLiteral("_"), QStringLiteral(":/i18n"))
+        || lantern->load(QStringLiteral("lantern_en"), QStringLiteral(":/i18n"))) {
         QCoreApplication::installTranslator(lantern);
         s_lantern = lantern;
     } else {

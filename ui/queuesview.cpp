@@ -200,8 +200,8 @@ void QueuesView::updateSummary(const QueueSnapshot &snapshot)
         parts << tr("oldest %1").arg(QueueFormat::age(oldest));
     parts << tr("%n worker(s) alive", nullptr, alive);
     if (dead > 0)
-        parts << tr("<span style=\"color:#a50e0e\">%n dead, holding %1 task(s) — see Recovery</span>", nullptr, dead)
-                         .arg(QLocale().toString(stranded));
+        parts << tr("<span style=\"color:#a50e0e\">%n dead, holding %1 — see Recovery</span>", nullptr, dead)
+                         .arg(tr("%Ln task(s)", nullptr, int(std::min<qint64>(stranded, INT_MAX))));
     parts << (snapshot.overview.deadLetter > 0
                       ? tr("<span style=\"color:#a50e0e\">%n dead letter(s)</span>", nullptr, int(std::min<qint64>(snapshot.overview.deadLetter, INT_MAX)))
                       : tr("no dead letters"));

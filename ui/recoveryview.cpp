@@ -256,7 +256,7 @@ void RecoveryView::onLoaded(quint64 serial, const RecoverySnapshot &snapshot)
             : tr("%n dead worker(s)", nullptr, int(snapshot.workers.size())) + QStringLiteral(" · ")
                     + tr("%n task(s) held in their backup lists", nullptr, int(std::min<qint64>(held, INT_MAX)));
     if (!snapshot.ledger.isEmpty())
-        text += QStringLiteral(" · ") + tr("ledger: %1 of %2 campaign(s) balanced").arg(balanced).arg(snapshot.ledger.size())
+        text += QStringLiteral(" · ") + tr("ledger: %1 of %n campaign(s) balanced", nullptr, int(snapshot.ledger.size())).arg(balanced)
                 + (broken > 0 ? QStringLiteral(" · ") + tr("%n with violations", nullptr, broken) : QString());
     m_summary->setText(text);
     updateActions();
@@ -358,8 +358,8 @@ void RecoveryView::onReconciled(quint64 serial, const ReconcileReport &report)
     m_reconciling = 0;
     updateActions();
     const QLocale locale;
-    QString text = tr("<b>%1</b>: %2 check-in(s) in Redis, %3 in SQL before.")
-                           .arg(report.date.toString(Qt::ISODate), locale.toString(report.redisCount), locale.toString(report.dbCount));
+    QString text = tr("<b>%1</b>: %Ln check-in(s) in Redis, %2 in SQL before.", nullptr, int(std::min<qint64>(report.redisCount, INT_MAX)))
+                           .arg(report.date.toString(Qt::ISODate), locale.toString(report.dbCount));
     text += QLatin1String("<br>");
     text += report.missing == 0 ? tr("Nothing was missing.")
                                 : tr("%1 missing, %2 back-filled.").arg(locale.toString(report.missing), locale.toString(report.backfilled));

@@ -18,6 +18,7 @@
 #include <QProcessEnvironment>
 
 #include <algorithm>
+#include <climits>
 #include <memory>
 
 namespace lantern {
@@ -244,7 +245,9 @@ void RecoveryService::compensate(quint64 job, const QStringList &workers, const 
     auto summary = [state](bool cancelled) {
         const RecoveryReport &r = state->report;
         QString words = tr("Compensated %n worker(s):", nullptr, int(state->total - state->pending.size() - state->skipped.size())) + QLatin1Char(' ')
-                + tr("%1 task(s) completed from SQL, %2 re-queued, %3 set aside as unreadable.").arg(r.completed).arg(r.requeued).arg(r.deadLettered);
+                + tr("%n task(s) completed from SQL, %1 re-queued, %2 set aside as unreadable.", nullptr, int(std::min<qint64>(r.completed, INT_MAX)))
+                          .arg(r.requeued)
+                          .arg(r.deadLettered);
         if (!state->skipped.isEmpty())
             words += QLatin1Char(' ') + tr("Skipped because their heartbeat came back: %1.").arg(state->skipped.join(tr(", ", "separator between the items of a list")));
         if (cancelled)

@@ -60,6 +60,24 @@ private Q_SLOTS:
         QCOMPARE(usersTitle(), chinese);
     }
 
+    void languageWithoutTranslationGetsEnglishPlurals_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("French (no translation)") << QStringLiteral("fr_FR");
+        QTest::newRow("the C locale of a bare system") << QStringLiteral("C");
+    }
+
+    void languageWithoutTranslationGetsEnglishPlurals()
+    {
+        QFETCH(QString, language);
+        installTranslations(language);
+        const auto waiting = [](int n) { return QCoreApplication::translate("lantern::ui::QueuesView", "%n task(s) waiting", nullptr, n); };
+        QCOMPARE(waiting(1), QStringLiteral("1 task waiting"));
+        QCOMPARE(waiting(3), QStringLiteral("3 tasks waiting"));
+        QCOMPARE(usersTitle(), QStringLiteral("Users"));
+        installTranslations(QStringLiteral("en"));
+    }
+
     void menuOffersEachLanguageUnderItsOwnName()
     {
         installTranslations(QStringLiteral("en"));
