@@ -3696,14 +3696,6 @@ SQL: %2</translation>
         <translation>Waiting for Redis and the database…</translation>
     </message>
     <message>
-        <source>Previous month (Ctrl+Page Up)</source>
-        <translation>Previous month (Ctrl+Page Up)</translation>
-    </message>
-    <message>
-        <source>Next month (Ctrl+Page Down)</source>
-        <translation>Next month (Ctrl+Page Down)</translation>
-    </message>
-    <message>
         <source>Make-up granted for %1.</source>
         <translation>Make-up granted for %1.</translation>
     </message>
@@ -3773,6 +3765,14 @@ SQL: %2</translation>
     <message>
         <source>Cancelled. The last answer shown stays on screen.</source>
         <translation>Cancelled. The last answer shown stays on screen.</translation>
+    </message>
+    <message>
+        <source>Previous month (Ctrl+Page Up, or Page Up in the calendar)</source>
+        <translation>Previous month (Ctrl+Page Up, or Page Up in the calendar)</translation>
+    </message>
+    <message>
+        <source>Next month (Ctrl+Page Down, or Page Down in the calendar)</source>
+        <translation>Next month (Ctrl+Page Down, or Page Down in the calendar)</translation>
     </message>
 </context>
 </TS>

@@ -3646,14 +3646,6 @@ SQL：%2</translation>
         <translation>正在等待 Redis 和数据库…</translation>
     </message>
     <message>
-        <source>Previous month (Ctrl+Page Up)</source>
-        <translation>上个月（Ctrl+Page Up）</translation>
-    </message>
-    <message>
-        <source>Next month (Ctrl+Page Down)</source>
-        <translation>下个月（Ctrl+Page Down）</translation>
-    </message>
-    <message>
         <source>Make-up granted for %1.</source>
         <translation>已为 %1 补签。</translation>
     </message>
@@ -3721,6 +3713,14 @@ SQL：%2</translation>
     <message>
         <source>Cancelled. The last answer shown stays on screen.</source>
         <translation>已取消。屏幕上保留上一次显示的结果。</translation>
+    </message>
+    <message>
+        <source>Previous month (Ctrl+Page Up, or Page Up in the calendar)</source>
+        <translation>上个月（Ctrl+Page Up，或在日历中按 Page Up）</translation>
+    </message>
+    <message>
+        <source>Next month (Ctrl+Page Down, or Page Down in the calendar)</source>
+        <translation>下个月（Ctrl+Page Down，或在日历中按 Page Down）</translation>
     </message>
 </context>
 </TS>

@@ -19,6 +19,8 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QShortcut>
+#include <QSplitter>
 #include <QStyle>
 #include <QTableView>
 #include <QToolButton>
@@ -102,12 +104,12 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
     m_previousButton->setText(QStringLiteral("‹"));
     m_previousButton->setAccessibleName(tr("Previous month"));
     m_previousButton->setAutoRaise(true);
-    m_previousButton->setToolTip(tr("Previous month (Ctrl+Page Up)"));
+    m_previousButton->setToolTip(tr("Previous month (Ctrl+Page Up, or Page Up in the calendar)"));
     m_previousButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
     m_nextButton->setText(QStringLiteral("›"));
     m_nextButton->setAccessibleName(tr("Next month"));
     m_nextButton->setAutoRaise(true);
-    m_nextButton->setToolTip(tr("Next month (Ctrl+Page Down)"));
+    m_nextButton->setToolTip(tr("Next month (Ctrl+Page Down, or Page Down in the calendar)"));
     m_nextButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
     QFont titleFont = m_monthTitle->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
@@ -123,6 +125,12 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
     monthRow->addWidget(m_thisMonthButton);
     connect(m_previousButton, &QToolButton::clicked, this, [this] { stepMonth(-1); });
     connect(m_nextButton, &QToolButton::clicked, this, [this] { stepMonth(1); });
+    // In the calendar, Page Up and Page Down turn the month (as in a paper one) instead of
+    // moving the selection to the first or last row.
+    auto *pageUp = new QShortcut(QKeySequence(Qt::Key_PageUp), m_calendar, nullptr, nullptr, Qt::WidgetShortcut);
+    auto *pageDown = new QShortcut(QKeySequence(Qt::Key_PageDown), m_calendar, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(pageUp, &QShortcut::activated, m_previousButton, &QToolButton::click);
+    connect(pageDown, &QShortcut::activated, m_nextButton, &QToolButton::click);
     connect(m_thisMonthButton, &QPushButton::clicked, this, [this] { showMonth(today()); });
 
     // The calendar grid.
@@ -155,20 +163,32 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
     calendarColumn->addWidget(m_calendar, 1);
     calendarColumn->addWidget(new CalendarLegend(this));
 
-    const int sideWidth = m_summary->fontMetrics().averageCharWidth() * 54;
-    m_summary->setFixedWidth(sideWidth);
-    m_summary->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Maximum);
-    m_historyPanel->setFixedWidth(sideWidth);
+    // The side column starts at a third of the width (never under 54 characters, where the
+    // summary's figures fit) and the splitter lets the operator widen it, e.g. for the
+    // check-in history's Reason column.
+    const int sideMinimum = m_summary->fontMetrics().averageCharWidth() * 54;
+    m_summary->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     connect(m_summary, &UserSummaryPanel::makeupClicked, this, &UsersView::requestMakeup);
-    auto *sideColumn = new QVBoxLayout;
+    auto *side = new QWidget(this);
+    side->setMinimumWidth(sideMinimum);
+    auto *sideColumn = new QVBoxLayout(side);
+    sideColumn->setContentsMargins(0, 0, 0, 0);
     sideColumn->setSpacing(8);
     sideColumn->addWidget(m_summary);
     sideColumn->addWidget(m_historyPanel, 1);
+    auto *calendarSide = new QWidget(this);
+    calendarColumn->setContentsMargins(0, 0, 8, 0);
+    calendarSide->setLayout(calendarColumn);
 
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setObjectName(QStringLiteral("usersSplitter"));
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(calendarSide);
+    splitter->addWidget(side);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 1);
     auto *content = new QHBoxLayout;
-    content->setSpacing(16);
-    content->addLayout(calendarColumn, 1);
-    content->addLayout(sideColumn);
+    content->addWidget(splitter);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 8);

@@ -67,6 +67,7 @@ private Q_SLOTS:
     void lookUpByUidShowsTheMonth();
     void lookUpByTokenFindsTheSameUser();
     void previousMonthButtonShowsFebruary();
+    void pageKeysInTheCalendarTurnTheMonth();
     void unknownQueryIsExplained();
     void makeupFlowMarksTheDayAndUsesTheQuota();
     void serverRefusalIsShownPlainly();
@@ -221,6 +222,19 @@ void TestUsersView::previousMonthButtonShowsFebruary()
     // A past month offers no make-up (the window is the current month).
     m_view->selectDay(QDate(2025, 2, 26));
     QVERIFY(!m_view->summaryPanel()->makeupButton()->isEnabled());
+}
+
+void TestUsersView::pageKeysInTheCalendarTurnTheMonth()
+{
+    search(QStringLiteral("4242"));
+    const QDate shown = m_view->calendarModel()->month();
+    QTableView *calendar = m_view->calendarView();
+    calendar->setFocus();
+    QTRY_VERIFY(calendar->hasFocus());
+    QTest::keyClick(calendar, Qt::Key_PageUp);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_view->isBusy() && m_view->calendarModel()->month() == shown.addMonths(-1), AnswerTimeoutMs);
+    QTest::keyClick(calendar, Qt::Key_PageDown);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_view->isBusy() && m_view->calendarModel()->month() == shown, AnswerTimeoutMs);
 }
 
 void TestUsersView::unknownQueryIsExplained()
