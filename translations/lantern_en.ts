@@ -302,6 +302,135 @@
         <source>Details</source>
         <translation>Details</translation>
     </message>
+    <message>
+        <source>yes</source>
+        <translation>yes</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>no</translation>
+    </message>
+    <message>
+        <source>Back-filled</source>
+        <translation>Back-filled</translation>
+    </message>
+    <message>
+        <source>Completed from SQL</source>
+        <translation>Completed from SQL</translation>
+    </message>
+    <message>
+        <source>Envelopes</source>
+        <translation>Envelopes</translation>
+    </message>
+    <message>
+        <source>Day</source>
+        <translation>Day</translation>
+    </message>
+    <message>
+        <source>In SQL before</source>
+        <translation>In SQL before</translation>
+    </message>
+    <message>
+        <source>Set aside as unreadable</source>
+        <translation>Set aside as unreadable</translation>
+    </message>
+    <message>
+        <source>Users holding an envelope, after</source>
+        <translation>Users holding an envelope, after</translation>
+    </message>
+    <message>
+        <source>Users holding an envelope, before</source>
+        <translation>Users holding an envelope, before</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>Entry</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Feature</translation>
+    </message>
+    <message>
+        <source>Grabbed amount</source>
+        <translation>Grabbed amount</translation>
+    </message>
+    <message>
+        <source>Envelopes grabbed</source>
+        <translation>Envelopes grabbed</translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation>Campaign</translation>
+    </message>
+    <message>
+        <source>Grabs in flight</source>
+        <translation>Grabs in flight</translation>
+    </message>
+    <message>
+        <source>Grabs in the ledger</source>
+        <translation>Grabs in the ledger</translation>
+    </message>
+    <message>
+        <source>Smallest envelope</source>
+        <translation>Smallest envelope</translation>
+    </message>
+    <message>
+        <source>Missing</source>
+        <translation>Missing</translation>
+    </message>
+    <message>
+        <source>Envelopes in the pool, after</source>
+        <translation>Envelopes in the pool, after</translation>
+    </message>
+    <message>
+        <source>Envelopes in the pool, before</source>
+        <translation>Envelopes in the pool, before</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Reason</translation>
+    </message>
+    <message>
+        <source>In Redis</source>
+        <translation>In Redis</translation>
+    </message>
+    <message>
+        <source>Refunded</source>
+        <translation>Refunded</translation>
+    </message>
+    <message>
+        <source>Grabs in flight the ledger refuses</source>
+        <translation>Grabs in flight the ledger refuses</translation>
+    </message>
+    <message>
+        <source>Re-queued</source>
+        <translation>Re-queued</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Total</translation>
+    </message>
+    <message>
+        <source>Via</source>
+        <translation>Via</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>Workers</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <extracomment>One field of an audit entry&apos;s details in the log&apos;s Details column: its label, then its value.</extracomment>
+        <translation>%1: %2</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CalendarModel</name>

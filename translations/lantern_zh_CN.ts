@@ -300,6 +300,135 @@
         <source>Details</source>
         <translation>详情</translation>
     </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Back-filled</source>
+        <translation>已补录</translation>
+    </message>
+    <message>
+        <source>Completed from SQL</source>
+        <translation>按 SQL 记录完成</translation>
+    </message>
+    <message>
+        <source>Envelopes</source>
+        <translation>红包数</translation>
+    </message>
+    <message>
+        <source>Day</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>In SQL before</source>
+        <translation>对账前 SQL 中</translation>
+    </message>
+    <message>
+        <source>Set aside as unreadable</source>
+        <translation>因无法解析移入死信</translation>
+    </message>
+    <message>
+        <source>Users holding an envelope, after</source>
+        <translation>持有红包的用户（之后）</translation>
+    </message>
+    <message>
+        <source>Users holding an envelope, before</source>
+        <translation>持有红包的用户（之前）</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>功能</translation>
+    </message>
+    <message>
+        <source>Grabbed amount</source>
+        <translation>已抢金额</translation>
+    </message>
+    <message>
+        <source>Envelopes grabbed</source>
+        <translation>已抢红包数</translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <source>Grabs in flight</source>
+        <translation>处理中的抢红包</translation>
+    </message>
+    <message>
+        <source>Grabs in the ledger</source>
+        <translation>账本中的抢红包记录</translation>
+    </message>
+    <message>
+        <source>Smallest envelope</source>
+        <translation>最小红包</translation>
+    </message>
+    <message>
+        <source>Missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>Envelopes in the pool, after</source>
+        <translation>红包池剩余（之后）</translation>
+    </message>
+    <message>
+        <source>Envelopes in the pool, before</source>
+        <translation>红包池剩余（之前）</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>In Redis</source>
+        <translation>Redis 中</translation>
+    </message>
+    <message>
+        <source>Refunded</source>
+        <translation>已退回</translation>
+    </message>
+    <message>
+        <source>Grabs in flight the ledger refuses</source>
+        <translation>账本拒绝的处理中抢红包</translation>
+    </message>
+    <message>
+        <source>Re-queued</source>
+        <translation>重新入队</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总金额</translation>
+    </message>
+    <message>
+        <source>Via</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>工作进程</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <extracomment>One field of an audit entry&apos;s details in the log&apos;s Details column: its label, then its value.</extracomment>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CalendarModel</name>

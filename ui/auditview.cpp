@@ -151,7 +151,8 @@ AuditView::AuditView(QWidget *parent)
     header->setSectionResizeMode(AuditLogModel::Detail, QHeaderView::Stretch);
     header->resizeSection(AuditLogModel::Actor, charWidth * 14);
     header->resizeSection(AuditLogModel::Action, charWidth * 20);
-    header->resizeSection(AuditLogModel::Target, charWidth * 18);
+    // A target is read whole (queue names, worker ids): never cut.
+    header->setSectionResizeMode(AuditLogModel::Target, QHeaderView::ResizeToContents);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AuditView::showSelected);
 
     // Paging.
@@ -175,10 +176,11 @@ AuditView::AuditView(QWidget *parent)
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(tableArea);
     splitter->addWidget(m_detail);
-    splitter->setStretchFactor(0, 4);
-    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
     splitter->setChildrenCollapsible(false);
-    m_detail->setMinimumHeight(fontMetrics().height() * 9);
+    // Room for the entry's five lines and a campaign repair's dozen fields before it scrolls.
+    m_detail->setMinimumHeight(fontMetrics().height() * 12);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 8);

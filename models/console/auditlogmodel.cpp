@@ -1,25 +1,45 @@
 #include "console/auditlogmodel.h"
 
+#include "console/campaignmoney.h"
+
 #include <QDateTime>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 
 namespace lantern {
 
 namespace {
 
-QString valueText(const QJsonValue &value)
+bool isMoneyKey(const QString &key)
+{
+    return key.endsWith(QLatin1String("_cents"));
+}
+
+/** Identifiers stay as they are written ("12345", not "12,345"). */
+bool isIdentifierKey(const QString &key)
+{
+    return key == QLatin1String("id") || key.endsWith(QLatin1String("_id"));
+}
+
+QString valueText(const QString &key, const QJsonValue &value)
 {
     switch (value.type()) {
     case QJsonValue::String:
         return value.toString();
     case QJsonValue::Bool:
-        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+        return value.toBool() ? AuditLogModel::tr("yes") : AuditLogModel::tr("no");
     case QJsonValue::Double: {
+        // Cents and counts are whole; JSON carries them as doubles, exact up to 2^53.
         const double number = value.toDouble();
         const auto whole = static_cast<qint64>(number);
-        return static_cast<double>(whole) == number ? QString::number(whole) : QString::number(number);
+        if (static_cast<double>(whole) != number)
+            return QLocale().toString(number);
+        if (isMoneyKey(key))
+            return formatYuan(whole);
+        return isIdentifierKey(key) ? QString::number(whole) : QLocale().toString(whole);
     }
     case QJsonValue::Array:
         return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
@@ -69,6 +89,52 @@ QString AuditLogModel::timeText(qint64 atMs) const
     return QDateTime::fromMSecsSinceEpoch(atMs, m_zone).toString(u"yyyy-MM-dd HH:mm:ss");
 }
 
+QString AuditLogModel::fieldLabel(const QString &key)
+{
+    // The keys the product writes (DESIGN §3's audit_log.detail); an unknown one is shown as
+    // words ("pool_size" -> "Pool size"), and a money key without its "_cents".
+    static const QHash<QString, const char *> labels{
+            {QStringLiteral("backfilled"), QT_TR_NOOP("Back-filled")},
+            {QStringLiteral("completed"), QT_TR_NOOP("Completed from SQL")},
+            {QStringLiteral("count"), QT_TR_NOOP("Envelopes")},
+            {QStringLiteral("date"), QT_TR_NOOP("Day")},
+            {QStringLiteral("db_count"), QT_TR_NOOP("In SQL before")},
+            {QStringLiteral("dead_lettered"), QT_TR_NOOP("Set aside as unreadable")},
+            {QStringLiteral("draws_after"), QT_TR_NOOP("Users holding an envelope, after")},
+            {QStringLiteral("draws_before"), QT_TR_NOOP("Users holding an envelope, before")},
+            {QStringLiteral("entry"), QT_TR_NOOP("Entry")},
+            {QStringLiteral("feature"), QT_TR_NOOP("Feature")},
+            {QStringLiteral("grabbed_cents"), QT_TR_NOOP("Grabbed amount")},
+            {QStringLiteral("grabbed_count"), QT_TR_NOOP("Envelopes grabbed")},
+            {QStringLiteral("id"), QT_TR_NOOP("Campaign")},
+            {QStringLiteral("in_flight"), QT_TR_NOOP("Grabs in flight")},
+            {QStringLiteral("ledger_grabs"), QT_TR_NOOP("Grabs in the ledger")},
+            {QStringLiteral("min_cents"), QT_TR_NOOP("Smallest envelope")},
+            {QStringLiteral("missing"), QT_TR_NOOP("Missing")},
+            {QStringLiteral("pool_after"), QT_TR_NOOP("Envelopes in the pool, after")},
+            {QStringLiteral("pool_before"), QT_TR_NOOP("Envelopes in the pool, before")},
+            {QStringLiteral("reason"), QT_TR_NOOP("Reason")},
+            {QStringLiteral("redis_count"), QT_TR_NOOP("In Redis")},
+            {QStringLiteral("refunded_cents"), QT_TR_NOOP("Refunded")},
+            {QStringLiteral("refused_in_flight"), QT_TR_NOOP("Grabs in flight the ledger refuses")},
+            {QStringLiteral("requeued"), QT_TR_NOOP("Re-queued")},
+            {QStringLiteral("state"), QT_TR_NOOP("State")},
+            {QStringLiteral("status"), QT_TR_NOOP("Status")},
+            {QStringLiteral("total_cents"), QT_TR_NOOP("Total")},
+            {QStringLiteral("via"), QT_TR_NOOP("Via")},
+            {QStringLiteral("workers"), QT_TR_NOOP("Workers")},
+    };
+    if (const auto found = labels.constFind(key); found != labels.cend())
+        return tr(found.value());
+    QString words = key;
+    if (isMoneyKey(words))
+        words.chop(int(qstrlen("_cents")));
+    words.replace(QLatin1Char('_'), QLatin1Char(' '));
+    if (!words.isEmpty())
+        words[0] = words.at(0).toUpper();
+    return words;
+}
+
 QList<std::pair<QString, QString>> AuditLogModel::detailFields(const QString &json)
 {
     QList<std::pair<QString, QString>> fields;
@@ -81,9 +147,9 @@ QList<std::pair<QString, QString>> AuditLogModel::detailFields(const QString &js
     }
     const QJsonObject object = document.object();
     for (auto it = object.begin(); it != object.end(); ++it) {
-        const QString text = valueText(it.value());
+        const QString text = valueText(it.key(), it.value());
         if (!text.isEmpty())
-            fields.append({it.key(), text});
+            fields.append({fieldLabel(it.key()), text});
     }
     return fields;
 }
@@ -92,7 +158,8 @@ QString AuditLogModel::readableDetail(const QString &json, const QString &separa
 {
     QStringList parts;
     for (const auto &[key, value] : detailFields(json))
-        parts << (key.isEmpty() ? value : key + QStringLiteral(": ") + value);
+        //: One field of an audit entry's details in the log's Details column: its label, then its value.
+        parts << (key.isEmpty() ? value : tr("%1: %2").arg(key, value));
     return parts.join(separator);
 }
 

@@ -36,11 +36,14 @@ public:
     /** "yyyy-MM-dd HH:mm:ss" in the model's time zone. */
     QString timeText(qint64 atMs) const;
 
-    /** The detail JSON as "key: value" pairs, in key order; `separator` between pairs.
+    /** The detail JSON as "label: value" pairs, in key order; `separator` between pairs.
         Text that is not a JSON object is returned as it is. */
     static QString readableDetail(const QString &json, const QString &separator = QStringLiteral(" · "));
-    /** The detail as (key, value) pairs, for a panel that lists them. */
+    /** The detail as (label, value) pairs, for a panel that lists them: labels translated,
+        `*_cents` as money ("¥5,000.00"), counts with group separators, true/false as yes/no. */
     static QList<std::pair<QString, QString>> detailFields(const QString &json);
+    /** What a detail key is called on screen ("refunded_cents" -> "Refunded"). */
+    static QString fieldLabel(const QString &key);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -18,6 +18,7 @@
 #include <QAbstractItemModelTester>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <QStandardPaths>
 #include <QLineEdit>
 #include <QPushButton>
@@ -99,6 +100,7 @@ private:
 void TestAuditLog::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     for (const auto &[name, url] : test::sqlDialects()) {
         test::resetTables(url);
         SqlConnection sql(url);
@@ -277,7 +279,7 @@ void TestAuditLog::modelPassesTheTester()
     QCOMPARE(model.data(model.index(0, 0), AuditLogModel::IdRole).toLongLong(), newest.id);
     QCOMPARE(model.rowOf(newest.id), 0);
     const AuditEntry &row5 = first.entries.at(5);
-    QVERIFY(model.data(model.index(5, AuditLogModel::Detail)).toString().contains(QLatin1String("reason: ")));
+    QVERIFY(model.data(model.index(5, AuditLogModel::Detail)).toString().contains(QLatin1String("Reason: ")));
     QCOMPARE(model.data(model.index(5, AuditLogModel::Detail)).toString(), AuditLogModel::readableDetail(row5.detail));
     QVERIFY(model.headerData(AuditLogModel::Detail, Qt::Horizontal).toString().size() > 0);
     model.setPage(query.page({}, first.entries.last().id, 200));
@@ -292,12 +294,17 @@ void TestAuditLog::readableDetail_data()
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("readable");
     QTest::newRow("pairs in key order") << QStringLiteral("{\"via\":\"console\",\"reason\":\"outage\"}")
-                                        << QStringLiteral("reason: outage · via: console");
-    QTest::newRow("numbers stay whole") << QStringLiteral("{\"count\":1000,\"total_cents\":500000}")
-                                        << QStringLiteral("count: 1000 · total_cents: 500000");
-    QTest::newRow("nested values as compact JSON") << QStringLiteral("{\"ids\":[1,2],\"ok\":true}") << QStringLiteral("ids: [1,2] · ok: true");
+                                        << QStringLiteral("Reason: outage · Via: console");
+    QTest::newRow("money as money, counts grouped") << QStringLiteral("{\"count\":1000,\"total_cents\":500000}")
+                                                    << QStringLiteral("Envelopes: 1,000 · Total: ¥5,000.00");
+    QTest::newRow("a refund of 4,960.26 yuan") << QStringLiteral("{\"refunded_cents\":496026,\"status\":\"closed\"}")
+                                               << QStringLiteral("Refunded: ¥4,960.26 · Status: closed");
+    QTest::newRow("unknown keys as words, money keys without _cents")
+            << QStringLiteral("{\"bonus_pool_cents\":-250,\"pool_size\":12345}") << QStringLiteral("Bonus pool: -¥2.50 · Pool size: 12,345");
+    QTest::newRow("identifiers not grouped") << QStringLiteral("{\"id\":12345}") << QStringLiteral("Campaign: 12345");
+    QTest::newRow("nested values as compact JSON") << QStringLiteral("{\"ids\":[1,2],\"ok\":true}") << QStringLiteral("Ids: [1,2] · Ok: yes");
     QTest::newRow("empty object -> nothing") << QStringLiteral("{}") << QString();
-    QTest::newRow("empty values are left out") << QStringLiteral("{\"reason\":\"\",\"via\":\"cli\"}") << QStringLiteral("via: cli");
+    QTest::newRow("empty values are left out") << QStringLiteral("{\"reason\":\"\",\"via\":\"cli\"}") << QStringLiteral("Via: cli");
     QTest::newRow("not JSON -> as it is") << QStringLiteral("legacy text") << QStringLiteral("legacy text");
 }
 
