@@ -1271,6 +1271,10 @@ Key prefix: %3</translation>
         <source>Dead letters</source>
         <translation>Dead letters</translation>
     </message>
+    <message>
+        <source>Click to open these dead letters</source>
+        <translation>Click to open these dead letters</translation>
+    </message>
 </context>
 <context>
     <name>lantern::QueueWorkerModel</name>
@@ -3535,29 +3539,29 @@ SQL: %2</translation>
             <numerusform>%n workers alive</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead letter(s)&lt;/span&gt;</source>
-        <translation>
-            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead letter&lt;/span&gt;</numerusform>
-            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead letters&lt;/span&gt;</numerusform>
-        </translation>
-    </message>
     <message>
         <source>no dead letters</source>
         <translation>no dead letters</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 — see Recovery&lt;/span&gt;</source>
-        <translation>
-            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 — see Recovery&lt;/span&gt;</numerusform>
-            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 — see Recovery&lt;/span&gt;</numerusform>
-        </translation>
     </message>
     <message numerus="yes">
         <source>%Ln task(s)</source>
         <translation>
             <numerusform>%Ln task</numerusform>
             <numerusform>%Ln tasks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1&lt;/span&gt; — &lt;a href=&quot;view:recovery&quot;&gt;see Recovery&lt;/a&gt;</source>
+        <translation>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1&lt;/span&gt; — &lt;a href=&quot;view:recovery&quot;&gt;see Recovery&lt;/a&gt;</numerusform>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1&lt;/span&gt; — &lt;a href=&quot;view:recovery&quot;&gt;see Recovery&lt;/a&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n dead letter(s)&lt;/a&gt;</source>
+        <translation>
+            <numerusform>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n dead letter&lt;/a&gt;</numerusform>
+            <numerusform>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n dead letters&lt;/a&gt;</numerusform>
         </translation>
     </message>
 </context>

@@ -1264,6 +1264,10 @@ SQL：%2
         <source>Dead letters</source>
         <translation>死信</translation>
     </message>
+    <message>
+        <source>Click to open these dead letters</source>
+        <translation>点击打开这些死信</translation>
+    </message>
 </context>
 <context>
     <name>lantern::QueueWorkerModel</name>
@@ -3498,26 +3502,26 @@ SQL：%2</translation>
             <numerusform>%n 个工作进程在线</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead letter(s)&lt;/span&gt;</source>
-        <translation>
-            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n 条死信&lt;/span&gt;</numerusform>
-        </translation>
-    </message>
     <message>
         <source>no dead letters</source>
         <translation>无死信</translation>
     </message>
     <message numerus="yes">
-        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1 — see Recovery&lt;/span&gt;</source>
-        <translation>
-            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n 个失联，持有 %1——见“故障恢复”&lt;/span&gt;</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%Ln task(s)</source>
         <translation>
             <numerusform>%Ln 个任务</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1&lt;/span&gt; — &lt;a href=&quot;view:recovery&quot;&gt;see Recovery&lt;/a&gt;</source>
+        <translation>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n 个失联，持有 %1&lt;/span&gt;——&lt;a href=&quot;view:recovery&quot;&gt;见“故障恢复”&lt;/a&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n dead letter(s)&lt;/a&gt;</source>
+        <translation>
+            <numerusform>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n 条死信&lt;/a&gt;</numerusform>
         </translation>
     </message>
 </context>

@@ -52,6 +52,8 @@ Q_SIGNALS:
     void screenshotFailed(const QString &message);
     /** Something for the status bar (e.g. "Last refresh 12:00:03"). */
     void statusMessage(const QString &text);
+    /** Asks the window to show another view (viewName(), e.g. "recovery"): a link followed. */
+    void openView(const QString &name);
 };
 
 } // namespace lantern::ui

@@ -179,6 +179,18 @@ bool DeadLetterPanel::selectList(const QString &name)
     return true;
 }
 
+bool DeadLetterPanel::openListOf(const QString &queue)
+{
+    const QString shardPrefix = queue + QLatin1Char(':');
+    for (const DeadLetterList &list : std::as_const(m_lists)) {
+        if (list.depth > 0 && (list.name == queue || list.name.startsWith(shardPrefix)) && selectList(list.name)) {
+            m_table->setFocus(Qt::OtherFocusReason);
+            return true;
+        }
+    }
+    return false;
+}
+
 void DeadLetterPanel::requestPage(qint64 offset)
 {
     const QString list = currentList();

@@ -39,6 +39,9 @@ public:
     void setLists(const QList<DeadLetterList> &lists);
     QString currentList() const;
     bool selectList(const QString &name);
+    /** Shows the dead letters of queue `queue` ("payout:7", or "checkin" for the first check-in
+        shard's list with entries) and moves the focus to them; false when it has none. */
+    bool openListOf(const QString &queue);
 
     bool isLoading() const { return m_waitingFor != 0; }
     bool isJobRunning() const { return m_job != 0; }

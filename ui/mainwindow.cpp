@@ -154,6 +154,7 @@ void MainWindow::addView(ConsoleView *view, const QString &iconName)
     auto *item = new QListWidgetItem(QIcon::fromTheme(iconName), view->title(), m_navigation);
     item->setData(Qt::UserRole, view->viewName());
     connect(view, &ConsoleView::statusMessage, this, [this](const QString &text) { m_refreshed->setText(text); });
+    connect(view, &ConsoleView::openView, this, &MainWindow::showView);
 }
 
 ConsoleView *MainWindow::view(const QString &name) const

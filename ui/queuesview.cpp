@@ -75,6 +75,8 @@ QueuesView::QueuesView(QWidget *parent)
     m_workerTable->setObjectName(QStringLiteral("workerTable"));
     m_summary->setObjectName(QStringLiteral("queueSummary"));
     m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(m_summary, &QLabel::linkActivated, this, &QueuesView::followLink);
     m_summary->setText(tr("Waiting for Redis…"));
 
     auto *tables = new QSplitter(Qt::Vertical, this);
@@ -101,6 +103,12 @@ QueuesView::QueuesView(QWidget *parent)
     layout->addWidget(m_summary);
     layout->addWidget(main, 1);
 
+    // A queue's dead-letter count opens its list below.
+    m_queueTable->setMouseTracking(true);
+    connect(m_queueTable, &QTableView::clicked, this, [this](const QModelIndex &index) {
+        if (index.column() == QueueTableModel::DeadLetter)
+            m_deadLetters->openListOf(index.siblingAtColumn(QueueTableModel::Name).data(QueueTableModel::NameRole).toString());
+    });
     connect(m_deadLetters, &DeadLetterPanel::failed, this, [this](const QString &message, const QString &detail) {
         m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
         Q_EMIT failed(message);
@@ -165,6 +173,22 @@ void QueuesView::onLoaded(quint64 serial, const QueueSnapshot &snapshot)
     Q_EMIT loaded(snapshot);
 }
 
+void QueuesView::followLink(const QString &link)
+{
+    if (link.startsWith(QLatin1String("view:"))) {
+        Q_EMIT openView(link.mid(5));
+        return;
+    }
+    if (link != QLatin1String("dead-letters"))
+        return;
+    // The first queue with dead letters, in the table's order.
+    for (int row = 0; row < m_queues->rowCount(); ++row) {
+        if (m_queues->index(row, QueueTableModel::DeadLetter).data(QueueFormat::ValueRole).toLongLong() > 0
+            && m_deadLetters->openListOf(m_queues->index(row, QueueTableModel::Name).data(QueueTableModel::NameRole).toString()))
+            return;
+    }
+}
+
 void QueuesView::onLoadFailed(quint64 serial, const QString &message, const QString &detail)
 {
     if (serial != m_waitingFor)
@@ -200,10 +224,10 @@ void QueuesView::updateSummary(const QueueSnapshot &snapshot)
         parts << tr("oldest %1").arg(QueueFormat::age(oldest));
     parts << tr("%n worker(s) alive", nullptr, alive);
     if (dead > 0)
-        parts << tr("<span style=\"color:#a50e0e\">%n dead, holding %1 — see Recovery</span>", nullptr, dead)
+        parts << tr("<span style=\"color:#a50e0e\">%n dead, holding %1</span> — <a href=\"view:recovery\">see Recovery</a>", nullptr, dead)
                          .arg(tr("%Ln task(s)", nullptr, int(std::min<qint64>(stranded, INT_MAX))));
     parts << (snapshot.overview.deadLetter > 0
-                      ? tr("<span style=\"color:#a50e0e\">%n dead letter(s)</span>", nullptr, int(std::min<qint64>(snapshot.overview.deadLetter, INT_MAX)))
+                      ? tr("<a href=\"dead-letters\" style=\"color:#a50e0e\">%n dead letter(s)</a>", nullptr, int(std::min<qint64>(snapshot.overview.deadLetter, INT_MAX)))
                       : tr("no dead letters"));
     m_summary->setText(parts.join(QStringLiteral(" · ")));
 }

@@ -60,6 +60,7 @@ Q_SIGNALS:
 
 private:
     void onLoaded(quint64 serial, const QueueSnapshot &snapshot);
+    void followLink(const QString &link);
     void onLoadFailed(quint64 serial, const QString &message, const QString &detail);
     void updateSummary(const QueueSnapshot &snapshot);
 

@@ -56,6 +56,8 @@ QVariant QueueTableModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ToolTipRole && index.column() == Name)
         return queue.name;
+    if (role == Qt::ToolTipRole && index.column() == DeadLetter && queue.deadLetter > 0)
+        return tr("Click to open these dead letters");
     if (role != Qt::DisplayRole && role != QueueFormat::ValueRole)
         return {};
     const bool raw = role == QueueFormat::ValueRole;

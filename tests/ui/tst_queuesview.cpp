@@ -21,6 +21,7 @@
 #include "testsuite.h"
 
 #include <QDateTime>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -32,6 +33,7 @@
 namespace tst_queuesview {
 
 using namespace lantern;
+using lantern::ui::ConsoleView;
 using lantern::ui::DeadLetterPanel;
 using lantern::ui::QueueConfirmDialog;
 using lantern::ui::QueuesView;
@@ -81,6 +83,8 @@ private Q_SLOTS:
     void refreshNeverStacksRequests();
     void bulkJobStopsWhenCancelled_data() { dialects(); }
     void bulkJobStopsWhenCancelled();
+    void linksOpenWhatTheyName_data() { dialects(); }
+    void linksOpenWhatTheyName();
 
 private:
     void dialects();
@@ -299,6 +303,39 @@ void TestQueuesView::bulkJobStopsWhenCancelled()
     QCOMPARE(m_redis->command({"LLEN", m_keys->campaignDeadLetter(Campaign)}).toInteger(), before - QueueService::BatchSize);
     QCOMPARE(m_redis->command({"LLEN", m_keys->campaignTasks(Campaign)}).toInteger(), 3 + QueueService::BatchSize);
     QCOMPARE(auditRows(QStringLiteral("deadletter.retry"), QStringLiteral("carol")), QueueService::BatchSize);
+}
+
+void TestQueuesView::linksOpenWhatTheyName()
+{
+    // The summary's "see Recovery" (a dead worker holds tasks) asks the window for Recovery.
+    auto *summary = m_view->findChild<QLabel *>(QStringLiteral("queueSummary"));
+    QVERIFY(summary);
+    QVERIFY2(summary->text().contains(QStringLiteral("<a href=\"view:recovery\">see Recovery</a>")), qPrintable(summary->text()));
+    QSignalSpy open(m_view.get(), &ConsoleView::openView);
+    Q_EMIT summary->linkActivated(QStringLiteral("view:recovery"));
+    QCOMPARE(open.size(), 1);
+    QCOMPARE(open.first().at(0).toString(), QStringLiteral("recovery"));
+
+    // A check-in dead letter as well: two lists. A click on a queue's dead-letter count opens
+    // that queue's list (for check-ins, the shard's), and the summary's count the first one.
+    m_redis->command({"LPUSH", m_keys->checkinDeadLetter(2), "{not a check-in"});
+    waitLoaded();
+    DeadLetterPanel *panel = m_view->deadLetters();
+    QTableView *queues = m_view->findChild<QTableView *>(QStringLiteral("queueTable"));
+    QVERIFY(queues);
+    const auto clickDeadLetters = [&](int row) {
+        const QModelIndex cell = m_view->queueModel()->index(row, QueueTableModel::DeadLetter);
+        QTest::mouseClick(queues->viewport(), Qt::LeftButton, {}, queues->visualRect(cell).center());
+    };
+    QCOMPARE(m_view->queueModel()->index(0, QueueTableModel::Name).data(QueueTableModel::NameRole).toString(), QStringLiteral("checkin"));
+    clickDeadLetters(0);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->currentList(), QStringLiteral("checkin:2"), AnswerTimeoutMs);
+    QVERIFY(panel->table()->hasFocus());
+    clickDeadLetters(1);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->currentList(), QStringLiteral("payout:4"), AnswerTimeoutMs);
+    QVERIFY2(summary->text().contains(QStringLiteral("<a href=\"dead-letters\"")), qPrintable(summary->text()));
+    Q_EMIT summary->linkActivated(QStringLiteral("dead-letters"));
+    QTRY_COMPARE_WITH_TIMEOUT(panel->currentList(), QStringLiteral("checkin:2"), AnswerTimeoutMs);
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestQueuesView);
