@@ -2755,6 +2755,10 @@ This cannot be undone.</translation>
         <source>Campaigns</source>
         <translation>Campaigns</translation>
     </message>
+    <message>
+        <source>No campaigns yet.</source>
+        <translation>No campaigns yet.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::ConnectionsView</name>
@@ -3408,6 +3412,14 @@ SQL: %2</translation>
         <comment>the Chinese language, in its own name</comment>
         <translation>Chinese (Simplified) — 简体中文</translation>
     </message>
+    <message>
+        <source>Read-only</source>
+        <translation>Read-only</translation>
+    </message>
+    <message>
+        <source>This connection refuses every change: look-ups and views work, make-ups, campaign actions, dead-letter and recovery actions are disabled.</source>
+        <translation>This connection refuses every change: look-ups and views work, make-ups, campaign actions, dead-letter and recovery actions are disabled.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::MakeupDialog</name>
@@ -3906,6 +3918,13 @@ SQL: %2</translation>
     <message>
         <source>Next month (Ctrl+Page Down, or Page Down in the calendar)</source>
         <translation>Next month (Ctrl+Page Down, or Page Down in the calendar)</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::WriteAction</name>
+    <message>
+        <source>Read-only connection: this would change data, and every change is refused. Connect with a profile that may write to use it.</source>
+        <translation>Read-only connection: this would change data, and every change is refused. Connect with a profile that may write to use it.</translation>
     </message>
 </context>
 </TS>

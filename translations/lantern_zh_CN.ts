@@ -2730,6 +2730,10 @@ This cannot be undone.</source>
         <source>Campaigns</source>
         <translation>红包活动</translation>
     </message>
+    <message>
+        <source>No campaigns yet.</source>
+        <translation>暂无活动。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::ConnectionsView</name>
@@ -3374,6 +3378,14 @@ SQL：%2</translation>
         <comment>the Chinese language, in its own name</comment>
         <translation>简体中文</translation>
     </message>
+    <message>
+        <source>Read-only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <source>This connection refuses every change: look-ups and views work, make-ups, campaign actions, dead-letter and recovery actions are disabled.</source>
+        <translation>此连接拒绝一切修改：查询和各视图照常可用，补签、红包活动操作、死信和故障恢复操作均已禁用。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::MakeupDialog</name>
@@ -3854,6 +3866,13 @@ SQL：%2</translation>
     <message>
         <source>Next month (Ctrl+Page Down, or Page Down in the calendar)</source>
         <translation>下个月（Ctrl+Page Down，或在日历中按 Page Down）</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::WriteAction</name>
+    <message>
+        <source>Read-only connection: this would change data, and every change is refused. Connect with a profile that may write to use it.</source>
+        <translation>只读连接：此操作会修改数据，而一切修改都会被拒绝。请使用允许写入的连接配置后再操作。</translation>
     </message>
 </context>
 </TS>

@@ -8,6 +8,7 @@
 #include "console/campaignpreviewer.h"
 #include "messagebanner.h"
 #include "operatorname.h"
+#include "writeaction.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -330,7 +331,7 @@ void CampaignsView::onPageLoaded(quint64 serial, const CampaignPage &page)
         }
     }
     if (wanted == 0) {
-        m_detail->showNothing(tr("No campaigns yet. Press “New campaign…” to create one."));
+        m_detail->showNothing(isReadOnly() ? tr("No campaigns yet.") : tr("No campaigns yet. Press “New campaign…” to create one."));
         finishScreenshot(true);
     } else {
         selectCampaign(wanted);
@@ -445,11 +446,12 @@ void CampaignsView::updateActions()
     const auto status = selectedStatus();
     const bool ready = m_service && !m_actionOut;
     const bool named = !operatorName().isEmpty();
-    m_newButton->setEnabled(m_service && m_previewer && !m_actionOut);
-    m_launchButton->setEnabled(ready && named && status == CampaignStatus::Draft);
-    m_pauseButton->setEnabled(ready && named && status == CampaignStatus::Live);
-    m_resumeButton->setEnabled(ready && named && status == CampaignStatus::Paused);
-    m_closeButton->setEnabled(ready && named && status && *status != CampaignStatus::Closed);
+    const bool readOnly = isReadOnly();
+    WriteAction::setEnabled(m_newButton, m_service && m_previewer && !m_actionOut, readOnly);
+    WriteAction::setEnabled(m_launchButton, ready && named && status == CampaignStatus::Draft, readOnly);
+    WriteAction::setEnabled(m_pauseButton, ready && named && status == CampaignStatus::Live, readOnly);
+    WriteAction::setEnabled(m_resumeButton, ready && named && status == CampaignStatus::Paused, readOnly);
+    WriteAction::setEnabled(m_closeButton, ready && named && status && *status != CampaignStatus::Closed, readOnly);
     m_refreshButton->setEnabled(m_service != nullptr);
     m_operator->setStyleSheet(named ? QString() : QStringLiteral("QLineEdit { border: 1px solid #d93025; }"));
     const QString needName = named ? QString() : tr("Enter your name as the operator first: every change is audited.");
@@ -475,7 +477,7 @@ QString CampaignsView::operatorName() const
 
 CampaignCreateDialog *CampaignsView::openCreateDialog()
 {
-    if (!m_service || !m_previewer)
+    if (!m_service || !m_previewer || isReadOnly())
         return nullptr;
     auto *dialog = new CampaignCreateDialog(m_previewer, operatorName(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -499,7 +501,7 @@ CampaignCreateDialog *CampaignsView::openCreateDialog()
 void CampaignsView::runAction(CampaignAction action)
 {
     const auto status = selectedStatus();
-    if (!m_service || m_actionOut || !status || operatorName().isEmpty())
+    if (!m_service || m_actionOut || !status || operatorName().isEmpty() || isReadOnly())
         return;
     const qint64 id = m_selectedId;
     // What the operator is told comes from the newest reading: the live view, else the list.

@@ -90,6 +90,9 @@ Q_SIGNALS:
     /** A request failed; its message is on screen. */
     void failed(const QString &message);
 
+protected:
+    void readOnlyChanged() override { updateActions(); }
+
 private:
     void requestList();
     void requestSnapshot();

@@ -47,6 +47,15 @@ public:
         or screenshotFailed (its message on screen). */
     virtual void prepareScreenshot(const ScreenshotRequest &request) = 0;
 
+    /** Whether the connection refuses writes (Config::readOnly): the view's write actions are
+        disabled, with the reason in their tooltips (WriteAction). */
+    void setReadOnly(bool readOnly)
+    {
+        m_readOnly = readOnly;
+        readOnlyChanged();
+    }
+    bool isReadOnly() const { return m_readOnly; }
+
 Q_SIGNALS:
     void screenshotReady();
     void screenshotFailed(const QString &message);
@@ -54,6 +63,13 @@ Q_SIGNALS:
     void statusMessage(const QString &text);
     /** Asks the window to show another view (viewName(), e.g. "recovery"): a link followed. */
     void openView(const QString &name);
+
+protected:
+    /** Re-applies the enabled state of the view's actions after setReadOnly(). */
+    virtual void readOnlyChanged() {}
+
+private:
+    bool m_readOnly = false;
 };
 
 } // namespace lantern::ui

@@ -6,6 +6,7 @@
 #include "queueconfirmdialog.h"
 #include "queuejobbar.h"
 #include "queuetonedelegate.h"
+#include "writeaction.h"
 
 #include <QComboBox>
 #include <QFontDatabase>
@@ -179,6 +180,12 @@ bool DeadLetterPanel::selectList(const QString &name)
     return true;
 }
 
+void DeadLetterPanel::setReadOnly(bool readOnly)
+{
+    m_readOnly = readOnly;
+    updateActions();
+}
+
 bool DeadLetterPanel::openListOf(const QString &queue)
 {
     const QString shardPrefix = queue + QLatin1Char(':');
@@ -262,10 +269,10 @@ void DeadLetterPanel::updateActions()
     const bool idle = m_service && m_job == 0;
     const DeadLetterPage &page = m_model->page();
     const bool hasSelection = !m_table->selectionModel()->selectedRows().isEmpty();
-    m_retry->setEnabled(idle && hasSelection);
-    m_discard->setEnabled(idle && hasSelection);
-    m_retryAll->setEnabled(idle && page.depth > 0);
-    m_discardAll->setEnabled(idle && page.depth > 0);
+    WriteAction::setEnabled(m_retry, idle && hasSelection, m_readOnly);
+    WriteAction::setEnabled(m_discard, idle && hasSelection, m_readOnly);
+    WriteAction::setEnabled(m_retryAll, idle && page.depth > 0, m_readOnly);
+    WriteAction::setEnabled(m_discardAll, idle && page.depth > 0, m_readOnly);
     m_newer->setEnabled(m_offset > 0);
     m_older->setEnabled(page.offset + page.entries.size() < page.depth);
     if (page.depth == 0)
@@ -281,7 +288,7 @@ void DeadLetterPanel::confirm(bool retry, bool wholeList)
     const QString list = currentList();
     const QByteArrayList entries = wholeList ? QByteArrayList() : selectedEntries();
     const qint64 count = wholeList ? m_model->page().depth : entries.size();
-    if (!m_service || m_job != 0 || list.isEmpty() || count == 0)
+    if (!m_service || m_job != 0 || m_readOnly || list.isEmpty() || count == 0)
         return;
     const QString name = QueueFormat::queueTitle(list);
     const int n = int(std::min<qint64>(count, std::numeric_limits<int>::max()));

@@ -39,6 +39,8 @@ public:
     void setLists(const QList<DeadLetterList> &lists);
     QString currentList() const;
     bool selectList(const QString &name);
+    /** On a read-only connection retry and discard stay disabled (WriteAction). */
+    void setReadOnly(bool readOnly);
     /** Shows the dead letters of queue `queue` ("payout:7", or "checkin" for the first check-in
         shard's list with entries) and moves the focus to them; false when it has none. */
     bool openListOf(const QString &queue);
@@ -97,6 +99,7 @@ private:
     QTableView *m_table;
     QPlainTextEdit *m_inspector;
     QueueJobBar *m_jobBar;
+    bool m_readOnly = false;
 };
 
 } // namespace lantern::ui

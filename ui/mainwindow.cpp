@@ -42,6 +42,7 @@ MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
       m_interval(new QComboBox(this)),
       m_pause(new QToolButton(this)),
       m_mode(new QLabel(this)),
+      m_readOnly(new QLabel(this)),
       m_connection(new QLabel(this)),
       m_worker(new QLabel(this)),
       m_refreshed(new QLabel(this)),
@@ -127,6 +128,13 @@ MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
     m_connection->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_worker->setContentsMargins(6, 0, 6, 0);
     statusBar()->addWidget(m_mode);
+    m_readOnly->setObjectName(QStringLiteral("readOnlyBadge"));
+    m_readOnly->setText(tr("Read-only"));
+    m_readOnly->setToolTip(tr("This connection refuses every change: look-ups and views work, make-ups, campaign actions, "
+                              "dead-letter and recovery actions are disabled."));
+    m_readOnly->setStyleSheet(QStringLiteral("QLabel { background: #fce8e6; color: #a50e0e; border-radius: 4px; padding: 1px 6px; font-weight: 600; }"));
+    m_readOnly->setVisible(false);
+    statusBar()->addWidget(m_readOnly);
     statusBar()->addWidget(m_connection, 1);
     statusBar()->addPermanentWidget(m_worker);
     statusBar()->addPermanentWidget(m_latency);
@@ -235,13 +243,16 @@ void MainWindow::setConnection(const Config &config, bool sandbox)
     const QString redis = config.redis.redacted();
     const QString db = config.db.redacted();
     m_connection->setText(tr("Redis %1 · SQL %2").arg(redis, db));
+    m_readOnly->setVisible(config.readOnly);
     m_connection->setToolTip(tr("Redis: %1\nSQL: %2").arg(redis, db));
 }
 
 void MainWindow::attachBackend(const Config &config)
 {
-    for (ConsoleView *view : std::as_const(m_views))
+    for (ConsoleView *view : std::as_const(m_views)) {
+        view->setReadOnly(config.readOnly);
         view->attachBackend(config);
+    }
     m_connection->setProperty("attached", true);
     if (ConsoleView *connections = view(QStringLiteral("connections"))) {
         connections->refresh();  // the first latency figures now, then every 15 s

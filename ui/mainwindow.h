@@ -79,6 +79,7 @@ private:
     int m_refreshSeconds = 5;
     bool m_paused = false;
     QLabel *m_mode;
+    QLabel *m_readOnly;  // the "Read-only" badge, shown while the connection refuses writes
     QLabel *m_connection;
     QLabel *m_worker;
     QLabel *m_refreshed;

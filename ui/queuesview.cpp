@@ -173,6 +173,11 @@ void QueuesView::onLoaded(quint64 serial, const QueueSnapshot &snapshot)
     Q_EMIT loaded(snapshot);
 }
 
+void QueuesView::readOnlyChanged()
+{
+    m_deadLetters->setReadOnly(isReadOnly());
+}
+
 void QueuesView::followLink(const QString &link)
 {
     if (link.startsWith(QLatin1String("view:"))) {

@@ -58,6 +58,9 @@ Q_SIGNALS:
     void loaded(const lantern::QueueSnapshot &snapshot);
     void failed(const QString &message);
 
+protected:
+    void readOnlyChanged() override;
+
 private:
     void onLoaded(quint64 serial, const QueueSnapshot &snapshot);
     void followLink(const QString &link);

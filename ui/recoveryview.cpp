@@ -8,6 +8,7 @@
 #include "queueconfirmdialog.h"
 #include "queuejobbar.h"
 #include "queuetonedelegate.h"
+#include "writeaction.h"
 
 #include <QDateEdit>
 #include <QDateTime>
@@ -282,9 +283,10 @@ QString RecoveryView::selectedWorker() const
 void RecoveryView::updateActions()
 {
     const bool idle = m_service && m_job == 0;
-    m_compensate->setEnabled(idle && !selectedWorker().isEmpty());
-    m_compensateAll->setEnabled(idle && m_tasks->rowCount() > 0);
-    m_reconcile->setEnabled(m_service && m_reconciling == 0);
+    const bool readOnly = isReadOnly();
+    WriteAction::setEnabled(m_compensate, idle && !selectedWorker().isEmpty(), readOnly);
+    WriteAction::setEnabled(m_compensateAll, idle && m_tasks->rowCount() > 0, readOnly);
+    WriteAction::setEnabled(m_reconcile, m_service && m_reconciling == 0, readOnly);
 }
 
 void RecoveryView::compensateSelected()
@@ -301,7 +303,7 @@ void RecoveryView::compensateAll()
 
 void RecoveryView::confirmCompensation(const QStringList &workers)
 {
-    if (!m_service || m_job != 0 || workers.isEmpty())
+    if (!m_service || m_job != 0 || isReadOnly() || workers.isEmpty())
         return;
     qint64 held = 0;
     for (const DeadWorkerBacklog &worker : m_tasks->workers()) {
@@ -330,7 +332,7 @@ void RecoveryView::confirmCompensation(const QStringList &workers)
 
 void RecoveryView::reconcileDay()
 {
-    if (!m_service || m_reconciling != 0)
+    if (!m_service || m_reconciling != 0 || isReadOnly())
         return;
     const QDate day = m_date->date();
     auto *dialog = new QueueConfirmDialog(

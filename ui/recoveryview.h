@@ -69,6 +69,9 @@ Q_SIGNALS:
     void reconcileShown(const lantern::ReconcileReport &report);
     void failed(const QString &message);
 
+protected:
+    void readOnlyChanged() override { updateActions(); }
+
 private:
     void onLoaded(quint64 serial, const RecoverySnapshot &snapshot);
     void onFailed(quint64 serial, const QString &message, const QString &detail);

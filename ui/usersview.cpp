@@ -10,6 +10,7 @@
 #include "operatorname.h"
 #include "userhistorypanel.h"
 #include "usersummarypanel.h"
+#include "writeaction.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -439,6 +440,10 @@ void UsersView::updateMakeupAction()
     QString hint;
     switch (policy.check(day, m_today, signedDay, used)) {
     case MakeupBlock::None:
+        if (isReadOnly()) {
+            hint = WriteAction::readOnlyReason();
+            break;
+        }
         m_summary->setMakeupAvailable(true, tr("Grant a make-up for %1.").arg(QLocale().toString(day, QLocale::LongFormat)));
         return;
     case MakeupBlock::NoDay:
@@ -461,9 +466,16 @@ void UsersView::updateMakeupAction()
     m_summary->setMakeupAvailable(false, hint);
 }
 
+void UsersView::readOnlyChanged()
+{
+    updateMakeupAction();
+    QPushButton *makeup = m_summary->makeupButton();
+    WriteAction::setEnabled(makeup, makeup->isEnabled(), isReadOnly());
+}
+
 void UsersView::requestMakeup()
 {
-    if (!m_user || !m_service || isBusy())
+    if (!m_user || !m_service || isBusy() || isReadOnly())
         return;
     const QDate day = selectedDate();
     const auto state = m_model->stateOf(day);

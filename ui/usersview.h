@@ -88,6 +88,9 @@ Q_SIGNALS:
     void failed(const QString &message);
     void busyChanged(bool busy);
 
+protected:
+    void readOnlyChanged() override;
+
 private:
     void onMonthLoaded(quint64 serial, const UserMonth &month);
     void onLookupFailed(quint64 serial, const QString &message, const QString &detail);

@@ -23,6 +23,7 @@
 #include "sql/sqlconnection.h"
 #include "testservers.h"
 #include "testsuite.h"
+#include "writeaction.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -76,6 +77,7 @@ private Q_SLOTS:
     void confirmationsSayWhenNothingIsLeft();
     void returnGoesAheadOnlyForTheKillSwitch_data();
     void returnGoesAheadOnlyForTheKillSwitch();
+    void readOnlyDisablesEveryChange();
     void refreshNeverStacksRequests();
     void missingCampaignIsExplained();
 
@@ -506,6 +508,27 @@ void TestCampaignsView::returnGoesAheadOnlyForTheKillSwitch()
     QTest::keyClick(again.get(), Qt::Key_Escape);
     QVERIFY(again->clickedButton());
     QVERIFY(again->clickedButton() != CampaignConfirmation::goAheadButton(*again));
+}
+
+void TestCampaignsView::readOnlyDisablesEveryChange()
+{
+    auto *create = m_view->findChild<QPushButton *>(QStringLiteral("newCampaignButton"));
+    auto *pause = m_view->findChild<QPushButton *>(QStringLiteral("pauseButton"));
+    QVERIFY(create && pause);
+    QVERIFY(create->isEnabled());
+    const QString pauseToolTip = pause->toolTip();
+
+    m_view->setReadOnly(true);
+    for (const char *name : {"newCampaignButton", "launchButton", "pauseButton", "resumeButton", "closeButton"}) {
+        auto *button = m_view->findChild<QPushButton *>(QLatin1String(name));
+        QVERIFY2(button && !button->isEnabled(), name);
+        QCOMPARE(button->toolTip(), lantern::ui::WriteAction::readOnlyReason());
+    }
+    QVERIFY(!m_view->openCreateDialog());
+
+    m_view->setReadOnly(false);
+    QVERIFY(create->isEnabled());
+    QCOMPARE(pause->toolTip(), pauseToolTip);
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestCampaignsView);

@@ -19,6 +19,7 @@
 #include "sql/sqlconnection.h"
 #include "testservers.h"
 #include "testsuite.h"
+#include "writeaction.h"
 
 #include <QDateTime>
 #include <QLabel>
@@ -85,6 +86,8 @@ private Q_SLOTS:
     void bulkJobStopsWhenCancelled();
     void linksOpenWhatTheyName_data() { dialects(); }
     void linksOpenWhatTheyName();
+    void readOnlyDisablesRetryAndDiscard_data() { dialects(); }
+    void readOnlyDisablesRetryAndDiscard();
 
 private:
     void dialects();
@@ -336,6 +339,29 @@ void TestQueuesView::linksOpenWhatTheyName()
     QVERIFY2(summary->text().contains(QStringLiteral("<a href=\"dead-letters\"")), qPrintable(summary->text()));
     Q_EMIT summary->linkActivated(QStringLiteral("dead-letters"));
     QTRY_COMPARE_WITH_TIMEOUT(panel->currentList(), QStringLiteral("checkin:2"), AnswerTimeoutMs);
+}
+
+void TestQueuesView::readOnlyDisablesRetryAndDiscard()
+{
+    DeadLetterPanel *panel = m_view->deadLetters();
+    panel->table()->selectRow(1);
+    auto *retry = panel->findChild<QPushButton *>(QStringLiteral("retryButton"));
+    auto *discardAll = panel->findChild<QPushButton *>(QStringLiteral("discardAllButton"));
+    QVERIFY(retry && discardAll);
+    const QString ownToolTip = retry->toolTip();
+    QVERIFY(retry->isEnabled() && discardAll->isEnabled());
+
+    m_view->setReadOnly(true);
+    QVERIFY(!retry->isEnabled() && !discardAll->isEnabled());
+    QCOMPARE(retry->toolTip(), lantern::ui::WriteAction::readOnlyReason());
+    panel->table()->selectRow(2);  // a new selection does not enable them again
+    QVERIFY(!retry->isEnabled());
+    panel->retrySelected();  // nor does a call that skips the button
+    QVERIFY(!m_view->findChild<QueueConfirmDialog *>(QStringLiteral("confirmDialog")));
+
+    m_view->setReadOnly(false);
+    QVERIFY(retry->isEnabled());
+    QCOMPARE(retry->toolTip(), ownToolTip);
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestQueuesView);

@@ -14,6 +14,7 @@
 #include "sql/sqlconnection.h"
 #include "testservers.h"
 #include "testsuite.h"
+#include "writeaction.h"
 #include "token/usertoken.h"
 #include "usersummarypanel.h"
 #include "usersview.h"
@@ -68,6 +69,7 @@ private Q_SLOTS:
     void lookUpByTokenFindsTheSameUser();
     void previousMonthButtonShowsFebruary();
     void pageKeysInTheCalendarTurnTheMonth();
+    void readOnlyOffersNoMakeup();
     void unknownQueryIsExplained();
     void makeupFlowMarksTheDayAndUsesTheQuota();
     void serverRefusalIsShownPlainly();
@@ -235,6 +237,28 @@ void TestUsersView::pageKeysInTheCalendarTurnTheMonth()
     QTRY_VERIFY_WITH_TIMEOUT(!m_view->isBusy() && m_view->calendarModel()->month() == shown.addMonths(-1), AnswerTimeoutMs);
     QTest::keyClick(calendar, Qt::Key_PageDown);
     QTRY_VERIFY_WITH_TIMEOUT(!m_view->isBusy() && m_view->calendarModel()->month() == shown, AnswerTimeoutMs);
+}
+
+void TestUsersView::readOnlyOffersNoMakeup()
+{
+    search(QStringLiteral("4242"));
+    QPushButton *makeup = m_view->summaryPanel()->makeupButton();
+    m_view->selectDay(march(6));  // missed, in the window
+    QVERIFY(makeup->isEnabled());
+
+    m_view->setReadOnly(true);
+    QVERIFY(!makeup->isEnabled());
+    QCOMPARE(makeup->toolTip(), lantern::ui::WriteAction::readOnlyReason());
+    m_view->selectDay(march(6));  // choosing the day again does not enable it
+    QVERIFY(!makeup->isEnabled());
+    const QList<QLabel *> labels = m_view->summaryPanel()->findChildren<QLabel *>();
+    QVERIFY(std::any_of(labels.cbegin(), labels.cend(), [](const QLabel *label) {
+        return label->isVisible() && label->text() == lantern::ui::WriteAction::readOnlyReason();
+    }));  // the panel says why, where the make-up hints go
+
+    m_view->setReadOnly(false);
+    m_view->selectDay(march(6));
+    QVERIFY(makeup->isEnabled());
 }
 
 void TestUsersView::unknownQueryIsExplained()

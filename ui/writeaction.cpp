@@ -1,0 +1,34 @@
+#include "writeaction.h"
+
+#include <QAbstractButton>
+#include <QVariant>
+
+namespace lantern::ui {
+
+namespace {
+
+/** Where a button's own tooltip waits while the read-only reason is shown. */
+constexpr const char *OwnToolTip = "lanternOwnToolTip";
+
+} // namespace
+
+void WriteAction::setEnabled(QAbstractButton *button, bool enabled, bool readOnly)
+{
+    button->setEnabled(enabled && !readOnly);
+    const QVariant own = button->property(OwnToolTip);
+    if (readOnly && !own.isValid()) {
+        button->setProperty(OwnToolTip, button->toolTip());
+        button->setToolTip(readOnlyReason());
+    } else if (!readOnly && own.isValid()) {
+        button->setToolTip(own.toString());
+        button->setProperty(OwnToolTip, QVariant());
+    }
+}
+
+QString WriteAction::readOnlyReason()
+{
+    return tr("Read-only connection: this would change data, and every change is refused. "
+              "Connect with a profile that may write to use it.");
+}
+
+} // namespace lantern::ui
