@@ -3,7 +3,7 @@
 #include "redis/keyslot.h"
 #include "redis/rediserror.h"
 
-#include <algorithm>
+#include <numeric>
 
 namespace lantern {
 
@@ -48,9 +48,8 @@ ClusterSlotMap ClusterSlotMap::fromSlotsReply(const RedisValue &reply, const Red
             || end.integer >= keyslot::SlotCount || start.integer > end.integer)
             malformedSlots(answeredBy);
         const RedisEndpoint master = nodeOfEntry(range.elements[2], answeredBy);
-        const qint16 index = qint16(map.indexOf(master));
         for (long long slot = start.integer; slot <= end.integer; ++slot)
-            map.m_owner[size_t(slot)] = index;
+            map.assign(int(slot), master);
         for (size_t i = 2; i < range.elements.size(); ++i) {
             const RedisEndpoint node = nodeOfEntry(range.elements[i], answeredBy);
             if (!map.m_knownNodes.contains(node))
@@ -62,14 +61,18 @@ ClusterSlotMap ClusterSlotMap::fromSlotsReply(const RedisValue &reply, const Red
 
 int ClusterSlotMap::indexOf(const RedisEndpoint &master)
 {
+    if (m_lastIndex >= 0 && m_masters.at(m_lastIndex) == master)  // ranges come master by master
+        return m_lastIndex;
     qsizetype index = m_masters.indexOf(master);
     if (index < 0) {
         m_masters.append(master);
+        m_slotCounts.push_back(0);
         index = m_masters.size() - 1;
         if (!m_knownNodes.contains(master))
             m_knownNodes.append(master);
     }
-    return int(index);
+    m_lastIndex = int(index);
+    return m_lastIndex;
 }
 
 std::optional<RedisEndpoint> ClusterSlotMap::masterOf(int slot) const
@@ -82,19 +85,18 @@ std::optional<RedisEndpoint> ClusterSlotMap::masterOf(int slot) const
 
 void ClusterSlotMap::assign(int slot, const RedisEndpoint &master)
 {
-    m_owner.at(size_t(slot)) = qint16(indexOf(master));
+    qint16 &owner = m_owner.at(size_t(slot));
+    if (owner >= 0)
+        --m_slotCounts[size_t(owner)];
+    owner = qint16(indexOf(master));
+    ++m_slotCounts[size_t(owner)];
 }
 
 QList<RedisEndpoint> ClusterSlotMap::masters() const
 {
     QList<RedisEndpoint> serving;
-    std::vector<bool> used(size_t(m_masters.size()), false);
-    for (const qint16 index : m_owner) {
-        if (index >= 0)
-            used[size_t(index)] = true;
-    }
     for (qsizetype i = 0; i < m_masters.size(); ++i) {
-        if (used[size_t(i)])
+        if (m_slotCounts[size_t(i)] > 0)
             serving.append(m_masters.at(i));
     }
     return serving;
@@ -102,7 +104,7 @@ QList<RedisEndpoint> ClusterSlotMap::masters() const
 
 int ClusterSlotMap::uncoveredSlots() const
 {
-    return int(std::count(m_owner.cbegin(), m_owner.cend(), qint16(-1)));
+    return keyslot::SlotCount - std::accumulate(m_slotCounts.cbegin(), m_slotCounts.cend(), 0);
 }
 
 } // namespace lantern

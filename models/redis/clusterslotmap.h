@@ -40,7 +40,9 @@ private:
 
     QList<RedisEndpoint> m_masters;
     QList<RedisEndpoint> m_knownNodes;
-    std::vector<qint16> m_owner;  // slot -> index into m_masters, -1 when uncovered
+    std::vector<qint16> m_owner;     // slot -> index into m_masters, -1 when uncovered
+    std::vector<int> m_slotCounts;   // per master: how many slots it serves
+    int m_lastIndex = -1;            // of the master indexOf() found last
 };
 
 } // namespace lantern

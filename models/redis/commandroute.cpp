@@ -1,7 +1,8 @@
 #include "redis/commandroute.h"
 
 #include <QHash>
-#include <QSet>
+
+#include <algorithm>
 
 namespace lantern {
 
@@ -57,9 +58,15 @@ const QHash<QByteArray, KeyShape> &shapes()
     return table;
 }
 
+/** args[i] in upper case; without a copy when it is already (Lantern writes its commands so). */
 QByteArray upper(const QByteArrayList &args, qsizetype i)
 {
-    return i < args.size() ? args.at(i).toUpper() : QByteArray();
+    if (i >= args.size())
+        return {};
+    const QByteArray &word = args.at(i);
+    if (std::none_of(word.cbegin(), word.cend(), [](char c) { return c >= 'a' && c <= 'z'; }))
+        return word;
+    return word.toUpper();
 }
 
 } // namespace
@@ -69,7 +76,7 @@ CommandRoute CommandRoute::of(const QByteArrayList &args)
     CommandRoute route;
     if (args.isEmpty())
         return route;
-    const QByteArray name = args.first().toUpper();
+    const QByteArray name = upper(args, 0);
     const QByteArray sub = upper(args, 1);
 
     // Keyless commands whose answer is per node.

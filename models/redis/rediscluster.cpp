@@ -22,6 +22,11 @@ QByteArray commandName(const QByteArrayList &args)
     return args.isEmpty() ? QByteArray() : args.first().toUpper();
 }
 
+bool isCommand(const QByteArrayList &args, const char *name)
+{
+    return !args.isEmpty() && args.first().compare(name, Qt::CaseInsensitive) == 0;
+}
+
 QString printableKey(const QByteArray &key)
 {
     return QString::fromUtf8(key.left(120));
@@ -173,19 +178,19 @@ void RedisCluster::refreshMap()
 std::vector<RedisCluster::Unit> RedisCluster::plan(const QList<QByteArrayList> &commands) const
 {
     std::vector<Unit> units;
+    units.reserve(size_t(commands.size()));
     for (qsizetype i = 0; i < commands.size();) {
         Unit unit;
         unit.first = i;
         qsizetype last = i;  // the unit's last command
-        const bool transaction = commandName(commands.at(i)) == "MULTI";
+        const bool transaction = isCommand(commands.at(i), "MULTI");
         if (transaction) {
-            while (last < commands.size() && commandName(commands.at(last)) != "EXEC" && commandName(commands.at(last)) != "DISCARD")
+            while (last < commands.size() && !isCommand(commands.at(last), "EXEC") && !isCommand(commands.at(last), "DISCARD"))
                 ++last;
             if (last == commands.size())
                 throw RedisClusterRefusal(tr("a MULTI without its EXEC in the same pipeline cannot be routed on a Redis Cluster; nothing was sent"));
         }
         unit.count = last - i + 1;
-        const QByteArray shown = transaction ? QByteArrayLiteral("MULTI ... EXEC") : commandName(commands.at(i));
 
         QByteArray firstKey;
         for (qsizetype c = transaction ? i + 1 : i; c <= (transaction ? last - 1 : i); ++c) {
@@ -213,7 +218,9 @@ std::vector<RedisCluster::Unit> RedisCluster::plan(const QList<QByteArrayList> &
                     throw RedisClusterRefusal(tr("%1 names keys in different slots of the Redis Cluster ('%2' in slot %3, '%4' "
                                                  "in slot %5): a command, a transaction or a script runs within one slot; "
                                                  "nothing was sent")
-                                                      .arg(QString::fromUtf8(shown), printableKey(firstKey))
+                                                      .arg(QString::fromUtf8(transaction ? QByteArrayLiteral("MULTI ... EXEC")
+                                                                                         : commandName(commands.at(i))),
+                                                           printableKey(firstKey))
                                                       .arg(unit.slot)
                                                       .arg(printableKey(key))
                                                       .arg(slot));
@@ -305,11 +312,13 @@ std::vector<RedisValue> RedisCluster::pipeline(const QList<QByteArrayList> &comm
 
 void RedisCluster::finishEveryMaster(std::vector<Unit> &units) const
 {
-    const QList<RedisEndpoint> masters = m_map.masters();
+    std::optional<QList<RedisEndpoint>> masters;  // only read when a unit needs it
     for (Unit &unit : units) {
         if (unit.done || unit.kind != CommandRoute::Kind::EveryMaster || unit.answered.isEmpty())
             continue;
-        if (!std::all_of(masters.cbegin(), masters.cend(), [&](const RedisEndpoint &m) { return unit.answered.contains(m); }))
+        if (!masters)
+            masters = m_map.masters();
+        if (!std::all_of(masters->cbegin(), masters->cend(), [&](const RedisEndpoint &m) { return unit.answered.contains(m); }))
             continue;
         const auto error = std::find_if(unit.masterReplies.cbegin(), unit.masterReplies.cend(), [](const RedisValue &v) { return v.isError(); });
         RedisValue merged = error != unit.masterReplies.cend() ? *error : unit.masterReplies.front();
@@ -328,19 +337,20 @@ RedisCluster::Batches RedisCluster::route(std::vector<Unit> &units, Attempt &att
 {
     Batches batches;
     const auto add = [&](const RedisEndpoint &node, Send send) {
-        auto &batch = batches[node.text()];
-        batch.first = node;
-        batch.second.push_back(send);
+        auto batch = std::find_if(batches.begin(), batches.end(), [&](const auto &b) { return b.first == node; });
+        if (batch == batches.end())
+            batch = batches.insert(batches.end(), {node, {}});
+        batch->second.push_back(send);
     };
-    const QList<RedisEndpoint> masters = m_map.masters();
-    const RedisNotReadyError down = RedisNotReadyError::at(RedisNotReadyError::State::ClusterDown, m_url.host, m_url.port);
+    const auto down = [this] { return RedisNotReadyError::at(RedisNotReadyError::State::ClusterDown, m_url.host, m_url.port); };
     for (size_t u = 0; u < units.size(); ++u) {
         const Unit &unit = units[u];
         if (unit.done)
             continue;
         if (unit.kind == CommandRoute::Kind::EveryMaster) {
+            const QList<RedisEndpoint> masters = m_map.masters();
             if (masters.isEmpty())
-                attempt.waitFor(down);
+                attempt.waitFor(down());
             for (const RedisEndpoint &master : masters) {
                 if (!unit.answered.contains(master))
                     add(master, {u, false});
@@ -351,7 +361,7 @@ RedisCluster::Batches RedisCluster::route(std::vector<Unit> &units, Attempt &att
         if (!target)
             target = unit.kind == CommandRoute::Kind::Keys ? m_map.masterOf(unit.slot) : anyMaster();
         if (!target) {  // a slot no master serves: the cluster is down or being reconfigured
-            attempt.waitFor(down);
+            attempt.waitFor(down());
             continue;
         }
         add(*target, {u, unit.ask.has_value()});
@@ -363,7 +373,7 @@ void RedisCluster::send(Batches &batches, std::vector<Unit> &units, const QList<
 {
     // Connect where needed: nothing is sent to a node that cannot be reached, so its units wait.
     std::vector<std::pair<RedisConnection *, const std::vector<Send> *>> ready;
-    for (auto &[name, batch] : batches) {
+    for (auto &batch : batches) {
         RedisConnection &connection = connectionTo(batch.first);
         if (!connection.isOpen()) {
             try {

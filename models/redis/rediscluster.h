@@ -58,7 +58,7 @@ private:
     struct Unit;     // one command, or MULTI ... EXEC: what goes to one node as a whole
     struct Send;     // a unit on its way to a node this round (after ASKING when asked to)
     struct Attempt;  // what one pipeline() call has met so far
-    using Batches = std::map<QString, std::pair<RedisEndpoint, std::vector<Send>>>;  // by host:port
+    using Batches = std::vector<std::pair<RedisEndpoint, std::vector<Send>>>;  // one per node, a few
 
     /** The units of `commands`; throws RedisClusterRefusal for keys over several slots. */
     std::vector<Unit> plan(const QList<QByteArrayList> &commands) const;
