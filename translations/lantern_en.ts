@@ -1632,6 +1632,50 @@ Key prefix: %3</translation>
         <source>Redis at %1:%2 is moving the keys of this request to another node</source>
         <translation>Redis at %1:%2 is moving the keys of this request to another node</translation>
     </message>
+    <message>
+        <source>Redis at %1 answered CLUSTER SLOTS with a reply of an unexpected shape</source>
+        <translation>Redis at %1 answered CLUSTER SLOTS with a reply of an unexpected shape</translation>
+    </message>
+    <message>
+        <source>no seed of the Redis Cluster %1 answered: %2</source>
+        <translation>no seed of the Redis Cluster %1 answered: %2</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL %1: a seed list names the nodes of a Redis Cluster, but %2 is not a cluster node (%3)</source>
+        <translation>invalid Redis URL %1: a seed list names the nodes of a Redis Cluster, but %2 is not a cluster node (%3)</translation>
+    </message>
+    <message>
+        <source>Redis at %1 answered CLUSTER SLOTS with %2</source>
+        <translation>Redis at %1 answered CLUSTER SLOTS with %2</translation>
+    </message>
+    <message>
+        <source>Redis at %1 knows no master of the cluster</source>
+        <translation>Redis at %1 knows no master of the cluster</translation>
+    </message>
+    <message>
+        <source>no node of the Redis Cluster %1 answered: %2</source>
+        <translation>no node of the Redis Cluster %1 answered: %2</translation>
+    </message>
+    <message>
+        <source>a MULTI without its EXEC in the same pipeline cannot be routed on a Redis Cluster; nothing was sent</source>
+        <translation>a MULTI without its EXEC in the same pipeline cannot be routed on a Redis Cluster; nothing was sent</translation>
+    </message>
+    <message>
+        <source>%1 has no cluster-wide answer on a Redis Cluster (each node answers for its own keys only); nothing was sent</source>
+        <translation>%1 has no cluster-wide answer on a Redis Cluster (each node answers for its own keys only); nothing was sent</translation>
+    </message>
+    <message>
+        <source>%1 inside MULTI ... EXEC would have to run on every master of the Redis Cluster; nothing was sent</source>
+        <translation>%1 inside MULTI ... EXEC would have to run on every master of the Redis Cluster; nothing was sent</translation>
+    </message>
+    <message>
+        <source>%1 names keys in different slots of the Redis Cluster (&apos;%2&apos; in slot %3, &apos;%4&apos; in slot %5): a command, a transaction or a script runs within one slot; nothing was sent</source>
+        <translation>%1 names keys in different slots of the Redis Cluster (&apos;%2&apos; in slot %3, &apos;%4&apos; in slot %5): a command, a transaction or a script runs within one slot; nothing was sent</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL: %1 is a Redis Cluster node, and a cluster has only database 0; leave the database out of the URL</source>
+        <translation>invalid Redis URL: %1 is a Redis Cluster node, and a cluster has only database 0; leave the database out of the URL</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisDurability</name>
@@ -1716,6 +1760,14 @@ Key prefix: %3</translation>
     <message>
         <source>invalid Redis database number &apos;%1&apos; in URL</source>
         <translation>invalid Redis database number &apos;%1&apos; in URL</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL &apos;%1&apos;: seed %2 of the list is empty; expected redis://[user:password@]host:port,host:port,...</source>
+        <translation>invalid Redis URL &apos;%1&apos;: seed %2 of the list is empty; expected redis://[user:password@]host:port,host:port,...</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL &apos;%1&apos;: a seed list names a Redis Cluster, which has only database 0</source>
+        <translation>invalid Redis URL &apos;%1&apos;: a seed list names a Redis Cluster, which has only database 0</translation>
     </message>
 </context>
 <context>
@@ -2012,6 +2064,10 @@ Key prefix: %3</translation>
     <message>
         <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
         <translation>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</translation>
+    </message>
+    <message>
+        <source>serve does not run on a Redis Cluster yet (%1): its event loops talk to one node; see docs/cluster.md</source>
+        <translation>serve does not run on a Redis Cluster yet (%1): its event loops talk to one node; see docs/cluster.md</translation>
     </message>
 </context>
 <context>

@@ -1614,6 +1614,50 @@ SQL：%2
         <source>Redis at %1:%2 is moving the keys of this request to another node</source>
         <translation>%1:%2 上的 Redis 正在把此请求的键迁移到另一个节点</translation>
     </message>
+    <message>
+        <source>Redis at %1 answered CLUSTER SLOTS with a reply of an unexpected shape</source>
+        <translation>Redis（%1）对 CLUSTER SLOTS 的应答格式不符合预期</translation>
+    </message>
+    <message>
+        <source>no seed of the Redis Cluster %1 answered: %2</source>
+        <translation>Redis 集群 %1 的种子节点都没有应答：%2</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL %1: a seed list names the nodes of a Redis Cluster, but %2 is not a cluster node (%3)</source>
+        <translation>Redis URL %1 无效：种子列表应列出 Redis 集群的节点，但 %2 不是集群节点（%3）</translation>
+    </message>
+    <message>
+        <source>Redis at %1 answered CLUSTER SLOTS with %2</source>
+        <translation>Redis（%1）对 CLUSTER SLOTS 的应答是 %2</translation>
+    </message>
+    <message>
+        <source>Redis at %1 knows no master of the cluster</source>
+        <translation>Redis（%1）不知道集群的任何主节点</translation>
+    </message>
+    <message>
+        <source>no node of the Redis Cluster %1 answered: %2</source>
+        <translation>Redis 集群 %1 没有任何节点应答：%2</translation>
+    </message>
+    <message>
+        <source>a MULTI without its EXEC in the same pipeline cannot be routed on a Redis Cluster; nothing was sent</source>
+        <translation>同一流水线中缺少与 MULTI 配对的 EXEC，无法在 Redis 集群上路由；未发送任何命令</translation>
+    </message>
+    <message>
+        <source>%1 has no cluster-wide answer on a Redis Cluster (each node answers for its own keys only); nothing was sent</source>
+        <translation>%1 在 Redis 集群上没有全集群范围的结果（每个节点只回答自己的键）；未发送任何命令</translation>
+    </message>
+    <message>
+        <source>%1 inside MULTI ... EXEC would have to run on every master of the Redis Cluster; nothing was sent</source>
+        <translation>MULTI ... EXEC 中的 %1 需要在 Redis 集群的每个主节点上执行；未发送任何命令</translation>
+    </message>
+    <message>
+        <source>%1 names keys in different slots of the Redis Cluster (&apos;%2&apos; in slot %3, &apos;%4&apos; in slot %5): a command, a transaction or a script runs within one slot; nothing was sent</source>
+        <translation>%1 涉及 Redis 集群中不同槽位的键（“%2”在槽位 %3，“%4”在槽位 %5）：一条命令、一个事务或一个脚本只能在一个槽位内执行；未发送任何命令</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL: %1 is a Redis Cluster node, and a cluster has only database 0; leave the database out of the URL</source>
+        <translation>Redis URL 无效：%1 是 Redis 集群节点，集群只有 0 号数据库；请在 URL 中去掉数据库编号</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisDurability</name>
@@ -1698,6 +1742,14 @@ SQL：%2
     <message>
         <source>invalid Redis database number &apos;%1&apos; in URL</source>
         <translation>URL 中的 Redis 数据库编号“%1”无效</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL &apos;%1&apos;: seed %2 of the list is empty; expected redis://[user:password@]host:port,host:port,...</source>
+        <translation>Redis URL“%1”无效：列表中第 %2 个种子节点为空；应为 redis://[user:password@]host:port,host:port,...</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL &apos;%1&apos;: a seed list names a Redis Cluster, which has only database 0</source>
+        <translation>Redis URL“%1”无效：种子列表表示 Redis 集群，而集群只有 0 号数据库</translation>
     </message>
 </context>
 <context>
@@ -1991,6 +2043,10 @@ SQL：%2
     <message>
         <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
         <translation>Redis 丢失了活动 %1 中账本已记录的抢红包；已依据 SQL 重建其 Redis 状态</translation>
+    </message>
+    <message>
+        <source>serve does not run on a Redis Cluster yet (%1): its event loops talk to one node; see docs/cluster.md</source>
+        <translation>serve 暂不支持在 Redis 集群上运行（%1）：它的事件循环只与一个节点通信；参见 docs/cluster.md</translation>
     </message>
 </context>
 <context>

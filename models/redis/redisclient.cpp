@@ -1,34 +1,16 @@
 #include "redis/redisclient.h"
 
+#include "redis/rediscluster.h"
+#include "redis/redisconnection.h"
 #include "redis/rediserror.h"
-#include "redis/resp.h"
-
-#include <hiredis/hiredis.h>
 
 #include <QSet>
+#include <QStringList>
 
-#include <cerrno>
-#include <string>
+#include <optional>
 #include <vector>
 
 namespace lantern {
-
-namespace {
-
-struct ReplyDeleter {
-    void operator()(redisReply *reply) const { freeReplyObject(reply); }
-};
-using ReplyPtr = std::unique_ptr<redisReply, ReplyDeleter>;
-
-timeval toTimeval(std::chrono::milliseconds ms)
-{
-    timeval tv{};
-    tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
-    tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
-    return tv;
-}
-
-} // namespace
 
 void throwOnErrorReply(const std::vector<RedisValue> &replies)
 {
@@ -60,90 +42,93 @@ QByteArray RedisValue::toBytes() const
     throw RedisReplyError(QCoreApplication::translate("lantern::RedisClient", "expected a string reply from Redis"));
 }
 
-void RedisClient::ContextDeleter::operator()(redisContext *context) const
-{
-    redisFree(context);
-}
-
 RedisClient::RedisClient(RedisUrl url, RedisOptions options) : m_url(std::move(url)), m_options(options) {}
 RedisClient::~RedisClient() = default;
 RedisClient::RedisClient(RedisClient &&) noexcept = default;
 RedisClient &RedisClient::operator=(RedisClient &&) noexcept = default;
 
-void RedisClient::failIo(const QString &during)
+bool RedisClient::isConnected() const
 {
-    const int savedErrno = errno;
-    const QString detail = m_context ? QString::fromLocal8Bit(m_context->errstr) : tr("out of memory");
-    // hiredis 0.14 reports a read timeout as an I/O error with errno EAGAIN ("Resource temporarily
-    // unavailable") and a connect timeout as "Connection timed out".
-    const bool timedOut = savedErrno == EAGAIN || savedErrno == EWOULDBLOCK || savedErrno == ETIMEDOUT
-            || detail.contains(QLatin1String("timed out")) || detail.contains(QLatin1String("temporarily unavailable"));
-    m_context.reset();
-    const QString message = tr("Redis at %1:%2 %3: %4").arg(m_url.host).arg(m_url.port).arg(during, timedOut ? tr("timed out") : detail);
-    if (timedOut)
-        throw RedisTimeoutError(message);
-    throw RedisIoError(message);
+    return m_cluster ? m_cluster->isConnected() : m_single && m_single->isOpen();
+}
+
+QList<RedisEndpoint> RedisClient::clusterMasters() const
+{
+    return m_cluster ? m_cluster->masters() : QList<RedisEndpoint>();
+}
+
+RedisRoutingStats RedisClient::routingStats() const
+{
+    return m_cluster ? m_cluster->stats() : RedisRoutingStats();
 }
 
 void RedisClient::ensureConnected()
 {
-    if (m_context)
+    if (m_cluster) {
+        m_cluster->ensureConnected();
         return;
-    const QByteArray host = m_url.host.toUtf8();
-    errno = 0;
-    m_context.reset(redisConnectWithTimeout(host.constData(), m_url.port, toTimeval(m_options.connectTimeout)));
-    if (!m_context || m_context->err)
-        failIo(tr("is unreachable"));
-    if (redisSetTimeout(m_context.get(), toTimeval(m_options.commandTimeout)) != REDIS_OK)
-        failIo(tr("refused a timeout"));
-
-    QList<QByteArrayList> handshake;
-    if (!m_url.password.isEmpty()) {
-        QByteArrayList auth{QByteArrayLiteral("AUTH")};
-        if (!m_url.user.isEmpty())
-            auth << m_url.user.toUtf8();
-        auth << m_url.password.toUtf8();
-        handshake << auth;
     }
-    if (m_url.db != 0)
-        handshake << QByteArrayList{QByteArrayLiteral("SELECT"), QByteArray::number(m_url.db)};
-    if (handshake.isEmpty())
+    if (m_single && m_single->isOpen()) {
+        if (m_probed)
+            return;
+        // Kept while it could not say what it is (loading, busy): ask again on the same connection.
+        m_single->append({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("SLOTS")});
+        const RedisValue reply = m_single->read();
+        takeProbe(std::move(m_single), reply);
         return;
-    for (const auto &args : handshake)
-        appendCommand(args);
-    for (qsizetype i = 0; i < handshake.size(); ++i) {
-        const RedisValue reply = readReply();
-        if (reply.isError()) {
-            m_context.reset();
-            if (const auto state = RedisNotReadyError::stateOf(reply.string))
-                throw RedisNotReadyError::at(*state, m_url.host, m_url.port);  // SELECT during a long script: -BUSY
-            if (reply.string.contains("DB index is out of range"))
-                throw InvalidInputError(tr("invalid Redis URL: %1 has no database %2").arg(m_url.redacted()).arg(m_url.db));
-            throw RedisIoError(tr("Redis at %1:%2 rejected the connection: %3")
-                                       .arg(m_url.host)
-                                       .arg(m_url.port)
-                                       .arg(QString::fromUtf8(reply.string)));
+    }
+    connect();
+}
+
+void RedisClient::connect()
+{
+    const QList<RedisEndpoint> seeds = m_url.seeds();
+    QStringList failures;
+    std::optional<RedisNotReadyError> notReady;
+    for (const RedisEndpoint &seed : seeds) {
+        auto connection = std::make_unique<RedisConnection>(seed, m_url, m_options);
+        try {
+            const std::vector<RedisValue> probe = connection->open({{QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("SLOTS")}});
+            takeProbe(std::move(connection), probe.front());
+            return;
+        } catch (const RedisNotReadyError &error) {
+            if (!m_url.isSeedList())
+                throw;
+            notReady = error;
+            failures << error.message();
+        } catch (const UnavailableError &error) {
+            if (!m_url.isSeedList())
+                throw;  // one node: its own error, as ever
+            failures << error.message();
         }
     }
+    if (notReady && failures.size() == 1)
+        throw *notReady;
+    throw RedisIoError(tr("no seed of the Redis Cluster %1 answered: %2").arg(m_url.redacted(), failures.join(QStringLiteral("; "))));
 }
 
-void RedisClient::appendCommand(const QByteArrayList &args)
+void RedisClient::takeProbe(std::unique_ptr<RedisConnection> connection, const RedisValue &reply)
 {
-    thread_local std::string resp;
-    resp.clear();
-    appendRespCommand(resp, args);
-    if (redisAppendFormattedCommand(m_context.get(), resp.data(), resp.size()) != REDIS_OK)
-        failIo(tr("failed while sending"));
-}
-
-RedisValue RedisClient::readReply()
-{
-    void *raw = nullptr;
-    errno = 0;
-    if (redisGetReply(m_context.get(), &raw) != REDIS_OK || raw == nullptr)
-        failIo(tr("failed while reading a reply"));
-    const ReplyPtr reply(static_cast<redisReply *>(raw));
-    return toRedisValue(reply.get());
+    if (!reply.isError()) {
+        m_single.reset();
+        m_probed = false;
+        m_cluster = std::make_unique<RedisCluster>(m_url, m_options, std::move(*connection), reply);
+        return;
+    }
+    const RedisEndpoint node = connection->endpoint();
+    m_single = std::move(connection);
+    if (const auto state = RedisNotReadyError::stateOf(reply.string)) {
+        m_probed = false;  // the connection is kept; the next call asks again
+        throw RedisNotReadyError::at(*state, node.host, node.port);
+    }
+    // "ERR This instance has cluster support disabled" (or CLUSTER refused to this user): one server.
+    m_probed = true;
+    if (m_url.isSeedList()) {
+        m_single.reset();
+        throw InvalidInputError(tr("invalid Redis URL %1: a seed list names the nodes of a Redis Cluster, but %2 is not a "
+                                   "cluster node (%3)")
+                                        .arg(m_url.redacted(), node.text(), QString::fromUtf8(reply.string.left(200))));
+    }
 }
 
 RedisValue RedisClient::command(const QByteArrayList &args)
@@ -201,18 +186,27 @@ std::vector<RedisValue> RedisClient::pipeline(const QList<QByteArrayList> &comma
     }
     ensureConnected();
     ++m_roundTrips;
+    if (m_cluster) {
+        try {
+            return m_cluster->pipeline(commands);
+        } catch (const RedisClusterRefusal &) {
+            --m_roundTrips;  // refused before anything was sent
+            throw;
+        }
+    }
     for (const auto &args : commands)
-        appendCommand(args);
+        m_single->append(args);
     std::vector<RedisValue> replies;
     replies.reserve(static_cast<size_t>(commands.size()));
     for (qsizetype i = 0; i < commands.size(); ++i)
-        replies.push_back(readReply());
+        replies.push_back(m_single->read());
     // Every reply is read first, so the connection stays in step and is kept.
+    const RedisEndpoint &node = m_single->endpoint();
     for (const RedisValue &reply : replies) {
         if (!reply.isError())
             continue;
         if (const auto state = RedisNotReadyError::stateOf(reply.string))
-            throw RedisNotReadyError::at(*state, m_url.host, m_url.port);
+            throw RedisNotReadyError::at(*state, node.host, node.port);
     }
     return replies;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/errors.h"
+#include "redis/redisoptions.h"
 #include "redis/redisurl.h"
 #include "redis/redisvalue.h"
 
@@ -11,15 +12,11 @@
 #include <chrono>
 #include <memory>
 
-struct redisContext;
-
 namespace lantern {
 
-struct RedisOptions {
-    std::chrono::milliseconds connectTimeout{1000};  // TCP connect + AUTH/SELECT
-    std::chrono::milliseconds commandTimeout{3000};  // per reply
-    bool readOnly = false;  // only commands that read (RedisClient::isReadCommand) are sent
-};
+class RedisCluster;
+class RedisConnection;
+struct RedisRoutingStats;
 
 /** A read-only client refused to send a command that could write (exit 4, like any refusal).
     Nothing of the refused command or pipeline reached the server. */
@@ -28,11 +25,13 @@ public:
     using RefusedError::RefusedError;
 };
 
-/** A blocking Redis connection over hiredis, for one thread at a time.
+/** A blocking Redis client over hiredis, for one thread at a time.
     Connects lazily (AUTH and SELECT from the URL); any I/O error or timeout discards the
     context, throws RedisIoError/RedisTimeoutError, and the next call reconnects. A server that
     answers it cannot serve yet (loading, busy, ...) throws RedisNotReadyError and keeps the
-    context. */
+    context. On connect it asks CLUSTER SLOTS: a node of a Redis Cluster (or a seed list
+    redis://h1:p1,h2:p2) makes it route every command by its keys' slot (RedisCluster,
+    docs/cluster.md), with the same API and errors. */
 class RedisClient final {
     Q_DECLARE_TR_FUNCTIONS(lantern::RedisClient)
 
@@ -53,7 +52,13 @@ public:
 
     /** Connects now if not connected (throws like command()). */
     void ensureConnected();
-    bool isConnected() const { return m_context != nullptr; }
+    bool isConnected() const;
+    /** Whether the server is a Redis Cluster (known once connected). */
+    bool isCluster() const { return m_cluster != nullptr; }
+    /** On a cluster: its masters, as the current slot map has them (empty on one server). */
+    QList<RedisEndpoint> clusterMasters() const;
+    /** On a cluster: the redirections, retries and map reads so far (zeros on one server). */
+    RedisRoutingStats routingStats() const;
     const RedisUrl &url() const { return m_url; }
     bool isReadOnly() const { return m_options.readOnly; }
     /** Whether `args` only reads: an allow-list of read commands (GET, HGETALL, SCAN, PING,
@@ -64,19 +69,17 @@ public:
     quint64 roundTrips() const { return m_roundTrips; }
 
 private:
-    struct ContextDeleter {
-        void operator()(redisContext *context) const;
-    };
-    using ContextPtr = std::unique_ptr<redisContext, ContextDeleter>;
-
-    [[noreturn]] void failIo(const QString &during);
     void refuseUnlessRead(const QByteArrayList &args) const;
-    void appendCommand(const QByteArrayList &args);
-    RedisValue readReply();
+    /** Connects to the first seed that answers and learns whether it is a cluster node. */
+    void connect();
+    /** Acts on the CLUSTER SLOTS reply of `connection` (just opened, or kept while not ready). */
+    void takeProbe(std::unique_ptr<RedisConnection> connection, const RedisValue &reply);
 
     RedisUrl m_url;
     RedisOptions m_options;
-    ContextPtr m_context;
+    std::unique_ptr<RedisConnection> m_single;  // one server; kept while it cannot say what it is
+    bool m_probed = false;                      // m_single answered the cluster probe
+    std::unique_ptr<RedisCluster> m_cluster;
     quint64 m_roundTrips = 0;
 };
 

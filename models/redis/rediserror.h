@@ -26,6 +26,15 @@ public:
     using LanternError::LanternError;
 };
 
+/** A request a Redis Cluster cannot run as it is written: keys in different slots (what the
+    cluster would refuse with -CROSSSLOT), or a command whose answer is per node (SCAN, KEYS,
+    WAIT, SELECT). Refused before anything of it was sent (exit 1: the code must change, not the
+    input). docs/cluster.md lists the product paths that meet it. */
+class RedisClusterRefusal final : public LanternError {
+public:
+    using LanternError::LanternError;
+};
+
 /** Redis answered but cannot serve for now: it is loading its dataset after a restart (-LOADING),
     running a script past its time limit (-BUSY), a replica cut off from its primary
     (-MASTERDOWN), or part of a cluster that is down or moving keys (-CLUSTERDOWN, -TRYAGAIN).

@@ -1,25 +1,41 @@
 #pragma once
 
 #include <QCoreApplication>
+#include <QList>
 #include <QString>
 
 namespace lantern {
 
-/** redis://[user:password@]host:port[/db], parsed and validated at the edge. */
+/** One Redis server's address. */
+struct RedisEndpoint {
+    QString host;
+    int port = 6379;
+
+    /** host:port ([host]:port for an IPv6 literal), as messages and redis-cli show it. */
+    QString text() const;
+    bool operator==(const RedisEndpoint &other) const = default;
+};
+
+/** redis://[user:password@]host:port[/db], or a Redis Cluster's seed list
+    redis://[user:password@]h1:p1,h2:p2,...: parsed and validated at the edge. */
 struct RedisUrl {
     Q_DECLARE_TR_FUNCTIONS(lantern::RedisUrl)
 
 public:
-    QString host = QStringLiteral("127.0.0.1");
+    QString host = QStringLiteral("127.0.0.1");  // the first (or only) node
     int port = 6379;
-    QString user;
+    QString user;      // with the password: AUTH on every node
     QString password;
     int db = 0;
+    QList<RedisEndpoint> moreSeeds;  // the seed list's other nodes, in order (empty for one node)
 
     /** Throws InvalidInputError with a message naming what is wrong. */
     static RedisUrl parse(const QString &text);
     /** The URL without its password, for messages and logs. */
     QString redacted() const;
+    /** Every node the URL names, host:port first. */
+    QList<RedisEndpoint> seeds() const;
+    bool isSeedList() const { return !moreSeeds.isEmpty(); }
 };
 
 } // namespace lantern

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that the private test servers started by scripts/test (scripts/services) are reachable:
-# the LANTERN_TEST_* variables are set, redis answers PING and MariaDB answers SELECT 1 both on
-# its unix socket and over TCP. Fails (never skips) when anything is missing.
+# the LANTERN_TEST_* variables are set, redis answers PING, MariaDB answers SELECT 1 both on
+# its unix socket and over TCP, and the Redis Cluster's six nodes (3 masters, 3 replicas) report
+# cluster_state:ok. Fails (never skips) when anything is missing.
 set -uo pipefail
 
 failures=0
@@ -14,7 +15,7 @@ pass() {
 }
 
 for var in LANTERN_TEST_REDIS LANTERN_TEST_MYSQL LANTERN_TEST_REDIS_PORT LANTERN_TEST_MYSQL_PORT \
-    LANTERN_TEST_SERVICES_DIR; do
+    LANTERN_TEST_SERVICES_DIR LANTERN_TEST_REDIS_CLUSTER LANTERN_TEST_REDIS_CLUSTER_PORTS; do
     if [[ -z ${!var:-} ]]; then
         fail "${var} is not set: run the tests through scripts/test, or start the servers with" \
             "'scripts/services start DIR' and 'source DIR/env' first"
@@ -40,6 +41,34 @@ if [[ ${reply} == PONG ]]; then
     pass "redis at ${LANTERN_TEST_REDIS} answers PING"
 else
     fail "redis at ${LANTERN_TEST_REDIS} did not answer PONG to PING: ${reply}"
+fi
+
+# --- Redis Cluster -----------------------------------------------------------------------------
+read -r -a cluster_ports <<<"${LANTERN_TEST_REDIS_CLUSTER_PORTS}"
+if ((${#cluster_ports[@]} != 6)); then
+    fail "LANTERN_TEST_REDIS_CLUSTER_PORTS='${LANTERN_TEST_REDIS_CLUSTER_PORTS}' does not name 6 ports"
+fi
+expected_seeds="redis://127.0.0.1:${cluster_ports[0]:-},127.0.0.1:${cluster_ports[1]:-},127.0.0.1:${cluster_ports[2]:-}"
+if [[ ${LANTERN_TEST_REDIS_CLUSTER} != "${expected_seeds}" ]]; then
+    fail "LANTERN_TEST_REDIS_CLUSTER='${LANTERN_TEST_REDIS_CLUSTER}' is not the first three of LANTERN_TEST_REDIS_CLUSTER_PORTS"
+fi
+masters=0 replicas=0
+for port in "${cluster_ports[@]}"; do
+    info=$(timeout 10 redis-cli -h 127.0.0.1 -p "${port}" cluster info 2>&1)
+    if [[ ${info} == *cluster_state:ok* ]]; then
+        pass "cluster node 127.0.0.1:${port} reports cluster_state:ok"
+    else
+        fail "cluster node 127.0.0.1:${port} does not report cluster_state:ok: ${info}"
+    fi
+    case $(timeout 10 redis-cli -h 127.0.0.1 -p "${port}" role 2>&1 | head -n 1) in
+    master) masters=$((masters + 1)) ;;
+    slave) replicas=$((replicas + 1)) ;;
+    esac
+done
+if ((masters == 3 && replicas == 3)); then
+    pass "the cluster has 3 masters and 3 replicas"
+else
+    fail "the cluster has ${masters} masters and ${replicas} replicas, expected 3 and 3"
 fi
 
 # --- MariaDB -----------------------------------------------------------------------------------

@@ -1,0 +1,230 @@
+// lanternd against a real Redis Cluster (scripts/services), given its seed list or one node's
+// URL: the check-in and campaign contracts hold, workers drain, verify is ok; a dead first seed
+// does not stop a command, no seed answering is an outage (exit 3), a bad URL is refused (exit 2);
+// what does not run on a cluster yet (serve, campaign repair) says so and writes nothing.
+#include "clitest.h"
+#include "privateserver.h"
+#include "testcluster.h"
+#include "testservers.h"
+#include "testsuite.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+namespace tst_cli_cluster {
+
+using namespace lantern::test::cli;
+
+namespace {
+
+QStringList cliArgs(std::initializer_list<const char *> list)
+{
+    QStringList result;
+    for (const char *item : list)
+        result << QString::fromUtf8(item);
+    return result;
+}
+
+/** The cluster URL with the seed list's first seed replaced by a port nothing listens on. */
+QString withDeadFirstSeed(const QString &seedList)
+{
+    const QString seeds = seedList.mid(QStringLiteral("redis://").size());
+    return QStringLiteral("redis://127.0.0.1:%1,").arg(lantern::test::pickPrivatePort()) + seeds;
+}
+
+} // namespace
+
+class TestCliCluster final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase() { dropFreshDatabases(); }
+    void checkinContract();
+    void campaignContract();
+    void oneNodesUrlIsEnough();
+    void deadFirstSeed();
+    void noSeedAnswersIsAnOutage();
+    void badUrlsAreRefused_data();
+    void badUrlsAreRefused();
+    void serveRefusesACluster();
+    void campaignRepairRefusesClearly();
+
+private:
+    lantern::test::TestCluster m_cluster;
+};
+
+void TestCliCluster::initTestCase()
+{
+    m_cluster.waitUntilSettled();
+}
+
+void TestCliCluster::checkinContract()
+{
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd(m_cluster.urlText(), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
+    for (int uid = 1; uid <= 20; ++uid) {  // every shard of 16, so every master
+        const Result result = lanternd.run({QStringLiteral("checkin"), QStringLiteral("--uid"), QString::number(uid)});
+        LANTERND_VERIFY_OK(result);
+        QCOMPARE(result.json().value(QLatin1String("already")).toBool(), false);
+    }
+    LANTERND_COMPARE_JSON(lanternd.run(cliArgs({"checkin", "--uid", "3"})),
+                          (QJsonObject{{QStringLiteral("uid"), 3}, {QStringLiteral("date"), QStringLiteral("2026-11-23")},
+                                       {QStringLiteral("kind"), QStringLiteral("normal")}, {QStringLiteral("already"), true},
+                                       {QStringLiteral("streak"), 1}, {QStringLiteral("month_count"), 1}, {QStringLiteral("points"), 0}}));
+    LANTERND_VERIFY_OK(lanternd.run(cliArgs({"makeup", "--uid", "3", "--date", "2026-11-22", "--reason", "outage", "--operator", "alice"})));
+    LANTERND_VERIFY_OK(lanternd.run(cliArgs({"work", "--once"})));
+    const Result calendar = lanternd.run(cliArgs({"calendar", "--uid", "3", "--month", "2026-11"}));
+    LANTERND_VERIFY_OK(calendar);
+    QCOMPARE(calendar.json().value(QLatin1String("signed")).toArray(), (QJsonArray{22, 23}));
+    QCOMPARE(calendar.json().value(QLatin1String("streak")).toInt(), 2);
+    QCOMPARE(calendar.json().value(QLatin1String("points_balance")).toInt(), 10);
+    QCOMPARE(snapshotSql(sql.db), (SqlSnapshot{21, 20, 1, 200}));  // 20 check-ins + a make-up, 10 points each, one audit row
+
+    const Result reconcile = lanternd.run(cliArgs({"reconcile", "--date", "2026-11-23"}));
+    LANTERND_VERIFY_OK(reconcile);
+    QCOMPARE(reconcile.json().value(QLatin1String("redis_count")).toInt(), 20);
+    QCOMPARE(reconcile.json().value(QLatin1String("missing")).toInt(), 0);
+}
+
+void TestCliCluster::campaignContract()
+{
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd(m_cluster.urlText(), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
+    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "2000", "--count", "20", "--seed", "9"}));
+    LANTERND_VERIFY_OK(created);
+    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+
+    int ok = 0;
+    int soldOut = 0;
+    qint64 cents = 0;
+    for (int uid = 1; uid <= 25; ++uid) {
+        const Result grab = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QString::number(uid)});
+        LANTERND_VERIFY_OK(grab);
+        const QString status = grab.json().value(QLatin1String("status")).toString();
+        if (status == QLatin1String("ok")) {
+            ++ok;
+            cents += grab.json().value(QLatin1String("amount_cents")).toInteger();
+        } else {
+            QCOMPARE(status, QStringLiteral("sold_out"));
+            ++soldOut;
+        }
+    }
+    QCOMPARE(ok, 20);
+    QCOMPARE(soldOut, 5);
+    QCOMPARE(cents, 2000);
+    const Result again = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("1")});
+    QCOMPARE(again.json().value(QLatin1String("status")).toString(), QStringLiteral("already"));
+
+    LANTERND_VERIFY_OK(lanternd.run(cliArgs({"work", "--once"})));
+    const Result show = lanternd.run({QStringLiteral("campaign"), QStringLiteral("show"), QStringLiteral("--id"), id});
+    LANTERND_VERIFY_OK(show);
+    QCOMPARE(show.json().value(QLatin1String("grabbed_count")).toInteger(), 20);
+    QCOMPARE(show.json().value(QLatin1String("remaining_count")).toInteger(), 0);
+    QCOMPARE(show.json().value(QLatin1String("paid_count")).toInteger(), 20);
+    QCOMPARE(show.json().value(QLatin1String("paid_cents")).toInteger(), 2000);
+    LANTERND_COMPARE_JSON(lanternd.run({QStringLiteral("verify"), QStringLiteral("--campaign"), id}),
+                          (QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("violations"), QJsonArray{}}}));
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("close"), QStringLiteral("--id"), id}));
+    const Result queues = lanternd.run(cliArgs({"queues"}));
+    LANTERND_VERIFY_OK(queues);
+    QCOMPARE(queues.json().value(QLatin1String("dead_letter")).toInt(), 0);
+    LANTERND_COMPARE_JSON(lanternd.run(cliArgs({"verify"})), (QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("violations"), QJsonArray{}}}));
+}
+
+void TestCliCluster::oneNodesUrlIsEnough()
+{
+    // --redis redis://host:port naming any node, a replica too: the cluster is found from there.
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    for (const int port : {m_cluster.ports().at(1), m_cluster.ports().at(4)}) {
+        const Lanternd lanternd(QStringLiteral("redis://127.0.0.1:%1").arg(port), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
+        for (int uid = 1; uid <= 16; ++uid)
+            LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("checkin"), QStringLiteral("--uid"), QString::number(uid)}));
+    }
+}
+
+void TestCliCluster::deadFirstSeed()
+{
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd(withDeadFirstSeed(m_cluster.urlText()), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
+    for (int uid = 1; uid <= 16; ++uid)
+        LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("checkin"), QStringLiteral("--uid"), QString::number(uid)}));
+}
+
+void TestCliCluster::noSeedAnswersIsAnOutage()
+{
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const QString url = QStringLiteral("redis://127.0.0.1:%1,127.0.0.1:%2").arg(lantern::test::pickPrivatePort()).arg(lantern::test::pickPrivatePort());
+    const Lanternd lanternd(url, sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
+    const Result result = lanternd.run(cliArgs({"checkin", "--uid", "1"}));
+    QVERIFY2(result.exitCode == 3, result.describe().constData());
+    QVERIFY2(result.err.contains("no seed of the Redis Cluster"), result.describe().constData());
+    QVERIFY(result.out.isEmpty());
+}
+
+void TestCliCluster::badUrlsAreRefused_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("stderrHas");
+    const QString seeds = m_cluster.urlText();
+    const QString first = QStringLiteral("redis://127.0.0.1:%1").arg(m_cluster.ports().first());
+    QTest::newRow("an empty seed") << QStringLiteral("redis://127.0.0.1:1,,127.0.0.1:2") << QStringLiteral("seed 2 of the list is empty");
+    QTest::newRow("a bad port in a seed") << QStringLiteral("redis://127.0.0.1:1,127.0.0.1:70000") << QStringLiteral("invalid Redis URL 'redis://127.0.0.1:70000'");
+    QTest::newRow("a seed list with a database") << seeds + QStringLiteral("/2") << QStringLiteral("only database 0");
+    QTest::newRow("one node's URL with a database") << first + QStringLiteral("/1") << QStringLiteral("only database 0");
+    const lantern::RedisUrl single = lantern::test::redisUrl();
+    QTest::newRow("a seed list of a server that is not a cluster")
+            << QStringLiteral("redis://%1:%2,%1:%2").arg(single.host).arg(single.port) << QStringLiteral("is not a cluster node");
+}
+
+void TestCliCluster::badUrlsAreRefused()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, stderrHas);
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd(url, sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
+    const Result result = lanternd.run(cliArgs({"checkin", "--uid", "1"}));
+    QVERIFY2(result.exitCode == 2, result.describe().constData());
+    QVERIFY2(result.err.contains(stderrHas.toUtf8()), result.describe().constData());
+    QVERIFY(result.out.isEmpty());
+    // Refused before anything was opened: the SQLite file holds not even the schema.
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM sqlite_master")), 0);
+}
+
+void TestCliCluster::serveRefusesACluster()
+{
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    for (const QString &url : {m_cluster.urlText(), QStringLiteral("redis://127.0.0.1:%1").arg(m_cluster.ports().first())}) {
+        Lanternd lanternd(url, sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
+        lanternd.extraEnv.insert(QStringLiteral("LANTERN_TOKEN_SECRET"), QStringLiteral("0123456789abcdef0123456789abcdef"));
+        const Result result = lanternd.run(cliArgs({"serve", "--listen", "127.0.0.1:0"}));
+        QVERIFY2(result.exitCode == 2, result.describe().constData());
+        QVERIFY2(result.err.contains("serve does not run on a Redis Cluster yet"), result.describe().constData());
+    }
+}
+
+void TestCliCluster::campaignRepairRefusesClearly()
+{
+    // Its snapshot is one MULTI over the worker registry (lt:workers) and the campaign's lists:
+    // two slots. Refused before anything is sent; the repair lock it took is released.
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd(m_cluster.urlText(), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
+    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "500", "--count", "5"}));
+    LANTERND_VERIFY_OK(created);
+    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    const Result repair = lanternd.run({QStringLiteral("campaign"), QStringLiteral("repair"), QStringLiteral("--id"), id});
+    QVERIFY2(repair.exitCode == 1, repair.describe().constData());
+    QVERIFY2(repair.err.contains("different slots of the Redis Cluster"), repair.describe().constData());
+    const Result grab = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("1")});
+    LANTERND_VERIFY_OK(grab);
+    QCOMPARE(grab.json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 0);
+}
+
+LANTERN_TEST_SUITE(TestCliCluster);
+
+} // namespace tst_cli_cluster
+
+#include "tst_cli_cluster.moc"

@@ -1,0 +1,200 @@
+// The hot paths on a real Redis Cluster (scripts/services), through the services the commands
+// use, no mocks: check-ins whose shards' hash tags land on every master, a month with a make-up
+// and its calendar, and a grab storm from several clients over campaigns served by different
+// masters (never over-issued, never two envelopes to one user, sums exact). What each wrote is
+// checked on the master that serves it, over a connection of the test's own.
+#include "checkin/checkinservice.h"
+#include "envelope/campaignservice.h"
+#include "envelope/grabservice.h"
+#include "redis/keyschema.h"
+#include "redis/keyslot.h"
+#include "redis/redisclient.h"
+#include "sql/sqlconnection.h"
+#include "testcluster.h"
+#include "testservers.h"
+#include "testsuite.h"
+
+#include <QSet>
+#include <QTest>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace tst_clusterservices {
+
+using namespace lantern;
+
+namespace {
+constexpr qint64 ClusterNow = 1795000000000;
+}
+
+class TestClusterServices : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void checkinsLandOnEveryMaster();
+    void monthWithAMakeup();
+    void grabStormOverCampaignsOnEveryMaster();
+
+private:
+    test::TestCluster m_cluster;
+    RedisUrl m_url;
+    QList<int> m_masters;
+};
+
+void TestClusterServices::initTestCase()
+{
+    m_cluster.waitUntilSettled();
+    m_url = m_cluster.url();
+    m_masters = m_cluster.masters();
+    QCOMPARE(m_masters.size(), 3);
+}
+
+void TestClusterServices::checkinsLandOnEveryMaster()
+{
+    const KeySchema keys(test::uniquePrefix());  // 16 shards: {ck:0} .. {ck:15}
+    QSet<int> shardMasters;
+    for (int shard = 0; shard < keys.shards(); ++shard)
+        shardMasters.insert(m_cluster.masterOf(m_cluster.keySlot(keys.checkinQueue(shard))));
+    QCOMPARE(shardMasters.size(), 3);  // the premise: the shards spread over the masters
+
+    RedisClient redis(m_url);
+    CheckinService service(redis, keys, CheckinRules{});
+    const QDate day(2026, 11, 23);
+    for (qint64 uid = 1; uid <= 48; ++uid) {
+        const CheckinOutcome outcome = service.checkin(uid, day, day, ClusterNow);
+        QVERIFY(!outcome.already);
+        QCOMPARE(outcome.streak, 1);
+        QCOMPARE(outcome.points, 10);
+    }
+    for (qint64 uid = 1; uid <= 48; ++uid)
+        QVERIFY(service.checkin(uid, day, day, ClusterNow).already);  // a repeat changes nothing
+
+    // On the master of each shard: its users' bits, its day set and its queue (one entry per user).
+    for (int shard = 0; shard < keys.shards(); ++shard) {
+        const int owner = m_cluster.masterOf(m_cluster.keySlot(keys.checkinQueue(shard)));
+        QCOMPARE(m_cluster.checked(owner, {"LLEN", keys.checkinQueue(shard)}).integer, 3LL);
+        QCOMPARE(m_cluster.checked(owner, {"SCARD", keys.daySet(shard, day)}).integer, 3LL);
+        for (qint64 uid = shard == 0 ? 16 : shard; uid <= 48; uid += 16)
+            QCOMPARE(m_cluster.checked(owner, {"GETBIT", keys.signBits(uid, day), "22"}).integer, 1LL);
+    }
+    QCOMPARE(redis.routingStats().moved, quint64(0));
+}
+
+void TestClusterServices::monthWithAMakeup()
+{
+    RedisClient redis(m_url);
+    const KeySchema keys(test::uniquePrefix());
+    CheckinService service(redis, keys, CheckinRules{});
+    for (const qint64 uid : {qint64(7), qint64(8), qint64(9)}) {  // three shards, more than one master
+        QList<int> points;
+        for (int d : {1, 2, 3, 5, 6})
+            points << service.checkin(uid, QDate(2026, 11, d), QDate(2026, 11, d), ClusterNow).points;
+        QCOMPARE(points, (QList<int>{10, 20, 30, 10, 20}));
+        const CheckinOutcome makeup = service.makeup({uid, QDate(2026, 11, 4), QStringLiteral("alice"), QStringLiteral("outage")},
+                                                     QDate(2026, 11, 6), ClusterNow);
+        QCOMPARE(makeup.streak, 6);
+        const CalendarMonth calendar = service.calendar(uid, QDate(2026, 11, 1), QDate(2026, 11, 6));
+        QCOMPARE(calendar.signedDays, (QList<int>{1, 2, 3, 4, 5, 6}));
+        QCOMPARE(calendar.makeupDays, QList<int>{4});
+        QCOMPARE(calendar.streak, 6);
+    }
+}
+
+void TestClusterServices::grabStormOverCampaignsOnEveryMaster()
+{
+    const DbUrl db = test::sqliteUrl();
+    test::resetTables(db);
+    const KeySchema keys(test::uniquePrefix());
+    constexpr qint64 Count = 60;
+    constexpr qint64 Total = 6'000;
+    constexpr qint64 Users = 100;
+
+    // Campaigns until every master serves one ({cp:ID} decides the slot).
+    QMap<int, qint64> campaignOn;  // master port -> campaign id
+    {
+        RedisClient redis(m_url);
+        SqlConnection sql(db);
+        CampaignService service(redis, sql, keys);
+        for (int i = 0; i < 30 && campaignOn.size() < 3; ++i) {
+            CampaignDraft draft;
+            draft.name = QStringLiteral("storm");
+            draft.totalCents = Total;
+            draft.count = Count;
+            draft.seed = 7;
+            const Campaign campaign = service.create(draft, ClusterNow);
+            const int master = m_cluster.masterOf(m_cluster.keySlot(keys.campaignPool(campaign.id)));
+            if (!campaignOn.contains(master)) {
+                service.launch(campaign.id);
+                campaignOn.insert(master, campaign.id);
+            }
+        }
+    }
+    QCOMPARE(campaignOn.size(), 3);
+    const QList<qint64> campaigns = campaignOn.values();
+
+    // Four clients, each a connection per master, grab for every user in every campaign.
+    std::mutex mutex;
+    QMap<qint64, QMap<qint64, GrabOutcome>> won;  // campaign -> uid -> outcome
+    QMap<qint64, int> soldOut;
+    std::atomic<int> failures{0};
+    std::vector<std::thread> clients;
+    for (int c = 0; c < 4; ++c) {
+        clients.emplace_back([&, c] {
+            try {
+                RedisClient redis(m_url);
+                GrabService grabs(redis, keys);
+                for (qint64 uid = 1 + c; uid <= Users; uid += 4) {
+                    for (const qint64 id : campaigns) {
+                        const GrabOutcome outcome = grabs.grab(id, uid, ClusterNow);
+                        const std::lock_guard lock(mutex);
+                        if (outcome.status == QLatin1String("ok"))
+                            won[id].insert(uid, outcome);
+                        else if (outcome.status == QLatin1String("sold_out"))
+                            ++soldOut[id];
+                        else
+                            ++failures;
+                    }
+                }
+            } catch (const std::exception &) {
+                ++failures;
+            }
+        });
+    }
+    for (std::thread &client : clients)
+        client.join();
+    QCOMPARE(failures.load(), 0);
+
+    RedisClient redis(m_url);
+    GrabService grabs(redis, keys);
+    for (auto it = campaignOn.cbegin(); it != campaignOn.cend(); ++it) {
+        const qint64 id = it.value();
+        const QMap<qint64, GrabOutcome> &winners = won[id];
+        QCOMPARE(qint64(winners.size()), Count);
+        QCOMPARE(qint64(soldOut[id]), Users - Count);
+        QSet<qint64> seqs;
+        qint64 sum = 0;
+        for (const GrabOutcome &outcome : winners) {
+            seqs.insert(outcome.seq);
+            sum += outcome.amountCents;
+        }
+        QCOMPARE(qint64(seqs.size()), Count);  // no envelope twice
+        QCOMPARE(sum, Total);
+        // A repeat answers the user's own envelope.
+        const GrabOutcome again = grabs.grab(id, winners.firstKey(), ClusterNow);
+        QCOMPARE(again.status, QStringLiteral("already"));
+        QCOMPARE(again.seq, winners.first().seq);
+        // On the master that serves the campaign: the pool empty, one draw and one task per winner.
+        QCOMPARE(m_cluster.checked(it.key(), {"LLEN", keys.campaignPool(id)}).integer, 0LL);
+        QCOMPARE(m_cluster.checked(it.key(), {"HLEN", keys.campaignDraws(id)}).integer, Count);
+        QCOMPARE(m_cluster.checked(it.key(), {"LLEN", keys.campaignTasks(id)}).integer, Count);
+    }
+}
+
+LANTERN_TEST_SUITE(TestClusterServices);
+
+} // namespace tst_clusterservices
+
+#include "tst_clusterservices.moc"
