@@ -7,6 +7,7 @@
 #include "envelope/envelopedrain.h"
 #include "envelope/enveloperecovery.h"
 #include "payout/payoutgateway.h"
+#include "payout/payoutratelimit.h"
 #include "commandcontext.h"
 #include "core/errors.h"
 #include "queue/queueoverview.h"
@@ -22,6 +23,7 @@
 #include <QHostInfo>
 #include <QRegularExpression>
 #include <QJsonArray>
+#include <QProcessEnvironment>
 #include <QThread>
 
 #include <algorithm>
@@ -29,6 +31,8 @@
 #include <csignal>
 #include <cstdio>
 #include <functional>
+#include <memory>
+#include <optional>
 
 namespace lantern::cli {
 
@@ -120,31 +124,53 @@ int runMigrate(CommandContext &context)
     return 0;
 }
 
+namespace {
+
+/** A whole-number option of `work` in [min, max], or `fallback` when absent. */
+int workOption(CommandContext &context, const QString &name, int fallback, int min, int max)
+{
+    bool ok = true;
+    const int value = context.line().value(name, QString::number(fallback)).toInt(&ok);
+    if (!ok || value < min || value > max)
+        throw InvalidInputError(
+                QCoreApplication::translate("lantern::cli::Commands", "invalid --%1: expected %2 to %3").arg(name).arg(min).arg(max));
+    return value;
+}
+
+} // namespace
+
 int runWork(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("batch")}, {QStringLiteral("once")});
+    requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("batch"), QStringLiteral("in-flight")}, {QStringLiteral("once")});
     const QString workerId = context.line().value(QStringLiteral("id"), defaultWorkerId());
     KeySchema::validateWorkerId(workerId);
-    bool ok = true;
-    const int batch = context.line().value(QStringLiteral("batch"), QStringLiteral("500")).toInt(&ok);
-    if (!ok || batch < 1 || batch > 10000)
-        throw InvalidInputError(QCoreApplication::translate("lantern::cli::Commands", "invalid --batch: expected 1 to 10000"));
+    const int batch = workOption(context, QStringLiteral("batch"), 500, 1, 10000);
+    const int inFlight = workOption(context, QStringLiteral("in-flight"), 64, 1, 1024);
     const bool once = context.line().switches.contains(QStringLiteral("once"));
     WorkerHeartbeat heartbeat(context.keys(), workerId, WorkerHeartbeat::configuredTtlSeconds());
 
-    // Both reachable before this worker registers; the payout provider is chosen by the environment.
+    // Both reachable before this worker registers; the payout provider and its shared rate are
+    // chosen by the environment.
     context.sql();
     RedisClient &redis = context.redis();
-    const std::unique_ptr<PayoutGateway> gateway = makePayoutGateway(redis, context.keys().prefix());
+    const std::unique_ptr<PayoutGateway> gateway = makePayoutGateway(redis, context.keys().prefix(), QProcessEnvironment::systemEnvironment(), inFlight);
+    std::optional<PayoutRateLimit> rate;
+    if (const std::optional<double> perSecond = PayoutRateLimit::rateFromEnvironment())
+        rate.emplace(context.keys().prefix(), *perSecond);
     HeartbeatPacer pacer(heartbeat, redis);
     if (!once)
         warnIfGrabsCanBeLost(context, "work");
     EnvelopeDrainOptions payoutOptions;
     payoutOptions.batchSize = batch;
+    payoutOptions.inFlight = inFlight;
+    payoutOptions.rate = rate ? &*rate : nullptr;
     payoutOptions.keepAlive = [&pacer] { pacer(); };
     DrainStats checkins;
     EnvelopeDrainStats payouts;
     RedisRunWatch redisRun;
+    // One drain for the whole run, so payouts stay in flight between passes; a new one after an
+    // outage, which takes over what its backup lists hold.
+    std::unique_ptr<EnvelopeDrain> drain;
     const auto passOnce = [&] {
         SqlConnection &sql = context.sql();  // reopened after an outage
         pacer();
@@ -163,10 +189,12 @@ int runWork(CommandContext &context)
             redisRun.checked();  // not before: a check cut short by an outage runs again
         }
         const DrainStats c = CheckinDrain(redis, sql, context.keys(), workerId, batch).pass();
-        const EnvelopeDrainStats p = EnvelopeDrain(redis, sql, context.keys(), workerId, *gateway, payoutOptions).pass();
+        if (!drain)
+            drain = std::make_unique<EnvelopeDrain>(redis, sql, context.keys(), workerId, *gateway, payoutOptions);
+        const EnvelopeDrainStats p = drain->advance(std::chrono::milliseconds(250));
         checkins += c;
         payouts += p;
-        return c.claimed + p.claimed;
+        return c.claimed + p.claimed + (drain->busy() ? 1 : 0);
     };
 
     if (once) {
@@ -177,11 +205,12 @@ int runWork(CommandContext &context)
         int backoffMs = 100;
         while (!s_stopRequested.load()) {
             try {
-                const qint64 claimed = passOnce();
+                const qint64 work = passOnce();
                 backoffMs = 100;
-                if (claimed == 0)
+                if (work == 0)
                     pause(200);
             } catch (const UnavailableError &error) {
+                drain.reset();  // what it held is in its backup lists; the next one takes it over
                 const QString message =
                         QCoreApplication::translate("lantern::cli::Commands", "%1; retrying in %2 ms").arg(error.message()).arg(backoffMs);
                 std::fprintf(stderr, "lanternd work: %s\n", message.toLocal8Bit().constData());
@@ -196,6 +225,15 @@ int runWork(CommandContext &context)
                     }
                 });
                 backoffMs = std::min(backoffMs * 2, 5000);
+            }
+        }
+        // Payouts in flight finish and are recorded before the worker goes; if Redis or SQL is
+        // gone by then, they stay in the backup lists for recovery.
+        if (drain) {
+            try {
+                payouts += drain->finish();
+            } catch (const UnavailableError &error) {
+                std::fprintf(stderr, "lanternd work: %s\n", error.message().toLocal8Bit().constData());
             }
         }
     }

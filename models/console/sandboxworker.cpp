@@ -14,6 +14,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QScopeGuard>
 #include <QTimer>
 
 namespace lantern {
@@ -83,6 +84,12 @@ void SandboxWorker::start()
 
 void SandboxWorker::pass()
 {
+    // The payout drain runs a local event loop while payouts are in flight, in which this timer
+    // may fire again: one pass at a time.
+    if (m_passing)
+        return;
+    m_passing = true;
+    const auto done = qScopeGuard([this] { m_passing = false; });
     try {
         if (nowMs() - m_lastBeatMs >= m_heartbeat->ttlSeconds() * 1000 / 3) {
             m_heartbeat->beat(*m_redis, nowMs());

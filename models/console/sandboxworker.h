@@ -67,6 +67,7 @@ private:
     qint64 m_lastBeatMs = 0;
     qint64 m_lastCrowdMs = 0;
     bool m_soldOut = false;
+    bool m_passing = false;
 };
 
 } // namespace lantern
