@@ -189,8 +189,11 @@ void TestCliRollback::everysecCrashPaysNobodyTwice()
         return uids;
     };
 
-    // 1. Users 1..100 grab; the AOF's size now is where the crash will cut it back to.
+    // 1. Users 1..100 grab; the AOF's size now is where the crash will cut it back to. Under
+    //    everysec Redis may answer before it writes the AOF (it postpones the write while a slow
+    //    fsync runs), so the size is read once its buffer is out.
     grabAll(range(1, 100));
+    QTRY_VERIFY_WITH_TIMEOUT(server.command({"INFO", "persistence"}).contains("aof_buffer_length:0\r\n"), PollTimeoutMs);
     const QString aof = incrAof(server);
     QVERIFY2(!aof.isEmpty(), qPrintable(QDir(server.appendDir()).entryList().join(QLatin1Char(' '))));
     const qint64 cutAt = QFileInfo(aof).size();
