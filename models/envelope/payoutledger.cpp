@@ -8,6 +8,9 @@
 #include <QSqlQuery>
 #include <QStringList>
 
+#include <algorithm>
+#include <vector>
+
 namespace lantern {
 
 LedgerWrite PayoutLedger::write(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks)
@@ -37,17 +40,27 @@ void PayoutLedger::record(const QList<PayoutRecord> &records, qint64 nowMs)
                                : QStringLiteral(" ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, provider_ref = "
                                                 "COALESCE(excluded.provider_ref, payout.provider_ref), attempts = payout.attempts + "
                                                 "excluded.attempts, updated_at_ms = excluded.updated_at_ms");
-    for (qsizetype start = 0; start < records.size(); start += RowsPerStatement) {
-        const QList<PayoutRecord> chunk = records.mid(start, RowsPerStatement);
+    // In the order of the primary key (the idempotency key): neighbouring rows of one B-tree page
+    // are written together, and concurrent workers lock rows in one order.
+    std::vector<std::pair<QString, const PayoutRecord *>> sorted;
+    sorted.reserve(static_cast<size_t>(records.size()));
+    for (const PayoutRecord &record : records)
+        sorted.emplace_back(record.task.idempotencyKey(), &record);
+    std::sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    const QVariant noRef(QMetaType(QMetaType::QString));
+    constexpr auto PerStatement = static_cast<size_t>(RowsPerStatement);
+    for (size_t start = 0; start < sorted.size(); start += PerStatement) {
+        const size_t end = std::min(sorted.size(), start + PerStatement);
         QVariantList values;
-        values.reserve(chunk.size() * 9);
-        for (const PayoutRecord &record : chunk) {
+        values.reserve(static_cast<qsizetype>(end - start) * 9);
+        for (size_t i = start; i < end; ++i) {
+            const PayoutRecord &record = *sorted[i].second;
             const PayoutTask &task = record.task;
-            values << task.idempotencyKey() << task.campaignId << task.seq << task.uid << task.amountCents << record.status
-                   << (record.providerRef.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(record.providerRef)) << record.calls
-                   << nowMs;
+            values << sorted[i].first << task.campaignId << task.seq << task.uid << task.amountCents << record.status
+                   << (record.providerRef.isEmpty() ? noRef : QVariant(record.providerRef)) << record.calls << nowMs;
         }
-        m_sql.exec(head + SqlConnection::placeholderRows(chunk.size(), 9) + tail, values);
+        const qsizetype rows = static_cast<qsizetype>(end - start);
+        m_sql.write(head + SqlConnection::placeholderRows(rows, 9) + tail, values);
     }
 }
 
@@ -57,10 +70,9 @@ void PayoutLedger::persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerW
     grabs.reserve(chunk.size() * 5);
     for (const PayoutTask &task : chunk)
         grabs << task.campaignId << task.seq << task.uid << task.amountCents << task.atMs;
-    QSqlQuery inserted = m_sql.exec(m_sql.insertIgnoreInto() + QStringLiteral("grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES ")
-                                            + SqlConnection::placeholderRows(chunk.size(), 5),
-                                    grabs);
-    const int insertedRows = inserted.numRowsAffected();  // read before the next statement (SQLite)
+    const int insertedRows = m_sql.write(m_sql.insertIgnoreInto() + QStringLiteral("grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES ")
+                                                 + SqlConnection::placeholderRows(chunk.size(), 5),
+                                         grabs);
     write.persisted += insertedRows;
 
     // Which of these grabs the ledger holds now, in this transaction: a task whose (campaign, seq,
@@ -79,28 +91,33 @@ void PayoutLedger::persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerW
         for (const GrabRefusal &refusal : std::as_const(refused))
             values << refusal.task.campaignId << refusal.task.seq << refusal.task.uid << refusal.task.amountCents
                    << (refusal.holder != 0 ? QStringLiteral("taken") : QStringLiteral("user_holds")) << nowMs;
-        QSqlQuery noted = m_sql.exec(m_sql.insertIgnoreInto()
-                                             + QStringLiteral("grab_refused (campaign_id, seq, uid, amount_cents, reason, refused_at_ms) VALUES ")
-                                             + SqlConnection::placeholderRows(refused.size(), 6),
-                                     values);
-        write.refusedRows += noted.numRowsAffected();
+        write.refusedRows += m_sql.write(m_sql.insertIgnoreInto()
+                                                 + QStringLiteral("grab_refused (campaign_id, seq, uid, amount_cents, reason, refused_at_ms) VALUES ")
+                                                 + SqlConnection::placeholderRows(refused.size(), 6),
+                                         values);
         write.refusals << refused;
     }
     if (accepted.isEmpty())
         return;
     // Payouts only for the grabs the ledger holds; uq_payout_user refuses a second one for a user
     // even if this code were wrong.
+    std::vector<std::pair<QString, const PayoutTask *>> byKey;  // in the primary key's order, as record() writes
+    byKey.reserve(static_cast<size_t>(accepted.size()));
+    for (const PayoutTask &task : std::as_const(accepted))
+        byKey.emplace_back(task.idempotencyKey(), &task);
+    std::sort(byKey.begin(), byKey.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    const QString pendingStatus = QStringLiteral("pending");
     QVariantList payouts;
     payouts.reserve(accepted.size() * 7);
-    for (const PayoutTask &task : std::as_const(accepted))
-        payouts << task.idempotencyKey() << task.campaignId << task.seq << task.uid << task.amountCents << QStringLiteral("pending") << nowMs;
-    QSqlQuery pending = m_sql.exec(m_sql.insertIgnoreInto()
-                                           + QStringLiteral("payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, updated_at_ms) VALUES ")
-                                           + SqlConnection::placeholderRows(accepted.size(), 7),
-                                   payouts);
+    for (const auto &[key, task] : byKey)
+        payouts << key << task->campaignId << task->seq << task->uid << task->amountCents << pendingStatus << nowMs;
+    const int pending = m_sql.write(m_sql.insertIgnoreInto()
+                                            + QStringLiteral("payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, updated_at_ms) VALUES ")
+                                            + SqlConnection::placeholderRows(accepted.size(), 7),
+                                    payouts);
     // Every pending row new (the normal path): nothing paid or tried yet. Otherwise some tasks are
     // replays (a crash, a recovery, a retry): where their payouts stand is read back.
-    if (pending.numRowsAffected() == accepted.size()) {
+    if (pending == accepted.size()) {
         for (const PayoutTask &task : std::as_const(accepted))
             write.accepted.append({task, false, 0});
     } else {
