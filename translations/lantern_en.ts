@@ -920,6 +920,10 @@ Key prefix: %3</translation>
             <numerusform>%1 (gave up after %n attempts)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>invalid payout connections %1: expected 1 to %2</source>
+        <translation>invalid payout connections %1: expected 1 to %2</translation>
+    </message>
 </context>
 <context>
     <name>lantern::HttpRequestParser</name>
@@ -1037,6 +1041,29 @@ Key prefix: %3</translation>
     <message>
         <source>a payout of %1 cents is not possible: the amount must be positive</source>
         <translation>a payout of %1 cents is not possible: the amount must be positive</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number from 1 to 1024</source>
+        <translation>invalid %1 &apos;%2&apos;: expected a whole number from 1 to 1024</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::PayoutRateLimit</name>
+    <message>
+        <source>invalid payout rate %1: expected more than 0 and at most %2 calls a second</source>
+        <translation>invalid payout rate %1: expected more than 0 and at most %2 calls a second</translation>
+    </message>
+    <message>
+        <source>invalid payout burst %1: expected 0 or more</source>
+        <translation>invalid payout burst %1: expected 0 or more</translation>
+    </message>
+    <message>
+        <source>unexpected reply of payout_rate.lua</source>
+        <translation>unexpected reply of payout_rate.lua</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected calls per second, a number above 0 and at most %3, such as 200</source>
+        <translation>invalid %1 &apos;%2&apos;: expected calls per second, a number above 0 and at most %3, such as 200</translation>
     </message>
 </context>
 <context>
@@ -1842,10 +1869,6 @@ Key prefix: %3</translation>
         <translation>cannot reconcile %1: it is after today</translation>
     </message>
     <message>
-        <source>invalid --batch: expected 1 to 10000</source>
-        <translation>invalid --batch: expected 1 to 10000</translation>
-    </message>
-    <message>
         <source>%1; retrying in %2 ms</source>
         <translation>%1; retrying in %2 ms</translation>
     </message>
@@ -1877,6 +1900,10 @@ Key prefix: %3</translation>
         <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
         <translation>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</translation>
     </message>
+    <message>
+        <source>invalid --%1: expected %2 to %3</source>
+        <translation>invalid --%1: expected %2 to %3</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Main</name>
@@ -1896,7 +1923,7 @@ commands:
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
-  work     [--id W] [--once] [--batch N]
+  work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
@@ -1921,7 +1948,7 @@ commands:
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
-  work     [--id W] [--once] [--batch N]
+  work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]

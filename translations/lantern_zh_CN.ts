@@ -916,6 +916,10 @@ SQL：%2
             <numerusform>%1（尝试 %n 次后放弃）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>invalid payout connections %1: expected 1 to %2</source>
+        <translation>支付连接数 %1 无效：应为 1 到 %2</translation>
+    </message>
 </context>
 <context>
     <name>lantern::HttpRequestParser</name>
@@ -1033,6 +1037,29 @@ SQL：%2
     <message>
         <source>a payout of %1 cents is not possible: the amount must be positive</source>
         <translation>无法发放 %1 分：金额必须为正数</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number from 1 to 1024</source>
+        <translation>%1“%2”无效：应为 1 到 1024 的整数</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::PayoutRateLimit</name>
+    <message>
+        <source>invalid payout rate %1: expected more than 0 and at most %2 calls a second</source>
+        <translation>支付速率 %1 无效：应大于 0 且不超过每秒 %2 次调用</translation>
+    </message>
+    <message>
+        <source>invalid payout burst %1: expected 0 or more</source>
+        <translation>支付突发量 %1 无效：应为 0 或更大</translation>
+    </message>
+    <message>
+        <source>unexpected reply of payout_rate.lua</source>
+        <translation>payout_rate.lua 返回了意外的结果</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected calls per second, a number above 0 and at most %3, such as 200</source>
+        <translation>%1“%2”无效：应为每秒调用次数，大于 0 且不超过 %3 的数，例如 200</translation>
     </message>
 </context>
 <context>
@@ -1822,10 +1849,6 @@ SQL：%2
         <translation>不能对账 %1：该日期晚于今天</translation>
     </message>
     <message>
-        <source>invalid --batch: expected 1 to 10000</source>
-        <translation>--batch 无效：应为 1 到 10000</translation>
-    </message>
-    <message>
         <source>%1; retrying in %2 ms</source>
         <translation>%1；%2 毫秒后重试</translation>
     </message>
@@ -1857,6 +1880,10 @@ SQL：%2
         <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
         <translation>Redis 丢失了活动 %1 中账本已记录的抢红包；已依据 SQL 重建其 Redis 状态</translation>
     </message>
+    <message>
+        <source>invalid --%1: expected %2 to %3</source>
+        <translation>--%1 无效：应为 %2 到 %3</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Main</name>
@@ -1876,7 +1903,7 @@ commands:
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
-  work     [--id W] [--once] [--batch N]
+  work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
@@ -1901,7 +1928,7 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
-  work     [--id W] [--once] [--batch N]
+  work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
