@@ -83,23 +83,28 @@ QJsonObject statsJson(const QString &workerId, const DrainStats &checkins, const
             {QStringLiteral("payouts"), payoutJson}};
 }
 
-/** Renews the heartbeat when a third of its TTL has passed. A failed beat throws and is not
-    retried before the next third either, so a caller polling it never hammers a dead Redis. */
+/** Renews the heartbeat, with the worker's payout figures, when a third of its TTL has passed.
+    A failed beat throws and is not retried before the next third either, so a caller polling it
+    never hammers a dead Redis. */
 class HeartbeatPacer {
 public:
-    HeartbeatPacer(WorkerHeartbeat &heartbeat, RedisClient &redis) : m_heartbeat(heartbeat), m_redis(redis) {}
+    HeartbeatPacer(WorkerHeartbeat &heartbeat, RedisClient &redis, std::function<WorkerPayoutFigures()> figures)
+        : m_heartbeat(heartbeat), m_redis(redis), m_figures(std::move(figures))
+    {
+    }
     void operator()()
     {
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         if (now - m_lastBeatMs >= m_heartbeat.ttlSeconds() * 1000 / 3) {
             m_lastBeatMs = now;
-            m_heartbeat.beat(m_redis, now);
+            m_heartbeat.beat(m_redis, now, m_figures());
         }
     }
 
 private:
     WorkerHeartbeat &m_heartbeat;
     RedisClient &m_redis;
+    std::function<WorkerPayoutFigures()> m_figures;
     qint64 m_lastBeatMs = 0;
 };
 
@@ -157,7 +162,22 @@ int runWork(CommandContext &context)
     std::optional<PayoutRateLimit> rate;
     if (const std::optional<double> perSecond = PayoutRateLimit::rateFromEnvironment())
         rate.emplace(context.keys().prefix(), *perSecond);
-    HeartbeatPacer pacer(heartbeat, redis);
+    // One drain for the whole run, so payouts stay in flight between passes; a new one after an
+    // outage, which takes over what its backup lists hold.
+    std::unique_ptr<EnvelopeDrain> drain;
+    PayoutCallCounts earlierDrains;  // the calls of the drains an outage ended
+    HeartbeatPacer pacer(heartbeat, redis, [&drain, &earlierDrains] {
+        PayoutCallCounts counts = earlierDrains;
+        WorkerPayoutFigures figures;
+        if (drain) {
+            counts += drain->dispatcher().counts();
+            figures.inFlight = drain->dispatcher().inFlight();
+        }
+        figures.paid = counts.paid;
+        figures.calls = counts.calls;
+        figures.providerErrors = counts.providerErrors;
+        return figures;
+    });
     if (!once)
         warnIfGrabsCanBeLost(context, "work");
     EnvelopeDrainOptions payoutOptions;
@@ -168,9 +188,6 @@ int runWork(CommandContext &context)
     DrainStats checkins;
     EnvelopeDrainStats payouts;
     RedisRunWatch redisRun;
-    // One drain for the whole run, so payouts stay in flight between passes; a new one after an
-    // outage, which takes over what its backup lists hold.
-    std::unique_ptr<EnvelopeDrain> drain;
     const auto passOnce = [&] {
         SqlConnection &sql = context.sql();  // reopened after an outage
         pacer();
@@ -210,6 +227,8 @@ int runWork(CommandContext &context)
                 if (work == 0)
                     pause(200);
             } catch (const UnavailableError &error) {
+                if (drain)
+                    earlierDrains += drain->dispatcher().counts();
                 drain.reset();  // what it held is in its backup lists; the next one takes it over
                 const QString message =
                         QCoreApplication::translate("lantern::cli::Commands", "%1; retrying in %2 ms").arg(error.message()).arg(backoffMs);
@@ -280,15 +299,32 @@ int runQueues(CommandContext &context)
         queues.append(QJsonObject{{QStringLiteral("name"), queue.name},
                                   {QStringLiteral("depth"), queue.depth},
                                   {QStringLiteral("oldest_age_s"), queue.oldestAgeS}});
+    // A live worker's payout figures, as it said with its last beat (issue 12); only when it did.
+    const auto payoutsJson = [](const WorkerPayoutFigures &figures) {
+        return QJsonObject{{QStringLiteral("paid"), figures.paid},
+                           {QStringLiteral("paid_per_s"), figures.paidPerSecond},
+                           {QStringLiteral("in_flight"), figures.inFlight},
+                           {QStringLiteral("calls"), figures.calls},
+                           {QStringLiteral("provider_errors"), figures.providerErrors}};
+    };
     QJsonArray workers;
-    for (const WorkerStatus &worker : overview.workers)
-        workers.append(QJsonObject{{QStringLiteral("id"), worker.id},
-                                   {QStringLiteral("alive"), worker.alive},
-                                   {QStringLiteral("backup_depth"), worker.backupDepth},
-                                   {QStringLiteral("last_beat_s"), worker.lastBeatS ? QJsonValue(*worker.lastBeatS) : QJsonValue()}});
+    bool anyPayouts = false;
+    for (const WorkerStatus &worker : overview.workers) {
+        QJsonObject json{{QStringLiteral("id"), worker.id},
+                         {QStringLiteral("alive"), worker.alive},
+                         {QStringLiteral("backup_depth"), worker.backupDepth},
+                         {QStringLiteral("last_beat_s"), worker.lastBeatS ? QJsonValue(*worker.lastBeatS) : QJsonValue()}};
+        if (worker.payouts) {
+            json.insert(QStringLiteral("payouts"), payoutsJson(*worker.payouts));
+            anyPayouts = true;
+        }
+        workers.append(json);
+    }
     QJsonObject json{{QStringLiteral("queues"), queues}, {QStringLiteral("workers"), workers}, {QStringLiteral("dead_letter"), overview.deadLetter}};
     if (overview.refused > 0)  // grabs the ledger refused after Redis lost state (issue 15)
         json.insert(QStringLiteral("refused_grabs"), overview.refused);
+    if (anyPayouts)
+        json.insert(QStringLiteral("payouts"), payoutsJson(overview.payouts));
     printJson(json);
     return 0;
 }

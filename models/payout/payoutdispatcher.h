@@ -42,6 +42,14 @@ struct PayoutCallCounts {
     qint64 calls = 0;            // calls sent to the provider
     qint64 paid = 0;             // payouts that ended Paid
     qint64 providerErrors = 0;   // calls that did not come back Paid (each retry counts)
+
+    PayoutCallCounts &operator+=(const PayoutCallCounts &other)
+    {
+        calls += other.calls;
+        paid += other.paid;
+        providerErrors += other.providerErrors;
+        return *this;
+    }
 };
 
 /** Keeps up to maxInFlight payout calls in flight on one thread (DESIGN §7: a worker pays many
