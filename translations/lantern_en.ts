@@ -1218,6 +1218,34 @@ Key prefix: %3</translation>
         <source>In flight</source>
         <translation>In flight</translation>
     </message>
+    <message>
+        <source>Tasks in its backup lists: claimed, not yet settled.</source>
+        <translation>Tasks in its backup lists: claimed, not yet settled.</translation>
+    </message>
+    <message>
+        <source>Payouts the provider confirmed per second, between the worker&apos;s last two heartbeats.</source>
+        <translation>Payouts the provider confirmed per second, between the worker&apos;s last two heartbeats.</translation>
+    </message>
+    <message>
+        <source>Calls to the payout provider waiting for an answer at its last heartbeat (at most lanternd work --in-flight).</source>
+        <translation>Calls to the payout provider waiting for an answer at its last heartbeat (at most lanternd work --in-flight).</translation>
+    </message>
+    <message>
+        <source>Calls that did not come back paid (timeouts, 5xx, refusals), of %1 calls since the worker started; each is retried with the same idempotency key.</source>
+        <translation>Calls that did not come back paid (timeouts, 5xx, refusals), of %1 calls since the worker started; each is retried with the same idempotency key.</translation>
+    </message>
+    <message>
+        <source>Payouts/s</source>
+        <translation>Payouts/s</translation>
+    </message>
+    <message>
+        <source>Calls out</source>
+        <translation>Calls out</translation>
+    </message>
+    <message>
+        <source>Provider errors</source>
+        <translation>Provider errors</translation>
+    </message>
 </context>
 <context>
     <name>lantern::Reconciler</name>
@@ -2507,6 +2535,25 @@ This cannot be undone.</translation>
         <source>⚠ %1</source>
         <translation>⚠ %1</translation>
     </message>
+    <message>
+        <source>Payout pending (in flight or to be retried)</source>
+        <translation>Payout pending (in flight or to be retried)</translation>
+    </message>
+    <message>
+        <source>Payouts per second</source>
+        <translation>Payouts per second</translation>
+    </message>
+    <message>
+        <source>Grabs and payouts per second</source>
+        <translation>Grabs and payouts per second</translation>
+    </message>
+    <message numerus="yes">
+        <source>Payouts: %1/s now · %2 pending at the provider or to be retried · %n provider error(s) (calls that did not pay, each retried with the same idempotency key)</source>
+        <translation>
+            <numerusform>Payouts: %1/s now · %2 pending at the provider or to be retried · %n provider error (a call that did not pay, retried with the same idempotency key)</numerusform>
+            <numerusform>Payouts: %1/s now · %2 pending at the provider or to be retried · %n provider errors (calls that did not pay, each retried with the same idempotency key)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignDrainBar</name>
@@ -3447,6 +3494,13 @@ SQL: %2</translation>
     <message>
         <source>no dead letters</source>
         <translation>no dead letters</translation>
+    </message>
+    <message numerus="yes">
+        <source>payouts %1/s, %n call(s) out, provider errors: %2</source>
+        <translation>
+            <numerusform>payouts %1/s, %n call out, provider errors: %2</numerusform>
+            <numerusform>payouts %1/s, %n calls out, provider errors: %2</numerusform>
+        </translation>
     </message>
 </context>
 <context>

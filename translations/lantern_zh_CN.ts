@@ -1209,6 +1209,34 @@ SQL：%2
         <source>In flight</source>
         <translation>处理中</translation>
     </message>
+    <message>
+        <source>Tasks in its backup lists: claimed, not yet settled.</source>
+        <translation>其备份列表中的任务：已领取、尚未结清。</translation>
+    </message>
+    <message>
+        <source>Payouts the provider confirmed per second, between the worker&apos;s last two heartbeats.</source>
+        <translation>最近两次心跳之间，支付方每秒确认的发放笔数。</translation>
+    </message>
+    <message>
+        <source>Calls to the payout provider waiting for an answer at its last heartbeat (at most lanternd work --in-flight).</source>
+        <translation>上次心跳时正在等待支付方应答的调用数（最多为 lanternd work --in-flight）。</translation>
+    </message>
+    <message>
+        <source>Calls that did not come back paid (timeouts, 5xx, refusals), of %1 calls since the worker started; each is retried with the same idempotency key.</source>
+        <translation>工作进程启动以来共 %1 次调用中未返回成功的调用（超时、5xx、拒绝）；每次都会用同一个幂等键重试。</translation>
+    </message>
+    <message>
+        <source>Payouts/s</source>
+        <translation>发放/秒</translation>
+    </message>
+    <message>
+        <source>Calls out</source>
+        <translation>进行中的调用</translation>
+    </message>
+    <message>
+        <source>Provider errors</source>
+        <translation>支付方错误</translation>
+    </message>
 </context>
 <context>
     <name>lantern::Reconciler</name>
@@ -2483,6 +2511,24 @@ This cannot be undone.</source>
         <source>⚠ %1</source>
         <translation>⚠ %1</translation>
     </message>
+    <message>
+        <source>Payout pending (in flight or to be retried)</source>
+        <translation>待发放（进行中或待重试）</translation>
+    </message>
+    <message>
+        <source>Payouts per second</source>
+        <translation>每秒发放数</translation>
+    </message>
+    <message>
+        <source>Grabs and payouts per second</source>
+        <translation>每秒抢红包数与发放数</translation>
+    </message>
+    <message numerus="yes">
+        <source>Payouts: %1/s now · %2 pending at the provider or to be retried · %n provider error(s) (calls that did not pay, each retried with the same idempotency key)</source>
+        <translation>
+            <numerusform>发放：当前 %1 笔/秒 · %2 笔在支付方处理中或待重试 · 支付方错误 %n 次（未成功的调用，均用同一个幂等键重试）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignDrainBar</name>
@@ -3409,6 +3455,12 @@ SQL：%2</translation>
     <message>
         <source>no dead letters</source>
         <translation>无死信</translation>
+    </message>
+    <message numerus="yes">
+        <source>payouts %1/s, %n call(s) out, provider errors: %2</source>
+        <translation>
+            <numerusform>发放 %1 笔/秒，%n 个调用进行中，支付方错误：%2</numerusform>
+        </translation>
     </message>
 </context>
 <context>
