@@ -13,6 +13,9 @@
 #include <QHash>
 #include <QSet>
 #include <QTest>
+#include <QThread>
+
+#include <atomic>
 
 #include <memory>
 
@@ -64,6 +67,7 @@ private Q_SLOTS:
     void dispatcherRetriesWithTheSameKey();
     void keepAliveRunsWhilePayoutsAreInFlight();
     void dispatcherGoneDropsItsAnswers();
+    void threadQuitEndsTheWait();
     void rateBucketIsSharedByWorkers();
     void dispatcherWaitsForTokens();
     void rateFromEnvironment_data();
@@ -278,6 +282,36 @@ void TestPayoutConcurrency::dispatcherGoneDropsItsAnswers()
     nextSimulated.submit(1, request(7, 9));
     QCOMPARE(drainOutcomes(nextSimulated).value(1).result.status, Status::Paid);
     QCOMPARE(simulated.ledgerSize(), 9);  // the 8 dropped calls were served all the same
+}
+
+void TestPayoutConcurrency::threadQuitEndsTheWait()
+{
+    // A worker thread told to quit (the console's sandbox stopping) while answers are held back:
+    // its wait ends with PayoutWaitInterrupted instead of spinning, and the thread finishes.
+    PayoutProvider provider;
+    provider.holdAfter(0);
+    QThread thread;
+    QObject worker;
+    worker.moveToThread(&thread);
+    std::atomic_bool interrupted = false;
+    connect(&thread, &QThread::started, &worker, [&provider, &interrupted] {
+        HttpPayoutGateway gateway(httpOptions(provider.url(), 4));
+        PayoutDispatcher dispatcher(gateway, {});
+        for (qint64 seq = 1; seq <= 4; ++seq)
+            dispatcher.submit(quint64(seq), request(9, seq));
+        try {
+            dispatcher.wait({}, QDeadlineTimer(QDeadlineTimer::Forever));
+        } catch (const PayoutWaitInterrupted &) {
+            interrupted = true;
+        }
+    });
+    thread.start();
+    QTRY_COMPARE_WITH_TIMEOUT(provider.held(), 4, 10000);
+    thread.quit();
+    QVERIFY(thread.wait(QDeadlineTimer(10s)));
+    QVERIFY(interrupted);
+    worker.moveToThread(QThread::currentThread());
+    provider.release();
 }
 
 void TestPayoutConcurrency::rateBucketIsSharedByWorkers()

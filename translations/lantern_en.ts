@@ -1033,6 +1033,16 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::PayoutDispatcher</name>
+    <message numerus="yes">
+        <source>the worker stopped while %n payout(s) were in flight</source>
+        <translation>
+            <numerusform>the worker stopped while %n payout was in flight</numerusform>
+            <numerusform>the worker stopped while %n payouts were in flight</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lantern::PayoutGateway</name>
     <message>
         <source>a payout needs an idempotency key of 1 to 255 characters</source>

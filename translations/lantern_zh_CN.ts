@@ -1029,6 +1029,15 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::PayoutDispatcher</name>
+    <message numerus="yes">
+        <source>the worker stopped while %n payout(s) were in flight</source>
+        <translation>
+            <numerusform>工作进程在 %n 笔发放进行中时停止了</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lantern::PayoutGateway</name>
     <message>
         <source>a payout needs an idempotency key of 1 to 255 characters</source>

@@ -118,14 +118,18 @@ void PayoutDispatcher::fail(std::exception_ptr error)
 {
     if (!m_error)
         m_error = error;
-    if (m_loop)
+    if (m_loop) {
+        m_loopEnded = true;
         m_loop->quit();
+    }
 }
 
 void PayoutDispatcher::checkWait()
 {
-    if (m_loop && (m_backlog == 0 || (m_enough && m_enough())))
+    if (m_loop && (m_backlog == 0 || (m_enough && m_enough()))) {
+        m_loopEnded = true;
         m_loop->quit();
+    }
 }
 
 void PayoutDispatcher::wait(const std::function<bool()> &enough, QDeadlineTimer deadline)
@@ -139,7 +143,10 @@ void PayoutDispatcher::wait(const std::function<bool()> &enough, QDeadlineTimer 
     QEventLoop loop;
     QTimer timeUp;
     timeUp.setSingleShot(true);
-    connect(&timeUp, &QTimer::timeout, &loop, &QEventLoop::quit);
+    connect(&timeUp, &QTimer::timeout, &loop, [this, &loop] {
+        m_loopEnded = true;
+        loop.quit();
+    });
     if (!deadline.isForever())
         timeUp.start(std::chrono::milliseconds(std::max<qint64>(0, deadline.remainingTime())));
     QTimer keepAlive;
@@ -154,6 +161,7 @@ void PayoutDispatcher::wait(const std::function<bool()> &enough, QDeadlineTimer 
         keepAlive.start(KeepAliveEvery);
     }
     m_loop = &loop;
+    m_loopEnded = false;
     m_enough = enough;
     if (!m_error)
         loop.exec();
@@ -161,6 +169,11 @@ void PayoutDispatcher::wait(const std::function<bool()> &enough, QDeadlineTimer 
     m_enough = {};
     if (m_error)
         std::rethrow_exception(m_error);
+    // Nothing here ended the loop: its thread is quitting (and would end every loop at once).
+    if (!m_loopEnded) {
+        m_error = std::make_exception_ptr(PayoutWaitInterrupted(tr("the worker stopped while %n payout(s) were in flight", nullptr, m_backlog)));
+        std::rethrow_exception(m_error);
+    }
 }
 
 } // namespace lantern

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/errors.h"
 #include "payout/payoutgateway.h"
 
 #include <QDeadlineTimer>
@@ -26,6 +27,13 @@ struct PayoutDispatchOptions {
     const PayoutRateLimit *rate = nullptr;    // calls per second shared by every worker; null: no limit
     RedisClient *redis = nullptr;             // where the rate's bucket lives (needed with `rate`)
     std::function<void()> keepAlive;          // called every 250 ms while wait() runs: the heartbeat
+};
+
+/** The thread's event loop was told to exit (QThread::quit) while payouts were in flight: the
+    thread is stopping, and the payouts' answers will not come. Their tasks stay in the backup list. */
+class PayoutWaitInterrupted final : public LanternError {
+public:
+    using LanternError::LanternError;
 };
 
 /** How a submitted payout ended: Paid, a PermanentFailure, or RetryableFailure after `attempts`
@@ -69,8 +77,9 @@ public:
     void submit(quint64 tag, const PayoutRequest &request);
     /** Runs this thread's event loop until every submitted payout has an outcome, `enough()`
         holds (checked after each answer), or `deadline` passes. An exception of the keep-alive or
-        the rate limit (Redis gone) ends the wait and is rethrown here; the dispatcher is then
-        spent (its payouts are unknown: the caller's backup list still holds them). */
+        the rate limit (Redis gone) ends the wait and is rethrown here, and the thread's event loop
+        told to exit throws PayoutWaitInterrupted; the dispatcher is then spent (its payouts are
+        unknown: the caller's backup list still holds them). */
     void wait(const std::function<bool()> &enough, QDeadlineTimer deadline);
     /** The outcomes since the last call. */
     QList<PayoutOutcome> takeOutcomes();
@@ -112,6 +121,7 @@ private:
     PayoutCallCounts m_counts;
     std::exception_ptr m_error;
     QEventLoop *m_loop = nullptr;    // the running wait(), if any
+    bool m_loopEnded = false;        // this object ended it (not its thread quitting)
     std::function<bool()> m_enough;
 };
 
