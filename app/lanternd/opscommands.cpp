@@ -34,6 +34,10 @@
 #include <memory>
 #include <optional>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace lantern::cli {
 
 namespace {
@@ -142,6 +146,18 @@ int workOption(CommandContext &context, const QString &name, int fallback, int m
     return value;
 }
 
+/** A worker's batches allocate and free a few hundred kilobytes each (statements' bound values,
+    claimed entries); glibc would give that back to the kernel after every batch (brk and munmap,
+    each a TLB shootdown on every CPU: a fifth of a check-in worker's time on the development VM).
+    The worker keeps up to 64 MB instead. */
+void keepFreedMemory()
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
 } // namespace
 
 int runWork(CommandContext &context)
@@ -152,6 +168,7 @@ int runWork(CommandContext &context)
     const int batch = workOption(context, QStringLiteral("batch"), 500, 1, 10000);
     const int inFlight = workOption(context, QStringLiteral("in-flight"), 64, 1, 1024);
     const bool once = context.line().switches.contains(QStringLiteral("once"));
+    keepFreedMemory();
     WorkerHeartbeat heartbeat(context.keys(), workerId, WorkerHeartbeat::configuredTtlSeconds());
 
     // Both reachable before this worker registers; the payout provider and its shared rate are
