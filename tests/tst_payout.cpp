@@ -8,6 +8,7 @@
 #include "payout/payoutgateway.h"
 #include "payout/simulatedpayoutgateway.h"
 #include "redis/redisclient.h"
+#include "payoutprovider.h"
 #include "testservers.h"
 #include "testsuite.h"
 
@@ -15,11 +16,7 @@
 #include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QMutex>
-#include <QMutexLocker>
-#include <QPointer>
 #include <QTcpServer>
-#include <QTcpSocket>
 #include <QTest>
 #include <QThread>
 
@@ -64,160 +61,8 @@ quint16 closedPort()
 
 } // namespace
 
-// ---------------------------------------------------------------------------------------------
-// A payout provider speaking just enough HTTP/1.1 (Content-Length bodies, keep-alive). It lives
-// on its own thread, so the gateway's local event loop on the test thread talks to it for real.
-// (Named namespace: moc output cannot define members of a class in an anonymous one.)
-namespace fake {
-
-struct SeenRequest {
-    QByteArray method;
-    QByteArray path;
-    QByteArray idempotencyKey;
-    QByteArray contentType;
-    QByteArray body;
-};
-
-/** The first `times` requests get `status` (0: never answered; 200: a 200 without "ref"),
-    every later one is paid: once per Idempotency-Key, the same ref for the same key. */
-struct ProviderScript {
-    int status = 200;
-    int times = 0;
-};
-
-class FakeProvider final : public QObject {
-    Q_OBJECT
-    Q_DISABLE_COPY_MOVE(FakeProvider)
-
-public:
-    explicit FakeProvider(ProviderScript script) : m_script(script) {}
-
-    /** Runs on the provider's thread; returns the port, 0 if it could not listen. */
-    quint16 listen()
-    {
-        m_server = new QTcpServer(this);
-        connect(m_server, &QTcpServer::newConnection, this, &FakeProvider::acceptConnections);
-        return m_server->listen(QHostAddress::LocalHost, 0) ? m_server->serverPort() : 0;
-    }
-
-    QList<SeenRequest> seen() const
-    {
-        QMutexLocker lock(&m_mutex);
-        return m_seen;
-    }
-    QHash<QByteArray, QByteArray> ledger() const  // Idempotency-Key -> ref
-    {
-        QMutexLocker lock(&m_mutex);
-        return m_ledger;
-    }
-
-private:
-    void acceptConnections()
-    {
-        while (QTcpSocket *socket = m_server->nextPendingConnection()) {
-            connect(socket, &QTcpSocket::readyRead, this, [this, socket] { serve(socket); });
-            connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
-                m_buffers.remove(socket);
-                socket->deleteLater();
-            });
-        }
-    }
-
-    /** Answers every complete request in the socket's buffer. */
-    void serve(QTcpSocket *socket)
-    {
-        QByteArray &buffer = m_buffers[socket];
-        buffer += socket->readAll();
-        for (;;) {
-            const qsizetype headerEnd = buffer.indexOf("\r\n\r\n");
-            if (headerEnd < 0)
-                return;
-            const QList<QByteArray> lines = buffer.left(headerEnd).split('\n');
-            const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
-            SeenRequest request{requestLine.value(0), requestLine.value(1), {}, {}, {}};
-            qsizetype contentLength = 0;
-            for (qsizetype i = 1; i < lines.size(); ++i) {
-                const qsizetype colon = lines[i].indexOf(':');
-                const QByteArray name = lines[i].left(colon).trimmed().toLower();
-                const QByteArray value = lines[i].mid(colon + 1).trimmed();
-                if (name == "content-length")
-                    contentLength = value.toLongLong();
-                else if (name == "idempotency-key")
-                    request.idempotencyKey = value;
-                else if (name == "content-type")
-                    request.contentType = value;
-            }
-            if (buffer.size() < headerEnd + 4 + contentLength)
-                return;
-            request.body = buffer.mid(headerEnd + 4, contentLength);
-            buffer.remove(0, headerEnd + 4 + contentLength);
-            respond(socket, request);
-        }
-    }
-
-    void respond(QTcpSocket *socket, const SeenRequest &request)
-    {
-        int status = 200;
-        QByteArray body;
-        {
-            QMutexLocker lock(&m_mutex);
-            m_seen << request;
-            if (m_seen.size() <= m_script.times) {
-                status = m_script.status;
-                body = "{\"error\":\"scripted\"}";
-            } else {
-                QByteArray &ref = m_ledger[request.idempotencyKey];
-                if (ref.isEmpty())
-                    ref = "prov-" + QByteArray::number(m_ledger.size());
-                body = "{\"ref\":\"" + ref + "\"}";
-            }
-        }
-        if (status == 0)
-            return;  // stall: the client's timeout has to end this
-        socket->write("HTTP/1.1 " + QByteArray::number(status) + " Scripted\r\n"
-                      "Content-Type: application/json\r\n"
-                      "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
-    }
-
-    const ProviderScript m_script;
-    QTcpServer *m_server = nullptr;
-    QHash<QTcpSocket *, QByteArray> m_buffers;
-    mutable QMutex m_mutex;
-    QList<SeenRequest> m_seen;
-    QHash<QByteArray, QByteArray> m_ledger;
-};
-
-/** A FakeProvider on a thread of its own for the lifetime of this object. */
-class ProviderThread final {
-public:
-    explicit ProviderThread(ProviderScript script = {}) : m_provider(new FakeProvider(script))
-    {
-        m_provider->moveToThread(&m_thread);
-        QObject::connect(&m_thread, &QThread::finished, m_provider, &QObject::deleteLater);
-        m_thread.start();
-        QMetaObject::invokeMethod(m_provider, &FakeProvider::listen, Qt::BlockingQueuedConnection, &m_port);
-    }
-    ~ProviderThread()
-    {
-        m_thread.quit();
-        m_thread.wait();
-    }
-
-    QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1/v1/payouts").arg(m_port)); }
-    quint16 port() const { return m_port; }
-    QList<SeenRequest> seen() const { return m_provider->seen(); }
-    QHash<QByteArray, QByteArray> ledger() const { return m_provider->ledger(); }
-
-private:
-    QThread m_thread;
-    FakeProvider *m_provider;  // deleted on its own thread when that thread finishes
-    quint16 m_port = 0;
-};
-
-} // namespace fake
-
-using fake::ProviderThread;
-using fake::SeenRequest;
+using ProviderThread = lantern::test::PayoutProvider;
+using lantern::test::SeenRequest;
 
 namespace {
 

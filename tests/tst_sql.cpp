@@ -55,6 +55,8 @@ private Q_SLOTS:
     void unreachableMySqlIsUnavailable();
     void constraintViolationIsSqlError_data() { dialects_data(); }
     void constraintViolationIsSqlError();
+    void writeKeepsItsStatementsPrepared_data() { dialects_data(); }
+    void writeKeepsItsStatementsPrepared();
 };
 
 void TestSql::dialects_data()
@@ -173,6 +175,34 @@ void TestSql::constraintViolationIsSqlError()
     QVERIFY_THROWS_EXCEPTION(SqlError, sql.exec(QStringLiteral("INSERT INTO checkin_log (uid, day, kind, points, signed_at) VALUES (?, ?, ?, ?, ?)"),
                                                 {1, QStringLiteral("2026-11-01"), QStringLiteral("bogus"), 0, 0}));
     QCOMPARE(count(sql, QStringLiteral("checkin_log")), 0);
+}
+
+void TestSql::writeKeepsItsStatementsPrepared()
+{
+    // The same text again with other values (the prepared statement kept), inside and outside a
+    // transaction; a failure throws and the text still works afterwards; read-only refuses.
+    QFETCH(DbUrl, url);
+    test::resetTables(url);
+    SqlConnection sql(url);
+    const QString insert = sql.insertIgnoreInto() + QStringLiteral("checkin_log (uid, day, kind, points, signed_at) VALUES ")
+            + SqlConnection::placeholderRows(2, 5);
+    const auto rows = [](qint64 first, qint64 second) {
+        return QVariantList{first, QStringLiteral("2026-11-01"), QStringLiteral("normal"), 10, 0,
+                            second, QStringLiteral("2026-11-01"), QStringLiteral("normal"), 10, 0};
+    };
+    QCOMPARE(sql.write(insert, rows(1, 2)), 2);
+    QCOMPARE(sql.write(insert, rows(2, 3)), 1);  // uid 2's row was there: ignored
+    sql.transaction([&] { QCOMPARE(sql.write(insert, rows(4, 5)), 2); });
+    QCOMPARE(count(sql, QStringLiteral("checkin_log")), 5);
+
+    const QString strict = QStringLiteral("INSERT INTO checkin_log (uid, day, kind, points, signed_at) VALUES ") + SqlConnection::placeholderRows(2, 5);
+    QVERIFY_THROWS_EXCEPTION(SqlError, sql.write(strict, rows(6, 1)));  // uid 1 exists
+    QCOMPARE(sql.write(strict, rows(6, 7)), 2);
+    QCOMPARE(count(sql, QStringLiteral("checkin_log")), 7);
+
+    SqlConnection reader(url, SqlAccess::ReadOnly);
+    QVERIFY_THROWS_EXCEPTION(SqlReadOnlyError, reader.write(insert, rows(8, 9)));
+    QCOMPARE(count(sql, QStringLiteral("checkin_log")), 7);
 }
 
 LANTERN_TEST_SUITE(TestSql);

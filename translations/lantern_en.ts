@@ -1049,6 +1049,10 @@ Key prefix: %3</translation>
             <numerusform>%1 (gave up after %n attempts)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>invalid payout connections %1: expected 1 to %2</source>
+        <translation>invalid payout connections %1: expected 1 to %2</translation>
+    </message>
 </context>
 <context>
     <name>lantern::HttpRequestParser</name>
@@ -1158,6 +1162,16 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::PayoutDispatcher</name>
+    <message numerus="yes">
+        <source>the worker stopped while %n payout(s) were in flight</source>
+        <translation>
+            <numerusform>the worker stopped while %n payout was in flight</numerusform>
+            <numerusform>the worker stopped while %n payouts were in flight</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lantern::PayoutGateway</name>
     <message>
         <source>a payout needs an idempotency key of 1 to 255 characters</source>
@@ -1166,6 +1180,29 @@ Key prefix: %3</translation>
     <message>
         <source>a payout of %1 cents is not possible: the amount must be positive</source>
         <translation>a payout of %1 cents is not possible: the amount must be positive</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number from 1 to 1024</source>
+        <translation>invalid %1 &apos;%2&apos;: expected a whole number from 1 to 1024</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::PayoutRateLimit</name>
+    <message>
+        <source>invalid payout rate %1: expected more than 0 and at most %2 calls a second</source>
+        <translation>invalid payout rate %1: expected more than 0 and at most %2 calls a second</translation>
+    </message>
+    <message>
+        <source>invalid payout burst %1: expected 0 or more</source>
+        <translation>invalid payout burst %1: expected 0 or more</translation>
+    </message>
+    <message>
+        <source>unexpected reply of payout_rate.lua</source>
+        <translation>unexpected reply of payout_rate.lua</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected calls per second, a number above 0 and at most %3, such as 200</source>
+        <translation>invalid %1 &apos;%2&apos;: expected calls per second, a number above 0 and at most %3, such as 200</translation>
     </message>
 </context>
 <context>
@@ -1323,6 +1360,34 @@ Key prefix: %3</translation>
     <message>
         <source>In flight</source>
         <translation>In flight</translation>
+    </message>
+    <message>
+        <source>Tasks in its backup lists: claimed, not yet settled.</source>
+        <translation>Tasks in its backup lists: claimed, not yet settled.</translation>
+    </message>
+    <message>
+        <source>Payouts the provider confirmed per second, between the worker&apos;s last two heartbeats.</source>
+        <translation>Payouts the provider confirmed per second, between the worker&apos;s last two heartbeats.</translation>
+    </message>
+    <message>
+        <source>Calls to the payout provider waiting for an answer at its last heartbeat (at most lanternd work --in-flight).</source>
+        <translation>Calls to the payout provider waiting for an answer at its last heartbeat (at most lanternd work --in-flight).</translation>
+    </message>
+    <message>
+        <source>Calls that did not come back paid (timeouts, 5xx, refusals), of %1 calls since the worker started; each is retried with the same idempotency key.</source>
+        <translation>Calls that did not come back paid (timeouts, 5xx, refusals), of %1 calls since the worker started; each is retried with the same idempotency key.</translation>
+    </message>
+    <message>
+        <source>Payouts/s</source>
+        <translation>Payouts/s</translation>
+    </message>
+    <message>
+        <source>Calls out</source>
+        <translation>Calls out</translation>
+    </message>
+    <message>
+        <source>Provider errors</source>
+        <translation>Provider errors</translation>
     </message>
 </context>
 <context>
@@ -2030,10 +2095,6 @@ Key prefix: %3</translation>
         <translation>cannot reconcile %1: it is after today</translation>
     </message>
     <message>
-        <source>invalid --batch: expected 1 to 10000</source>
-        <translation>invalid --batch: expected 1 to 10000</translation>
-    </message>
-    <message>
         <source>%1; retrying in %2 ms</source>
         <translation>%1; retrying in %2 ms</translation>
     </message>
@@ -2069,6 +2130,10 @@ Key prefix: %3</translation>
         <source>serve does not run on a Redis Cluster yet (%1): its event loops talk to one node; see docs/cluster.md</source>
         <translation>serve does not run on a Redis Cluster yet (%1): its event loops talk to one node; see docs/cluster.md</translation>
     </message>
+    <message>
+        <source>invalid --%1: expected %2 to %3</source>
+        <translation>invalid --%1: expected %2 to %3</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Main</name>
@@ -2088,7 +2153,7 @@ commands:
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
-  work     [--id W] [--once] [--batch N]
+  work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
@@ -2113,7 +2178,7 @@ commands:
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
-  work     [--id W] [--once] [--batch N]
+  work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
@@ -2671,6 +2736,25 @@ This cannot be undone.</translation>
     <message>
         <source>⚠ %1</source>
         <translation>⚠ %1</translation>
+    </message>
+    <message>
+        <source>Payout pending (in flight or to be retried)</source>
+        <translation>Payout pending (in flight or to be retried)</translation>
+    </message>
+    <message>
+        <source>Payouts per second</source>
+        <translation>Payouts per second</translation>
+    </message>
+    <message>
+        <source>Grabs and payouts per second</source>
+        <translation>Grabs and payouts per second</translation>
+    </message>
+    <message numerus="yes">
+        <source>Payouts: %1/s now · %2 pending at the provider or to be retried · %n provider error(s) (calls that did not pay, each retried with the same idempotency key)</source>
+        <translation>
+            <numerusform>Payouts: %1/s now · %2 pending at the provider or to be retried · %n provider error (a call that did not pay, retried with the same idempotency key)</numerusform>
+            <numerusform>Payouts: %1/s now · %2 pending at the provider or to be retried · %n provider errors (calls that did not pay, each retried with the same idempotency key)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3630,6 +3714,13 @@ SQL: %2</translation>
         <translation>
             <numerusform>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n dead letter&lt;/a&gt;</numerusform>
             <numerusform>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n dead letters&lt;/a&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>payouts %1/s, %n call(s) out, provider errors: %2</source>
+        <translation>
+            <numerusform>payouts %1/s, %n call out, provider errors: %2</numerusform>
+            <numerusform>payouts %1/s, %n calls out, provider errors: %2</numerusform>
         </translation>
     </message>
 </context>

@@ -1045,6 +1045,10 @@ SQL：%2
             <numerusform>%1（尝试 %n 次后放弃）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>invalid payout connections %1: expected 1 to %2</source>
+        <translation>支付连接数 %1 无效：应为 1 到 %2</translation>
+    </message>
 </context>
 <context>
     <name>lantern::HttpRequestParser</name>
@@ -1154,6 +1158,15 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::PayoutDispatcher</name>
+    <message numerus="yes">
+        <source>the worker stopped while %n payout(s) were in flight</source>
+        <translation>
+            <numerusform>工作进程在 %n 笔发放进行中时停止了</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lantern::PayoutGateway</name>
     <message>
         <source>a payout needs an idempotency key of 1 to 255 characters</source>
@@ -1162,6 +1175,29 @@ SQL：%2
     <message>
         <source>a payout of %1 cents is not possible: the amount must be positive</source>
         <translation>无法发放 %1 分：金额必须为正数</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number from 1 to 1024</source>
+        <translation>%1“%2”无效：应为 1 到 1024 的整数</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::PayoutRateLimit</name>
+    <message>
+        <source>invalid payout rate %1: expected more than 0 and at most %2 calls a second</source>
+        <translation>支付速率 %1 无效：应大于 0 且不超过每秒 %2 次调用</translation>
+    </message>
+    <message>
+        <source>invalid payout burst %1: expected 0 or more</source>
+        <translation>支付突发量 %1 无效：应为 0 或更大</translation>
+    </message>
+    <message>
+        <source>unexpected reply of payout_rate.lua</source>
+        <translation>payout_rate.lua 返回了意外的结果</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected calls per second, a number above 0 and at most %3, such as 200</source>
+        <translation>%1“%2”无效：应为每秒调用次数，大于 0 且不超过 %3 的数，例如 200</translation>
     </message>
 </context>
 <context>
@@ -1314,6 +1350,34 @@ SQL：%2
     <message>
         <source>In flight</source>
         <translation>处理中</translation>
+    </message>
+    <message>
+        <source>Tasks in its backup lists: claimed, not yet settled.</source>
+        <translation>其备份列表中的任务：已领取、尚未结清。</translation>
+    </message>
+    <message>
+        <source>Payouts the provider confirmed per second, between the worker&apos;s last two heartbeats.</source>
+        <translation>最近两次心跳之间，支付方每秒确认的发放笔数。</translation>
+    </message>
+    <message>
+        <source>Calls to the payout provider waiting for an answer at its last heartbeat (at most lanternd work --in-flight).</source>
+        <translation>上次心跳时正在等待支付方应答的调用数（最多为 lanternd work --in-flight）。</translation>
+    </message>
+    <message>
+        <source>Calls that did not come back paid (timeouts, 5xx, refusals), of %1 calls since the worker started; each is retried with the same idempotency key.</source>
+        <translation>工作进程启动以来共 %1 次调用中未返回成功的调用（超时、5xx、拒绝）；每次都会用同一个幂等键重试。</translation>
+    </message>
+    <message>
+        <source>Payouts/s</source>
+        <translation>发放/秒</translation>
+    </message>
+    <message>
+        <source>Calls out</source>
+        <translation>进行中的调用</translation>
+    </message>
+    <message>
+        <source>Provider errors</source>
+        <translation>支付方错误</translation>
     </message>
 </context>
 <context>
@@ -2009,10 +2073,6 @@ SQL：%2
         <translation>不能对账 %1：该日期晚于今天</translation>
     </message>
     <message>
-        <source>invalid --batch: expected 1 to 10000</source>
-        <translation>--batch 无效：应为 1 到 10000</translation>
-    </message>
-    <message>
         <source>%1; retrying in %2 ms</source>
         <translation>%1；%2 毫秒后重试</translation>
     </message>
@@ -2048,6 +2108,10 @@ SQL：%2
         <source>serve does not run on a Redis Cluster yet (%1): its event loops talk to one node; see docs/cluster.md</source>
         <translation>serve 暂不支持在 Redis 集群上运行（%1）：它的事件循环只与一个节点通信；参见 docs/cluster.md</translation>
     </message>
+    <message>
+        <source>invalid --%1: expected %2 to %3</source>
+        <translation>--%1 无效：应为 %2 到 %3</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Main</name>
@@ -2067,7 +2131,7 @@ commands:
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
-  work     [--id W] [--once] [--batch N]
+  work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
@@ -2092,7 +2156,7 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
-  work     [--id W] [--once] [--batch N]
+  work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
@@ -2646,6 +2710,24 @@ This cannot be undone.</source>
     <message>
         <source>⚠ %1</source>
         <translation>⚠ %1</translation>
+    </message>
+    <message>
+        <source>Payout pending (in flight or to be retried)</source>
+        <translation>待发放（进行中或待重试）</translation>
+    </message>
+    <message>
+        <source>Payouts per second</source>
+        <translation>每秒发放数</translation>
+    </message>
+    <message>
+        <source>Grabs and payouts per second</source>
+        <translation>每秒抢红包数与发放数</translation>
+    </message>
+    <message numerus="yes">
+        <source>Payouts: %1/s now · %2 pending at the provider or to be retried · %n provider error(s) (calls that did not pay, each retried with the same idempotency key)</source>
+        <translation>
+            <numerusform>发放：当前 %1 笔/秒 · %2 笔在支付方处理中或待重试 · 支付方错误 %n 次（未成功的调用，均用同一个幂等键重试）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3590,6 +3672,12 @@ SQL：%2</translation>
         <source>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n dead letter(s)&lt;/a&gt;</source>
         <translation>
             <numerusform>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n 条死信&lt;/a&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>payouts %1/s, %n call(s) out, provider errors: %2</source>
+        <translation>
+            <numerusform>发放 %1 笔/秒，%n 个调用进行中，支付方错误：%2</numerusform>
         </translation>
     </message>
 </context>

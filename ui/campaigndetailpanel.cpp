@@ -62,9 +62,11 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
       m_rateView(new QChartView(m_content)),
       m_rateChart(new QChart),
       m_rateSeries(new QLineSeries),
+      m_payoutSeries(new QLineSeries),
       m_timeAxis(new QDateTimeAxis),
       m_rateAxis(new QValueAxis),
-      m_rateHint(new QLabel(m_content))
+      m_rateHint(new QLabel(m_content)),
+      m_payouts(new QLabel(m_content))
 {
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);
@@ -103,6 +105,7 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     const QList<std::pair<QString, QString>> rows{{QStringLiteral("grabbed"), tr("Grabbed")},
                                                   {QStringLiteral("persisted"), tr("Saved to the ledger")},
                                                   {QStringLiteral("paid"), tr("Paid out")},
+                                                  {QStringLiteral("pending"), tr("Payout pending (in flight or to be retried)")},
                                                   {QStringLiteral("remaining"), tr("Remaining in the pool")},
                                                   {QStringLiteral("refunded"), tr("Refunded at close")},
                                                   {QStringLiteral("refused"), tr("Refused by the ledger (Redis had lost them)")},
@@ -131,19 +134,24 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     ledgerLayout->addWidget(m_durability);
     ledgerLayout->addWidget(m_violations);
 
-    // Grabs per second.
+    // Grabs and payouts per second.
     m_rateSeries->setName(tr("Grabs per second"));
+    m_payoutSeries->setName(tr("Payouts per second"));
     m_rateChart->addSeries(m_rateSeries);
+    m_rateChart->addSeries(m_payoutSeries);
     m_timeAxis->setFormat(QStringLiteral("HH:mm:ss"));
     m_timeAxis->setTickCount(4);
     m_rateAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_rateAxis->setMin(0);
     m_rateChart->addAxis(m_timeAxis, Qt::AlignBottom);
     m_rateChart->addAxis(m_rateAxis, Qt::AlignLeft);
-    m_rateSeries->attachAxis(m_timeAxis);
-    m_rateSeries->attachAxis(m_rateAxis);
-    m_rateChart->legend()->setVisible(false);
-    m_rateChart->setTitle(tr("Grabs per second"));
+    for (QLineSeries *series : {m_rateSeries, m_payoutSeries}) {
+        series->attachAxis(m_timeAxis);
+        series->attachAxis(m_rateAxis);
+    }
+    m_rateChart->legend()->setVisible(true);
+    m_rateChart->legend()->setAlignment(Qt::AlignBottom);
+    m_rateChart->setTitle(tr("Grabs and payouts per second"));
     m_rateChart->setMargins(QMargins(4, 4, 4, 4));
     m_rateChart->setBackgroundRoundness(0);
     m_rateView->setChart(m_rateChart);
@@ -151,6 +159,8 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     m_rateView->setMinimumSize(260, 180);
     m_rateHint->setWordWrap(true);
     m_rateHint->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+    m_payouts->setObjectName(QStringLiteral("payoutFigures"));
+    m_payouts->setWordWrap(true);
 
     auto *left = new QVBoxLayout;
     left->addWidget(figures);
@@ -159,6 +169,7 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     auto *right = new QVBoxLayout;
     right->addWidget(m_rateView, 1);
     right->addWidget(m_rateHint);
+    right->addWidget(m_payouts);
     auto *columns = new QHBoxLayout;
     columns->setSpacing(16);
     columns->addLayout(left, 5);
@@ -199,6 +210,7 @@ void CampaignDetailPanel::showNothing(const QString &hint)
 {
     m_shown = false;
     m_rate.clear();
+    m_payoutRate.clear();
     m_placeholder->setText(hint);
     m_placeholder->setVisible(true);
     m_content->setVisible(false);
@@ -243,6 +255,8 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
     set(QStringLiteral("persistedAmount"), QStringLiteral("—"));
     set(QStringLiteral("paidCount"), locale.toString(summary.paidCount));
     set(QStringLiteral("paidAmount"), formatYuan(summary.paidCents));
+    set(QStringLiteral("pendingCount"), locale.toString(summary.pendingCount));
+    set(QStringLiteral("pendingAmount"), formatYuan(summary.pendingCents));
     // A draft has not filled its pool yet: all of its envelopes are still to come.
     set(QStringLiteral("remainingCount"), locale.toString(campaign.status == CampaignStatus::Draft ? campaign.count : summary.remainingCount));
     set(QStringLiteral("remainingAmount"), formatYuan(summary.remainingCents));
@@ -272,19 +286,24 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
     m_durability->setVisible(!snapshot.durabilityWarning.isEmpty());
 
     m_rate.addReading(campaign.id, snapshot.loadedAtMs, summary.grabbedCount);
+    m_payoutRate.addReading(campaign.id, snapshot.loadedAtMs, summary.paidCount);
     updateRateChart();
 }
 
 void CampaignDetailPanel::updateRateChart()
 {
-    QList<QPointF> points;
-    for (const GrabRateSeries::Point &point : m_rate.points())
-        points << QPointF(double(point.atMs), point.perSecond);
-    m_rateSeries->replace(points);
+    const auto pointsOf = [](const GrabRateSeries &series) {
+        QList<QPointF> points;
+        for (const GrabRateSeries::Point &point : series.points())
+            points << QPointF(double(point.atMs), point.perSecond);
+        return points;
+    };
+    m_rateSeries->replace(pointsOf(m_rate));
+    m_payoutSeries->replace(pointsOf(m_payoutRate));
     const qint64 now = m_snapshot.loadedAtMs;
     const qint64 first = m_rate.points().isEmpty() ? now - 60'000 : std::min(m_rate.points().constFirst().atMs, now - 60'000);
     m_timeAxis->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(now));
-    const double peak = m_rate.peak();
+    const double peak = std::max(m_rate.peak(), m_payoutRate.peak());
     m_rateAxis->setRange(0, peak < 5 ? 5 : peak * 1.15);
     m_rateAxis->applyNiceNumbers();
     if (m_snapshot.summary.campaign.status != CampaignStatus::Live)
@@ -294,6 +313,23 @@ void CampaignDetailPanel::updateRateChart()
     else
         m_rateHint->setText(tr("Now %1 grabs/s, peak %2 grabs/s, over the last %n refresh(es).", nullptr, int(m_rate.points().size()))
                                     .arg(locale().toString(m_rate.points().constLast().perSecond, 'f', 1), locale().toString(m_rate.peak(), 'f', 1)));
+
+    // The payouts (issue 12): how fast they land, how many are out, how many calls did not pay.
+    const CampaignSummary &summary = m_snapshot.summary;
+    const QString payoutsNow =
+            m_payoutRate.points().isEmpty() ? QStringLiteral("—") : locale().toString(m_payoutRate.points().constLast().perSecond, 'f', 1);
+    m_payouts->setText(tr("Payouts: %1/s now · %2 pending at the provider or to be retried · %n provider error(s) (calls that did not pay, "
+                          "each retried with the same idempotency key)",
+                          nullptr, int(std::min<qint64>(summary.providerErrors, INT_MAX)))
+                               .arg(payoutsNow, locale().toString(summary.pendingCount)));
+    m_payouts->setStyleSheet(summary.providerErrors > 0 && summary.providerErrors * 2 > summary.paidCount + summary.providerErrors
+                                     ? QStringLiteral("QLabel { color: #a50e0e; }")
+                                     : QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+}
+
+QString CampaignDetailPanel::payoutText() const
+{
+    return m_payouts->text();
 }
 
 QString CampaignDetailPanel::ledgerText() const

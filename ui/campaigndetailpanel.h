@@ -41,6 +41,10 @@ public:
     QStringList violationTexts() const;
     QString figure(const QString &name) const;
     const GrabRateSeries &rate() const { return m_rate; }
+    /** Payouts per second, from successive readings of the paid count. */
+    const GrabRateSeries &payoutRate() const { return m_payoutRate; }
+    /** The line under the chart: payouts per second, pending, provider errors. */
+    QString payoutText() const;
 
 private:
     QLabel *addFigure(QGridLayout *grid, int row, int column, const QString &name);
@@ -49,6 +53,7 @@ private:
     CampaignSnapshot m_snapshot;
     bool m_shown = false;
     GrabRateSeries m_rate;
+    GrabRateSeries m_payoutRate;
 
     QLabel *m_placeholder;
     QWidget *m_content;
@@ -63,9 +68,11 @@ private:
     QChartView *m_rateView;
     QChart *m_rateChart;
     QLineSeries *m_rateSeries;
+    QLineSeries *m_payoutSeries;
     QDateTimeAxis *m_timeAxis;
     QValueAxis *m_rateAxis;
     QLabel *m_rateHint;
+    QLabel *m_payouts;
 };
 
 } // namespace lantern::ui

@@ -228,6 +228,10 @@ void QueuesView::updateSummary(const QueueSnapshot &snapshot)
     if (waiting > 0)
         parts << tr("oldest %1").arg(QueueFormat::age(oldest));
     parts << tr("%n worker(s) alive", nullptr, alive);
+    const WorkerPayoutFigures &payouts = snapshot.overview.payouts;
+    if (payouts.calls > 0)
+        parts << tr("payouts %1/s, %n call(s) out, provider errors: %2", nullptr, int(std::min<qint64>(payouts.inFlight, INT_MAX)))
+                         .arg(QLocale().toString(payouts.paidPerSecond, 'f', 1), QLocale().toString(payouts.providerErrors));
     if (dead > 0)
         parts << tr("<span style=\"color:#a50e0e\">%n dead, holding %1</span> — <a href=\"view:recovery\">see Recovery</a>", nullptr, dead)
                          .arg(tr("%Ln task(s)", nullptr, int(std::min<qint64>(stranded, INT_MAX))));

@@ -32,7 +32,7 @@ QString usage()
                                        "  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O\n"
                                        "  calendar --uid U|--token T [--month YYYY-MM]\n"
                                        "  reconcile --date YYYY-MM-DD\n"
-                                       "  work     [--id W] [--once] [--batch N]\n"
+                                       "  work     [--id W] [--once] [--batch N] [--in-flight N]\n"
                                        "  queues\n"
                                        "  recover  [--worker W] [--operator O]\n"
                                        "  token    --uid U [--ttl-s S]\n"

@@ -7,6 +7,7 @@
 #include "envelope/envelopedrain.h"
 #include "envelope/enveloperecovery.h"
 #include "payout/payoutgateway.h"
+#include "payout/payoutratelimit.h"
 #include "commandcontext.h"
 #include "core/errors.h"
 #include "queue/queueoverview.h"
@@ -22,6 +23,7 @@
 #include <QHostInfo>
 #include <QRegularExpression>
 #include <QJsonArray>
+#include <QProcessEnvironment>
 #include <QThread>
 
 #include <algorithm>
@@ -29,6 +31,12 @@
 #include <csignal>
 #include <cstdio>
 #include <functional>
+#include <memory>
+#include <optional>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace lantern::cli {
 
@@ -79,23 +87,28 @@ QJsonObject statsJson(const QString &workerId, const DrainStats &checkins, const
             {QStringLiteral("payouts"), payoutJson}};
 }
 
-/** Renews the heartbeat when a third of its TTL has passed. A failed beat throws and is not
-    retried before the next third either, so a caller polling it never hammers a dead Redis. */
+/** Renews the heartbeat, with the worker's payout figures, when a third of its TTL has passed.
+    A failed beat throws and is not retried before the next third either, so a caller polling it
+    never hammers a dead Redis. */
 class HeartbeatPacer {
 public:
-    HeartbeatPacer(WorkerHeartbeat &heartbeat, RedisClient &redis) : m_heartbeat(heartbeat), m_redis(redis) {}
+    HeartbeatPacer(WorkerHeartbeat &heartbeat, RedisClient &redis, std::function<WorkerPayoutFigures()> figures)
+        : m_heartbeat(heartbeat), m_redis(redis), m_figures(std::move(figures))
+    {
+    }
     void operator()()
     {
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         if (now - m_lastBeatMs >= m_heartbeat.ttlSeconds() * 1000 / 3) {
             m_lastBeatMs = now;
-            m_heartbeat.beat(m_redis, now);
+            m_heartbeat.beat(m_redis, now, m_figures());
         }
     }
 
 private:
     WorkerHeartbeat &m_heartbeat;
     RedisClient &m_redis;
+    std::function<WorkerPayoutFigures()> m_figures;
     qint64 m_lastBeatMs = 0;
 };
 
@@ -120,27 +133,74 @@ int runMigrate(CommandContext &context)
     return 0;
 }
 
+namespace {
+
+/** A whole-number option of `work` in [min, max], or `fallback` when absent. */
+int workOption(CommandContext &context, const QString &name, int fallback, int min, int max)
+{
+    bool ok = true;
+    const int value = context.line().value(name, QString::number(fallback)).toInt(&ok);
+    if (!ok || value < min || value > max)
+        throw InvalidInputError(
+                QCoreApplication::translate("lantern::cli::Commands", "invalid --%1: expected %2 to %3").arg(name).arg(min).arg(max));
+    return value;
+}
+
+/** A worker's batches allocate and free a few hundred kilobytes each (statements' bound values,
+    claimed entries); glibc would give that back to the kernel after every batch (brk and munmap,
+    each a TLB shootdown on every CPU: a fifth of a check-in worker's time on the development VM).
+    The worker keeps up to 64 MB instead. */
+void keepFreedMemory()
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
+} // namespace
+
 int runWork(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("batch")}, {QStringLiteral("once")});
+    requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("batch"), QStringLiteral("in-flight")}, {QStringLiteral("once")});
     const QString workerId = context.line().value(QStringLiteral("id"), defaultWorkerId());
     KeySchema::validateWorkerId(workerId);
-    bool ok = true;
-    const int batch = context.line().value(QStringLiteral("batch"), QStringLiteral("500")).toInt(&ok);
-    if (!ok || batch < 1 || batch > 10000)
-        throw InvalidInputError(QCoreApplication::translate("lantern::cli::Commands", "invalid --batch: expected 1 to 10000"));
+    const int batch = workOption(context, QStringLiteral("batch"), 500, 1, 10000);
+    const int inFlight = workOption(context, QStringLiteral("in-flight"), 64, 1, 1024);
     const bool once = context.line().switches.contains(QStringLiteral("once"));
+    keepFreedMemory();
     WorkerHeartbeat heartbeat(context.keys(), workerId, WorkerHeartbeat::configuredTtlSeconds());
 
-    // Both reachable before this worker registers; the payout provider is chosen by the environment.
+    // Both reachable before this worker registers; the payout provider and its shared rate are
+    // chosen by the environment.
     context.sql();
     RedisClient &redis = context.redis();
-    const std::unique_ptr<PayoutGateway> gateway = makePayoutGateway(redis, context.keys().prefix());
-    HeartbeatPacer pacer(heartbeat, redis);
+    const std::unique_ptr<PayoutGateway> gateway = makePayoutGateway(redis, context.keys().prefix(), QProcessEnvironment::systemEnvironment(), inFlight);
+    std::optional<PayoutRateLimit> rate;
+    if (const std::optional<double> perSecond = PayoutRateLimit::rateFromEnvironment())
+        rate.emplace(context.keys().prefix(), *perSecond);
+    // One drain for the whole run, so payouts stay in flight between passes; a new one after an
+    // outage, which takes over what its backup lists hold.
+    std::unique_ptr<EnvelopeDrain> drain;
+    PayoutCallCounts earlierDrains;  // the calls of the drains an outage ended
+    HeartbeatPacer pacer(heartbeat, redis, [&drain, &earlierDrains] {
+        PayoutCallCounts counts = earlierDrains;
+        WorkerPayoutFigures figures;
+        if (drain) {
+            counts += drain->dispatcher().counts();
+            figures.inFlight = drain->dispatcher().inFlight();
+        }
+        figures.paid = counts.paid;
+        figures.calls = counts.calls;
+        figures.providerErrors = counts.providerErrors;
+        return figures;
+    });
     if (!once)
         warnIfGrabsCanBeLost(context, "work");
     EnvelopeDrainOptions payoutOptions;
     payoutOptions.batchSize = batch;
+    payoutOptions.inFlight = inFlight;
+    payoutOptions.rate = rate ? &*rate : nullptr;
     payoutOptions.keepAlive = [&pacer] { pacer(); };
     DrainStats checkins;
     EnvelopeDrainStats payouts;
@@ -163,10 +223,12 @@ int runWork(CommandContext &context)
             redisRun.checked();  // not before: a check cut short by an outage runs again
         }
         const DrainStats c = CheckinDrain(redis, sql, context.keys(), workerId, batch).pass();
-        const EnvelopeDrainStats p = EnvelopeDrain(redis, sql, context.keys(), workerId, *gateway, payoutOptions).pass();
+        if (!drain)
+            drain = std::make_unique<EnvelopeDrain>(redis, sql, context.keys(), workerId, *gateway, payoutOptions);
+        const EnvelopeDrainStats p = drain->advance(std::chrono::milliseconds(250));
         checkins += c;
         payouts += p;
-        return c.claimed + p.claimed;
+        return c.claimed + p.claimed + (drain->busy() ? 1 : 0);
     };
 
     if (once) {
@@ -177,11 +239,14 @@ int runWork(CommandContext &context)
         int backoffMs = 100;
         while (!s_stopRequested.load()) {
             try {
-                const qint64 claimed = passOnce();
+                const qint64 work = passOnce();
                 backoffMs = 100;
-                if (claimed == 0)
+                if (work == 0)
                     pause(200);
             } catch (const UnavailableError &error) {
+                if (drain)
+                    earlierDrains += drain->dispatcher().counts();
+                drain.reset();  // what it held is in its backup lists; the next one takes it over
                 const QString message =
                         QCoreApplication::translate("lantern::cli::Commands", "%1; retrying in %2 ms").arg(error.message()).arg(backoffMs);
                 std::fprintf(stderr, "lanternd work: %s\n", message.toLocal8Bit().constData());
@@ -196,6 +261,15 @@ int runWork(CommandContext &context)
                     }
                 });
                 backoffMs = std::min(backoffMs * 2, 5000);
+            }
+        }
+        // Payouts in flight finish and are recorded before the worker goes; if Redis or SQL is
+        // gone by then, they stay in the backup lists for recovery.
+        if (drain) {
+            try {
+                payouts += drain->finish();
+            } catch (const UnavailableError &error) {
+                std::fprintf(stderr, "lanternd work: %s\n", error.message().toLocal8Bit().constData());
             }
         }
     }
@@ -242,15 +316,32 @@ int runQueues(CommandContext &context)
         queues.append(QJsonObject{{QStringLiteral("name"), queue.name},
                                   {QStringLiteral("depth"), queue.depth},
                                   {QStringLiteral("oldest_age_s"), queue.oldestAgeS}});
+    // A live worker's payout figures, as it said with its last beat (issue 12); only when it did.
+    const auto payoutsJson = [](const WorkerPayoutFigures &figures) {
+        return QJsonObject{{QStringLiteral("paid"), figures.paid},
+                           {QStringLiteral("paid_per_s"), figures.paidPerSecond},
+                           {QStringLiteral("in_flight"), figures.inFlight},
+                           {QStringLiteral("calls"), figures.calls},
+                           {QStringLiteral("provider_errors"), figures.providerErrors}};
+    };
     QJsonArray workers;
-    for (const WorkerStatus &worker : overview.workers)
-        workers.append(QJsonObject{{QStringLiteral("id"), worker.id},
-                                   {QStringLiteral("alive"), worker.alive},
-                                   {QStringLiteral("backup_depth"), worker.backupDepth},
-                                   {QStringLiteral("last_beat_s"), worker.lastBeatS ? QJsonValue(*worker.lastBeatS) : QJsonValue()}});
+    bool anyPayouts = false;
+    for (const WorkerStatus &worker : overview.workers) {
+        QJsonObject json{{QStringLiteral("id"), worker.id},
+                         {QStringLiteral("alive"), worker.alive},
+                         {QStringLiteral("backup_depth"), worker.backupDepth},
+                         {QStringLiteral("last_beat_s"), worker.lastBeatS ? QJsonValue(*worker.lastBeatS) : QJsonValue()}};
+        if (worker.payouts) {
+            json.insert(QStringLiteral("payouts"), payoutsJson(*worker.payouts));
+            anyPayouts = true;
+        }
+        workers.append(json);
+    }
     QJsonObject json{{QStringLiteral("queues"), queues}, {QStringLiteral("workers"), workers}, {QStringLiteral("dead_letter"), overview.deadLetter}};
     if (overview.refused > 0)  // grabs the ledger refused after Redis lost state (issue 15)
         json.insert(QStringLiteral("refused_grabs"), overview.refused);
+    if (anyPayouts)
+        json.insert(QStringLiteral("payouts"), payoutsJson(overview.payouts));
     printJson(json);
     return 0;
 }

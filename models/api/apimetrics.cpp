@@ -89,6 +89,39 @@ quint64 ApiMetrics::grabs(const QString &outcome) const
     return 0;
 }
 
+QByteArray ApiMetrics::renderPayouts(const QueueOverview &queues)
+{
+    // Each live worker's payout figures as it said them with its last beat (issue 12): counters
+    // since the worker started (a restart starts them over, as Prometheus expects), and gauges.
+    struct Series {
+        const char *name;
+        const char *type;
+        const char *help;
+        QByteArray (*value)(const WorkerPayoutFigures &);
+    };
+    static const Series series[] = {
+            {"lantern_worker_payouts_paid_total", "counter", "Payouts the provider confirmed, by worker.",
+             [](const WorkerPayoutFigures &f) { return QByteArray::number(f.paid); }},
+            {"lantern_worker_payout_calls_total", "counter", "Calls sent to the payout provider, by worker.",
+             [](const WorkerPayoutFigures &f) { return QByteArray::number(f.calls); }},
+            {"lantern_worker_payout_provider_errors_total", "counter", "Payout calls that did not come back paid (timeouts, 5xx, refusals), by worker.",
+             [](const WorkerPayoutFigures &f) { return QByteArray::number(f.providerErrors); }},
+            {"lantern_worker_payouts_in_flight", "gauge", "Payout calls out at the worker's last heartbeat.",
+             [](const WorkerPayoutFigures &f) { return QByteArray::number(f.inFlight); }},
+            {"lantern_worker_payouts_per_second", "gauge", "Payouts confirmed per second between the worker's last two heartbeats.",
+             [](const WorkerPayoutFigures &f) { return number(f.paidPerSecond); }},
+    };
+    QByteArray out;
+    for (const Series &s : series) {
+        out += QByteArray("# HELP ") + s.name + ' ' + s.help + "\n# TYPE " + s.name + ' ' + s.type + '\n';
+        for (const WorkerStatus &worker : queues.workers) {
+            if (worker.payouts)
+                out += QByteArray(s.name) + "{worker=\"" + worker.id.toUtf8() + "\"} " + s.value(*worker.payouts) + '\n';
+        }
+    }
+    return out;
+}
+
 QByteArray ApiMetrics::render(const QueueOverview *queues) const
 {
     QByteArray out;
@@ -149,6 +182,7 @@ QByteArray ApiMetrics::render(const QueueOverview *queues) const
                "lantern_workers{state=\"dead\"} " + QByteArray::number(qint64(queues->workers.size()) - alive) + '\n';
         out += "# HELP lantern_backup_entries Entries held in workers' backup lists.\n# TYPE lantern_backup_entries gauge\n"
                "lantern_backup_entries " + QByteArray::number(backup) + '\n';
+        out += renderPayouts(*queues);
     }
     out += "# HELP lantern_redis_commands_total Commands the event loops sent to Redis.\n# TYPE lantern_redis_commands_total counter\n"
            "lantern_redis_commands_total " + QByteArray::number(m_redisCommands.load(Relaxed)) + '\n';

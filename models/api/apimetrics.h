@@ -39,6 +39,7 @@ public:
 
 private:
     static int statusIndex(int status);
+    static QByteArray renderPayouts(const QueueOverview &queues);
 
     struct PerEndpoint {
         std::array<std::atomic<quint64>, Statuses.size()> byStatus{};

@@ -2,6 +2,7 @@
 
 #include "checkin/checkinentry.h"
 #include "checkin/checkinstore.h"
+#include "queue/queuepipeline.h"
 #include "queue/reliablequeue.h"
 #include "redis/keyschema.h"
 
@@ -23,14 +24,44 @@ CheckinDrain::CheckinDrain(RedisClient &redis, SqlConnection &sql, const KeySche
 
 DrainStats CheckinDrain::pass()
 {
+    // One round trip for every shard: what this worker's backup lists held (left by an earlier
+    // failure), then a new batch per shard. The backup lists are read before the claims run.
+    QList<ReliableQueue> queues;
+    queues.reserve(m_keys.shards());
+    for (int shard = 0; shard < m_keys.shards(); ++shard)
+        queues.append(ReliableQueue(m_keys.checkinQueue(shard), m_keys.checkinBackup(shard, m_workerId), m_keys.checkinDeadLetter(shard)));
+    QueuePipeline claims;
+    QList<std::pair<int, int>> handles;  // (backup read, claim) per shard
+    for (const ReliableQueue &queue : std::as_const(queues))
+        handles.append({claims.readBackup(queue), claims.claim(queue, m_batchSize)});
+    claims.run(m_redis);
+
+    // One transaction for all of them, then one round trip that acknowledges them and sets the
+    // malformed ones aside.
     DrainStats stats;
-    for (int shard = 0; shard < m_keys.shards(); ++shard) {
-        const ReliableQueue queue(m_keys.checkinQueue(shard), m_keys.checkinBackup(shard, m_workerId), m_keys.checkinDeadLetter(shard));
-        // Entries left in our own backup list by an earlier failure come first.
-        for (QByteArrayList left = queue.inFlight(m_redis, m_batchSize); !left.isEmpty(); left = queue.inFlight(m_redis, m_batchSize))
-            stats += process(queue, left);
-        stats += process(queue, queue.claim(m_redis, m_batchSize));
+    QList<CheckinEntry> parsed;
+    QueuePipeline settle;
+    QList<QByteArrayList> good(queues.size());
+    for (qsizetype shard = 0; shard < queues.size(); ++shard) {
+        for (const int handle : {handles.at(shard).first, handles.at(shard).second}) {
+            for (const QByteArray &raw : claims.entries(handle)) {
+                ++stats.claimed;
+                if (const auto entry = CheckinEntry::fromJson(raw)) {
+                    parsed << *entry;
+                    good[shard] << raw;
+                } else {
+                    settle.deadLetter(queues.at(shard), raw);
+                    ++stats.deadLettered;
+                }
+            }
+        }
     }
+    if (stats.claimed == 0)
+        return stats;
+    stats.persisted = CheckinStore(m_sql).persist(parsed);
+    for (qsizetype shard = 0; shard < queues.size(); ++shard)
+        settle.acknowledge(queues.at(shard), good.at(shard));
+    settle.run(m_redis);
     return stats;
 }
 
@@ -43,28 +74,6 @@ DrainStats CheckinDrain::drainAll()
         if (stats.claimed == 0)
             return total;
     }
-}
-
-DrainStats CheckinDrain::process(const ReliableQueue &queue, const QByteArrayList &entries)
-{
-    DrainStats stats;
-    stats.claimed = entries.size();
-    if (entries.isEmpty())
-        return stats;
-    QList<CheckinEntry> parsed;
-    QByteArrayList good;
-    for (const QByteArray &raw : entries) {
-        if (const auto entry = CheckinEntry::fromJson(raw)) {
-            parsed << *entry;
-            good << raw;
-        } else {
-            queue.deadLetter(m_redis, raw);
-            ++stats.deadLettered;
-        }
-    }
-    stats.persisted = CheckinStore(m_sql).persist(parsed);
-    queue.acknowledge(m_redis, good);
-    return stats;
 }
 
 } // namespace lantern

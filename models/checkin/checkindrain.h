@@ -20,22 +20,21 @@ struct DrainStats {
 };
 
 /** A worker's persistence of the check-in log queues: claim a batch per shard into this
-    worker's backup list, write it to SQL idempotently in one transaction, then acknowledge.
-    A crash between the steps leaves the batch in the backup list for recovery; replaying it
-    is harmless because every write is keyed on (uid, day). */
+    worker's backup lists (one round trip for every shard), write them to SQL idempotently in one
+    transaction, then acknowledge them (one round trip). A crash between the steps leaves the batch
+    in the backup lists for recovery; replaying it is harmless because every write is keyed on
+    (uid, day). */
 class CheckinDrain final {
 public:
     CheckinDrain(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, QString workerId, int batchSize = 500);
 
-    /** One pass over every shard: first this worker's own unacknowledged entries, then at most
-        one new batch per shard. Throws UnavailableError when Redis or SQL fails mid-way. */
+    /** One pass over every shard: this worker's own unacknowledged entries and at most one new
+        batch per shard. Throws UnavailableError when Redis or SQL fails mid-way. */
     DrainStats pass();
     /** Passes until a pass claims nothing. */
     DrainStats drainAll();
 
 private:
-    DrainStats process(const ReliableQueue &queue, const QByteArrayList &entries);
-
     RedisClient &m_redis;
     SqlConnection &m_sql;
     const KeySchema &m_keys;

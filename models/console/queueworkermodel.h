@@ -7,13 +7,14 @@
 namespace lantern {
 
 /** Every known worker (QueueOverview::workers): alive or dead by its heartbeat, how long ago it
-    beat, and how many tasks its backup lists hold in flight. */
+    beat, how many tasks its backup lists hold in flight, and its payouts as it said them with its
+    last beat: payouts per second, calls out at the provider, calls that did not pay (issue 12). */
 class QueueWorkerModel final : public QAbstractTableModel {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(QueueWorkerModel)
 
 public:
-    enum Column { Worker, State, LastBeat, InFlight, ColumnCount };
+    enum Column { Worker, State, LastBeat, InFlight, PayoutRate, PayoutCalls, ProviderErrors, ColumnCount };
 
     explicit QueueWorkerModel(QObject *parent = nullptr);
 

@@ -14,6 +14,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QScopeGuard>
 #include <QTimer>
 
 namespace lantern {
@@ -83,9 +84,23 @@ void SandboxWorker::start()
 
 void SandboxWorker::pass()
 {
+    // The payout drain runs a local event loop while payouts are in flight, in which this timer
+    // may fire again: one pass at a time.
+    if (m_passing)
+        return;
+    m_passing = true;
+    const auto done = qScopeGuard([this] { m_passing = false; });
     try {
         if (nowMs() - m_lastBeatMs >= m_heartbeat->ttlSeconds() * 1000 / 3) {
-            m_heartbeat->beat(*m_redis, nowMs());
+            // With its payout figures, as lanternd work beats (the console's Queues view shows them).
+            PayoutCallCounts counts = m_earlierPayouts;
+            if (m_drain)
+                counts += m_drain->dispatcher().counts();
+            WorkerPayoutFigures figures;
+            figures.paid = counts.paid;
+            figures.calls = counts.calls;
+            figures.providerErrors = counts.providerErrors;
+            m_heartbeat->beat(*m_redis, nowMs(), figures);
             m_lastBeatMs = nowMs();
         }
         const DrainStats stats = CheckinDrain(*m_redis, *m_sql, m_keys, m_workerId).pass();
@@ -93,11 +108,16 @@ void SandboxWorker::pass()
             m_lastCrowdMs = nowMs();
             m_soldOut = m_campaigns->crowdPass(m_demo.liveId, nowMs()) == SandboxCampaigns::SoldOut;
         }
-        EnvelopeDrain(*m_redis, *m_sql, m_keys, m_workerId, *m_gateway).pass();
+        if (!m_drain)
+            m_drain = std::make_unique<EnvelopeDrain>(*m_redis, *m_sql, m_keys, m_workerId, *m_gateway);
+        m_drain->pass();
         m_timer->setInterval(PassIntervalMs);
         if (stats.persisted > 0)
             Q_EMIT persisted(stats.persisted);
     } catch (const std::exception &error) {
+        if (m_drain)
+            m_earlierPayouts += m_drain->dispatcher().counts();
+        m_drain.reset();  // spent: the next one takes over what its backup lists hold
         m_timer->setInterval(std::min(m_timer->interval() * 2, MaxBackoffMs));
         Q_EMIT passFailed(QString::fromStdString(error.what()));
     }

@@ -3,6 +3,7 @@
 #include "console/sandboxcampaigns.h"
 #include "console/sandboxseeder.h"
 #include "core/config.h"
+#include "payout/payoutdispatcher.h"
 #include "redis/keyschema.h"
 
 #include <QObject>
@@ -13,6 +14,7 @@ class QTimer;
 
 namespace lantern {
 
+class EnvelopeDrain;
 class RedisClient;
 class SandboxCampaigns;
 class SimulatedPayoutGateway;
@@ -63,10 +65,13 @@ private:
     std::unique_ptr<WorkerHeartbeat> m_heartbeat;
     std::unique_ptr<SandboxCampaigns> m_campaigns;
     std::unique_ptr<SimulatedPayoutGateway> m_gateway;
+    std::unique_ptr<EnvelopeDrain> m_drain;  // made again after a failed pass
+    PayoutCallCounts m_earlierPayouts;       // of the drains failed passes ended
     CampaignDemo m_demo;
     qint64 m_lastBeatMs = 0;
     qint64 m_lastCrowdMs = 0;
     bool m_soldOut = false;
+    bool m_passing = false;
 };
 
 } // namespace lantern

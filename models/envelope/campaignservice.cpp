@@ -204,6 +204,10 @@ CampaignSummary CampaignService::show(qint64 id)
     summary.paidCents = ledger.paidCents;
     summary.refusedCount = ledger.refusedCount;
     summary.refusedCents = ledger.refusedCents;
+    summary.pendingCount = ledger.pendingCount;
+    summary.pendingCents = ledger.pendingCents;
+    // A paid payout's attempts count its paying call too; every other recorded call failed.
+    summary.providerErrors = std::max<qint64>(0, ledger.payoutCalls - ledger.paidCount);
     return summary;
 }
 

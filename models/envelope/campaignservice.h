@@ -33,6 +33,9 @@ struct CampaignSummary {
     qint64 paidCents = 0;
     qint64 refusedCount = 0;  // grabs the ledger refused after Redis lost state (issue 15)
     qint64 refusedCents = 0;
+    qint64 pendingCount = 0;     // payouts persisted, not confirmed yet: in flight or to be retried (issue 12)
+    qint64 pendingCents = 0;
+    qint64 providerErrors = 0;   // recorded calls to the provider that did not pay
 };
 
 /** Who a transition is recorded as in audit_log, when it changes something. */

@@ -82,11 +82,19 @@ CampaignLedger CampaignStore::ledger(qint64 campaignId)
         ledger.persistedCount = grabs.value(0).toLongLong();
         ledger.persistedCents = grabs.value(1).toLongLong();
     }
-    QSqlQuery paid = m_connection.exec(
-            QStringLiteral("SELECT COUNT(*), COALESCE(SUM(amount_cents), 0) FROM payout WHERE campaign_id = ? AND status = 'paid'"), {campaignId});
-    if (paid.next()) {
-        ledger.paidCount = paid.value(0).toLongLong();
-        ledger.paidCents = paid.value(1).toLongLong();
+    QSqlQuery payouts = m_connection.exec(
+            QStringLiteral("SELECT COALESCE(SUM(CASE WHEN status = 'paid' THEN 1 ELSE 0 END), 0), "
+                           "COALESCE(SUM(CASE WHEN status = 'paid' THEN amount_cents ELSE 0 END), 0), "
+                           "COALESCE(SUM(CASE WHEN status = 'pending' THEN 1 ELSE 0 END), 0), "
+                           "COALESCE(SUM(CASE WHEN status = 'pending' THEN amount_cents ELSE 0 END), 0), COALESCE(SUM(attempts), 0) "
+                           "FROM payout WHERE campaign_id = ?"),
+            {campaignId});
+    if (payouts.next()) {
+        ledger.paidCount = payouts.value(0).toLongLong();
+        ledger.paidCents = payouts.value(1).toLongLong();
+        ledger.pendingCount = payouts.value(2).toLongLong();
+        ledger.pendingCents = payouts.value(3).toLongLong();
+        ledger.payoutCalls = payouts.value(4).toLongLong();
     }
     QSqlQuery refused = m_connection.exec(QStringLiteral("SELECT COUNT(*), COALESCE(SUM(amount_cents), 0) FROM grab_refused WHERE campaign_id = ?"),
                                           {campaignId});

@@ -1,34 +1,45 @@
 #pragma once
 
+#include "envelope/payoutledger.h"
 #include "envelope/payouttask.h"
+#include "payout/payoutdispatcher.h"
 
 #include <QByteArrayList>
+#include <QDeadlineTimer>
+#include <QHash>
+#include <QList>
+#include <QSet>
 #include <QString>
 
+#include <chrono>
 #include <functional>
+#include <memory>
 
 namespace lantern {
 
 class KeySchema;
 class PayoutGateway;
+class PayoutRateLimit;
+class QueuePipeline;
 class RedisClient;
 class ReliableQueue;
 class SqlConnection;
-struct PayoutTask;
 
 struct EnvelopeDrainOptions {
-    int batchSize = 500;       // tasks claimed per campaign per pass
+    int batchSize = 500;       // tasks claimed per campaign and batch
+    int inFlight = 64;         // payout calls in flight at once (lanternd work --in-flight)
     int payAttempts = 3;       // calls to the gateway per task and pass
-    int backoffMs = 50;        // doubled after each failed call
+    int backoffMs = 50;        // before a task's next call; doubled after each failed call
     int maxFailedPasses = 5;   // then the task goes to dead letter and the error log
+    const PayoutRateLimit *rate = nullptr;  // LANTERN_PAYOUT_RATE, shared by every worker; null: no limit
     QString errorLogPath;      // empty: LANTERN_ERROR_LOG, else <data dir>/lantern/errors.log
-    std::function<void()> keepAlive;  // called before each payout: a slow provider must not let the heartbeat lapse
+    std::function<void()> keepAlive;  // called every 250 ms while payouts are in flight: the heartbeat
 };
 
 struct EnvelopeDrainStats {
     qint64 claimed = 0;
     qint64 persisted = 0;     // new grab rows
-    qint64 paid = 0;          // payouts confirmed in this pass
+    qint64 paid = 0;          // payouts recorded as paid
     qint64 retried = 0;       // tasks sent to the back of the queue for a later pass
     qint64 deadLettered = 0;
     qint64 refused = 0;       // grabs the ledger refused: the user or the envelope already had another (issue 15)
@@ -37,55 +48,95 @@ struct EnvelopeDrainStats {
     EnvelopeDrainStats &operator+=(const EnvelopeDrainStats &other);
 };
 
-/** A worker's drain of the payout task queues (DESIGN §4): claim tasks into its backup list,
-    persist the grabs in one multi-row idempotent transaction, pay each envelope through the
-    gateway with its idempotency key (retrying with backoff), record the payout, and only then
-    acknowledge. A crash anywhere leaves the task in the backup list for recovery; replaying it
-    neither writes a second row nor pays twice. */
+/** Where a drain's time went, for benches and the worker's figures. */
+struct EnvelopeDrainTimings {
+    qint64 batches = 0;        // SQL transactions (one per batch)
+    qint64 redisTrips = 0;     // queue round trips (one per batch, plus refusals)
+    double sqlSeconds = 0;     // inside the transactions
+    double redisSeconds = 0;   // inside the queue round trips
+    double waitSeconds = 0;    // running the event loop while payouts were in flight
+};
+
+/** A worker's drain of the payout task queues (DESIGN §4). Per batch: one round trip settles what
+    the last transaction recorded (acknowledge, retry later, dead-letter) and claims the next tasks
+    into this worker's backup list; one SQL transaction records the payouts that finished and
+    persists the new grabs with their pending payouts (PayoutLedger); then the batch's envelopes
+    join the payouts in flight (PayoutDispatcher: up to `inFlight` calls at once, each with the
+    envelope's idempotency key, retried with backoff). A task leaves the backup list only after its
+    outcome is in SQL, so a crash anywhere leaves it for recovery, and replaying it neither writes
+    a second row nor pays twice. Not thread-safe; after an exception the drain is spent (make a new
+    one: it resumes from the backup list). While payouts are in flight it runs a local event loop. */
 class EnvelopeDrain final {
 public:
     EnvelopeDrain(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, QString workerId, PayoutGateway &gateway,
                   EnvelopeDrainOptions options = {});
+    ~EnvelopeDrain();
+    Q_DISABLE_COPY_MOVE(EnvelopeDrain)
 
+    /** One batch per campaign (first everything this worker's backup lists held), paid and
+        recorded before it returns. */
     EnvelopeDrainStats pass();
-    /** Passes until one claims nothing. */
+    /** Batches until the queues are empty, with payouts in flight across batches; every task
+        claimed is settled when it returns. */
     EnvelopeDrainStats drainAll();
 
+    /** For a long-running worker: settles and records what finished, claims a batch per campaign
+        when fewer than two windows of payouts are waiting, then lets payouts run until more work
+        is wanted, all are done, or `slice` passes. Payouts still in flight stay in flight. */
+    EnvelopeDrainStats advance(std::chrono::milliseconds slice);
+    /** Waits for every payout in flight, records and settles everything. */
+    EnvelopeDrainStats finish();
+    /** Payouts in flight or outcomes not yet recorded or settled. */
+    bool busy() const;
+
+    const PayoutDispatcher &dispatcher() const { return *m_dispatcher; }
+    const EnvelopeDrainTimings &timings() const { return m_timings; }
+
 private:
-    EnvelopeDrainStats process(const ReliableQueue &queue, const QByteArrayList &entries);
-    /** What one payout attempt left to record in SQL. */
-    struct PayoutRecord {
+    enum class Settle { Done, Later, GiveUp };
+    /** A claimed task on its way: which queue it came from and its entry there. */
+    struct Claimed {
+        QByteArray raw;
         PayoutTask task;
-        QString status;  // paid, pending (retry later) or failed (given up)
-        QString providerRef;
-        int calls = 0;
+        int attemptsSoFar = 0;
+    };
+    /** An outcome on its way to SQL, then to the queue. */
+    struct Outcome {
+        Claimed claimed;
+        PayoutRecord record;  // task empty (campaignId 0): nothing to record (paid before, refused)
+        Settle settle = Settle::Done;
+        QString why;          // for the dead-letter entry and the error log
     };
 
-    /** A grab Redis handed out that the ledger refused, and what the ledger holds instead. */
-    struct Refusal {
-        PayoutTask task;
-        qint64 holder = 0;  // the user holding task.seq in SQL, 0: nobody
-        QByteArray held;    // "seq:amount" the task's user holds in SQL, empty: none
-    };
-
-    /** Grab rows, refusals and pending payouts in one transaction; a payout row is written only
-        for a grab whose (campaign, seq, uid) row the ledger holds. */
-    QList<Refusal> persist(const QList<PayoutTask> &tasks, EnvelopeDrainStats &stats);
-    /** Inside persist()'s transaction: splits tasks into those the ledger holds and refusals. */
-    void judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &accepted, QList<Refusal> &refused);
-    /** Undoes a refused grab in Redis (grab_refused.lua); false when an earlier run already did. */
-    bool undo(const Refusal &refusal);
-    static QList<qint64> campaignsOf(const QList<Refusal> &refusals);
-    /** Writes a batch's payout results in one transaction. */
-    void record(const QList<PayoutRecord> &records);
-    void deadLetter(const ReliableQueue &queue, const QByteArray &entry, const QString &why);
+    ReliableQueue queueOf(qint64 campaignId) const;
+    /** Known campaigns (SMEMBERS), read again when the last claims came up short or a second passed. */
+    const QList<qint64> &campaigns();
+    /** Adds the settlements of recorded outcomes to `trip`; returns what they count for. */
+    EnvelopeDrainStats settleInto(QueuePipeline &trip, QList<Outcome> &deadLetters);
+    void runTrip(QueuePipeline &trip);
+    /** The transaction of a batch: records the unrecorded outcomes, persists `claimed`. */
+    EnvelopeDrainStats writeBatch(const QList<Claimed> &claimed);
+    void takeOutcomes();
+    void logDeadLetter(qint64 campaignId, const QByteArray &entry, const QString &why);
+    /** Undoes refused grabs in Redis and repairs their campaigns (issue 15). */
+    EnvelopeDrainStats handleRefusals(const QList<GrabRefusal> &refusals);
 
     RedisClient &m_redis;
     SqlConnection &m_sql;
     const KeySchema &m_keys;
     QString m_workerId;
-    PayoutGateway &m_gateway;
     EnvelopeDrainOptions m_options;
+    std::unique_ptr<PayoutDispatcher> m_dispatcher;
+
+    QList<qint64> m_campaigns;
+    QDeadlineTimer m_campaignsFresh;
+    QSet<qint64> m_resumed;              // campaigns whose backup list this drain took over
+    bool m_exhausted = false;            // the last claims got fewer tasks than asked
+    quint64 m_nextTag = 1;
+    QHash<quint64, Claimed> m_paying;    // tag -> task whose payout is with the dispatcher
+    QList<Outcome> m_unrecorded;         // finished, not yet in SQL
+    QList<Outcome> m_unsettled;          // in SQL, still in the backup list
+    EnvelopeDrainTimings m_timings;
 };
 
 } // namespace lantern

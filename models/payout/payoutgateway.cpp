@@ -5,9 +5,15 @@
 #include "payout/simulatedpayoutgateway.h"
 
 #include <QRandomGenerator>
+#include <QTimer>
 #include <QUrl>
 
 namespace lantern {
+
+void PayoutGateway::start(const PayoutRequest &request, QObject *context, Done done)
+{
+    QTimer::singleShot(0, context, [this, request, done = std::move(done)] { done(pay(request)); });
+}
 
 QString PayoutGateway::validate(const PayoutRequest &request)
 {
@@ -18,7 +24,21 @@ QString PayoutGateway::validate(const PayoutRequest &request)
     return {};
 }
 
-std::unique_ptr<PayoutGateway> makePayoutGateway(RedisClient &redis, const QByteArray &prefix, const QProcessEnvironment &environment)
+int payoutConnections(const QProcessEnvironment &environment, int fallback)
+{
+    const QString name = QStringLiteral("LANTERN_PAYOUT_CONNECTIONS");
+    const QString text = environment.value(name).trimmed();
+    if (text.isEmpty())
+        return fallback;
+    bool ok = false;
+    const int connections = text.toInt(&ok);
+    if (!ok || connections < 1 || connections > 1024)
+        throw InvalidInputError(PayoutGateway::tr("invalid %1 '%2': expected a whole number from 1 to 1024").arg(name, text));
+    return connections;
+}
+
+std::unique_ptr<PayoutGateway> makePayoutGateway(RedisClient &redis, const QByteArray &prefix, const QProcessEnvironment &environment,
+                                                 int connections)
 {
     const QString url = environment.value(QStringLiteral("LANTERN_PAYOUT_URL")).trimmed();
     if (url.isEmpty()) {
@@ -27,6 +47,7 @@ std::unique_ptr<PayoutGateway> makePayoutGateway(RedisClient &redis, const QByte
     }
     HttpPayoutOptions options;
     options.endpoint = QUrl(url, QUrl::StrictMode);
+    options.connections = payoutConnections(environment, connections);
     return std::make_unique<HttpPayoutGateway>(options);
 }
 

@@ -5,7 +5,10 @@
 #include <QProcessEnvironment>
 #include <QString>
 
+#include <functional>
 #include <memory>
+
+class QObject;
 
 namespace lantern {
 
@@ -36,21 +39,38 @@ struct PayoutResult {
 
 /** A third-party payout provider. pay() blocks (workers call it from their own threads) and is
     safe to call again with the same idempotency key: the provider pays a key at most once.
-    Provider trouble (unreachable, slow, refusing) comes back as a result, never as an exception. */
+    Provider trouble (unreachable, slow, refusing) comes back as a result, never as an exception.
+    start() is the concurrent form: one attempt, answered later on the calling thread's event loop,
+    so one thread keeps many calls in flight (PayoutDispatcher). */
 class PayoutGateway {
     Q_DECLARE_TR_FUNCTIONS(lantern::PayoutGateway)
 
 public:
+    using Done = std::function<void(const PayoutResult &)>;
+
     virtual ~PayoutGateway() = default;
     virtual PayoutResult pay(const PayoutRequest &request) = 0;
+
+    /** Starts one attempt at `request` and returns at once. `done` runs exactly once on this
+        thread's event loop (never inside start()) unless `context` is destroyed first, which
+        also gives up the call. Every start() of one gateway comes from one thread. The default
+        runs pay() from the event loop: correct, but one call at a time. */
+    virtual void start(const PayoutRequest &request, QObject *context, Done done);
+    /** How many calls start() can usefully have in flight at once (0: no limit of its own). */
+    virtual int concurrency() const { return 0; }
 
     /** Why a request cannot be sent to any provider (empty key, amount not positive), or empty. */
     static QString validate(const PayoutRequest &request);
 };
 
-/** LANTERN_PAYOUT_URL set -> HTTP provider; otherwise the simulated one with knobsFromEnvironment(),
-    on `redis` under `prefix`. Throws InvalidInputError for a malformed URL or knob. */
+/** LANTERN_PAYOUT_URL set -> HTTP provider with LANTERN_PAYOUT_CONNECTIONS keep-alive connections
+    (default `connections`, the worker's payouts in flight); otherwise the simulated one with
+    knobsFromEnvironment(), on `redis` under `prefix`. Throws InvalidInputError for a malformed URL
+    or knob. */
 std::unique_ptr<PayoutGateway> makePayoutGateway(RedisClient &redis, const QByteArray &prefix,
-                                                 const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
+                                                 const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(),
+                                                 int connections = 64);
+/** LANTERN_PAYOUT_CONNECTIONS (1..1024), or `fallback` when unset or empty; throws InvalidInputError. */
+int payoutConnections(const QProcessEnvironment &environment, int fallback);
 
 } // namespace lantern

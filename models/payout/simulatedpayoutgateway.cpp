@@ -6,7 +6,9 @@
 
 #include <QSet>
 #include <QThread>
+#include <QTimer>
 
+#include <algorithm>
 #include <cmath>
 
 namespace lantern {
@@ -42,10 +44,52 @@ SimulatedPayoutGateway::SimulatedPayoutGateway(RedisClient &redis, QByteArray pr
         throw InvalidInputError(tr("invalid payout delay %1 ms: expected 0 to %2").arg(knobs.delayMs).arg(MaxDelayMs));
 }
 
+SimulatedPayoutGateway::~SimulatedPayoutGateway() = default;
+
 double SimulatedPayoutGateway::nextUnit()
 {
     return static_cast<double>(m_random() >> 11) * 0x1.0p-53;
 }
+
+SimulatedPayoutGateway::Fate SimulatedPayoutGateway::drawFate()
+{
+    // One draw per call decides its fate: [0, f/2) fails before paying, [f/2, f) pays and loses the answer.
+    Fate fate;
+    const double draw = nextUnit();
+    fate.failBeforePaying = draw < m_knobs.failRate / 2;
+    fate.loseAnswer = !fate.failBeforePaying && draw < m_knobs.failRate;
+    if (!fate.failBeforePaying)
+        fate.ref = "sim-" + QByteArray::number(m_random(), 16).rightJustified(16, '0');
+    return fate;
+}
+
+PayoutResult SimulatedPayoutGateway::settle(const PayoutRequest &request, const Fate &fate, const RedisValue &paidReply) const
+{
+    if (paidReply.isError())
+        return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
+                                     tr("the simulated payout provider failed: %1").arg(QString::fromUtf8(paidReply.string)));
+    const std::optional<LedgerEntry> paid = parseEntry(paidReply.toBytes());
+    if (!paid)
+        return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
+                                     tr("the simulated payout provider holds an unreadable ledger entry for key %1").arg(request.idempotencyKey));
+    if (paid->amountCents != request.amountCents)
+        return PayoutResult::failure(PayoutResult::Status::PermanentFailure, tr("idempotency key %1 was already paid with %2 cents, not %3")
+                                                                                     .arg(request.idempotencyKey)
+                                                                                     .arg(paid->amountCents)
+                                                                                     .arg(request.amountCents));
+    if (fate.loseAnswer)
+        return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
+                                     tr("the simulated payout provider's answer was lost after paying (injected failure)"));
+    return {PayoutResult::Status::Paid, QString::fromUtf8(paid->ref), {}};
+}
+
+namespace {
+PayoutResult failedBeforePaying()
+{
+    return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
+                                 SimulatedPayoutGateway::tr("the simulated payout provider failed before paying (injected failure)"));
+}
+} // namespace
 
 PayoutResult SimulatedPayoutGateway::pay(const PayoutRequest &request)
 {
@@ -54,18 +98,14 @@ PayoutResult SimulatedPayoutGateway::pay(const PayoutRequest &request)
     if (m_knobs.delayMs > 0)
         QThread::msleep(static_cast<unsigned long>(m_knobs.delayMs));
 
-    // One draw per call decides its fate: [0, f/2) fails before paying, [f/2, f) pays and loses the answer.
-    const double draw = nextUnit();
-    const bool failBeforePaying = draw < m_knobs.failRate / 2;
-    const bool loseAnswer = !failBeforePaying && draw < m_knobs.failRate;
+    const Fate fate = drawFate();
     const QByteArray key = request.idempotencyKey.toUtf8();
     try {
-        if (failBeforePaying) {
+        if (fate.failBeforePaying) {
             m_redis.command({"HINCRBY", callsKey(), key, "1"});
-            return PayoutResult::failure(PayoutResult::Status::RetryableFailure, tr("the simulated payout provider failed before paying (injected failure)"));
+            return failedBeforePaying();
         }
-        const QByteArray ref = "sim-" + QByteArray::number(m_random(), 16).rightJustified(16, '0');
-        const QByteArray entry = QByteArray::number(request.amountCents) + '|' + ref;
+        const QByteArray entry = QByteArray::number(request.amountCents) + '|' + fate.ref;
         // HSETNX keeps the first payment of a key; HGET then reads whichever payment won.
         const std::vector<RedisValue> replies = m_redis.pipeline({{"HINCRBY", callsKey(), key, "1"},
                                                                   {"HSETNX", ledgerKey(), key, entry},
@@ -73,28 +113,95 @@ PayoutResult SimulatedPayoutGateway::pay(const PayoutRequest &request)
         for (const RedisValue &reply : replies) {
             if (reply.isError())
                 return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
-                               tr("the simulated payout provider failed: %1").arg(QString::fromUtf8(reply.string)));
+                                             tr("the simulated payout provider failed: %1").arg(QString::fromUtf8(reply.string)));
         }
-        const std::optional<LedgerEntry> paid = parseEntry(replies[2].toBytes());
-        if (!paid)
-            return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
-                           tr("the simulated payout provider holds an unreadable ledger entry for key %1").arg(request.idempotencyKey));
-        if (paid->amountCents != request.amountCents)
-            return PayoutResult::failure(PayoutResult::Status::PermanentFailure,
-                           tr("idempotency key %1 was already paid with %2 cents, not %3")
-                                   .arg(request.idempotencyKey)
-                                   .arg(paid->amountCents)
-                                   .arg(request.amountCents));
-        if (loseAnswer)
-            return PayoutResult::failure(PayoutResult::Status::RetryableFailure,
-                           tr("the simulated payout provider's answer was lost after paying (injected failure)"));
-        return {PayoutResult::Status::Paid, QString::fromUtf8(paid->ref), {}};
+        return settle(request, fate, replies[2]);
     } catch (const UnavailableError &error) {
         // Unreachable or timed out: like a lost HTTP answer, the payment may or may not have been recorded.
         return PayoutResult::failure(PayoutResult::Status::RetryableFailure, tr("the simulated payout provider is unreachable: %1").arg(error.message()));
     } catch (const RedisReplyError &error) {
         return PayoutResult::failure(PayoutResult::Status::RetryableFailure, tr("the simulated payout provider failed: %1").arg(error.message()));
     }
+}
+
+void SimulatedPayoutGateway::start(const PayoutRequest &request, QObject *context, Done done)
+{
+    if (const QString invalid = validate(request); !invalid.isEmpty()) {
+        QTimer::singleShot(0, context, [done = std::move(done), invalid] { done(PayoutResult::failure(PayoutResult::Status::PermanentFailure, invalid)); });
+        return;
+    }
+    if (!m_timer) {
+        m_timer = std::make_unique<QTimer>();
+        m_timer->setSingleShot(true);
+        m_timer->setTimerType(Qt::PreciseTimer);  // a coarse timer may answer up to 5 % late
+        QObject::connect(m_timer.get(), &QTimer::timeout, m_timer.get(), [this] { serveDue(); });
+    }
+    m_calls.push_back({Clock::now() + std::chrono::milliseconds(m_knobs.delayMs), request, context, std::move(done)});
+    if (!m_timer->isActive())
+        armTimer();
+}
+
+void SimulatedPayoutGateway::armTimer()
+{
+    if (m_calls.empty())
+        return;
+    const auto wait = std::chrono::ceil<std::chrono::milliseconds>(m_calls.front().due - Clock::now());
+    m_timer->start(std::max(wait, std::chrono::milliseconds(0)));
+}
+
+void SimulatedPayoutGateway::serveDue()
+{
+    // Every call started delayMs ago or more, served together as a remote provider serving many
+    // clients would: its ledger writes in one pipeline, each call's fate drawn as pay() draws it.
+    std::vector<Call> due;
+    const Clock::time_point now = Clock::now();
+    while (!m_calls.empty() && m_calls.front().due <= now) {
+        due.push_back(std::move(m_calls.front()));
+        m_calls.pop_front();
+    }
+    std::vector<Fate> fates;
+    QList<QByteArrayList> commands;
+    for (const Call &call : due) {
+        fates.push_back(drawFate());
+        const QByteArray key = call.request.idempotencyKey.toUtf8();
+        commands << QByteArrayList{"HINCRBY", callsKey(), key, "1"};
+        if (!fates.back().failBeforePaying) {
+            commands << QByteArrayList{"HSETNX", ledgerKey(), key, QByteArray::number(call.request.amountCents) + '|' + fates.back().ref};
+            commands << QByteArrayList{"HGET", ledgerKey(), key};
+        }
+    }
+    std::vector<RedisValue> replies;
+    QString unreachable;
+    try {
+        replies = m_redis.pipeline(commands);
+    } catch (const UnavailableError &error) {
+        unreachable = tr("the simulated payout provider is unreachable: %1").arg(error.message());
+    } catch (const RedisReplyError &error) {
+        unreachable = tr("the simulated payout provider failed: %1").arg(error.message());
+    }
+    size_t reply = 0;
+    for (size_t i = 0; i < due.size(); ++i) {
+        const Fate &fate = fates[i];
+        const size_t count = fate.failBeforePaying ? 1 : 3;
+        PayoutResult result;
+        if (!unreachable.isEmpty()) {
+            result = PayoutResult::failure(PayoutResult::Status::RetryableFailure, unreachable);
+        } else {
+            const auto first = replies.begin() + static_cast<std::ptrdiff_t>(reply);
+            const auto error = std::find_if(first, first + static_cast<std::ptrdiff_t>(count), [](const RedisValue &value) { return value.isError(); });
+            if (error != first + static_cast<std::ptrdiff_t>(count))
+                result = settle(due[i].request, fate, *error);
+            else if (fate.failBeforePaying)
+                result = failedBeforePaying();
+            else
+                result = settle(due[i].request, fate, replies[reply + 2]);
+        }
+        reply += count;
+        if (due[i].context)
+            due[i].done(result);
+    }
+    if (!m_timer->isActive())
+        armTimer();
 }
 
 std::optional<qint64> SimulatedPayoutGateway::paidAmount(const QString &idempotencyKey)

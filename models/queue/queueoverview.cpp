@@ -56,7 +56,9 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
         commands << llen(keys.campaignTasks(id)) << oldest(keys.campaignTasks(id)) << llen(keys.campaignDeadLetter(id))
                  << QByteArrayList{QByteArrayLiteral("SCARD"), keys.campaignRefused(id)};
     for (const QString &worker : std::as_const(workerIds)) {
-        commands << QByteArrayList{QByteArrayLiteral("GET"), keys.workerHeartbeat(worker)};
+        commands << QByteArrayList{QByteArrayLiteral("GET"), keys.workerHeartbeat(worker)}
+                 << QByteArrayList{QByteArrayLiteral("HMGET"), keys.workerPayouts(worker), QByteArrayLiteral("paid"), QByteArrayLiteral("calls"),
+                                   QByteArrayLiteral("errors"), QByteArrayLiteral("in_flight"), QByteArrayLiteral("paid_per_s")};
         for (int shard = 0; shard < keys.shards(); ++shard)
             commands << llen(keys.checkinBackup(shard, worker));
         for (const qint64 id : std::as_const(campaigns))
@@ -97,6 +99,21 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
         worker.alive = !beat.isNil();
         if (worker.alive)
             worker.lastBeatS = ageSeconds(nowMs, beat.toInteger());
+        const std::vector<RedisValue> &figures = replies[at++].elements;
+        if (worker.alive && figures.size() == 5 && !figures[0].isNil()) {
+            WorkerPayoutFigures payouts;
+            payouts.paid = figures[0].toInteger();
+            payouts.calls = figures[1].isNil() ? 0 : figures[1].toInteger();
+            payouts.providerErrors = figures[2].isNil() ? 0 : figures[2].toInteger();
+            payouts.inFlight = figures[3].isNil() ? 0 : figures[3].toInteger();
+            payouts.paidPerSecond = figures[4].toBytes().toDouble();
+            worker.payouts = payouts;
+            overview.payouts.paid += payouts.paid;
+            overview.payouts.calls += payouts.calls;
+            overview.payouts.providerErrors += payouts.providerErrors;
+            overview.payouts.inFlight += payouts.inFlight;
+            overview.payouts.paidPerSecond += payouts.paidPerSecond;
+        }
         for (qsizetype list = 0; list < keys.shards() + campaigns.size(); ++list)
             worker.backupDepth += replies[at++].toInteger();
         overview.workers << worker;

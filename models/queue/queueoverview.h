@@ -1,5 +1,7 @@
 #pragma once
 
+#include "queue/workerheartbeat.h"
+
 #include <QList>
 #include <QString>
 
@@ -27,6 +29,7 @@ struct WorkerStatus {
     bool alive = false;                 // heartbeat key still there
     std::optional<double> lastBeatS;    // seconds since the last beat, while alive
     qint64 backupDepth = 0;             // entries in its backup lists, every queue together
+    std::optional<WorkerPayoutFigures> payouts;  // what it said with its last beat, while that lives
 };
 
 /** What `lanternd queues` prints and the console's Queues view shows (DESIGN §6). */
@@ -35,6 +38,7 @@ struct QueueOverview {
     QList<WorkerStatus> workers;        // by id
     qint64 deadLetter = 0;              // all dead-letter lists together
     qint64 refused = 0;                 // all campaigns' refused grabs together
+    WorkerPayoutFigures payouts;        // the live workers' figures added up
 
     /** Reads it all in two pipelined round trips plus one per worker set read. */
     static QueueOverview read(RedisClient &redis, const KeySchema &keys, qint64 nowMs);

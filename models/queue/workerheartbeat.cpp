@@ -14,16 +14,32 @@ WorkerHeartbeat::WorkerHeartbeat(const KeySchema &keys, QString workerId, int tt
     KeySchema::validateWorkerId(m_workerId);
 }
 
-void WorkerHeartbeat::beat(RedisClient &redis, qint64 nowMs)
+void WorkerHeartbeat::beat(RedisClient &redis, qint64 nowMs, std::optional<WorkerPayoutFigures> payouts)
 {
-    redis.pipeline({{QByteArrayLiteral("SET"), m_keys.workerHeartbeat(m_workerId), QByteArray::number(nowMs), QByteArrayLiteral("EX"),
-                     QByteArray::number(m_ttlSeconds)},
-                    {QByteArrayLiteral("SADD"), m_keys.workerSet(), m_workerId.toUtf8()}});
+    QList<QByteArrayList> commands{{QByteArrayLiteral("SET"), m_keys.workerHeartbeat(m_workerId), QByteArray::number(nowMs), QByteArrayLiteral("EX"),
+                                    QByteArray::number(m_ttlSeconds)},
+                                   {QByteArrayLiteral("SADD"), m_keys.workerSet(), m_workerId.toUtf8()}};
+    if (payouts) {
+        if (m_lastPaidMs > 0 && nowMs > m_lastPaidMs && payouts->paid >= m_lastPaid)
+            payouts->paidPerSecond = double(payouts->paid - m_lastPaid) * 1000.0 / double(nowMs - m_lastPaidMs);
+        m_lastPaid = payouts->paid;
+        m_lastPaidMs = nowMs;
+        const QByteArray key = m_keys.workerPayouts(m_workerId);
+        commands << QByteArrayList{QByteArrayLiteral("HSET"),          key,
+                                   QByteArrayLiteral("paid"),          QByteArray::number(payouts->paid),
+                                   QByteArrayLiteral("calls"),         QByteArray::number(payouts->calls),
+                                   QByteArrayLiteral("errors"),        QByteArray::number(payouts->providerErrors),
+                                   QByteArrayLiteral("in_flight"),     QByteArray::number(payouts->inFlight),
+                                   QByteArrayLiteral("paid_per_s"),    QByteArray::number(payouts->paidPerSecond, 'f', 2)}
+                 << QByteArrayList{QByteArrayLiteral("EXPIRE"), key, QByteArray::number(m_ttlSeconds)};
+    }
+    redis.pipeline(commands);
 }
 
 void WorkerHeartbeat::stop(RedisClient &redis)
 {
-    redis.command({QByteArrayLiteral("DEL"), m_keys.workerHeartbeat(m_workerId)});
+    // One DEL per key: on a Redis Cluster the two keys can live on different nodes.
+    redis.pipeline({{QByteArrayLiteral("DEL"), m_keys.workerHeartbeat(m_workerId)}, {QByteArrayLiteral("DEL"), m_keys.workerPayouts(m_workerId)}});
 }
 
 int WorkerHeartbeat::configuredTtlSeconds()

@@ -3,10 +3,22 @@
 #include <QCoreApplication>
 #include <QString>
 
+#include <optional>
+
 namespace lantern {
 
 class KeySchema;
 class RedisClient;
+
+/** What a worker says about its payouts with each beat (issue 12), for `queues`, /metrics and the
+    console: totals since it started, the calls out at the moment, and its rate since the last beat. */
+struct WorkerPayoutFigures {
+    qint64 paid = 0;            // payouts the provider confirmed
+    qint64 calls = 0;           // calls sent to the provider
+    qint64 providerErrors = 0;  // calls that did not come back paid (every retry counts)
+    qint64 inFlight = 0;        // calls out when it beat
+    double paidPerSecond = 0;   // paid since the previous beat, per second (beat() works it out)
+};
 
 /** A worker's liveness in Redis: a key with a TTL renewed every few seconds, plus membership
     in the set of known workers so recovery can find the backup lists of the dead ones. */
@@ -16,7 +28,9 @@ class WorkerHeartbeat final {
 public:
     WorkerHeartbeat(const KeySchema &keys, QString workerId, int ttlSeconds);
 
-    void beat(RedisClient &redis, qint64 nowMs);
+    /** Renews the heartbeat; with `payouts`, also the worker's payout figures (a hash that
+        expires with the heartbeat), in the same round trip. */
+    void beat(RedisClient &redis, qint64 nowMs, std::optional<WorkerPayoutFigures> payouts = std::nullopt);
     /** Deletes the heartbeat (a clean stop); the worker stays known until recovery forgets it. */
     void stop(RedisClient &redis);
     int ttlSeconds() const { return m_ttlSeconds; }
@@ -29,6 +43,8 @@ private:
     const KeySchema &m_keys;
     QString m_workerId;
     int m_ttlSeconds;
+    qint64 m_lastPaid = 0;     // at the last beat with figures
+    qint64 m_lastPaidMs = 0;
 };
 
 } // namespace lantern

@@ -124,6 +124,11 @@ QByteArray KeySchema::workerHeartbeat(const QString &workerId) const
     return m_prefix + "worker:" + workerId.toUtf8();
 }
 
+QByteArray KeySchema::workerPayouts(const QString &workerId) const
+{
+    return workerHeartbeat(workerId) + ":payouts";
+}
+
 QByteArray KeySchema::workerSet() const
 {
     return m_prefix + "workers";

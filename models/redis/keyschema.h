@@ -44,6 +44,7 @@ public:
     QByteArray campaignSet() const;  // ids of launched campaigns whose task queues workers drain
 
     QByteArray workerHeartbeat(const QString &workerId) const;
+    QByteArray workerPayouts(const QString &workerId) const;  // hash of its payout figures, renewed with each beat
     QByteArray workerSet() const;                            // ids of workers that ever claimed work
     QByteArray featureSwitches() const;                      // hash feature -> "off" (the API's kill switches)
 

@@ -5,6 +5,8 @@
 #include <QRegularExpression>
 #include <QThread>
 
+#include <algorithm>
+
 namespace lantern {
 
 namespace {
@@ -90,6 +92,7 @@ void SqlConnection::enableWal()
 
 SqlConnection::~SqlConnection()
 {
+    m_prepared.clear();  // before the connection goes
     {
         QSqlDatabase db = QSqlDatabase::database(m_name, false);
         db.close();
@@ -129,6 +132,37 @@ QSqlQuery SqlConnection::run(const QString &sql, const QVariantList &values)
     if (!query.exec())
         fail(tr("running '%1'").arg(sql.left(80)), query.lastError());
     return query;
+}
+
+int SqlConnection::write(const QString &sql, const QVariantList &values)
+{
+    constexpr size_t Kept = 16;
+    if (m_access == SqlAccess::ReadOnly)
+        throw SqlReadOnlyError(tr("read-only connection (setting read-only): '%1' was not run on %2; only SELECT statements are allowed")
+                                       .arg(sql.simplified().left(60), m_url.redacted()));
+    auto it = std::find_if(m_prepared.begin(), m_prepared.end(), [&sql](const auto &entry) { return entry.first == sql; });
+    if (it != m_prepared.end()) {
+        m_prepared.splice(m_prepared.begin(), m_prepared, it);
+    } else {
+        QSqlQuery query(database());
+        query.setForwardOnly(true);
+        if (!query.prepare(sql))
+            fail(tr("preparing '%1'").arg(sql.left(80)), query.lastError());
+        m_prepared.emplace_front(sql, std::move(query));
+        if (m_prepared.size() > Kept)
+            m_prepared.pop_back();
+    }
+    QSqlQuery &query = m_prepared.front().second;
+    for (qsizetype i = 0; i < values.size(); ++i)
+        query.bindValue(static_cast<int>(i), values.at(i));
+    if (!query.exec()) {
+        const QSqlError error = query.lastError();
+        m_prepared.pop_front();  // not reused after a failure
+        fail(tr("running '%1'").arg(sql.left(80)), error);
+    }
+    const int affected = query.numRowsAffected();
+    query.finish();  // keeps the statement prepared, releases what it holds (SQLite's read lock)
+    return affected;
 }
 
 QString SqlConnection::insertIgnoreInto() const

@@ -8,6 +8,9 @@
 #include <QSqlQuery>
 #include <QVariantList>
 
+#include <list>
+#include <utility>
+
 class QSqlError;
 
 namespace lantern {
@@ -55,6 +58,10 @@ public:
     /** Prepares, binds positionally and executes; throws SqlError / SqlUnavailableError, and on
         a read-only connection SqlReadOnlyError for anything but a SELECT. */
     QSqlQuery exec(const QString &sql, const QVariantList &values = {});
+    /** Like exec() for a statement that writes (INSERT, UPDATE, ...), through a prepared statement
+        the connection keeps (the 16 texts used last), so running the same text again skips the
+        prepare: the drain's multi-row statements of a full batch. Returns the rows affected. */
+    int write(const QString &sql, const QVariantList &values);
 
     /** "INSERT IGNORE INTO " (MySQL) or "INSERT OR IGNORE INTO " (SQLite): a row whose key
         exists is skipped, which is how every idempotent write on business keys is spelled. */
@@ -105,6 +112,7 @@ private:
     DbUrl m_url;
     SqlAccess m_access;
     QString m_name;
+    std::list<std::pair<QString, QSqlQuery>> m_prepared;  // write()'s statements, the last used first
 };
 
 } // namespace lantern

@@ -1,15 +1,19 @@
 // Crash recovery for real: a `lanternd work` process killed with SIGKILL while payouts are slow
-// and failing; after `recover` and a drain every envelope is persisted once and paid exactly
-// once (SQL and the provider's own ledger agree) and `verify` is clean.
+// and failing, and one killed with 64 payouts in flight at an HTTP provider that made the
+// payments and had not answered yet; after `recover` and a drain every envelope is persisted once
+// and paid exactly once (SQL and the provider's own ledger agree) and `verify` is clean.
 #include "clitest.h"
+#include "payoutprovider.h"
 
 #include "envelope/grabservice.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "sql/sqlconnection.h"
 #include "testsuite.h"
 
 #include <QFile>
 #include <QProcess>
+#include <QSqlQuery>
 #include <QTest>
 
 #include <csignal>
@@ -28,6 +32,8 @@ private Q_SLOTS:
     void cleanupTestCase() { dropFreshDatabases(); }
     void killedWorkerIsRecovered_data();
     void killedWorkerIsRecovered();
+    void killedWithPayoutsInFlight_data() { killedWorkerIsRecovered_data(); }
+    void killedWithPayoutsInFlight();
 };
 
 void TestCliCrash::killedWorkerIsRecovered_data()
@@ -121,6 +127,104 @@ void TestCliCrash::killedWorkerIsRecovered()
     // The provider paid each envelope exactly once, whatever the retries and the crash did.
     QCOMPARE(redis.command({"HLEN", keys.prefix() + "payoutsim:ledger"}).toInteger(), Envelopes);
     const Result verified = lanternd.run({QStringLiteral("verify"), QStringLiteral("--campaign"), id});
+    LANTERND_VERIFY_OK(verified);
+    QVERIFY2(verified.json().value(QLatin1String("ok")).toBool(), verified.out.constData());
+
+    deleteKeys(redis, prefix.toUtf8());
+}
+
+void TestCliCrash::killedWithPayoutsInFlight()
+{
+    QFETCH(QString, dialect);
+    const SqlTarget sql = freshSql(dialect);
+    const QString prefix = QStringLiteral("inflight%1_%2:").arg(QCoreApplication::applicationPid()).arg(dialect);
+    const Lanternd lanternd(redisUrlText(), sql.url, prefix);
+    constexpr qint64 Envelopes = 300;
+    constexpr qint64 Total = 3'000'000;
+    constexpr int InFlight = 64;
+    constexpr int AnsweredFirst = 40;
+
+    const Result created = lanternd.run({QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("inflight"),
+                                         QStringLiteral("--total-cents"), QString::number(Total), QStringLiteral("--count"),
+                                         QString::number(Envelopes)});
+    LANTERND_VERIFY_OK(created);
+    const qint64 campaign = created.json().value(QLatin1String("id")).toInteger();
+    const QString id = QString::number(campaign);
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    RedisClient redis(redisUrlOf());
+    const KeySchema keys(prefix);
+    GrabService grabs(redis, keys);
+    for (qint64 uid = 1; uid <= Envelopes; ++uid)
+        QCOMPARE(grabs.grab(campaign, uid, 1).status, QStringLiteral("ok"));
+
+    // The provider answers the first 40 payments, then pays and holds every answer back: a worker
+    // with 64 payouts in flight whose provider has paid them and not said so yet.
+    test::PayoutProvider provider;
+    provider.holdAfter(AnsweredFirst);
+    QProcess victim;
+    QProcessEnvironment environment = sandboxEnvironment();
+    environment.insert(QStringLiteral("LANTERN_PAYOUT_URL"), provider.url().toString());
+    environment.insert(QStringLiteral("LANTERN_HEARTBEAT_TTL_S"), QStringLiteral("1"));
+    victim.setProcessEnvironment(environment);
+    victim.start(QStringLiteral(LANTERND_PATH), lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), QStringLiteral("victim"),
+                                                                       QStringLiteral("--batch"), QStringLiteral("100"), QStringLiteral("--in-flight"),
+                                                                       QString::number(InFlight)}));
+    QVERIFY(victim.waitForStarted());
+    QTRY_COMPARE_WITH_TIMEOUT(provider.held(), InFlight, 30000);
+    const QString paidQuery = QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'");
+    QTRY_COMPARE_WITH_TIMEOUT(sqlNumber(sql.db, paidQuery, {campaign}), qint64(AnsweredFirst), 10000);
+
+    // Its heartbeat goes on while the 64 answers are out, past the 1 s TTL: nobody may take its
+    // backup list for a dead worker's.
+    const QByteArray heartbeat = keys.workerHeartbeat(QStringLiteral("victim"));
+    const qint64 firstBeat = redis.command({"GET", heartbeat}).toInteger();
+    QTRY_VERIFY_WITH_TIMEOUT(redis.command({"GET", heartbeat}).isNil() || redis.command({"GET", heartbeat}).toInteger() >= firstBeat + 1500, 10000);
+    QVERIFY(!redis.command({"GET", heartbeat}).isNil());
+    QCOMPARE(provider.held(), InFlight);
+
+    victim.kill();  // SIGKILL with 64 payouts in flight
+    QVERIFY(victim.waitForFinished(10000));
+    QCOMPARE(provider.payments().size(), AnsweredFirst + InFlight);  // paid, 64 of them never told
+    QCOMPARE(sqlNumber(sql.db, paidQuery, {campaign}), qint64(AnsweredFirst));
+    provider.release();
+
+    QTRY_VERIFY_WITH_TIMEOUT(redis.command({"EXISTS", heartbeat}).toInteger() == 0, 10000);
+    const Result recovered = lanternd.run({QStringLiteral("recover")});
+    LANTERND_VERIFY_OK(recovered);
+    QCOMPARE(recovered.json().value(QLatin1String("reclaimed")).toInteger(), 1);
+
+    Lanternd rescuer = lanternd;
+    rescuer.extraEnv.insert(QStringLiteral("LANTERN_PAYOUT_URL"), provider.url().toString());
+    LANTERND_VERIFY_OK(rescuer.run({QStringLiteral("work"), QStringLiteral("--once"), QStringLiteral("--id"), QStringLiteral("rescuer")}));
+
+    // Every envelope paid once: one payment per key at the provider (the 64 keys it paid without
+    // answering were asked again and told the same ref), and SQL holds exactly those payments.
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM grab WHERE campaign_id = ?"), {campaign}), Envelopes);
+    QCOMPARE(sqlNumber(sql.db, paidQuery, {campaign}), Envelopes);
+    const QHash<QByteArray, test::ProviderPayment> payments = provider.payments();
+    QCOMPARE(payments.size(), Envelopes);
+    qint64 providerTotal = 0;
+    int askedAgain = 0;
+    for (const test::ProviderPayment &payment : payments) {
+        providerTotal += payment.amountCents;
+        askedAgain += payment.requests > 1 ? 1 : 0;
+    }
+    QCOMPARE(providerTotal, Total);
+    QVERIFY2(askedAgain >= InFlight, qPrintable(QString::number(askedAgain)));
+    {
+        SqlConnection connection(sql.db);
+        QSqlQuery rows = connection.exec(QStringLiteral("SELECT idempotency_key, provider_ref, amount_cents FROM payout WHERE campaign_id = ? AND status = 'paid'"),
+                                         {campaign});
+        qint64 rowsSeen = 0;
+        while (rows.next()) {
+            const test::ProviderPayment payment = payments.value(rows.value(0).toString().toUtf8());
+            QCOMPARE(rows.value(1).toString().toUtf8(), payment.ref);
+            QCOMPARE(rows.value(2).toLongLong(), payment.amountCents);
+            ++rowsSeen;
+        }
+        QCOMPARE(rowsSeen, Envelopes);
+    }
+    const Result verified = rescuer.run({QStringLiteral("verify"), QStringLiteral("--campaign"), id});
     LANTERND_VERIFY_OK(verified);
     QVERIFY2(verified.json().value(QLatin1String("ok")).toBool(), verified.out.constData());
 

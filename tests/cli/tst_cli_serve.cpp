@@ -3,6 +3,7 @@
 // have written nothing.
 #include "clitest.h"
 #include "serveprocess.h"
+#include "envelope/grabservice.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "testservers.h"
@@ -18,6 +19,7 @@
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTimer>
 #include <QTest>
 
@@ -103,6 +105,7 @@ private Q_SLOTS:
     void refusalsWriteNothing();
     void grabAndCampaign_data() { addDialects(); }
     void grabAndCampaign();
+    void workerPayoutsAreVisible();
     void rateLimit();
     void featureSwitch();
     void redisDown();
@@ -324,6 +327,67 @@ void TestCliServe::grabAndCampaign()
                        {id.toLongLong()}),
              300);
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("verify"), QStringLiteral("--campaign"), id}));
+    QCOMPARE(server.stop().first, 0);
+}
+
+void TestCliServe::workerPayoutsAreVisible()
+{
+    // A long-running worker paying through a provider that fails a third of its calls says what it
+    // did with each beat: `queues` and /metrics show its payouts, calls out and provider errors.
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd = lanterndFor(sql);
+    constexpr qint64 Envelopes = 40;
+    const Result created = lanternd.run({QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("v"),
+                                         QStringLiteral("--total-cents"), QStringLiteral("4000"), QStringLiteral("--count"), QString::number(Envelopes)});
+    LANTERND_VERIFY_OK(created);
+    const qint64 id = created.json().value(QStringLiteral("id")).toInteger();
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), QString::number(id)}));
+    lantern::RedisClient redis(redisUrlOf());
+    const lantern::KeySchema keys(m_prefix);
+    lantern::GrabService grabs(redis, keys);
+    for (qint64 uid = 1; uid <= Envelopes; ++uid)
+        QCOMPARE(grabs.grab(id, uid, 1).status, QStringLiteral("ok"));
+
+    QProcess worker;
+    QProcessEnvironment environment = sandboxEnvironment();
+    environment.insert(QStringLiteral("LANTERN_PAYOUT_FAIL_RATE"), QStringLiteral("0.3"));
+    environment.insert(QStringLiteral("LANTERN_HEARTBEAT_TTL_S"), QStringLiteral("1"));
+    worker.setProcessEnvironment(environment);
+    worker.start(QStringLiteral(LANTERND_PATH), lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), QStringLiteral("w-fig")}));
+    QVERIFY(worker.waitForStarted());
+    const auto stopWorker = qScopeGuard([&worker] {
+        worker.terminate();
+        worker.waitForFinished(10000);
+    });
+
+    // Every envelope paid, then a beat that says so.
+    QJsonObject figures;
+    const auto allPaidReported = [&] {
+        const Result shown = lanternd.run({QStringLiteral("queues")});
+        const QJsonArray workers = shown.json().value(QStringLiteral("workers")).toArray();
+        figures = workers.isEmpty() ? QJsonObject() : workers.at(0).toObject().value(QStringLiteral("payouts")).toObject();
+        return figures.value(QStringLiteral("paid")).toInteger() == Envelopes;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allPaidReported(), 30000);
+    QCOMPARE(sortedKeys(figures), (QStringList{QStringLiteral("calls"), QStringLiteral("in_flight"), QStringLiteral("paid"),
+                                               QStringLiteral("paid_per_s"), QStringLiteral("provider_errors")}));
+    const qint64 calls = figures.value(QStringLiteral("calls")).toInteger();
+    const qint64 errors = figures.value(QStringLiteral("provider_errors")).toInteger();
+    QCOMPARE(calls, Envelopes + errors);  // every call ended paid or not, and every envelope is paid
+    QVERIFY(errors > 0);
+    QCOMPARE(figures.value(QStringLiteral("in_flight")).toInteger(-1), 0);
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"), {id}), Envelopes);
+
+    Server server(lanternd);
+    QVERIFY2(server.waitListening(), server.stderrText().constData());
+    const Reply metrics = server.request("GET", QStringLiteral("/metrics"));
+    REPLY_COMPARE(metrics, 200);
+    for (const QByteArray &line : QByteArrayList{QByteArray("lantern_worker_payouts_paid_total{worker=\"w-fig\"} ") + QByteArray::number(Envelopes) + '\n',
+                                   QByteArray("lantern_worker_payout_calls_total{worker=\"w-fig\"} ") + QByteArray::number(calls) + '\n',
+                                   QByteArray("lantern_worker_payout_provider_errors_total{worker=\"w-fig\"} ") + QByteArray::number(errors) + '\n',
+                                   QByteArray("lantern_worker_payouts_in_flight{worker=\"w-fig\"} 0\n"),
+                                   QByteArray("# TYPE lantern_worker_payouts_per_second gauge\nlantern_worker_payouts_per_second{worker=\"w-fig\"} ")})
+        QVERIFY2(metrics.body.contains(line), line.constData());
     QCOMPARE(server.stop().first, 0);
 }
 

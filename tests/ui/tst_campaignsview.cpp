@@ -350,13 +350,23 @@ void TestCampaignsView::liveViewShowsTheDrainAndTheLedgerCheck()
     QCOMPARE(panel->figure(QStringLiteral("remainingCount")), QStringLiteral("46"));
     QCOMPARE(panel->figure(QStringLiteral("paidCount")), QStringLiteral("0"));
 
+    // A pass against a provider that fails every call: the payouts are pending, every call an error.
+    SimulatedPayoutGateway failing(*m_redis, m_keys->prefix(), SimulationKnobs{1.0, 0}, 1);
+    EnvelopeDrain(*m_redis, *m_sql, *m_keys, QStringLiteral("tst-campaignsview"), failing).pass();
+    waitForSnapshot();
+    QCOMPARE(panel->figure(QStringLiteral("pendingCount")), QStringLiteral("4"));
+    QVERIFY2(panel->payoutText().contains(QStringLiteral("4 pending")), qPrintable(panel->payoutText()));
+    QVERIFY2(panel->payoutText().contains(QStringLiteral("12 provider error")), qPrintable(panel->payoutText()));
+
     // A worker drains the payout queue: paid catches up with grabbed.
     SimulatedPayoutGateway gateway(*m_redis, m_keys->prefix(), SimulationKnobs{}, 1);
     EnvelopeDrain(*m_redis, *m_sql, *m_keys, QStringLiteral("tst-campaignsview"), gateway).drainAll();
     const qint64 grabbedCents = m_redis->command({"HGET", m_keys->campaignMeta(m_campaign), "grabbed_cents"}).toInteger();
     waitForSnapshot();
     QCOMPARE(panel->figure(QStringLiteral("paidCount")), QStringLiteral("4"));
-    QCOMPARE(panel->figure(QStringLiteral("persistedCount")), QStringLiteral("4"));
+    QCOMPARE(panel->figure(QStringLiteral("pendingCount")), QStringLiteral("0"));
+    QVERIFY2(panel->payoutText().contains(QStringLiteral("12 provider error")), qPrintable(panel->payoutText()));
+    QVERIFY(panel->payoutRate().readings() >= 2);
     QCOMPARE(panel->figure(QStringLiteral("paidAmount")), lantern::formatYuan(grabbedCents));
     QCOMPARE(panel->figure(QStringLiteral("remainingAmount")), lantern::formatYuan(10'000 - grabbedCents));
     QVERIFY(panel->ledgerOk());

@@ -119,6 +119,24 @@ void TestQueueModels::workerTable()
     QCOMPARE(toneOf(model.index(1, QueueWorkerModel::InFlight)), Tone::Warning);
     QCOMPARE(model.index(1, QueueWorkerModel::InFlight).data(QueueFormat::ValueRole).toLongLong(), 7);
     QCOMPARE(model.index(0, QueueWorkerModel::LastBeat).data().toString(), QStringLiteral("2.5 s ago"));
+    // No figures said with its beat: nothing to show.
+    QCOMPARE(model.index(0, QueueWorkerModel::PayoutRate).data().toString(), QStringLiteral("—"));
+    QVERIFY(!model.index(0, QueueWorkerModel::PayoutRate).data(QueueFormat::ValueRole).isValid());
+
+    // Its payouts as it said them with its last beat (issue 12); most calls failing is a warning.
+    WorkerStatus paying = worker(QStringLiteral("w-1"), true, 64);
+    paying.payouts = WorkerPayoutFigures{470, 590, 120, 64, 471.25};
+    WorkerStatus failing = worker(QStringLiteral("w-2"), true, 0);
+    failing.payouts = WorkerPayoutFigures{10, 100, 90, 8, 0.5};
+    model.setWorkers({paying, failing}, 15);
+    QCOMPARE(model.index(0, QueueWorkerModel::PayoutRate).data(QueueFormat::ValueRole).toDouble(), 471.25);
+    QCOMPARE(model.index(0, QueueWorkerModel::PayoutRate).data().toString(), QStringLiteral("471.3"));
+    QCOMPARE(model.index(0, QueueWorkerModel::PayoutCalls).data(QueueFormat::ValueRole).toLongLong(), 64);
+    QCOMPARE(model.index(0, QueueWorkerModel::ProviderErrors).data(QueueFormat::ValueRole).toLongLong(), 120);
+    QCOMPARE(toneOf(model.index(0, QueueWorkerModel::ProviderErrors)), Tone::Neutral);
+    QCOMPARE(toneOf(model.index(1, QueueWorkerModel::ProviderErrors)), Tone::Warning);
+    QVERIFY(model.index(1, QueueWorkerModel::ProviderErrors).data(Qt::ToolTipRole).toString().contains(QStringLiteral("100")));
+
     model.setWorkers({worker(QStringLiteral("w-2"), false, 0)}, 15);
     QCOMPARE(model.rowCount(), 1);
 }

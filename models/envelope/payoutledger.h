@@ -1,0 +1,72 @@
+#pragma once
+
+#include "envelope/payouttask.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+namespace lantern {
+
+class SqlConnection;
+
+/** What a payout call left to write in SQL: `status` paid, pending (retried later) or failed
+    (given up), the provider's reference when paid, and the calls it took. */
+struct PayoutRecord {
+    PayoutTask task;
+    QString status;
+    QString providerRef;
+    int calls = 0;
+};
+
+/** A grab Redis handed out that the ledger refused, and what the ledger holds instead. */
+struct GrabRefusal {
+    PayoutTask task;
+    qint64 holder = 0;  // the user holding task.seq in SQL, 0: nobody
+    QByteArray held;    // "seq:amount" the task's user holds in SQL, empty: none
+};
+
+/** A grab the ledger holds, and where its payout stands. */
+struct AcceptedGrab {
+    PayoutTask task;
+    bool paid = false;      // an earlier pass already recorded its payout as paid
+    int attemptsSoFar = 0;  // calls recorded by earlier passes
+};
+
+/** What one PayoutLedger::write() did. */
+struct LedgerWrite {
+    QList<AcceptedGrab> accepted;
+    QList<GrabRefusal> refusals;
+    qint64 persisted = 0;     // new grab rows
+    qint64 refusedRows = 0;   // new grab_refused rows
+};
+
+/** The drain's SQL side (DESIGN §3, issue 15): one transaction per batch that records the results
+    of the payouts that finished since the last one and persists the next batch of grabs with
+    their pending payouts. A payout row is written only for a grab whose (campaign, seq, uid) row
+    the ledger holds; the others become grab_refused rows. Every statement is multi-row and keyed
+    on business keys, so a replay writes nothing twice. */
+class PayoutLedger final {
+public:
+    explicit PayoutLedger(SqlConnection &sql) : m_sql(sql) {}
+
+    /** Upserts `records` (status and reference replaced, attempts added), then inserts the grabs
+        of `tasks`, judges the ones that did not go in, and inserts the accepted grabs' pending
+        payouts: one transaction (retried as a whole after a deadlock). */
+    LedgerWrite write(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks);
+
+    /** Rows per multi-row statement (9000 values at most: within SQLite's 32766 and MySQL's 65535). */
+    static constexpr qsizetype RowsPerStatement = 1000;
+
+private:
+    void record(const QList<PayoutRecord> &records, qint64 nowMs);
+    void persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write);
+    /** Splits tasks into those the ledger holds and refusals (a read in the transaction). */
+    void judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &accepted, QList<GrabRefusal> &refused);
+    /** Where the payouts of `tasks` stand, for tasks whose pending row was already there. */
+    QList<AcceptedGrab> states(const QList<PayoutTask> &tasks);
+
+    SqlConnection &m_sql;
+};
+
+} // namespace lantern

@@ -1,0 +1,105 @@
+#include "queue/queuepipeline.h"
+
+#include "queue/reliablequeue.h"
+#include "redis/luascript.h"
+#include "redis/redisclient.h"
+#include "redis/rediserror.h"
+
+#include <algorithm>
+
+namespace lantern {
+
+namespace {
+// Named apart from ReliableQueue's claimScript(): unity builds put both files in one unit.
+const LuaScript &pipelineClaimScript()
+{
+    static const LuaScript script(QStringLiteral("claim"));
+    return script;
+}
+
+QByteArrayList entriesOf(const RedisValue &reply)
+{
+    QByteArrayList entries;
+    entries.reserve(static_cast<qsizetype>(reply.elements.size()));
+    for (const RedisValue &element : reply.elements)
+        entries << element.toBytes();
+    return entries;
+}
+
+const QByteArray OldestFirst = QByteArrayLiteral("-1");  // LREM count: one occurrence, from the tail
+} // namespace
+
+void QueuePipeline::acknowledge(const ReliableQueue &queue, const QByteArrayList &entries)
+{
+    for (const QByteArray &entry : entries)
+        m_acknowledgements << QByteArrayList{QByteArrayLiteral("LREM"), queue.backupKey(), OldestFirst, entry};
+}
+
+void QueuePipeline::retryLater(const ReliableQueue &queue, const QByteArray &entry)
+{
+    m_moves << QByteArrayList{QByteArrayLiteral("LPUSH"), queue.queueKey(), entry}
+            << QByteArrayList{QByteArrayLiteral("LREM"), queue.backupKey(), OldestFirst, entry};
+}
+
+void QueuePipeline::deadLetter(const ReliableQueue &queue, const QByteArray &entry)
+{
+    m_moves << QByteArrayList{QByteArrayLiteral("LPUSH"), queue.deadLetterKey(), entry}
+            << QByteArrayList{QByteArrayLiteral("LREM"), queue.backupKey(), OldestFirst, entry};
+}
+
+int QueuePipeline::readBackup(const ReliableQueue &queue)
+{
+    m_reads.push_back({false, {QByteArrayLiteral("LRANGE"), queue.backupKey(), QByteArrayLiteral("0"), QByteArrayLiteral("-1")}});
+    return static_cast<int>(m_reads.size() - 1);
+}
+
+int QueuePipeline::claim(const ReliableQueue &queue, int max)
+{
+    m_reads.push_back({true, pipelineClaimScript().evalshaCommand({queue.queueKey(), queue.backupKey()}, {QByteArray::number(max)})});
+    return static_cast<int>(m_reads.size() - 1);
+}
+
+bool QueuePipeline::isEmpty() const
+{
+    return m_moves.isEmpty() && m_acknowledgements.isEmpty() && m_reads.empty();
+}
+
+void QueuePipeline::run(RedisClient &redis)
+{
+    m_results.assign(m_reads.size(), {});
+    if (isEmpty())
+        return;
+    QList<QByteArrayList> commands;
+    if (!m_moves.isEmpty())
+        commands << QByteArrayList{QByteArrayLiteral("MULTI")} << m_moves << QByteArrayList{QByteArrayLiteral("EXEC")};
+    commands << m_acknowledgements;
+    const qsizetype firstRead = commands.size();
+    for (const Read &read : m_reads)
+        commands << read.command;
+    const std::vector<RedisValue> replies = redis.pipeline(commands);
+
+    for (qsizetype i = 0; i < firstRead; ++i) {
+        if (replies[static_cast<size_t>(i)].isError())
+            throw RedisReplyError(QString::fromUtf8(replies[static_cast<size_t>(i)].string));
+    }
+    for (size_t r = 0; r < m_reads.size(); ++r) {
+        const RedisValue &reply = replies[static_cast<size_t>(firstRead) + r];
+        if (reply.isError() && m_reads[r].claim && reply.string.startsWith("NOSCRIPT")) {
+            // A fresh or flushed server: the claim runs again on its own, loading the script.
+            const QByteArrayList &command = m_reads[r].command;
+            m_results[r] = entriesOf(pipelineClaimScript().run(redis, {command[3], command[4]}, {command[5]}));
+            continue;
+        }
+        if (reply.isError())
+            throw RedisReplyError(QString::fromUtf8(reply.string));
+        QByteArrayList entries = entriesOf(reply);
+        if (!m_reads[r].claim)
+            std::reverse(entries.begin(), entries.end());  // the backup list grows on the left
+        m_results[r] = std::move(entries);
+    }
+    m_moves.clear();
+    m_acknowledgements.clear();
+    m_reads.clear();
+}
+
+} // namespace lantern
