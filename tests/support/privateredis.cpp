@@ -79,17 +79,6 @@ RawReply exchange(int port, const QByteArrayList &args, std::chrono::millisecond
     return {true, reply->type == REDIS_REPLY_ERROR, replyText(reply.get())};
 }
 
-/** The value of `name` in an INFO reply ("name:value" lines). */
-QByteArray infoField(const QByteArray &info, const QByteArray &name)
-{
-    const QByteArray key = QByteArray(name).append(':');
-    for (const QByteArray &line : info.split('\n')) {
-        if (line.startsWith(key))
-            return line.mid(key.size()).trimmed();
-    }
-    return {};
-}
-
 } // namespace
 
 PrivateRedis::PrivateRedis(const QStringList &options)

@@ -39,4 +39,14 @@ QByteArray readFileFrom(const QString &path, qint64 offset)
     return file.readAll();
 }
 
+QByteArray infoField(const QByteArray &info, const QByteArray &name)
+{
+    const QByteArray key = QByteArray(name).append(':');
+    for (const QByteArray &line : info.split('\n')) {
+        if (line.startsWith(key))
+            return line.mid(key.size()).trimmed();
+    }
+    return {};
+}
+
 } // namespace lantern::test

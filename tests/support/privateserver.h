@@ -12,6 +12,9 @@ namespace lantern::test {
     between a stop and a restart. Throws std::runtime_error when none is found. */
 int pickPrivatePort(int below = 65536);
 
+/** The value of `name` in an INFO or CLUSTER INFO reply ("name:value" lines); empty if absent. */
+QByteArray infoField(const QByteArray &info, const QByteArray &name);
+
 /** The bytes of `path` from `offset` on (a server log since a start); empty when unreadable. */
 QByteArray readFileFrom(const QString &path, qint64 offset = 0);
 

@@ -1,5 +1,7 @@
 #include "testcluster.h"
 
+#include "privateserver.h"
+
 #include <hiredis/hiredis.h>
 
 #include <QDeadlineTimer>
@@ -66,16 +68,6 @@ QString clusterEnv(const char *name)
         clusterFailure(QStringLiteral("%1 is not set: run the tests through scripts/test, whose scripts/services starts the cluster")
                                .arg(QLatin1String(name)));
     return value;
-}
-
-QByteArray clusterInfoField(const QByteArray &info, const QByteArray &name)
-{
-    const QByteArray key = QByteArray(name).append(':');
-    for (const QByteArray &line : info.split('\n')) {
-        if (line.startsWith(key))
-            return line.mid(key.size()).trimmed();
-    }
-    return {};
 }
 
 } // namespace
@@ -355,7 +347,7 @@ int TestCluster::failOver(int masterPort)
                 return false;
         }
         const QByteArray info = checked(masterPort, {"INFO", "replication"}).string;
-        return clusterInfoField(info, "role") == "slave" && clusterInfoField(info, "master_link_status") == "up";
+        return infoField(info, "role") == "slave" && infoField(info, "master_link_status") == "up";
     };
     // A manual failover can fail silently: a replica that took part in an election moments ago may
     // "win" with its old epoch and be voted back down at once (seen on 7.0). Ask again then.
@@ -384,7 +376,7 @@ void TestCluster::waitUntilSettled() const
         QList<QByteArray> views;
         for (const int port : m_ports) {
             const RedisValue info = command(port, {"CLUSTER", "INFO"});
-            if (info.isError() || clusterInfoField(info.string, "cluster_state") != "ok")
+            if (info.isError() || infoField(info.string, "cluster_state") != "ok")
                 return false;
             QByteArray view;
             for (const RedisValue &range : command(port, {"CLUSTER", "SLOTS"}).elements)
