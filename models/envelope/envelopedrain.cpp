@@ -208,7 +208,11 @@ EnvelopeDrainStats EnvelopeDrain::finish()
 void EnvelopeDrain::takeOutcomes()
 {
     for (const PayoutOutcome &outcome : m_dispatcher->takeOutcomes()) {
-        const Claimed claimed = m_paying.take(outcome.tag);
+        const auto paying = m_paying.constFind(outcome.tag);
+        if (paying == m_paying.cend())
+            continue;  // not one of ours: nothing to record
+        const Claimed claimed = *paying;
+        m_paying.erase(paying);
         const PayoutResult &result = outcome.result;
         if (result.status == PayoutResult::Status::Paid) {
             m_unrecorded.append({claimed, {claimed.task, QStringLiteral("paid"), result.providerRef, outcome.calls}, Settle::Done, {}});
