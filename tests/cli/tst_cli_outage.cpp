@@ -120,7 +120,8 @@ void TestCliOutage::workerOutlivesMariaDbOutage()
     }
 
     // A long-running worker with a slow provider that fails a tenth of its calls, small batches
-    // (so a batch is always in flight) and a 2 s heartbeat.
+    // (so a batch is always in flight), one payout at a time (so the outage comes while payouts
+    // are still to make, however fast the machine) and a 2 s heartbeat.
     QProcess worker;
     QProcessEnvironment environment = sandboxEnvironment();
     environment.insert(QStringLiteral("LANTERN_PAYOUT_DELAY_MS"), QStringLiteral("5"));
@@ -128,7 +129,8 @@ void TestCliOutage::workerOutlivesMariaDbOutage()
     environment.insert(QStringLiteral("LANTERN_HEARTBEAT_TTL_S"), QStringLiteral("2"));
     worker.setProcessEnvironment(environment);
     worker.start(QStringLiteral(LANTERND_PATH),
-                 lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), workerId, QStringLiteral("--batch"), QStringLiteral("20")}));
+                 lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), workerId, QStringLiteral("--batch"), QStringLiteral("20"),
+                                        QStringLiteral("--in-flight"), QStringLiteral("1")}));
     QVERIFY(worker.waitForStarted());
     QByteArray workerErr;
     const auto workerStderr = [&]() -> const QByteArray & {
