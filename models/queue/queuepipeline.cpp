@@ -10,22 +10,6 @@
 namespace lantern {
 
 namespace {
-// Named apart from ReliableQueue's claimScript(): unity builds put both files in one unit.
-const LuaScript &pipelineClaimScript()
-{
-    static const LuaScript script(QStringLiteral("claim"));
-    return script;
-}
-
-QByteArrayList entriesOf(const RedisValue &reply)
-{
-    QByteArrayList entries;
-    entries.reserve(static_cast<qsizetype>(reply.elements.size()));
-    for (const RedisValue &element : reply.elements)
-        entries << element.toBytes();
-    return entries;
-}
-
 const QByteArray OldestFirst = QByteArrayLiteral("-1");  // LREM count: one occurrence, from the tail
 } // namespace
 
@@ -55,7 +39,7 @@ int QueuePipeline::readBackup(const ReliableQueue &queue)
 
 int QueuePipeline::claim(const ReliableQueue &queue, int max)
 {
-    m_reads.push_back({true, pipelineClaimScript().evalshaCommand({queue.queueKey(), queue.backupKey()}, {QByteArray::number(max)})});
+    m_reads.push_back({true, ReliableQueue::claimScript().evalshaCommand({queue.queueKey(), queue.backupKey()}, {QByteArray::number(max)})});
     return static_cast<int>(m_reads.size() - 1);
 }
 
@@ -87,12 +71,12 @@ void QueuePipeline::run(RedisClient &redis)
         if (reply.isError() && m_reads[r].claim && reply.string.startsWith("NOSCRIPT")) {
             // A fresh or flushed server: the claim runs again on its own, loading the script.
             const QByteArrayList &command = m_reads[r].command;
-            m_results[r] = entriesOf(pipelineClaimScript().run(redis, {command[3], command[4]}, {command[5]}));
+            m_results[r] = ReliableQueue::claimScript().run(redis, {command[3], command[4]}, {command[5]}).toBytesList();
             continue;
         }
         if (reply.isError())
             throw RedisReplyError(QString::fromUtf8(reply.string));
-        QByteArrayList entries = entriesOf(reply);
+        QByteArrayList entries = reply.toBytesList();
         if (!m_reads[r].claim)
             std::reverse(entries.begin(), entries.end());  // the backup list grows on the left
         m_results[r] = std::move(entries);

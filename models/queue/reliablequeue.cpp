@@ -9,27 +9,18 @@
 namespace lantern {
 
 namespace {
-const LuaScript &claimScript()
-{
-    static const LuaScript script(QStringLiteral("claim"));
-    return script;
-}
-
 const LuaScript &requeueScript()
 {
     static const LuaScript script(QStringLiteral("requeue"));
     return script;
 }
-
-QByteArrayList toList(const RedisValue &reply)
-{
-    QByteArrayList result;
-    result.reserve(static_cast<qsizetype>(reply.elements.size()));
-    for (const RedisValue &element : reply.elements)
-        result << element.toBytes();
-    return result;
-}
 } // namespace
+
+const LuaScript &ReliableQueue::claimScript()
+{
+    static const LuaScript script(QStringLiteral("claim"));
+    return script;
+}
 
 ReliableQueue::ReliableQueue(QByteArray queue, QByteArray backup, QByteArray deadLetter)
     : m_queue(std::move(queue)), m_backup(std::move(backup)), m_deadLetter(std::move(deadLetter))
@@ -38,13 +29,13 @@ ReliableQueue::ReliableQueue(QByteArray queue, QByteArray backup, QByteArray dea
 
 QByteArrayList ReliableQueue::claim(RedisClient &redis, int max) const
 {
-    return toList(claimScript().run(redis, {m_queue, m_backup}, {QByteArray::number(max)}));
+    return claimScript().run(redis, {m_queue, m_backup}, {QByteArray::number(max)}).toBytesList();
 }
 
 QByteArrayList ReliableQueue::inFlight(RedisClient &redis, int max) const
 {
     // The backup list grows on the left, so its oldest entries are on the right.
-    QByteArrayList entries = toList(redis.command({QByteArrayLiteral("LRANGE"), m_backup, QByteArray::number(-max), QByteArrayLiteral("-1")}));
+    QByteArrayList entries = redis.command({QByteArrayLiteral("LRANGE"), m_backup, QByteArray::number(-max), QByteArrayLiteral("-1")}).toBytesList();
     std::reverse(entries.begin(), entries.end());
     return entries;
 }

@@ -5,6 +5,8 @@
 
 namespace lantern {
 
+class LuaScript;
+
 class RedisClient;
 
 /** A Redis list drained reliably (DESIGN §4): a worker moves entries into its own backup list,
@@ -27,6 +29,10 @@ public:
     void retryLater(RedisClient &redis, const QByteArray &entry) const;
     /** Puts every backup entry back at the front of the queue; returns how many moved. */
     qint64 requeueBackup(RedisClient &redis) const;
+
+    /** claim.lua: KEYS queue, backup; ARGV max. Shared with QueuePipeline, which claims for many
+        queues in one round trip. */
+    static const LuaScript &claimScript();
 
     const QByteArray &queueKey() const { return m_queue; }
     const QByteArray &backupKey() const { return m_backup; }

@@ -42,6 +42,15 @@ QByteArray RedisValue::toBytes() const
     throw RedisReplyError(QCoreApplication::translate("lantern::RedisClient", "expected a string reply from Redis"));
 }
 
+QByteArrayList RedisValue::toBytesList() const
+{
+    QByteArrayList result;
+    result.reserve(static_cast<qsizetype>(elements.size()));
+    for (const RedisValue &element : elements)
+        result << element.toBytes();
+    return result;
+}
+
 RedisClient::RedisClient(RedisUrl url, RedisOptions options) : m_url(std::move(url)), m_options(options) {}
 RedisClient::~RedisClient() = default;
 RedisClient::RedisClient(RedisClient &&) noexcept = default;

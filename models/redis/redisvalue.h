@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayList>
 
 #include <vector>
 
@@ -21,6 +22,8 @@ struct RedisValue {
     long long toInteger() const;
     /** String/Status payload, empty for Nil; throws RedisReplyError for other types. */
     QByteArray toBytes() const;
+    /** An array reply's elements, each as toBytes() (LRANGE, a script returning entries). */
+    QByteArrayList toBytesList() const;
 };
 
 /** Throws RedisReplyError with the first error reply among a pipeline's replies. */
