@@ -104,7 +104,6 @@ QueuesView::QueuesView(QWidget *parent)
     layout->addWidget(main, 1);
 
     // A queue's dead-letter count opens its list below.
-    m_queueTable->setMouseTracking(true);
     connect(m_queueTable, &QTableView::clicked, this, [this](const QModelIndex &index) {
         if (index.column() == QueueTableModel::DeadLetter)
             m_deadLetters->openListOf(index.siblingAtColumn(QueueTableModel::Name).data(QueueTableModel::NameRole).toString());
