@@ -107,7 +107,7 @@ struct HttpServerLoop::Connection {
 };
 
 HttpServerLoop::HttpServerLoop(ApiShared &shared, int listenFd, BlockingEndpoints &blocking, const std::atomic<bool> &stopping)
-    : m_shared(shared), m_listenFd(listenFd), m_blocking(blocking), m_stopping(stopping), m_gate(shared), m_pipe(shared.config().redis)
+    : m_shared(shared), m_listenFd(listenFd), m_blocking(blocking), m_stopping(stopping), m_gate(shared), m_pipe(shared.config().redis, RedisOptions{}, shared.redisCluster())
 {
     m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
     m_wakeFd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "httpserverloop.h"
 #include "opscommands.h"
+#include "redis/clustertopology.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 
@@ -103,33 +104,6 @@ quint16 boundPort(int fd)
                                          : ntohs(reinterpret_cast<sockaddr_in *>(&storage)->sin_port);
 }
 
-/** The HTTP loops' RedisPipe does not route by slot yet (docs/cluster.md): on a Redis Cluster it
-    would answer 500 for every key another master serves. Refused at start instead; a Redis that
-    cannot be reached now is left to the loops, which answer 503 until it can. */
-void refuseRedisCluster(CommandContext &context)
-{
-    const auto refusal = [&] {
-        return InvalidInputError(QCoreApplication::translate("lantern::cli::Commands",
-                                                             "serve does not run on a Redis Cluster yet (%1): its event loops "
-                                                             "talk to one node; see docs/cluster.md")
-                                         .arg(context.config().redis.redacted()));
-    };
-    if (context.config().redis.isSeedList())
-        throw refusal();
-    // Short timeouts: a Redis that stalls must not hold the start back (the loops have their own).
-    RedisOptions options;
-    options.connectTimeout = std::chrono::milliseconds(500);
-    options.commandTimeout = std::chrono::milliseconds(500);
-    RedisClient probe(context.config().redis, options);
-    try {
-        probe.ensureConnected();
-    } catch (const UnavailableError &) {
-        return;
-    }
-    if (probe.isCluster())
-        throw refusal();
-}
-
 } // namespace
 
 int runServe(CommandContext &context)
@@ -142,9 +116,12 @@ int runServe(CommandContext &context)
     if (context.config().tokenSecret.isEmpty())
         throw InvalidInputError(QCoreApplication::translate("lantern::cli::Commands",
                                                             "serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET"));
-    refuseRedisCluster(context);
-
     ApiShared shared(context.config());
+    // Short timeouts: a Redis that stalls must not hold the start back (the loops have their own).
+    RedisOptions probe;
+    probe.connectTimeout = std::chrono::milliseconds(500);
+    probe.commandTimeout = std::chrono::milliseconds(500);
+    shared.setRedisCluster(ClusterTopology::discover(context.config().redis, probe));
     std::vector<int> sockets{listeningSocket(address)};
     address.port = boundPort(sockets.front());  // port 0: the kernel's choice, shared by every thread
     for (int i = 1; i < threads; ++i)
