@@ -1808,8 +1808,16 @@ Key prefix: %3</translation>
         <translation>did not answer within %1 ms</translation>
     </message>
     <message>
-        <source>Redis at %1:%2 %3</source>
-        <translation>Redis at %1:%2 %3</translation>
+        <source>%1 names keys in different slots of the Redis Cluster (%2 and %3); nothing was sent</source>
+        <translation>%1 names keys in different slots of the Redis Cluster (%2 and %3); nothing was sent</translation>
+    </message>
+    <message>
+        <source>%1 is not sent by lanternd serve on a Redis Cluster; nothing was sent</source>
+        <translation>%1 is not sent by lanternd serve on a Redis Cluster; nothing was sent</translation>
+    </message>
+    <message>
+        <source>Redis at %1 %2</source>
+        <translation>Redis at %1 %2</translation>
     </message>
 </context>
 <context>
@@ -2125,10 +2133,6 @@ Key prefix: %3</translation>
     <message>
         <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
         <translation>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</translation>
-    </message>
-    <message>
-        <source>serve does not run on a Redis Cluster yet (%1): its event loops talk to one node; see docs/cluster.md</source>
-        <translation>serve does not run on a Redis Cluster yet (%1): its event loops talk to one node; see docs/cluster.md</translation>
     </message>
     <message>
         <source>invalid --%1: expected %2 to %3</source>
