@@ -1106,6 +1106,17 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::HttpServer</name>
+    <message>
+        <source>cannot listen on %1:%2: %3</source>
+        <translation>cannot listen on %1:%2: %3</translation>
+    </message>
+    <message>
+        <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
+        <translation>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</translation>
+    </message>
+</context>
+<context>
     <name>lantern::KeySchema</name>
     <message>
         <source>invalid key prefix &apos;%1&apos;: use up to 32 of A-Z a-z 0-9 _ . : -</source>
@@ -2109,14 +2120,6 @@ Key prefix: %3</translation>
     <message>
         <source>invalid --ttl-s: expected 1 to 31622400 seconds</source>
         <translation>invalid --ttl-s: expected 1 to 31622400 seconds</translation>
-    </message>
-    <message>
-        <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
-        <translation>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</translation>
-    </message>
-    <message>
-        <source>cannot listen on %1:%2: %3</source>
-        <translation>cannot listen on %1:%2: %3</translation>
     </message>
     <message>
         <source>serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET</source>

@@ -1102,6 +1102,17 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::HttpServer</name>
+    <message>
+        <source>cannot listen on %1:%2: %3</source>
+        <translation>无法监听 %1:%2：%3</translation>
+    </message>
+    <message>
+        <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
+        <translation>--listen“%1”无效：应为 HOST:PORT，HOST 为 IP 地址，例如 127.0.0.1:8080</translation>
+    </message>
+</context>
+<context>
     <name>lantern::KeySchema</name>
     <message>
         <source>invalid key prefix &apos;%1&apos;: use up to 32 of A-Z a-z 0-9 _ . : -</source>
@@ -2087,14 +2098,6 @@ SQL：%2
     <message>
         <source>invalid --ttl-s: expected 1 to 31622400 seconds</source>
         <translation>--ttl-s 无效：应为 1 到 31622400 秒</translation>
-    </message>
-    <message>
-        <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
-        <translation>--listen“%1”无效：应为 HOST:PORT，HOST 为 IP 地址，例如 127.0.0.1:8080</translation>
-    </message>
-    <message>
-        <source>cannot listen on %1:%2: %3</source>
-        <translation>无法监听 %1:%2：%3</translation>
     </message>
     <message>
         <source>serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET</source>

@@ -31,7 +31,7 @@ QString errnoText(int error)
     return QString::fromLocal8Bit(std::strerror(error));
 }
 
-constexpr size_t ReadChunk = 64 * 1024;
+constexpr size_t ReplyReadChunk = 64 * 1024;
 
 } // namespace
 
@@ -208,7 +208,7 @@ void RedisPipeNode::onReadable(qint64 nowNs)
     Q_UNUSED(nowNs)
     if (m_fd < 0 || m_connecting)
         return;
-    char buffer[ReadChunk];
+    char buffer[ReplyReadChunk];
     for (;;) {
         const ssize_t n = ::read(m_fd, buffer, sizeof buffer);
         if (n < 0) {

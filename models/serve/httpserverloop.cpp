@@ -1,10 +1,10 @@
-#include "httpserverloop.h"
+#include "serve/httpserverloop.h"
 
 #include "api/apicalls.h"
 #include "api/featureswitches.h"
 #include "api/httprequestparser.h"
-#include "blockingendpoints.h"
 #include "core/monotonicclock.h"
+#include "serve/blockingendpoints.h"
 
 #include <QCoreApplication>
 
@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace lantern::cli {
+namespace lantern {
 
 namespace {
 
@@ -568,4 +568,4 @@ void HttpServerLoop::sweep(qint64 nowNs)
         close(id);
 }
 
-} // namespace lantern::cli
+} // namespace lantern
