@@ -84,6 +84,23 @@ RedisConnection &RedisCluster::connectionTo(const RedisEndpoint &node)
     return *connection;
 }
 
+QList<RedisEndpoint> RedisCluster::mastersNow()
+{
+    refreshMap();
+    return m_map.masters();
+}
+
+RedisValue RedisCluster::onMaster(const RedisEndpoint &master, const QByteArrayList &args)
+{
+    if (m_refreshWanted || m_mapAge.hasExpired(m_options.clusterMapMaxAge.count()))
+        refreshMap();
+    RedisConnection &connection = connectionTo(master);
+    if (!connection.isOpen())
+        connection.open();
+    connection.append(args);
+    return connection.read();
+}
+
 std::optional<RedisEndpoint> RedisCluster::anyMaster() const
 {
     const QList<RedisEndpoint> masters = m_map.masters();
