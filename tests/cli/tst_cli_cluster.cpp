@@ -5,6 +5,7 @@
 // yet (campaign repair) says so and writes nothing.
 #include "clitest.h"
 #include "privateserver.h"
+#include "redis/redisclient.h"
 #include "serveprocess.h"
 #include "testcluster.h"
 #include "testservers.h"
@@ -51,6 +52,7 @@ private Q_SLOTS:
     void noSeedAnswersIsAnOutage();
     void badUrlsAreRefused_data();
     void badUrlsAreRefused();
+    void badInputWritesNothingOnACluster();
     void serveOnACluster_data();
     void serveOnACluster();
     void campaignRepairRefusesClearly();
@@ -195,6 +197,41 @@ void TestCliCluster::badUrlsAreRefused()
     QVERIFY(result.out.isEmpty());
     // Refused before anything was opened: the SQLite file holds not even the schema.
     QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM sqlite_master")), 0);
+}
+
+void TestCliCluster::badInputWritesNothingOnACluster()
+{
+    // The same refusals as on one server (exit 2, a message, nothing written), with the keys of
+    // every master compared before and after, and a live campaign they could have touched.
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const QString prefix = lantern::test::uniquePrefix();
+    const Lanternd lanternd(m_cluster.urlText(), sql.url, prefix, QStringLiteral("2026-11-23"));
+    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "500", "--count", "5"}));
+    LANTERND_VERIFY_OK(created);
+    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    LANTERND_VERIFY_OK(lanternd.run(cliArgs({"checkin", "--uid", "5"})));
+
+    lantern::RedisClient redis(m_cluster.url());
+    const RedisSnapshot before = snapshotRedis(redis, prefix.toUtf8());
+    QVERIFY(before.keys.size() > 3);
+    const SqlSnapshot sqlBefore = snapshotSql(sql.db);
+    const QList<QStringList> refusals{
+            {QStringLiteral("checkin"), QStringLiteral("--uid"), QStringLiteral("-3")},
+            {QStringLiteral("makeup"), QStringLiteral("--uid"), QStringLiteral("5"), QStringLiteral("--date"), QStringLiteral("2026-11-31"),
+             QStringLiteral("--reason"), QStringLiteral("x"), QStringLiteral("--operator"), QStringLiteral("alice")},
+            {QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("abc")},
+            {QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("bad"), QStringLiteral("--total-cents"),
+             QStringLiteral("3"), QStringLiteral("--count"), QStringLiteral("5")},
+            {QStringLiteral("calendar"), QStringLiteral("--uid"), QStringLiteral("5"), QStringLiteral("--month"), QStringLiteral("2026-13")}};
+    for (const QStringList &arguments : refusals) {
+        const Result result = lanternd.run(arguments);
+        QVERIFY2(result.exitCode == 2, result.describe().constData());
+        QVERIFY2(!result.err.isEmpty() && result.out.isEmpty(), result.describe().constData());
+    }
+    const RedisSnapshot after = snapshotRedis(redis, prefix.toUtf8());
+    QVERIFY2(after.keys == before.keys, before.describeChange(after).constData());
+    QCOMPARE(snapshotSql(sql.db), sqlBefore);
 }
 
 void TestCliCluster::serveOnACluster_data()
