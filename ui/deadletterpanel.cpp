@@ -3,6 +3,7 @@
 #include "console/deadlettermodel.h"
 #include "console/queueformat.h"
 #include "console/queueservice.h"
+#include "consoleview.h"
 #include "queueconfirmdialog.h"
 #include "queuejobbar.h"
 #include "queuetonedelegate.h"
@@ -22,6 +23,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <limits>
 
 namespace lantern::ui {
@@ -39,6 +41,7 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
       m_discardAll(new QPushButton(tr("Discard all…"), this)),
       m_table(new QTableView(this)),
       m_inspector(new QPlainTextEdit(this)),
+      m_note(new QLabel(this)),
       m_jobBar(new QueueJobBar(this))
 {
     auto *title = new QLabel(tr("Dead letters"), this);
@@ -85,11 +88,20 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     m_table->setWordWrap(false);
     m_inspector->setReadOnly(true);
     m_inspector->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_inspector->setPlaceholderText(tr("Select an entry to see it as it is stored."));
-    m_inspector->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_inspector->setPlaceholderText(tr("Select an entry to see it as it is stored, byte for byte."));
+    m_inspector->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_note->setObjectName(QStringLiteral("deadLetterNote"));
+    m_note->setWordWrap(true);
+    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *inspectorPane = new QWidget(this);
+    auto *inspectorLayout = new QVBoxLayout(inspectorPane);
+    inspectorLayout->setContentsMargins(0, 0, 0, 0);
+    inspectorLayout->setSpacing(4);
+    inspectorLayout->addWidget(m_note);
+    inspectorLayout->addWidget(m_inspector, 1);
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
-    split->addWidget(m_inspector);
+    split->addWidget(inspectorPane);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
@@ -261,15 +273,38 @@ void DeadLetterPanel::updateInspector()
     const QModelIndex shown = current.isValid() && m_table->selectionModel()->isRowSelected(current.row()) ? current
                             : rows.isEmpty()                                                              ? QModelIndex()
                                                                                                           : rows.first();
-    m_inspector->setPlainText(shown.isValid() ? DeadLetterModel::prettyEntry(m_model->entryAt(shown.row())) : QString());
+    // The bytes as they are stored: what a retry puts back, not a re-formatted copy.
+    m_inspector->setPlainText(shown.isValid() ? DeadLetterModel::storedText(m_model->entryAt(shown.row())) : QString());
+    if (!shown.isValid()) {
+        m_note->clear();
+        return;
+    }
+    const DeadLetterNote note = m_model->noteAt(shown.row());
+    if (!note.isKnown()) {
+        m_note->setText(tr("Set aside before Lantern kept the reason: when and why were not recorded."));
+        return;
+    }
+    QString text = tr("Set aside %1: %2").arg(QueueFormat::stamp(note.failedAtMs),
+                                             note.reason.isEmpty() ? tr("no reason given") : note.reason);
+    if (note.attempts > 0)
+        text += QLatin1Char(' ') + tr("(after %n tries)", nullptr, note.attempts);
+    m_note->setText(text);
 }
 
 void DeadLetterPanel::updateActions()
 {
     const bool idle = m_service && m_job == 0;
     const DeadLetterPage &page = m_model->page();
-    const bool hasSelection = !m_table->selectionModel()->selectedRows().isEmpty();
-    WriteAction::setEnabled(m_retry, idle && hasSelection, m_readOnly);
+    const QModelIndexList selected = m_table->selectionModel()->selectedRows();
+    const bool hasSelection = !selected.isEmpty();
+    // A worker cannot read an unreadable entry either: retried, it would be back here at once.
+    const bool unreadable = std::any_of(selected.cbegin(), selected.cend(),
+                                        [](const QModelIndex &row) { return !row.data(DeadLetterModel::ReadableRole).toBool(); });
+    if (!m_readOnly)
+        m_retry->setToolTip(unreadable ? tr("A worker cannot read this entry, so a retry would bring it straight back here. "
+                                            "Discard it (the audit log keeps a copy).")
+                                       : tr("Put the selected entries back on their queue"));
+    WriteAction::setEnabled(m_retry, idle && hasSelection && !unreadable, m_readOnly);
     WriteAction::setEnabled(m_discard, idle && hasSelection, m_readOnly);
     WriteAction::setEnabled(m_retryAll, idle && page.depth > 0, m_readOnly);
     WriteAction::setEnabled(m_discardAll, idle && page.depth > 0, m_readOnly);
@@ -288,7 +323,7 @@ void DeadLetterPanel::confirm(bool retry, bool wholeList)
     const QString list = currentList();
     const QByteArrayList entries = wholeList ? QByteArrayList() : selectedEntries();
     const qint64 count = wholeList ? m_model->page().depth : entries.size();
-    if (!m_service || m_job != 0 || m_readOnly || list.isEmpty() || count == 0)
+    if (!m_service || m_job != 0 || m_readOnly || list.isEmpty() || count == 0 || (retry && !m_retry->isEnabled() && !wholeList))
         return;
     const QString name = QueueFormat::queueTitle(list);
     const int n = int(std::min<qint64>(count, std::numeric_limits<int>::max()));
@@ -308,7 +343,10 @@ void DeadLetterPanel::confirm(bool retry, bool wholeList)
         text += QLatin1Char(' ') + tr("They are removed for good; the audit log keeps a copy of each.");
         action = wholeList ? tr("Discard all") : tr("Discard");
     }
-    auto *dialog = new QueueConfirmDialog(title, text, action, this);
+    OperatorIdentity *identity = ConsoleView::operatorOf(this);
+    if (!identity || !identity->ensure(this))
+        return;
+    auto *dialog = new QueueConfirmDialog(title, text, action, identity->name(), this);
     dialog->setObjectName(QStringLiteral("confirmDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, retry, wholeList, list, entries, n] {

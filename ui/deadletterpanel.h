@@ -21,7 +21,8 @@ namespace lantern::ui {
 class QueueJobBar;
 
 /** The dead-letter part of the Queues view: pick a list, page through it (PageSize entries at a
-    time, newest first), inspect an entry as indented JSON, and retry or discard the selected
+    time, newest first) with why, when and after how many tries each entry was set aside,
+    inspect an entry byte for byte as it is stored, and retry or discard the selected
     entries or the whole list, each confirmed with the operator's name, run in batches on the
     service's thread with a progress bar and Cancel. */
 class DeadLetterPanel final : public QWidget {
@@ -50,6 +51,8 @@ public:
     DeadLetterModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     QPlainTextEdit *inspector() const { return m_inspector; }
+    QLabel *noteLabel() const { return m_note; }
+    QPushButton *retryButton() const { return m_retry; }
     QueueJobBar *jobBar() const { return m_jobBar; }
 
     /** Open the confirmation dialog of each action. */
@@ -98,6 +101,7 @@ private:
     QPushButton *m_discardAll;
     QTableView *m_table;
     QPlainTextEdit *m_inspector;
+    QLabel *m_note;  // the inspected entry's note: why, when, after how many tries
     QueueJobBar *m_jobBar;
     bool m_readOnly = false;
 };

@@ -85,6 +85,13 @@ DeadLetterPage DeadLetters::page(const QString &name, qint64 offset, int count)
     page.depth = replies[0].toInteger();
     for (const RedisValue &entry : replies[1].elements)
         page.entries << entry.toBytes();
+    if (page.entries.isEmpty())
+        return page;
+    QByteArrayList notesCommand{QByteArrayLiteral("HMGET"), DeadLetterNote::notesKey(target.key)};
+    notesCommand += page.entries;
+    const RedisValue notes = m_redis.command(notesCommand);
+    for (qsizetype i = 0; i < page.entries.size(); ++i)
+        page.notes << (size_t(i) < notes.elements.size() ? DeadLetterNote::fromJson(notes.elements[size_t(i)].toBytes()) : DeadLetterNote());
     return page;
 }
 
@@ -105,7 +112,7 @@ QList<bool> DeadLetters::apply(DeadLetterAction action, const QString &name, con
     if (entries.isEmpty())
         return taken;
     const DeadLetterList target = list(name);
-    QByteArrayList keys{target.key};
+    QByteArrayList keys{target.key, DeadLetterNote::notesKey(target.key)};
     if (action == DeadLetterAction::Retry)
         keys << target.queueKey;
     const RedisValue reply = moveScript().run(m_redis, keys, entries);

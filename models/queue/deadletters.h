@@ -1,5 +1,7 @@
 #pragma once
 
+#include "queue/reliablequeue.h"
+
 #include <QByteArrayList>
 #include <QCoreApplication>
 #include <QList>
@@ -25,6 +27,7 @@ struct DeadLetterPage {
     qint64 offset = 0;    // index of entries.first() from the newest end
     qint64 depth = 0;     // the whole list, read with the slice
     QByteArrayList entries;
+    QList<DeadLetterNote> notes;  // one per entry; unknown for entries set aside without one
 };
 
 enum class DeadLetterAction {
@@ -48,7 +51,8 @@ public:
     QList<DeadLetterList> lists(bool nonEmptyOnly = true);
     /** Resolves a list's name; throws InvalidInputError for anything else. */
     DeadLetterList list(const QString &name) const;
-    /** Up to `count` (at most MaxPage) entries from `offset`, newest first, and the depth. */
+    /** Up to `count` (at most MaxPage) entries from `offset`, newest first, the depth and each
+        entry's note (a second round trip when the page is not empty). */
     DeadLetterPage page(const QString &name, qint64 offset, int count);
     /** The `count` (at most MaxPage) oldest entries, oldest first: what a bulk action takes next. */
     QByteArrayList oldest(const QString &name, int count);
