@@ -1,5 +1,6 @@
 #include "campaigndetailpanel.h"
 
+#include "consoletheme.h"
 #include "campaigndrainbar.h"
 #include "console/campaignlistmodel.h"
 #include "console/campaignmoney.h"
@@ -154,6 +155,7 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     m_rateChart->setTitle(tr("Grabs and payouts per second"));
     m_rateChart->setMargins(QMargins(4, 4, 4, 4));
     m_rateChart->setBackgroundRoundness(0);
+    ConsoleTheme::style(m_rateChart);
     m_rateView->setChart(m_rateChart);
     m_rateView->setRenderHint(QPainter::Antialiasing);
     m_rateView->setMinimumSize(260, 180);
@@ -323,7 +325,7 @@ void CampaignDetailPanel::updateRateChart()
                           nullptr, int(std::min<qint64>(summary.providerErrors, INT_MAX)))
                                .arg(payoutsNow, locale().toString(summary.pendingCount)));
     m_payouts->setStyleSheet(summary.providerErrors > 0 && summary.providerErrors * 2 > summary.paidCount + summary.providerErrors
-                                     ? QStringLiteral("QLabel { color: #a50e0e; }")
+                                     ? QStringLiteral("QLabel { color: %1; }").arg(ConsoleTheme::errorText())
                                      : QStringLiteral("QLabel { color: palette(placeholder-text); }"));
 }
 

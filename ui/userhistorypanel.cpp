@@ -1,5 +1,6 @@
 #include "userhistorypanel.h"
 
+#include "consoletheme.h"
 #include "console/userhistorymodels.h"
 #include "console/usermonth.h"
 #include "daypalette.h"
@@ -122,6 +123,7 @@ void UserHistoryPanel::fillChart(const UserMonth &month)
         series->attachAxis(axisX);
         series->attachAxis(axisY);
     }
+    ConsoleTheme::style(m_chart);
 }
 
 } // namespace lantern::ui
