@@ -126,7 +126,7 @@ CampaignsView::CampaignsView(QWidget *parent)
     m_search->setObjectName(QStringLiteral("campaignSearch"));
     m_search->setPlaceholderText(tr("Search campaigns by name or id"));
     m_search->setClearButtonEnabled(true);
-    m_search->setMinimumWidth(fontMetrics().averageCharWidth() * 32);
+    m_search->setMinimumWidth(fontMetrics().horizontalAdvance(m_search->placeholderText()) + fontMetrics().averageCharWidth() * 8);
     m_searchDelay->setSingleShot(true);
     m_searchDelay->setInterval(300);
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
