@@ -4,6 +4,7 @@
 #include "console/queueformat.h"
 #include "console/queueservice.h"
 #include "consoleview.h"
+#include "deadletteredit.h"
 #include "queueconfirmdialog.h"
 #include "queuejobbar.h"
 #include "queuetonedelegate.h"
@@ -39,6 +40,7 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
       m_discard(new QPushButton(tr("Discard"), this)),
       m_retryAll(new QPushButton(tr("Retry all…"), this)),
       m_discardAll(new QPushButton(tr("Discard all…"), this)),
+      m_editRetry(new QPushButton(tr("Edit and retry…"), this)),
       m_table(new QTableView(this)),
       m_inspector(new QPlainTextEdit(this)),
       m_note(new QLabel(this)),
@@ -59,6 +61,8 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     m_discard->setObjectName(QStringLiteral("discardButton"));
     m_retryAll->setObjectName(QStringLiteral("retryAllButton"));
     m_discardAll->setObjectName(QStringLiteral("discardAllButton"));
+    m_editRetry->setObjectName(QStringLiteral("editRetryButton"));
+    m_editRetry->setToolTip(tr("Correct the selected entry and put it back on its queue in its place"));
     m_retry->setToolTip(tr("Put the selected entries back on their queue"));
     m_discard->setToolTip(tr("Remove the selected entries for good (the audit log keeps a copy)"));
     auto *header = new QHBoxLayout;
@@ -70,6 +74,7 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     header->addWidget(m_older);
     header->addStretch();
     header->addWidget(m_retry);
+    header->addWidget(m_editRetry);
     header->addWidget(m_discard);
     header->addSpacing(8);
     header->addWidget(m_retryAll);
@@ -119,6 +124,7 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     connect(m_discard, &QPushButton::clicked, this, &DeadLetterPanel::discardSelected);
     connect(m_retryAll, &QPushButton::clicked, this, &DeadLetterPanel::retryAll);
     connect(m_discardAll, &QPushButton::clicked, this, &DeadLetterPanel::discardAll);
+    connect(m_editRetry, &QPushButton::clicked, this, &DeadLetterPanel::editAndRetry);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         updateInspector();
         updateActions();
@@ -139,6 +145,7 @@ void DeadLetterPanel::setService(QueueService *service)
     connect(this, &DeadLetterPanel::pageRequested, service, &QueueService::loadDeadLetters, Qt::QueuedConnection);
     connect(this, &DeadLetterPanel::jobRequested, service, &QueueService::runDeadLetterJob, Qt::QueuedConnection);
     connect(this, &DeadLetterPanel::jobCancelRequested, service, &QueueService::cancelJob, Qt::QueuedConnection);
+    connect(this, &DeadLetterPanel::editRetryRequested, service, &QueueService::retryEdited, Qt::QueuedConnection);
     connect(service, &QueueService::deadLettersLoaded, this, &DeadLetterPanel::onPageLoaded, Qt::QueuedConnection);
     connect(service, &QueueService::deadLettersFailed, this, &DeadLetterPanel::onPageFailed, Qt::QueuedConnection);
     connect(service, &QueueService::jobProgress, this, &DeadLetterPanel::onJobProgress, Qt::QueuedConnection);
@@ -302,10 +309,11 @@ void DeadLetterPanel::updateActions()
                                         [](const QModelIndex &row) { return !row.data(DeadLetterModel::ReadableRole).toBool(); });
     if (!m_readOnly)
         m_retry->setToolTip(unreadable ? tr("A worker cannot read this entry, so a retry would bring it straight back here. "
-                                            "Discard it (the audit log keeps a copy).")
+                                            "Correct it with “Edit and retry…”, or discard it (the audit log keeps a copy).")
                                        : tr("Put the selected entries back on their queue"));
     WriteAction::setEnabled(m_retry, idle && hasSelection && !unreadable, m_readOnly);
     WriteAction::setEnabled(m_discard, idle && hasSelection, m_readOnly);
+    WriteAction::setEnabled(m_editRetry, idle && selected.size() == 1, m_readOnly);
     WriteAction::setEnabled(m_retryAll, idle && page.depth > 0, m_readOnly);
     WriteAction::setEnabled(m_discardAll, idle && page.depth > 0, m_readOnly);
     m_newer->setEnabled(m_offset > 0);
@@ -316,6 +324,31 @@ void DeadLetterPanel::updateActions()
         m_range->setText(tr("%1–%2 of %3")
                                  .arg(QLocale().toString(page.offset + 1), QLocale().toString(page.offset + page.entries.size()),
                                       QLocale().toString(page.depth)));
+}
+
+DeadLetterEditDialog *DeadLetterPanel::editAndRetry()
+{
+    const QByteArrayList entries = selectedEntries();
+    const QString list = currentList();
+    if (!m_service || m_job != 0 || m_readOnly || list.isEmpty() || entries.size() != 1)
+        return nullptr;
+    OperatorIdentity *identity = ConsoleView::operatorOf(this);
+    if (!identity || !identity->ensure(this))
+        return nullptr;
+    auto *dialog = new DeadLetterEditDialog(list, entries.first(), identity->name(), this);
+    dialog->setObjectName(QStringLiteral("editDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const QString operatorName = identity->name();
+    connect(dialog, &QDialog::accepted, this, [this, dialog, list, operatorName] {
+        if (m_job != 0)
+            return;
+        m_job = ++m_serial;
+        m_jobBar->start(tr("Putting the edited entry back…"));
+        updateActions();
+        Q_EMIT editRetryRequested(m_job, list, dialog->entry(), dialog->edited(), operatorName);
+    });
+    dialog->open();
+    return dialog;
 }
 
 void DeadLetterPanel::confirm(bool retry, bool wholeList)

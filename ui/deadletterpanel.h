@@ -18,6 +18,7 @@ class QueueService;
 
 namespace lantern::ui {
 
+class DeadLetterEditDialog;
 class QueueJobBar;
 
 /** The dead-letter part of the Queues view: pick a list, page through it (PageSize entries at a
@@ -60,11 +61,14 @@ public:
     void discardSelected() { confirm(false, false); }
     void retryAll() { confirm(true, true); }
     void discardAll() { confirm(false, true); }
+    /** Opens the edit-before-retry dialog on the one selected entry (returned for tests). */
+    DeadLetterEditDialog *editAndRetry();
 
 Q_SIGNALS:
     void pageRequested(quint64 serial, const QString &list, qint64 offset, int count);
     void jobRequested(quint64 job, bool retry, const QString &list, const QByteArrayList &entries, bool wholeList, const QString &operatorName);
     void jobCancelRequested(quint64 job);
+    void editRetryRequested(quint64 job, const QString &list, const QByteArray &entry, const QByteArray &edited, const QString &operatorName);
 
     void pageShown();
     /** A job ended: `summary` in words; the view refreshes the overview. */
@@ -99,6 +103,7 @@ private:
     QPushButton *m_discard;
     QPushButton *m_retryAll;
     QPushButton *m_discardAll;
+    QPushButton *m_editRetry;
     QTableView *m_table;
     QPlainTextEdit *m_inspector;
     QLabel *m_note;  // the inspected entry's note: why, when, after how many tries

@@ -59,6 +59,14 @@ public:
     /** Retries or discards exactly these entries; per entry whether it was there (and acted on). */
     QList<bool> apply(DeadLetterAction action, const QString &name, const QByteArrayList &entries);
 
+    /** Edit-before-retry: replaces `entry` by `edited` on its way back to the queue
+        (deadletter_replace.lua); false when the entry was no longer there. Throws
+        InvalidInputError when `edited` is not an entry of that list's kind (a payout task, a
+        check-in entry): a worker could not read it. */
+    bool retryEdited(const QString &name, const QByteArray &entry, const QByteArray &edited);
+    /** Whether `entry` is an entry a worker of list `name` can read. */
+    static bool isReadable(const QString &name, const QByteArray &entry);
+
     static QString actionName(DeadLetterAction action);
 
 private:
@@ -71,5 +79,10 @@ private:
     transaction around the script. Returns how many entries were acted on. */
 qint64 applyDeadLettersAudited(DeadLetters &deadLetters, SqlConnection &sql, DeadLetterAction action, const QString &name,
                                const QByteArrayList &entries, const QString &actor, const QString &via, qint64 nowMs);
+
+/** retryEdited() with its audit row ("deadletter.edit_retry", target the list, the entry as it
+    was and as edited in the detail), in one SQL transaction around the script. */
+bool retryEditedDeadLetterAudited(DeadLetters &deadLetters, SqlConnection &sql, const QString &name, const QByteArray &entry,
+                                  const QByteArray &edited, const QString &actor, const QString &via, qint64 nowMs);
 
 } // namespace lantern

@@ -9,6 +9,7 @@
 #include "console/queueservice.h"
 #include "console/queuetablemodel.h"
 #include "console/queueworkermodel.h"
+#include "deadletteredit.h"
 #include "deadletterpanel.h"
 #include "queueconfirmdialog.h"
 #include "queuejobbar.h"
@@ -36,6 +37,7 @@ namespace tst_queuesview {
 
 using namespace lantern;
 using lantern::ui::ConsoleView;
+using lantern::ui::DeadLetterEditDialog;
 using lantern::ui::DeadLetterPanel;
 using lantern::ui::QueueConfirmDialog;
 using lantern::ui::QueuesView;
@@ -89,6 +91,8 @@ private Q_SLOTS:
     void linksOpenWhatTheyName();
     void notesSayWhyAndUnreadableEntriesAreNotRetried_data() { dialects(); }
     void notesSayWhyAndUnreadableEntriesAreNotRetried();
+    void editAndRetryReplacesTheEntry_data() { dialects(); }
+    void editAndRetryReplacesTheEntry();
     void readOnlyDisablesRetryAndDiscard_data() { dialects(); }
     void readOnlyDisablesRetryAndDiscard();
 
@@ -306,6 +310,30 @@ void TestQueuesView::notesSayWhyAndUnreadableEntriesAreNotRetried()
     QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), AnswerTimeoutMs);
     QCOMPARE(m_redis->command({"HEXISTS", DeadLetterNote::notesKey(queue.deadLetterKey()), raw}).toInteger(), 0);
     QVERIFY(range(m_keys->campaignTasks(Campaign)).contains(raw));
+}
+
+void TestQueuesView::editAndRetryReplacesTheEntry()
+{
+    DeadLetterPanel *panel = m_view->deadLetters();
+    QCOMPARE(panel->model()->entryAt(0), QByteArray("{broken"));
+    QVERIFY(m_view->operatorIdentity()->setName(QStringLiteral("dave")));
+    panel->table()->selectRow(0);
+    DeadLetterEditDialog *dialog = panel->editAndRetry();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->editor()->toPlainText(), QStringLiteral("{broken"));
+    QVERIFY(!dialog->retryButton()->isEnabled());  // unchanged
+    dialog->editor()->setPlainText(QStringLiteral("{\"not\": \"a task\"}"));
+    QVERIFY(!dialog->retryButton()->isEnabled());  // a worker could not read it either
+    const QByteArray fixed = task(15, m_nowMs - 30'000);
+    dialog->editor()->setPlainText(QString::fromUtf8(fixed));
+    QVERIFY(dialog->retryButton()->isEnabled());
+    QSignalSpy done(panel, &DeadLetterPanel::jobDone);
+    QTest::mouseClick(dialog->retryButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), AnswerTimeoutMs);
+    QVERIFY2(done.first().at(0).toString().contains(QStringLiteral("back on the queue")), qPrintable(done.first().at(0).toString()));
+    QVERIFY(!range(m_keys->campaignDeadLetter(Campaign)).contains("{broken"));
+    QVERIFY(range(m_keys->campaignTasks(Campaign)).contains(fixed));
+    QCOMPARE(auditRows(QStringLiteral("deadletter.edit_retry"), QStringLiteral("dave")), 1);
 }
 
 void TestQueuesView::discardAllEmptiesTheListAndAuditsEach()
