@@ -44,6 +44,7 @@ CampaignsView::CampaignsView(QWidget *parent)
       m_confirm(&askInMessageBox),
       m_model(new CampaignListModel(this)),
       m_searchDelay(new QTimer(this)),
+      m_hiddenSampling(new QTimer(this)),
       m_search(new QLineEdit(this)),
       m_newButton(new QPushButton(tr("New campaign…"), this)),
       m_launchButton(new QPushButton(tr("Launch…"), this)),
@@ -169,6 +170,23 @@ CampaignsView::CampaignsView(QWidget *parent)
     m_detail->showNothing(tr("Connecting…"));
     updateActions();
     updateBusy();
+    m_hiddenSampling->setInterval(HiddenSampleMs);
+    connect(m_hiddenSampling, &QTimer::timeout, this, [this] {
+        if (m_selectedId != 0 && !m_snapshotOut)
+            requestSnapshot();
+    });
+}
+
+void CampaignsView::showEvent(QShowEvent *event)
+{
+    m_hiddenSampling->stop();
+    ConsoleView::showEvent(event);
+}
+
+void CampaignsView::hideEvent(QHideEvent *event)
+{
+    m_hiddenSampling->start();
+    ConsoleView::hideEvent(event);
 }
 
 CampaignsView::~CampaignsView() = default;

@@ -41,6 +41,10 @@ public:
     /** Asks the operator to confirm an action; true to go ahead. Replaceable for tests. */
     using Confirmation = std::function<bool(QWidget *parent, const CampaignConfirmation &ask)>;
     static constexpr int PageSize = 50;
+    /** While hidden the view still reads the selected campaign every HiddenSampleMs, so its
+        grabs-per-second chart has the time it was away (the window refreshes only the view on
+        screen). */
+    static constexpr int HiddenSampleMs = 10'000;
 
     explicit CampaignsView(QWidget *parent = nullptr);
     ~CampaignsView() override;
@@ -98,6 +102,8 @@ Q_SIGNALS:
 
 protected:
     void readOnlyChanged() override { updateActions(); }
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
     void operatorChanged() override { updateActions(); }
 
 private:
@@ -128,6 +134,7 @@ private:
     qint64 m_offset = 0;
     CampaignListQuery m_query;
     QTimer *m_searchDelay;
+    QTimer *m_hiddenSampling;
     qint64 m_selectedId = 0;
     bool m_dialogOpen = false;
     bool m_screenshot = false;

@@ -4,9 +4,11 @@
 // replaces the badges. A private redis-server of its own is stopped and started again. And
 // one operator per session (point 6): set in the window, seen by every view and dialog, and an
 // unset one ($USER empty) disables no button.
+#include "campaigncreatedialog.h"
 #include "campaignsview.h"
 #include "console/serverstatus.h"
 #include "mainwindow.h"
+#include "operatordialog.h"
 #include "operatoridentity.h"
 #include "privateredis.h"
 #include "queuesview.h"
@@ -14,21 +16,27 @@
 #include "sql/sqlconnection.h"
 #include "testsuite.h"
 
+#include <QApplication>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 
 namespace tst_statusbar {
 
 using namespace lantern;
+using lantern::ui::CampaignCreateDialog;
 using lantern::ui::CampaignsView;
 using lantern::ui::ConsoleView;
 using lantern::ui::MainWindow;
+using lantern::ui::OperatorDialog;
 using lantern::ui::QueuesView;
 
 namespace {
@@ -72,6 +80,7 @@ private:
 void TestStatusBar::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);  // the operator's name is remembered in the settings
+    QSettings().remove(QStringLiteral("console/operator"));  // no suggestion from an earlier run
     QVERIFY(m_dir.isValid());
     m_redis = std::make_unique<test::PrivateRedis>();
     m_config = Config::resolve({{QStringLiteral("redis"), m_redis->urlText()},
@@ -197,6 +206,25 @@ void TestStatusBar::oneOperatorForEveryView()
     auto *create = campaigns->findChild<QPushButton *>(QStringLiteral("newCampaignButton"));
     QVERIFY(create->isEnabled());
     QVERIFY(create->statusTip().contains(QLatin1String("asked for your name")));
+
+    // The first change asks for the name (a modal dialog, answered as soon as it is up), then
+    // goes on: the create dialog opens, showing it.
+    bool asked = false;
+    QTimer::singleShot(0, &window, [&asked] {
+        auto *dialog = qobject_cast<OperatorDialog *>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        asked = true;
+        QVERIFY(!dialog->okButton()->isEnabled());  // $USER is empty: nothing proposed
+        dialog->nameField()->setText(QStringLiteral("erin"));
+        QTest::mouseClick(dialog->okButton(), Qt::LeftButton);
+    });
+    CampaignCreateDialog *createDialog = campaigns->openCreateDialog();
+    QVERIFY(asked);
+    QVERIFY(createDialog);
+    QCOMPARE(window.operatorIdentity()->name(), QStringLiteral("erin"));
+    QCOMPARE(createDialog->operatorName(), QStringLiteral("erin"));
+    createDialog->reject();
 
     // Set once in the window, seen by every view.
     QVERIFY(!window.operatorIdentity()->setName(QStringLiteral("   ")));
