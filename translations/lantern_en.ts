@@ -993,6 +993,10 @@ Key prefix: %3</translation>
         <source>unexpected reply of deadletter_move.lua</source>
         <translation>unexpected reply of deadletter_move.lua</translation>
     </message>
+    <message>
+        <source>the edited entry is not a task a worker of %1 can read</source>
+        <translation>the edited entry is not a task a worker of %1 can read</translation>
+    </message>
 </context>
 <context>
     <name>lantern::EnvelopeSplitter</name>
@@ -1308,6 +1312,14 @@ Key prefix: %3</translation>
     <message>
         <source>Cancelled before the end; the rest is untouched.</source>
         <translation>Cancelled before the end; the rest is untouched.</translation>
+    </message>
+    <message>
+        <source>The edited entry is back on the queue of %1.</source>
+        <translation>The edited entry is back on the queue of %1.</translation>
+    </message>
+    <message>
+        <source>The entry was no longer in %1 (taken meanwhile); nothing was queued.</source>
+        <translation>The entry was no longer in %1 (taken meanwhile); nothing was queued.</translation>
     </message>
 </context>
 <context>
@@ -3362,6 +3374,33 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     </message>
 </context>
 <context>
+    <name>lantern::ui::DeadLetterEditDialog</name>
+    <message>
+        <source>Edit and retry</source>
+        <translation>Edit and retry</translation>
+    </message>
+    <message>
+        <source>Correct the entry, then put it back on the queue of %1 in place of the one stored. The audit log keeps both versions.</source>
+        <translation>Correct the entry, then put it back on the queue of %1 in place of the one stored. The audit log keeps both versions.</translation>
+    </message>
+    <message>
+        <source>Operator:</source>
+        <translation>Operator:</translation>
+    </message>
+    <message>
+        <source>Put it back on the queue</source>
+        <translation>Put it back on the queue</translation>
+    </message>
+    <message>
+        <source>Unchanged: correct the entry first (Retry puts it back as it is).</source>
+        <translation>Unchanged: correct the entry first (Retry puts it back as it is).</translation>
+    </message>
+    <message>
+        <source>A worker of %1 could not read this: it is not a task of that queue.</source>
+        <translation>A worker of %1 could not read this: it is not a task of that queue.</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ui::DeadLetterPanel</name>
     <message>
         <source>Retry</source>
@@ -3505,8 +3544,20 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         </translation>
     </message>
     <message>
-        <source>A worker cannot read this entry, so a retry would bring it straight back here. Discard it (the audit log keeps a copy).</source>
-        <translation>A worker cannot read this entry, so a retry would bring it straight back here. Discard it (the audit log keeps a copy).</translation>
+        <source>Edit and retry…</source>
+        <translation>Edit and retry…</translation>
+    </message>
+    <message>
+        <source>Correct the selected entry and put it back on its queue in its place</source>
+        <translation>Correct the selected entry and put it back on its queue in its place</translation>
+    </message>
+    <message>
+        <source>A worker cannot read this entry, so a retry would bring it straight back here. Correct it with “Edit and retry…”, or discard it (the audit log keeps a copy).</source>
+        <translation>A worker cannot read this entry, so a retry would bring it straight back here. Correct it with “Edit and retry…”, or discard it (the audit log keeps a copy).</translation>
+    </message>
+    <message>
+        <source>Putting the edited entry back…</source>
+        <translation>Putting the edited entry back…</translation>
     </message>
 </context>
 <context>

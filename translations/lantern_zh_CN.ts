@@ -990,6 +990,10 @@ SQL：%2
         <source>unexpected reply of deadletter_move.lua</source>
         <translation>deadletter_move.lua 返回了意外的应答</translation>
     </message>
+    <message>
+        <source>the edited entry is not a task a worker of %1 can read</source>
+        <translation>编辑后的条目不是 %1 的工作进程能读取的任务</translation>
+    </message>
 </context>
 <context>
     <name>lantern::EnvelopeSplitter</name>
@@ -1300,6 +1304,14 @@ SQL：%2
     <message>
         <source>Cancelled before the end; the rest is untouched.</source>
         <translation>操作中途已取消；其余条目保持不变。</translation>
+    </message>
+    <message>
+        <source>The edited entry is back on the queue of %1.</source>
+        <translation>编辑后的条目已放回 %1 的队列。</translation>
+    </message>
+    <message>
+        <source>The entry was no longer in %1 (taken meanwhile); nothing was queued.</source>
+        <translation>该条目已不在 %1 中（期间已被处理），未入队任何内容。</translation>
     </message>
 </context>
 <context>
@@ -3333,6 +3345,33 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     </message>
 </context>
 <context>
+    <name>lantern::ui::DeadLetterEditDialog</name>
+    <message>
+        <source>Edit and retry</source>
+        <translation>编辑并重试</translation>
+    </message>
+    <message>
+        <source>Correct the entry, then put it back on the queue of %1 in place of the one stored. The audit log keeps both versions.</source>
+        <translation>修正该条目，然后用它替换存储的条目放回 %1 的队列。审计日志会保留两个版本。</translation>
+    </message>
+    <message>
+        <source>Operator:</source>
+        <translation>操作员：</translation>
+    </message>
+    <message>
+        <source>Put it back on the queue</source>
+        <translation>放回队列</translation>
+    </message>
+    <message>
+        <source>Unchanged: correct the entry first (Retry puts it back as it is).</source>
+        <translation>未修改：请先修正条目（“重试”会按原样放回）。</translation>
+    </message>
+    <message>
+        <source>A worker of %1 could not read this: it is not a task of that queue.</source>
+        <translation>%1 的工作进程无法读取此内容：它不是该队列的任务。</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ui::DeadLetterPanel</name>
     <message>
         <source>Retry</source>
@@ -3469,8 +3508,20 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         </translation>
     </message>
     <message>
-        <source>A worker cannot read this entry, so a retry would bring it straight back here. Discard it (the audit log keeps a copy).</source>
-        <translation>工作进程无法读取此条目，重试会让它立即回到这里。请丢弃它（审计日志会保留副本）。</translation>
+        <source>Edit and retry…</source>
+        <translation>编辑并重试…</translation>
+    </message>
+    <message>
+        <source>Correct the selected entry and put it back on its queue in its place</source>
+        <translation>修正所选条目，并用它替换原条目放回其队列</translation>
+    </message>
+    <message>
+        <source>A worker cannot read this entry, so a retry would bring it straight back here. Correct it with “Edit and retry…”, or discard it (the audit log keeps a copy).</source>
+        <translation>工作进程无法读取此条目，重试会让它立即回到这里。请用“编辑并重试…”修正它，或将其丢弃（审计日志会保留副本）。</translation>
+    </message>
+    <message>
+        <source>Putting the edited entry back…</source>
+        <translation>正在放回编辑后的条目…</translation>
     </message>
 </context>
 <context>
