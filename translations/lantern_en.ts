@@ -2632,14 +2632,6 @@ This cannot be undone.</translation>
         <comment>separator between the items of a list</comment>
         <translation>, </translation>
     </message>
-    <message>
-        <source>The audit log records the campaign under the session&apos;s operator; change it in the window&apos;s status bar.</source>
-        <translation>The audit log records the campaign under the session&apos;s operator; change it in the window&apos;s status bar.</translation>
-    </message>
-    <message>
-        <source>Operator:</source>
-        <translation>Operator:</translation>
-    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignDetailPanel</name>
@@ -3384,10 +3376,6 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>Correct the entry, then put it back on the queue of %1 in place of the one stored. The audit log keeps both versions.</translation>
     </message>
     <message>
-        <source>Operator:</source>
-        <translation>Operator:</translation>
-    </message>
-    <message>
         <source>Put it back on the queue</source>
         <translation>Put it back on the queue</translation>
     </message>
@@ -3792,14 +3780,6 @@ SQL: %2</translation>
             <numerusform>At most %n characters.</numerusform>
         </translation>
     </message>
-    <message>
-        <source>The session&apos;s operator; change it in the window&apos;s status bar.</source>
-        <translation>The session&apos;s operator; change it in the window&apos;s status bar.</translation>
-    </message>
-    <message>
-        <source>Operator:</source>
-        <translation>Operator:</translation>
-    </message>
 </context>
 <context>
     <name>lantern::ui::MessageBanner</name>
@@ -3856,16 +3836,13 @@ SQL: %2</translation>
         <source>No control characters, please.</source>
         <translation>No control characters, please.</translation>
     </message>
-</context>
-<context>
-    <name>lantern::ui::QueueConfirmDialog</name>
+    <message>
+        <source>The session&apos;s operator, recorded in the audit log; change it in the window&apos;s status bar.</source>
+        <translation>The session&apos;s operator, recorded in the audit log; change it in the window&apos;s status bar.</translation>
+    </message>
     <message>
         <source>Operator:</source>
         <translation>Operator:</translation>
-    </message>
-    <message>
-        <source>The session&apos;s operator; change it in the window&apos;s status bar.</source>
-        <translation>The session&apos;s operator; change it in the window&apos;s status bar.</translation>
     </message>
 </context>
 <context>

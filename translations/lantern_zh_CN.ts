@@ -2609,14 +2609,6 @@ This cannot be undone.</source>
         <comment>separator between the items of a list</comment>
         <translation>，</translation>
     </message>
-    <message>
-        <source>The audit log records the campaign under the session&apos;s operator; change it in the window&apos;s status bar.</source>
-        <translation>审计日志以本次会话的操作员记录该活动；可在窗口状态栏中更改。</translation>
-    </message>
-    <message>
-        <source>Operator:</source>
-        <translation>操作员：</translation>
-    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignDetailPanel</name>
@@ -3355,10 +3347,6 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>修正该条目，然后用它替换存储的条目放回 %1 的队列。审计日志会保留两个版本。</translation>
     </message>
     <message>
-        <source>Operator:</source>
-        <translation>操作员：</translation>
-    </message>
-    <message>
         <source>Put it back on the queue</source>
         <translation>放回队列</translation>
     </message>
@@ -3754,14 +3742,6 @@ SQL：%2</translation>
             <numerusform>最多 %n 个字符。</numerusform>
         </translation>
     </message>
-    <message>
-        <source>The session&apos;s operator; change it in the window&apos;s status bar.</source>
-        <translation>本次会话的操作员；可在窗口状态栏中更改。</translation>
-    </message>
-    <message>
-        <source>Operator:</source>
-        <translation>操作员：</translation>
-    </message>
 </context>
 <context>
     <name>lantern::ui::MessageBanner</name>
@@ -3817,16 +3797,13 @@ SQL：%2</translation>
         <source>No control characters, please.</source>
         <translation>请勿使用控制字符。</translation>
     </message>
-</context>
-<context>
-    <name>lantern::ui::QueueConfirmDialog</name>
     <message>
-        <source>Operator:</source>
-        <translation>操作人：</translation>
+        <source>The session&apos;s operator, recorded in the audit log; change it in the window&apos;s status bar.</source>
+        <translation>本次会话的操作员，会记入审计日志；可在窗口状态栏中更改。</translation>
     </message>
     <message>
-        <source>The session&apos;s operator; change it in the window&apos;s status bar.</source>
-        <translation>本次会话的操作员；可在窗口状态栏中更改。</translation>
+        <source>Operator:</source>
+        <translation>操作员：</translation>
     </message>
 </context>
 <context>

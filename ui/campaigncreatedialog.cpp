@@ -1,9 +1,10 @@
 #include "campaigncreatedialog.h"
 
-#include "consoletheme.h"
 #include "console/campaignlistmodel.h"
 #include "console/campaignmoney.h"
 #include "console/campaignpreviewer.h"
+#include "consoletheme.h"
+#include "operatoridentity.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -52,7 +53,6 @@ CampaignCreateDialog::CampaignCreateDialog(CampaignPreviewer *previewer, const Q
       m_seed(nullptr),
       m_attempts(new QSpinBox(this)),
       m_operatorName(operatorName.trimmed()),
-      m_operator(new QLabel(this)),
       m_previewState(new QLabel(this)),
       m_stats(new QLabel(this)),
       m_chartView(new QChartView(this)),
@@ -121,10 +121,7 @@ CampaignCreateDialog::CampaignCreateDialog(CampaignPreviewer *previewer, const Q
     form->addRow(tr("&Attempts per user:"), m_attempts);
 
     // The session's operator: changed in the window (status bar, File menu), never here.
-    m_operator->setObjectName(QStringLiteral("operator"));
-    m_operator->setText(m_operatorName);
-    m_operator->setToolTip(tr("The audit log records the campaign under the session's operator; change it in the window's status bar."));
-    form->addRow(tr("Operator:"), m_operator);
+    OperatorIdentity::addRowTo(form, m_operatorName, this);
 
     for (QLabel *label : std::as_const(m_errorLabels)) {
         label->setWordWrap(true);

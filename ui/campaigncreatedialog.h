@@ -80,7 +80,6 @@ private:
     QLineEdit *m_seed;
     QSpinBox *m_attempts;
     QString m_operatorName;
-    QLabel *m_operator;
     QMap<CampaignDraftCheck::Field, QLabel *> m_errorLabels;
     QLabel *m_previewState;
     QLabel *m_stats;

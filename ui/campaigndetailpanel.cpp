@@ -1,9 +1,9 @@
 #include "campaigndetailpanel.h"
 
-#include "consoletheme.h"
 #include "campaigndrainbar.h"
 #include "console/campaignlistmodel.h"
 #include "console/campaignmoney.h"
+#include "consoletheme.h"
 
 #include <QChart>
 #include <QChartView>

@@ -1,9 +1,9 @@
 #include "connectionsview.h"
 
-#include "consoletheme.h"
 #include "console/connectionprofilemodel.h"
 #include "console/profilesecrets.h"
 #include "console/profilestore.h"
+#include "consoletheme.h"
 #include "core/errors.h"
 #include "messagebanner.h"
 

@@ -1,6 +1,7 @@
 #include "deadletteredit.h"
 
 #include "consoletheme.h"
+#include "operatoridentity.h"
 #include "queue/deadletters.h"
 
 #include <QDialogButtonBox>
@@ -27,9 +28,8 @@ DeadLetterEditDialog::DeadLetterEditDialog(const QString &list, const QByteArray
     m_editor->setPlainText(QString::fromUtf8(entry));
     m_problem->setWordWrap(true);
     m_problem->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(ConsoleTheme::errorText()));
-    auto *who = new QLabel(operatorName, this);
     auto *form = new QFormLayout;
-    form->addRow(tr("Operator:"), who);
+    OperatorIdentity::addRowTo(form, operatorName, this);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     m_retry = buttons->addButton(tr("Put it back on the queue"), QDialogButtonBox::AcceptRole);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);

@@ -1,11 +1,11 @@
 #include "mainwindow.h"
 
-#include "consoletheme.h"
 #include "auditview.h"
 #include "campaignsview.h"
 #include "connectionsview.h"
-#include "operatoridentity.h"
 #include "console/serverstatus.h"
+#include "consoletheme.h"
+#include "operatoridentity.h"
 #include "queuesview.h"
 #include "recoveryview.h"
 #include "tableactions.h"
@@ -92,15 +92,20 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
     viewMenu->addSeparator();
     QAction *refreshNow = viewMenu->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Refresh now"), QKeySequence::Refresh, this,
                                               &MainWindow::refreshCurrent);
+    // One checkable choice of a menu whose choices exclude each other; `chosen` emits it.
+    const auto addChoice = [this](QMenu *menu, QActionGroup *group, const QString &text, const QString &value, bool checked,
+                                  void (MainWindow::*chosen)(const QString &)) {
+        QAction *action = menu->addAction(text, this, [this, value, chosen] { Q_EMIT(this->*chosen)(value); });
+        action->setData(value);
+        action->setCheckable(true);
+        action->setChecked(checked);
+        group->addAction(action);
+    };
     QMenu *theme = viewMenu->addMenu(tr("&Theme"));
     auto *themes = new QActionGroup(this);
     const QString chosenTheme = ConsoleTheme::nameOf(ConsoleTheme::saved());
     const auto addTheme = [&](const QString &text, const QString &name) {
-        QAction *action = theme->addAction(text, this, [this, name] { Q_EMIT themeChosen(name); });
-        action->setData(name);
-        action->setCheckable(true);
-        action->setChecked(name == chosenTheme);
-        themes->addAction(action);
+        addChoice(theme, themes, text, name, name == chosenTheme, &MainWindow::themeChosen);
     };
     addTheme(tr("Follow the system"), QStringLiteral("system"));
     addTheme(tr("Light"), QStringLiteral("light"));
@@ -109,11 +114,7 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
     auto *languages = new QActionGroup(this);
     const QString chosenLanguage = QSettings().value(QStringLiteral("console/language")).toString();  // "": the system's
     const auto addLanguage = [&](const QString &text, const QString &code) {
-        QAction *action = language->addAction(text, this, [this, code] { Q_EMIT languageChosen(code); });
-        action->setData(code);
-        action->setCheckable(true);
-        action->setChecked(code == chosenLanguage);
-        languages->addAction(action);
+        addChoice(language, languages, text, code, code == chosenLanguage, &MainWindow::languageChosen);
     };
     addLanguage(tr("System language"), QString());
     // Each language also under its own name, so that someone who cannot read the current one

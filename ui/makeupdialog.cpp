@@ -1,5 +1,7 @@
 #include "makeupdialog.h"
 
+#include "operatoridentity.h"
+
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -29,13 +31,10 @@ MakeupDialog::MakeupDialog(qint64 uid, QDate date, const QString &operatorName, 
     m_reason->setPlaceholderText(tr("Why is it granted? For example: the app was down that evening."));
     m_reason->setTabChangesFocus(true);
     m_reason->setFixedHeight(m_reason->fontMetrics().lineSpacing() * 4 + 12);
-    auto *operatorLabel = new QLabel(m_operator, this);
-    operatorLabel->setObjectName(QStringLiteral("operator"));
-    operatorLabel->setToolTip(tr("The session's operator; change it in the window's status bar."));
 
     auto *form = new QFormLayout;
     form->addRow(tr("&Reason:"), m_reason);
-    form->addRow(tr("Operator:"), operatorLabel);
+    OperatorIdentity::addRowTo(form, m_operator, this);
 
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Grant make-up"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);

@@ -2,6 +2,8 @@
 
 #include "operatordialog.h"
 
+#include <QFormLayout>
+#include <QLabel>
 #include <QProcessEnvironment>
 #include <QSettings>
 
@@ -49,6 +51,14 @@ QString OperatorIdentity::suggestion()
     if (!last.isEmpty())
         return last;
     return QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER"));
+}
+
+void OperatorIdentity::addRowTo(QFormLayout *form, const QString &name, QWidget *dialog)
+{
+    auto *label = new QLabel(name, dialog);
+    label->setObjectName(QStringLiteral("operator"));
+    label->setToolTip(tr("The session's operator, recorded in the audit log; change it in the window's status bar."));
+    form->addRow(tr("Operator:"), label);
 }
 
 bool OperatorIdentity::ensure(QWidget *parent)

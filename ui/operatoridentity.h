@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QString>
 
+class QFormLayout;
 class QWidget;
 
 namespace lantern::ui {
@@ -31,6 +32,10 @@ public:
     static QString suggestion();
     /** Why a name is rejected, in plain words; empty when it is fine. */
     static QString problemWith(const QString &name);
+
+    /** The "Operator:" row of a dialog that changes something: the session's name, shown (an
+        object called "operator"), never edited there. */
+    static void addRowTo(QFormLayout *form, const QString &name, QWidget *dialog);
 
     /** True when a name is set, after asking for one (OperatorDialog, modal) when none is yet. */
     bool ensure(QWidget *parent);

@@ -1,5 +1,7 @@
 #include "queueconfirmdialog.h"
 
+#include "operatoridentity.h"
+
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -16,11 +18,8 @@ QueueConfirmDialog::QueueConfirmDialog(const QString &title, const QString &text
     auto *message = new QLabel(text, this);
     message->setWordWrap(true);
     message->setMinimumWidth(message->fontMetrics().averageCharWidth() * 56);
-    auto *operatorLabel = new QLabel(m_operator, this);
-    operatorLabel->setObjectName(QStringLiteral("operator"));
-    operatorLabel->setToolTip(tr("The session's operator; change it in the window's status bar."));
     auto *form = new QFormLayout;
-    form->addRow(tr("Operator:"), operatorLabel);
+    OperatorIdentity::addRowTo(form, m_operator, this);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     m_action = buttons->addButton(actionText, QDialogButtonBox::AcceptRole);
     m_action->setDefault(true);

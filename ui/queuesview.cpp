@@ -1,10 +1,10 @@
 #include "queuesview.h"
 
-#include "consoletheme.h"
 #include "console/queueformat.h"
 #include "console/queueservice.h"
 #include "console/queuetablemodel.h"
 #include "console/queueworkermodel.h"
+#include "consoletheme.h"
 #include "deadletterpanel.h"
 #include "messagebanner.h"
 #include "queuethroughputchart.h"

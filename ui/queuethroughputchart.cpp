@@ -1,8 +1,8 @@
 #include "queuethroughputchart.h"
 
-#include "consoletheme.h"
 #include "console/nicescale.h"
 #include "console/queuehistory.h"
+#include "consoletheme.h"
 
 #include <QChart>
 #include <QDateTime>

@@ -1,8 +1,8 @@
 #include "userhistorypanel.h"
 
-#include "consoletheme.h"
 #include "console/userhistorymodels.h"
 #include "console/usermonth.h"
+#include "consoletheme.h"
 #include "daypalette.h"
 
 #include <QBarCategoryAxis>
