@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QSplitter>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -30,7 +31,14 @@ constexpr int ScreenshotSampleGapMs = 500;
 QTableView *makeTable(QAbstractItemModel *model, int stretchColumn, QWidget *parent)
 {
     auto *table = new QTableView(parent);
-    table->setModel(model);
+    // Sortable by a header click, on the raw values (a whole snapshot is on screen, no paging);
+    // in the model's order until then.
+    auto *sorted = new QSortFilterProxyModel(table);
+    sorted->setSourceModel(model);
+    sorted->setSortRole(QueueFormat::ValueRole);
+    table->setModel(sorted);
+    table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    table->setSortingEnabled(true);
     table->setItemDelegate(new QueueToneDelegate(table));
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setSelectionMode(QAbstractItemView::SingleSelection);

@@ -227,6 +227,16 @@ void TestQueuesView::showsQueuesWorkersAndDeadLetters()
     QCOMPARE(workers->index(0, QueueWorkerModel::InFlight).data(QueueFormat::ValueRole).toLongLong(), 2);
     QCOMPARE(workers->index(1, QueueWorkerModel::State).data(QueueFormat::ValueRole).toBool(), true);
 
+    // A header click sorts the queues by their raw values; until then they keep the model's order.
+    QTableView *queueTable = m_view->findChild<QTableView *>(QStringLiteral("queueTable"));
+    QVERIFY(queueTable);
+    const auto firstQueue = [queueTable] { return queueTable->model()->index(0, QueueTableModel::Name).data(QueueTableModel::NameRole).toString(); };
+    QCOMPARE(firstQueue(), QStringLiteral("checkin"));
+    queueTable->sortByColumn(QueueTableModel::Depth, Qt::DescendingOrder);
+    QCOMPARE(firstQueue(), QStringLiteral("payout:4"));
+    queueTable->sortByColumn(QueueTableModel::Depth, Qt::AscendingOrder);
+    QCOMPARE(firstQueue(), QStringLiteral("checkin"));
+
     DeadLetterPanel *panel = m_view->deadLetters();
     QCOMPARE(panel->currentList(), QStringLiteral("payout:4"));
     QCOMPARE(panel->model()->rowCount(), 4);
@@ -403,7 +413,8 @@ void TestQueuesView::linksOpenWhatTheyName()
     QTableView *queues = m_view->findChild<QTableView *>(QStringLiteral("queueTable"));
     QVERIFY(queues);
     const auto clickDeadLetters = [&](int row) {
-        const QModelIndex cell = m_view->queueModel()->index(row, QueueTableModel::DeadLetter);
+        // The table shows the model through its sorting proxy (in the model's order here).
+        const QModelIndex cell = queues->model()->index(row, QueueTableModel::DeadLetter);
         QTest::mouseClick(queues->viewport(), Qt::LeftButton, {}, queues->visualRect(cell).center());
     };
     QCOMPARE(m_view->queueModel()->index(0, QueueTableModel::Name).data(QueueTableModel::NameRole).toString(), QStringLiteral("checkin"));
