@@ -429,6 +429,10 @@
         <extracomment>One field of an audit entry&apos;s details in the log&apos;s Details column: its label, then its value.</extracomment>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <source>Put back as</source>
+        <translation>放回时改为</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CalendarModel</name>

@@ -1,6 +1,7 @@
 #include "campaigndetailpanel.h"
 
 #include "campaigndrainbar.h"
+#include "chartaxes.h"
 #include "console/campaignlistmodel.h"
 #include "console/campaignmoney.h"
 #include "consoletheme.h"
@@ -304,7 +305,7 @@ void CampaignDetailPanel::updateRateChart()
     m_payoutSeries->replace(pointsOf(m_payoutRate));
     const qint64 now = m_snapshot.loadedAtMs;
     const qint64 first = m_rate.points().isEmpty() ? now - 60'000 : std::min(m_rate.points().constFirst().atMs, now - 60'000);
-    m_timeAxis->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(now));
+    setRoundTimeRange(m_timeAxis, first, now);
     const double peak = std::max(m_rate.peak(), m_payoutRate.peak());
     m_rateAxis->setRange(0, peak < 5 ? 5 : peak * 1.15);
     m_rateAxis->applyNiceNumbers();

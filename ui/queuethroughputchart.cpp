@@ -1,5 +1,6 @@
 #include "queuethroughputchart.h"
 
+#include "chartaxes.h"
 #include "console/nicescale.h"
 #include "console/queuehistory.h"
 #include "consoletheme.h"
@@ -122,12 +123,7 @@ void QueueThroughputChart::setHistory(const QueueHistory &history)
     // fall on them (every 1, 2, 5, 10, 15, 30 s, ...).
     const qint64 last = history.samples().constLast().atMs;
     const qint64 first = std::min(history.samples().constFirst().atMs, last - MinimumSpanMs);
-    const qint64 step = NiceScale::timeStepMs(last - first, 4);
-    const qint64 from = first / step * step;
-    const qint64 to = (last + step - 1) / step * step;
-    m_time->setRange(QDateTime::fromMSecsSinceEpoch(from), QDateTime::fromMSecsSinceEpoch(to));
-    m_time->setTickCount(int((to - from) / step) + 1);
-    m_time->setFormat(step < 60'000 ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm"));
+    setRoundTimeRange(m_time, first, last);
     const NiceScale depth = NiceScale::covering(double(history.maxDepth()), 4, 1);
     m_depthAxis->setRange(0, depth.max);
     m_depthAxis->setTickCount(depth.intervals() + 1);
