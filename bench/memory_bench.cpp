@@ -6,20 +6,18 @@
 // nothing.
 #include "benchserver.h"
 #include "benchsettings.h"
+#include "checkinseed.h"
 #include "rounds.h"
 #include "summaryrows.h"
 
-#include "checkin/checkinlayout.h"
 #include "checkin/monthbits.h"
 #include "core/config.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
-#include "redis/luascript.h"
 #include "redis/redisclient.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
-#include <QSet>
 #include <QTextStream>
 #include <QThread>
 
@@ -118,51 +116,12 @@ QString serverVersion(RedisClient &redis)
     return QStringLiteral("?");
 }
 
-/** Sends commands in pipelines of `batch`; throws on the first error reply. */
-class Pipeliner final {
-public:
-    Pipeliner(RedisClient &redis, int batch) : m_redis(redis), m_batch(batch) { m_commands.reserve(batch); }
-
-    void add(QByteArrayList command)
-    {
-        m_commands.append(std::move(command));
-        if (m_commands.size() >= m_batch)
-            flush();
-    }
-
-    void flush()
-    {
-        if (m_commands.isEmpty())
-            return;
-        for (const RedisValue &reply : m_redis.pipeline(m_commands)) {
-            if (reply.isError())
-                throw LanternError(QStringLiteral("Redis refused a command: %1").arg(QString::fromUtf8(reply.toBytes())));
-        }
-        m_sent += m_commands.size();
-        m_commands.clear();
-    }
-
-    qint64 sent() const { return m_sent; }
-
-private:
-    RedisClient &m_redis;
-    int m_batch;
-    QList<QByteArrayList> m_commands;
-    qint64 m_sent = 0;
-};
-
 /** Waits until the server has settled: lazy frees done, the idle client buffers shrunk. */
 void settle(RedisClient &redis)
 {
     QThread::msleep(1500);
     redis.command({QByteArrayLiteral("PING")});
 }
-
-/** One user's month: the signed days and the make-up days among them (MonthBits order). */
-struct UserMonth {
-    quint32 days = 0;
-    quint32 makeups = 0;
-};
 
 /** `count` users' months: `days` random days each, and one of them a make-up for `makeupShare` of the users. */
 std::vector<UserMonth> drawMonths(qint64 count, const MemorySettings &s, std::mt19937_64 &random)
@@ -210,37 +169,10 @@ PhaseResult measure(RedisClient &redis, BenchServer &server, const QByteArray &p
     return result;
 }
 
-/** The block layout as checkin.lua leaves it: each block the script's way (a whole zero string
-    SET from Lua), then each user's month word (BITFIELD SET, the bits the script's SETBITs would
-    leave), the make-up marks (HSET slot or m<uid>), the month's block sets (SADD). */
 qint64 writeBlocks(RedisClient &redis, const KeySchema &keys, const MemorySettings &s, const std::vector<qint64> &uids,
                    const std::vector<UserMonth> &months)
 {
-    static const LuaScript createBlock(QStringLiteral("bench-create-block"),
-                                       "if redis.call('EXISTS', KEYS[1]) == 0 then "
-                                       "redis.call('SET', KEYS[1], string.rep('\\0', tonumber(ARGV[1]))) end return 1");
-    const CheckinLayout layout(keys);
-    Pipeliner pipe(redis, s.batch);
-    QSet<QByteArray> created;
-    for (size_t i = 0; i < uids.size(); ++i) {
-        const UserPlace user = layout.place(uids[i]);
-        const MonthBits bits{s.month, months[i].days};
-        if (user.dense) {
-            const QByteArray block = layout.signKey(user, s.month);
-            if (!created.contains(block)) {
-                created.insert(block);
-                pipe.flush();
-                createBlock.run(redis, {block}, {QByteArray::number(CheckinLayout::BlockBytes)});
-            }
-        }
-        for (QByteArrayList &command : layout.setMonth(uids[i], bits))
-            pipe.add(std::move(command));
-        if (months[i].makeups != 0)
-            pipe.add({QByteArrayLiteral("HSET"), layout.makeupKey(user, s.month), layout.makeupField(user),
-                      QByteArray::number(MonthBits{s.month, months[i].makeups}.word())});
-    }
-    pipe.flush();
-    return pipe.sent() + created.size();
+    return seedBlocks(redis, keys, s.month, uids, months, s.batch);
 }
 
 /** The old layout as the old checkin.lua left it: per-user sign bitmaps by SETBIT in day order,
