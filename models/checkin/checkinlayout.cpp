@@ -33,7 +33,7 @@ QByteArray CheckinLayout::signKey(const UserPlace &user, QDate month) const
 
 QByteArray CheckinLayout::makeupKey(const UserPlace &user, QDate month) const
 {
-    return user.dense ? m_keys.makeupMarks(user.shard, user.block, month) : m_keys.sparseMonth(user.shard, month);
+    return user.dense ? m_keys.makeupMarks(user.shard, user.block, user.slot / MakeupGroupUsers, month) : m_keys.sparseMonth(user.shard, month);
 }
 
 QByteArray CheckinLayout::makeupField(const UserPlace &user) const

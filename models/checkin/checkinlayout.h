@@ -36,6 +36,11 @@ public:
     static constexpr int BlockUsers = 65533;
     static constexpr int WordBytes = 4;
     static constexpr int BlockBytes = BlockUsers * WordBytes;
+    /** Make-up marks of a block are split in hashes of 1,024 slots each, so that at up to 128
+        users with make-ups per group (12 % of them) a hash stays a listpack (Redis's default
+        hash-max-listpack-entries), ~10 bytes a mark instead of ~75 in a hash table. */
+    static constexpr int MakeupGroupUsers = 1024;
+    static constexpr int MakeupGroups = (BlockUsers + MakeupGroupUsers - 1) / MakeupGroupUsers;
 
     explicit CheckinLayout(const KeySchema &keys) : m_keys(keys) {}
 

@@ -66,7 +66,7 @@ void MonthScan::signWords(const Take &take)
         }
     }
     for (int shard = 0; shard < m_keys.shards(); ++shard) {
-        scanHash(m_keys.sparseMonth(shard, m_month), false,
+        scanHash(m_keys.sparseMonth(shard, m_month),
                  [](const QByteArray &field, const QByteArray &value) {
                      return field.startsWith('m') ? UserWord{} : UserWord{field.toLongLong(), static_cast<quint32>(value.toLongLong())};
                  },
@@ -79,15 +79,26 @@ void MonthScan::makeupWords(const Take &take)
     const CheckinLayout layout(m_keys);
     for (const auto &[block, shards] : blocks()) {
         for (const int shard : shards) {
-            scanHash(m_keys.makeupMarks(shard, block, m_month), true,
-                     [&layout, shard, block = block](const QByteArray &field, const QByteArray &value) {
-                         return UserWord{layout.denseUid(shard, block, field.toInt()), static_cast<quint32>(value.toLongLong())};
-                     },
-                     take);
+            // A block's make-up groups in one round trip: each holds at most 1,024 marks.
+            QList<QByteArrayList> commands;
+            for (int group = 0; group < CheckinLayout::MakeupGroups; ++group)
+                commands << QByteArrayList{QByteArrayLiteral("HGETALL"), m_keys.makeupMarks(shard, block, group, m_month)};
+            const std::vector<RedisValue> replies = m_redis.pipeline(commands);
+            throwOnErrorReply(replies);
+            MonthRound round;
+            for (const RedisValue &reply : replies) {
+                for (size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
+                    const quint32 word = static_cast<quint32>(reply.elements[i + 1].toInteger());
+                    if (word != 0)
+                        round.words.append({layout.denseUid(shard, block, static_cast<int>(reply.elements[i].toInteger())), word});
+                }
+            }
+            if (!round.words.isEmpty())
+                take(round);
         }
     }
     for (int shard = 0; shard < m_keys.shards(); ++shard) {
-        scanHash(m_keys.sparseMonth(shard, m_month), false,
+        scanHash(m_keys.sparseMonth(shard, m_month),
                  [](const QByteArray &field, const QByteArray &value) {
                      return field.startsWith('m') ? UserWord{field.mid(1).toLongLong(), static_cast<quint32>(value.toLongLong())} : UserWord{};
                  },
@@ -95,8 +106,7 @@ void MonthScan::makeupWords(const Take &take)
     }
 }
 
-void MonthScan::scanHash(const QByteArray &key, bool dense, const std::function<UserWord(const QByteArray &, const QByteArray &)> &field,
-                         const Take &take)
+void MonthScan::scanHash(const QByteArray &key, const std::function<UserWord(const QByteArray &, const QByteArray &)> &field, const Take &take)
 {
     QSet<qint64> seen;
     QByteArray cursor = "0";
@@ -109,7 +119,7 @@ void MonthScan::scanHash(const QByteArray &key, bool dense, const std::function<
         cursor = reply.elements[0].toBytes();
         const std::vector<RedisValue> &pairs = reply.elements[1].elements;
         MonthRound round;
-        round.dense = dense;
+        round.dense = false;
         for (size_t i = 0; i + 1 < pairs.size(); i += 2) {
             const UserWord user = field(pairs[i].toBytes(), pairs[i + 1].toBytes());
             if (user.uid == 0 && user.word == 0)

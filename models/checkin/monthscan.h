@@ -28,8 +28,8 @@ struct MonthRound {
 
 /** Streams a month of the check-in block layout with bounded memory and no SCAN: the block
     numbers come from each shard's block set, the words from GETRANGE of ChunkUsers words of
-    every shard's block at once (one pipeline a round), the sparse users and the make-up marks
-    from HSCAN pages. A sparse user or make-up mark HSCAN reports twice (the hash rehashed
+    every shard's block at once (one pipeline a round), a block's make-up marks from its groups
+    (HGETALL of each, one pipeline), the sparse users from HSCAN pages. A sparse user or make-up mark HSCAN reports twice (the hash rehashed
     meanwhile) is reported once: the scan remembers the uids of the one hash it is reading. */
 class MonthScan final {
     Q_DECLARE_TR_FUNCTIONS(lantern::MonthScan)
@@ -52,8 +52,7 @@ private:
     /** The block numbers any shard wrote in the month, ascending, and which shards wrote each. */
     QList<std::pair<qint64, QList<int>>> blocks();
     /** HSCANs `key` to its end; `field` turns a field and value into a word (uid 0: skip it). */
-    void scanHash(const QByteArray &key, bool dense, const std::function<UserWord(const QByteArray &, const QByteArray &)> &field,
-                  const Take &take);
+    void scanHash(const QByteArray &key, const std::function<UserWord(const QByteArray &, const QByteArray &)> &field, const Take &take);
 
     RedisClient &m_redis;
     const KeySchema &m_keys;

@@ -36,9 +36,9 @@ QByteArray KeySchema::monthBlock(int shard, qint64 block, QDate month) const
     return checkinTag(shard) + "mb:" + QByteArray::number(block) + ':' + compactMonth(month);
 }
 
-QByteArray KeySchema::makeupMarks(int shard, qint64 block, QDate month) const
+QByteArray KeySchema::makeupMarks(int shard, qint64 block, int group, QDate month) const
 {
-    return checkinTag(shard) + "mk:" + QByteArray::number(block) + ':' + compactMonth(month);
+    return checkinTag(shard) + "mk:" + QByteArray::number(block) + ':' + QByteArray::number(group) + ':' + compactMonth(month);
 }
 
 QByteArray KeySchema::monthBlocks(int shard, QDate month) const

@@ -34,7 +34,7 @@ public:
 
     // The check-in layout: everything check-in keeps in Redis besides its log queues.
     QByteArray monthBlock(int shard, qint64 block, QDate month) const;   // string, 32 bits per user: bit 31 - (d-1) of its word = day d signed
-    QByteArray makeupMarks(int shard, qint64 block, QDate month) const;  // hash slot -> make-up word (same bit order), only users with make-ups
+    QByteArray makeupMarks(int shard, qint64 block, int group, QDate month) const;  // hash slot -> make-up word (same bit order), users of the group with make-ups
     QByteArray monthBlocks(int shard, QDate month) const;                // set of the block numbers the shard wrote that month
     QByteArray sparseMonth(int shard, QDate month) const;                // hash uid -> sign word, "m<uid>" -> make-up word
 
