@@ -2,6 +2,7 @@
 
 #include "auditview.h"
 #include "campaignsview.h"
+#include "checkinstatsview.h"
 #include "connectionsview.h"
 #include "console/usermonth.h"
 #include "queuesview.h"
@@ -67,6 +68,7 @@ MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
     addView(new QueuesView(this), QStringLiteral("view-list-details"));
     addView(new RecoveryView(this), QStringLiteral("view-refresh"));
     addView(new AuditView(this), QStringLiteral("document-open-recent"));
+    addView(new CheckinStatsView(this), QStringLiteral("office-chart-bar"));
     addView(new ConnectionsView(this), QStringLiteral("network-server"));
     connect(m_navigation, &QListWidget::currentRowChanged, this, &MainWindow::onViewChanged);
 
