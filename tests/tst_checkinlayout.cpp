@@ -113,6 +113,7 @@ private Q_SLOTS:
     void places_data();
     void places();
     void keysShareTheShardsTag();
+    void snowflakeIdsSpreadOverTheSparseHashes();
     void monthStatsMatchReference();
     void reconcileStreamsEveryBlock_data();
     void reconcileStreamsEveryBlock();
@@ -179,6 +180,22 @@ void TestCheckinLayout::keysShareTheShardsTag()
         QCOMPARE(hashTag(keys.monthBlocks(user.shard, month)), expected);
         QCOMPARE(hashTag(keys.checkinQueue(user.shard)), expected);
     }
+}
+
+void TestCheckinLayout::snowflakeIdsSpreadOverTheSparseHashes()
+{
+    // Snowflake ids of one machine at sequence 0: 41-bit milliseconds, then 22 low bits that do
+    // not change. Their buckets must still spread (each bucket is one hash of the shard).
+    const KeySchema keys(QStringLiteral("lt:"), 16);
+    const CheckinLayout layout(keys);
+    QSet<int> buckets;
+    for (qint64 ms = 1'700'000'000'000; ms < 1'700'000'004'096; ++ms) {
+        const UserPlace user = layout.place(ms << 22 | (7 << 12));
+        QVERIFY(!user.dense);
+        QVERIFY(user.bucket >= 0 && user.bucket < CheckinLayout::SparseBuckets);
+        buckets.insert(user.bucket);
+    }
+    QVERIFY2(buckets.size() > CheckinLayout::SparseBuckets * 9 / 10, qPrintable(QString::number(buckets.size())));
 }
 
 void TestCheckinLayout::monthStatsMatchReference()

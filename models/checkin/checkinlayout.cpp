@@ -17,6 +17,8 @@ UserPlace CheckinLayout::place(qint64 uid) const
         const qint64 index = uid / m_keys.shards();
         user.block = index / BlockUsers;
         user.slot = static_cast<int>(index % BlockUsers);
+    } else {
+        user.bucket = static_cast<int>((static_cast<quint64>(uid) * 0x9E3779B97F4A7C15ull) >> (64 - SparseBucketBits));
     }
     return user;
 }
@@ -28,12 +30,13 @@ qint64 CheckinLayout::denseUid(int shard, qint64 block, int slot) const
 
 QByteArray CheckinLayout::signKey(const UserPlace &user, QDate month) const
 {
-    return user.dense ? m_keys.monthBlock(user.shard, user.block, month) : m_keys.sparseMonth(user.shard, month);
+    return user.dense ? m_keys.monthBlock(user.shard, user.block, month) : m_keys.sparseMonth(user.shard, user.bucket, month);
 }
 
 QByteArray CheckinLayout::makeupKey(const UserPlace &user, QDate month) const
 {
-    return user.dense ? m_keys.makeupMarks(user.shard, user.block, user.slot / MakeupGroupUsers, month) : m_keys.sparseMonth(user.shard, month);
+    return user.dense ? m_keys.makeupMarks(user.shard, user.block, user.slot / MakeupGroupUsers, month)
+                      : m_keys.sparseMonth(user.shard, user.bucket, month);
 }
 
 QByteArray CheckinLayout::makeupField(const UserPlace &user) const

@@ -19,6 +19,7 @@ struct UserPlace {
     bool dense = false;
     qint64 block = 0;  // dense only
     int slot = 0;      // dense only: the word's index in the block
+    int bucket = 0;    // sparse only: which of the shard's sparse hashes
 };
 
 /** The block layout of check-in bits (docs/decisions.md, "Check-in bits in blocks"): a user's
@@ -41,6 +42,11 @@ public:
         hash-max-listpack-entries), ~10 bytes a mark instead of ~75 in a hash table. */
     static constexpr int MakeupGroupUsers = 1024;
     static constexpr int MakeupGroups = (BlockUsers + MakeupGroupUsers - 1) / MakeupGroupUsers;
+    /** Sparse users of a shard-month are spread over 1,024 hashes by a multiplicative hash of the
+        uid (snowflake ids share their low bits), so up to ~2M sparse users a month (128 per hash,
+        Redis's default hash-max-listpack-entries) each hash stays a listpack. */
+    static constexpr int SparseBucketBits = 10;
+    static constexpr int SparseBuckets = 1 << SparseBucketBits;
 
     explicit CheckinLayout(const KeySchema &keys) : m_keys(keys) {}
 

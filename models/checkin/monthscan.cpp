@@ -3,9 +3,7 @@
 #include "checkin/checkinlayout.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
-#include "redis/rediserror.h"
 
-#include <QSet>
 #include <algorithm>
 #include <QtEndian>
 
@@ -65,13 +63,7 @@ void MonthScan::signWords(const Take &take)
             take(round);
         }
     }
-    for (int shard = 0; shard < m_keys.shards(); ++shard) {
-        scanHash(m_keys.sparseMonth(shard, m_month),
-                 [](const QByteArray &field, const QByteArray &value) {
-                     return field.startsWith('m') ? UserWord{} : UserWord{field.toLongLong(), static_cast<quint32>(value.toLongLong())};
-                 },
-                 take);
-    }
+    sparseWords(false, take);
 }
 
 void MonthScan::makeupWords(const Take &take)
@@ -97,41 +89,34 @@ void MonthScan::makeupWords(const Take &take)
                 take(round);
         }
     }
-    for (int shard = 0; shard < m_keys.shards(); ++shard) {
-        scanHash(m_keys.sparseMonth(shard, m_month),
-                 [](const QByteArray &field, const QByteArray &value) {
-                     return field.startsWith('m') ? UserWord{field.mid(1).toLongLong(), static_cast<quint32>(value.toLongLong())} : UserWord{};
-                 },
-                 take);
-    }
+    sparseWords(true, take);
 }
 
-void MonthScan::scanHash(const QByteArray &key, const std::function<UserWord(const QByteArray &, const QByteArray &)> &field, const Take &take)
+void MonthScan::sparseWords(bool makeups, const Take &take)
 {
-    QSet<qint64> seen;
-    QByteArray cursor = "0";
-    do {
-        const RedisValue reply = m_redis.command({QByteArrayLiteral("HSCAN"), key, cursor, QByteArrayLiteral("COUNT"), QByteArray::number(ScanCount)});
-        if (reply.isError())
-            throw RedisReplyError(QString::fromUtf8(reply.string));
-        if (reply.elements.size() != 2)
-            throw RedisReplyError(tr("unexpected HSCAN reply"));
-        cursor = reply.elements[0].toBytes();
-        const std::vector<RedisValue> &pairs = reply.elements[1].elements;
-        MonthRound round;
-        round.dense = false;
-        for (size_t i = 0; i + 1 < pairs.size(); i += 2) {
-            const UserWord user = field(pairs[i].toBytes(), pairs[i + 1].toBytes());
-            if (user.uid == 0 && user.word == 0)
-                continue;
-            if (user.word != 0 && !seen.contains(user.uid)) {
-                seen.insert(user.uid);
-                round.words.append(user);
+    for (int shard = 0; shard < m_keys.shards(); ++shard) {
+        for (int first = 0; first < CheckinLayout::SparseBuckets; first += BucketsPerRound) {
+            QList<QByteArrayList> commands;
+            for (int bucket = first; bucket < std::min(first + BucketsPerRound, CheckinLayout::SparseBuckets); ++bucket)
+                commands << QByteArrayList{QByteArrayLiteral("HGETALL"), m_keys.sparseMonth(shard, bucket, m_month)};
+            const std::vector<RedisValue> replies = m_redis.pipeline(commands);
+            throwOnErrorReply(replies);
+            MonthRound round;
+            round.dense = false;
+            for (const RedisValue &reply : replies) {
+                for (size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
+                    const QByteArray field = reply.elements[i].toBytes();
+                    if (field.startsWith('m') != makeups)
+                        continue;  // make-up marks ("m<uid>") or sign words ("<uid>"), whichever is asked for
+                    const quint32 word = static_cast<quint32>(reply.elements[i + 1].toInteger());
+                    if (word != 0)
+                        round.words.append({(makeups ? field.mid(1) : field).toLongLong(), word});
+                }
             }
+            if (!round.words.isEmpty())
+                take(round);
         }
-        if (!round.words.isEmpty())
-            take(round);
-    } while (cursor != "0");
+    }
 }
 
 } // namespace lantern

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QCoreApplication>
 #include <QDate>
 #include <QList>
 
@@ -17,8 +16,8 @@ struct UserWord {
     quint32 word = 0;
 };
 
-/** One round of a MonthScan: the users of a uid range (dense) or of an HSCAN page (sparse) whose
-    word is not zero. */
+/** One round of a MonthScan: the users of a uid range (dense) or of a batch of sparse hashes
+    whose word is not zero. */
 struct MonthRound {
     QList<UserWord> words;
     bool dense = true;
@@ -29,14 +28,12 @@ struct MonthRound {
 /** Streams a month of the check-in block layout with bounded memory and no SCAN: the block
     numbers come from each shard's block set, the words from GETRANGE of ChunkUsers words of
     every shard's block at once (one pipeline a round), a block's make-up marks from its groups
-    (HGETALL of each, one pipeline), the sparse users from HSCAN pages. A sparse user or make-up mark HSCAN reports twice (the hash rehashed
-    meanwhile) is reported once: the scan remembers the uids of the one hash it is reading. */
+    (HGETALL of each, one pipeline), the sparse users from HGETALL of BucketsPerRound of a
+    shard's sparse hashes a round. */
 class MonthScan final {
-    Q_DECLARE_TR_FUNCTIONS(lantern::MonthScan)
-
 public:
     static constexpr int ChunkUsers = 4096;  // words per shard per round: 16 KiB
-    static constexpr int ScanCount = 1000;   // HSCAN's COUNT
+    static constexpr int BucketsPerRound = 128;  // sparse hashes per round: ~60 users each at 1M sparse users a month
 
     using Take = std::function<void(const MonthRound &round)>;
 
@@ -51,8 +48,8 @@ public:
 private:
     /** The block numbers any shard wrote in the month, ascending, and which shards wrote each. */
     QList<std::pair<qint64, QList<int>>> blocks();
-    /** HSCANs `key` to its end; `field` turns a field and value into a word (uid 0: skip it). */
-    void scanHash(const QByteArray &key, const std::function<UserWord(const QByteArray &, const QByteArray &)> &field, const Take &take);
+    /** The sparse users' sign words, or their make-up words. */
+    void sparseWords(bool makeups, const Take &take);
 
     RedisClient &m_redis;
     const KeySchema &m_keys;

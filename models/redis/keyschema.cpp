@@ -46,9 +46,9 @@ QByteArray KeySchema::monthBlocks(int shard, QDate month) const
     return checkinTag(shard) + "blocks:" + compactMonth(month);
 }
 
-QByteArray KeySchema::sparseMonth(int shard, QDate month) const
+QByteArray KeySchema::sparseMonth(int shard, int bucket, QDate month) const
 {
-    return checkinTag(shard) + "sparse:" + compactMonth(month);
+    return checkinTag(shard) + "sp:" + QByteArray::number(bucket) + ':' + compactMonth(month);
 }
 
 QByteArray KeySchema::checkinTagPattern() const

@@ -13,7 +13,7 @@ namespace lantern {
     all. The check-in layout (docs/decisions.md, "Check-in bits in blocks"): a uid below
     denseUids() is dense and owns the 32 bits at slot (uid / shards) mod 65,533 of its shard's
     month block number (uid / shards) / 65,533; any other uid is sparse and keeps its month word
-    in a field of its shard's sparse hash for the month. */
+    in a field of one of its shard's sparse hashes for the month. */
 class KeySchema final {
     Q_DECLARE_TR_FUNCTIONS(lantern::KeySchema)
 
@@ -36,7 +36,7 @@ public:
     QByteArray monthBlock(int shard, qint64 block, QDate month) const;   // string, 32 bits per user: bit 31 - (d-1) of its word = day d signed
     QByteArray makeupMarks(int shard, qint64 block, int group, QDate month) const;  // hash slot -> make-up word (same bit order), users of the group with make-ups
     QByteArray monthBlocks(int shard, QDate month) const;                // set of the block numbers the shard wrote that month
-    QByteArray sparseMonth(int shard, QDate month) const;                // hash uid -> sign word, "m<uid>" -> make-up word
+    QByteArray sparseMonth(int shard, int bucket, QDate month) const;    // hash uid -> sign word, "m<uid>" -> make-up word, a bucket of the shard's sparse users
 
     // The layout before issue 11, read (and removed) by `lanternd migrate-redis` only.
     QByteArray signBits(qint64 uid, QDate month) const;      // legacy: bit d-1 = day d signed (normal or make-up)
