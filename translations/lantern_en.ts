@@ -1184,13 +1184,6 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
-    <name>lantern::MonthScan</name>
-    <message>
-        <source>unexpected HSCAN reply</source>
-        <translation>unexpected HSCAN reply</translation>
-    </message>
-</context>
-<context>
     <name>lantern::MonthStatsModel</name>
     <message>
         <source>Day</source>

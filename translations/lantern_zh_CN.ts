@@ -1180,13 +1180,6 @@ SQL：%2
     </message>
 </context>
 <context>
-    <name>lantern::MonthScan</name>
-    <message>
-        <source>unexpected HSCAN reply</source>
-        <translation>HSCAN 返回了意外的应答</translation>
-    </message>
-</context>
-<context>
     <name>lantern::MonthStatsModel</name>
     <message>
         <source>Day</source>
