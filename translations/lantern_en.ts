@@ -601,6 +601,13 @@
     </message>
 </context>
 <context>
+    <name>lantern::CheckinLayout</name>
+    <message>
+        <source>unexpected BITFIELD reply</source>
+        <translation>unexpected BITFIELD reply</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CheckinRun</name>
     <message>
         <source>checkin script returned an unexpected reply</source>
@@ -1158,6 +1165,21 @@ Key prefix: %3</translation>
         <source>invalid worker id &apos;%1&apos;: use 1 to 64 of A-Z a-z 0-9 _ . -</source>
         <translation>invalid worker id &apos;%1&apos;: use 1 to 64 of A-Z a-z 0-9 _ . -</translation>
     </message>
+    <message>
+        <source>invalid dense uid bound %1: expected 0..2^40</source>
+        <translation>invalid dense uid bound %1: expected 0..2^40</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::LayoutMigration</name>
+    <message>
+        <source>migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster answers per node (run it against each master&apos;s data before joining the cluster)</source>
+        <translation>migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster answers per node (run it against each master&apos;s data before joining the cluster)</translation>
+    </message>
+    <message>
+        <source>unexpected SCAN reply</source>
+        <translation>unexpected SCAN reply</translation>
+    </message>
 </context>
 <context>
     <name>lantern::LedgerModel</name>
@@ -1198,6 +1220,21 @@ Key prefix: %3</translation>
     <message>
         <source>another process holds the migration lock for over 30 s</source>
         <translation>another process holds the migration lock for over 30 s</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::MonthStatsModel</name>
+    <message>
+        <source>Day</source>
+        <translation>Day</translation>
+    </message>
+    <message>
+        <source>Checked in</source>
+        <translation>Checked in</translation>
+    </message>
+    <message>
+        <source>Make-ups</source>
+        <translation>Make-ups</translation>
     </message>
 </context>
 <context>
@@ -1435,13 +1472,6 @@ Key prefix: %3</translation>
     <message>
         <source>Provider errors</source>
         <translation>Provider errors</translation>
-    </message>
-</context>
-<context>
-    <name>lantern::Reconciler</name>
-    <message>
-        <source>unexpected SSCAN reply</source>
-        <translation>unexpected SSCAN reply</translation>
     </message>
 </context>
 <context>
@@ -2184,6 +2214,12 @@ Key prefix: %3</translation>
         <source>invalid --%1: expected %2 to %3</source>
         <translation>invalid --%1: expected %2 to %3</translation>
     </message>
+    <message>
+        <source>migrate-redis: %1 user-months found, %2 moved; %3 day sets found, %4 removed
+</source>
+        <translation>migrate-redis: %1 user-months found, %2 moved; %3 day sets found, %4 removed
+</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Main</name>
@@ -2203,6 +2239,8 @@ commands:
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
+  stats    [--month YYYY-MM]
+  migrate-redis [--dry-run] [--scan-count N]
   work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
@@ -2228,6 +2266,8 @@ commands:
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
+  stats    [--month YYYY-MM]
+  migrate-redis [--dry-run] [--scan-count N]
   work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
@@ -2927,6 +2967,57 @@ This cannot be undone.</translation>
     </message>
 </context>
 <context>
+    <name>lantern::ui::CheckinStatsView</name>
+    <message>
+        <source>&amp;Show</source>
+        <translation>&amp;Show</translation>
+    </message>
+    <message>
+        <source>Checked in</source>
+        <translation>Checked in</translation>
+    </message>
+    <message>
+        <source>Make-ups</source>
+        <translation>Make-ups</translation>
+    </message>
+    <message>
+        <source>Month:</source>
+        <translation>Month:</translation>
+    </message>
+    <message>
+        <source>Users who checked in at least once this month</source>
+        <translation>Users who checked in at least once this month</translation>
+    </message>
+    <message>
+        <source>Users who checked in on every day of the month so far, make-ups included</source>
+        <translation>Users who checked in on every day of the month so far, make-ups included</translation>
+    </message>
+    <message>
+        <source>Active this month: %1</source>
+        <translation>Active this month: %1</translation>
+    </message>
+    <message>
+        <source>Every day so far: %1</source>
+        <translation>Every day so far: %1</translation>
+    </message>
+    <message>
+        <source>Check-ins and make-ups per day, %1</source>
+        <translation>Check-ins and make-ups per day, %1</translation>
+    </message>
+    <message>
+        <source>Statistics of %1 read</source>
+        <translation>Statistics of %1 read</translation>
+    </message>
+    <message>
+        <source>Could not read the check-in statistics.</source>
+        <translation>Could not read the check-in statistics.</translation>
+    </message>
+    <message>
+        <source>Check-in statistics</source>
+        <translation>Check-in statistics</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ui::ConnectionsView</name>
     <message>
         <source>%1 ms</source>
@@ -3311,10 +3402,6 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>true: refuse every write where commands are sent (Redis and SQL).</translation>
     </message>
     <message>
-        <source>The view to open or render: users, campaigns, queues, recovery, audit, connections.</source>
-        <translation>The view to open or render: users, campaigns, queues, recovery, audit, connections.</translation>
-    </message>
-    <message>
         <source>Show this campaign (its id).</source>
         <translation>Show this campaign (its id).</translation>
     </message>
@@ -3341,6 +3428,10 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>invalid --theme &apos;%1&apos;: expected system, light or dark</source>
         <translation>invalid --theme &apos;%1&apos;: expected system, light or dark</translation>
+    </message>
+    <message>
+        <source>The view to open or render: users, campaigns, queues, recovery, audit, connections, stats.</source>
+        <translation>The view to open or render: users, campaigns, queues, recovery, audit, connections, stats.</translation>
     </message>
 </context>
 <context>

@@ -599,6 +599,13 @@
     </message>
 </context>
 <context>
+    <name>lantern::CheckinLayout</name>
+    <message>
+        <source>unexpected BITFIELD reply</source>
+        <translation>BITFIELD 返回了意外的应答</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CheckinRun</name>
     <message>
         <source>checkin script returned an unexpected reply</source>
@@ -1154,6 +1161,21 @@ SQL：%2
         <source>invalid worker id &apos;%1&apos;: use 1 to 64 of A-Z a-z 0-9 _ . -</source>
         <translation>工作进程 ID“%1”无效：应为 1 到 64 个字符，只能使用 A-Z a-z 0-9 _ . -</translation>
     </message>
+    <message>
+        <source>invalid dense uid bound %1: expected 0..2^40</source>
+        <translation>无效的稠密 uid 上限 %1：应为 0..2^40</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::LayoutMigration</name>
+    <message>
+        <source>migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster answers per node (run it against each master&apos;s data before joining the cluster)</source>
+        <translation>migrate-redis 需要单个 Redis 服务器：它用 SCAN 查找旧键，而 Redis 集群按节点分别应答（请在加入集群之前对每个主节点的数据运行）</translation>
+    </message>
+    <message>
+        <source>unexpected SCAN reply</source>
+        <translation>SCAN 返回了意外的应答</translation>
+    </message>
 </context>
 <context>
     <name>lantern::LedgerModel</name>
@@ -1194,6 +1216,21 @@ SQL：%2
     <message>
         <source>another process holds the migration lock for over 30 s</source>
         <translation>另一个进程持有迁移锁已超过 30 秒</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::MonthStatsModel</name>
+    <message>
+        <source>Day</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Checked in</source>
+        <translation>已签到</translation>
+    </message>
+    <message>
+        <source>Make-ups</source>
+        <translation>补签</translation>
     </message>
 </context>
 <context>
@@ -1425,13 +1462,6 @@ SQL：%2
     <message>
         <source>Provider errors</source>
         <translation>支付方错误</translation>
-    </message>
-</context>
-<context>
-    <name>lantern::Reconciler</name>
-    <message>
-        <source>unexpected SSCAN reply</source>
-        <translation>SSCAN 返回了意外的应答</translation>
     </message>
 </context>
 <context>
@@ -2162,6 +2192,12 @@ SQL：%2
         <source>invalid --%1: expected %2 to %3</source>
         <translation>--%1 无效：应为 %2 到 %3</translation>
     </message>
+    <message>
+        <source>migrate-redis: %1 user-months found, %2 moved; %3 day sets found, %4 removed
+</source>
+        <translation>migrate-redis：找到 %1 个用户月，已迁移 %2 个；找到 %3 个按日集合，已删除 %4 个
+</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Main</name>
@@ -2181,6 +2217,8 @@ commands:
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
+  stats    [--month YYYY-MM]
+  migrate-redis [--dry-run] [--scan-count N]
   work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
@@ -2206,6 +2244,8 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
+  stats    [--month YYYY-MM]
+  migrate-redis [--dry-run] [--scan-count N]
   work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
@@ -2900,6 +2940,57 @@ This cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>lantern::ui::CheckinStatsView</name>
+    <message>
+        <source>&amp;Show</source>
+        <translation>显示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Checked in</source>
+        <translation>已签到</translation>
+    </message>
+    <message>
+        <source>Make-ups</source>
+        <translation>补签</translation>
+    </message>
+    <message>
+        <source>Month:</source>
+        <translation>月份：</translation>
+    </message>
+    <message>
+        <source>Users who checked in at least once this month</source>
+        <translation>本月至少签到一次的用户</translation>
+    </message>
+    <message>
+        <source>Users who checked in on every day of the month so far, make-ups included</source>
+        <translation>本月截至今天每天都签到的用户（含补签）</translation>
+    </message>
+    <message>
+        <source>Active this month: %1</source>
+        <translation>本月活跃：%1</translation>
+    </message>
+    <message>
+        <source>Every day so far: %1</source>
+        <translation>截至今天每天签到：%1</translation>
+    </message>
+    <message>
+        <source>Check-ins and make-ups per day, %1</source>
+        <translation>每日签到与补签，%1</translation>
+    </message>
+    <message>
+        <source>Statistics of %1 read</source>
+        <translation>已读取 %1 的统计</translation>
+    </message>
+    <message>
+        <source>Could not read the check-in statistics.</source>
+        <translation>无法读取签到统计。</translation>
+    </message>
+    <message>
+        <source>Check-in statistics</source>
+        <translation>签到统计</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ui::ConnectionsView</name>
     <message>
         <source>%1 ms</source>
@@ -3284,10 +3375,6 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>true：在发送命令的地方拒绝一切写操作（Redis 和 SQL）。</translation>
     </message>
     <message>
-        <source>The view to open or render: users, campaigns, queues, recovery, audit, connections.</source>
-        <translation>要打开或渲染的视图：users、campaigns、queues、recovery、audit、connections。</translation>
-    </message>
-    <message>
         <source>Show this campaign (its id).</source>
         <translation>显示这个活动（活动 ID）。</translation>
     </message>
@@ -3314,6 +3401,10 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>invalid --theme &apos;%1&apos;: expected system, light or dark</source>
         <translation>无效的 --theme“%1”：应为 system、light 或 dark</translation>
+    </message>
+    <message>
+        <source>The view to open or render: users, campaigns, queues, recovery, audit, connections, stats.</source>
+        <translation>要打开或渲染的视图：users、campaigns、queues、recovery、audit、connections、stats。</translation>
     </message>
 </context>
 <context>

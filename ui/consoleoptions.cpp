@@ -53,7 +53,7 @@ ConsoleOptions ConsoleOptions::parse(const QStringList &arguments)
     const QCommandLineOption sandbox(QStringLiteral("sandbox"), tr("Use the embedded sandbox (the default without --redis and --db)."));
     const QCommandLineOption sandboxDir(QStringLiteral("sandbox-dir"), tr("Where the sandbox keeps its files."), tr("dir"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), tr("Render a view to this PNG file and exit."), tr("file"));
-    const QCommandLineOption view(QStringLiteral("view"), tr("The view to open or render: users, campaigns, queues, recovery, audit, connections."),
+    const QCommandLineOption view(QStringLiteral("view"), tr("The view to open or render: users, campaigns, queues, recovery, audit, connections, stats."),
                                   tr("name"), QStringLiteral("users"));
     const QCommandLineOption campaign(QStringLiteral("campaign"), tr("Show this campaign (its id)."), tr("id"));
     const QCommandLineOption uid(QStringLiteral("uid"), tr("Show this user (a uid or a token)."), tr("uid"));

@@ -2,6 +2,7 @@
 
 #include "auditview.h"
 #include "campaignsview.h"
+#include "checkinstatsview.h"
 #include "connectionsview.h"
 #include "console/serverstatus.h"
 #include "consoletheme.h"
@@ -77,6 +78,7 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
     addView(new QueuesView(this), QStringLiteral("view-list-details"));
     addView(new RecoveryView(this), QStringLiteral("view-refresh"));
     addView(new AuditView(this), QStringLiteral("document-open-recent"));
+    addView(new CheckinStatsView(this), QStringLiteral("office-chart-bar"));
     addView(new ConnectionsView(this), QStringLiteral("network-server"));
     connect(m_navigation, &QListWidget::currentRowChanged, this, &MainWindow::onViewChanged);
 
