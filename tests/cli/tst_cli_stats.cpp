@@ -21,6 +21,9 @@ using namespace lantern::test::cli;
 namespace {
 
 const QDate Today(2026, 3, 5);
+// Logical database 13, which no other suite uses, so DBSIZE in a snapshot sees this suite's
+// writes only (suites run in parallel) and migrate-redis's SCAN walks only this suite's keys.
+constexpr int RedisDatabase = 13;
 
 QString text(qint64 value)
 {
@@ -43,7 +46,7 @@ private Q_SLOTS:
 void TestCliStats::statsMatchReference()
 {
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
-    const Lanternd lanternd(redisUrlText(), sql.url, lantern::test::uniquePrefix(), Today.toString(Qt::ISODate));
+    const Lanternd lanternd(redisUrlText(RedisDatabase), sql.url, lantern::test::uniquePrefix(), Today.toString(Qt::ISODate));
     QMap<QDate, QSet<qint64>> signedOn;
     QMap<QDate, int> makeups;
     // Dense uids in several shards, a sparse 13-digit one; 7 and 1000000000123 sign every day.
@@ -125,9 +128,9 @@ void TestCliStats::statsBadInput()
 {
     QFETCH(QStringList, arguments);
     const QString prefix = lantern::test::uniquePrefix();
-    lantern::RedisClient redis(redisUrlOf());
+    lantern::RedisClient redis(redisUrlOf(RedisDatabase));
     const RedisSnapshot before = snapshotRedis(redis, prefix.toUtf8());
-    const Lanternd lanternd(redisUrlText(), freshSql(QStringLiteral("sqlite")).url, prefix, Today.toString(Qt::ISODate));
+    const Lanternd lanternd(redisUrlText(RedisDatabase), freshSql(QStringLiteral("sqlite")).url, prefix, Today.toString(Qt::ISODate));
     const Result result = lanternd.run(arguments);
     QVERIFY2(result.exitCode == 2, result.describe().constData());
     QVERIFY2(result.out.isEmpty(), result.describe().constData());
@@ -139,7 +142,7 @@ void TestCliStats::migrateRedis()
 {
     const QString prefix = lantern::test::uniquePrefix();
     const lantern::KeySchema keys(prefix);
-    lantern::RedisClient redis(redisUrlOf());
+    lantern::RedisClient redis(redisUrlOf(RedisDatabase));
     // The old layout, as the old checkin.lua left it: 42 signed 1..4 (3 a make-up), 1000000000007 signed 2 and 4.
     const QDate month(2026, 3, 1);
     for (const int day : {1, 2, 3, 4}) {
@@ -152,7 +155,7 @@ void TestCliStats::migrateRedis()
         redis.command({"SADD", keys.daySet(keys.shardOf(1'000'000'000'007), month.addDays(day - 1)), "1000000000007"});
     }
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
-    const Lanternd lanternd(redisUrlText(), sql.url, prefix, Today.toString(Qt::ISODate));
+    const Lanternd lanternd(redisUrlText(RedisDatabase), sql.url, prefix, Today.toString(Qt::ISODate));
 
     const RedisSnapshot before = snapshotRedis(redis, prefix.toUtf8());
     LANTERND_COMPARE_JSON(lanternd.run({QStringLiteral("migrate-redis"), QStringLiteral("--dry-run")}),
