@@ -10,6 +10,7 @@
 #include "redis/keyschema.h"
 #include "redis/keyslot.h"
 #include "redis/redisclient.h"
+#include "redis/rediscluster.h"
 #include "sql/sqlconnection.h"
 #include "testcluster.h"
 #include "testservers.h"

@@ -3005,10 +3005,6 @@ This cannot be undone.</translation>
         <translation>Check-ins and make-ups per day, %1</translation>
     </message>
     <message>
-        <source>Statistics of %1 read</source>
-        <translation>Statistics of %1 read</translation>
-    </message>
-    <message>
         <source>Could not read the check-in statistics.</source>
         <translation>Could not read the check-in statistics.</translation>
     </message>

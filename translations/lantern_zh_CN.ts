@@ -2978,10 +2978,6 @@ This cannot be undone.</source>
         <translation>每日签到与补签，%1</translation>
     </message>
     <message>
-        <source>Statistics of %1 read</source>
-        <translation>已读取 %1 的统计</translation>
-    </message>
-    <message>
         <source>Could not read the check-in statistics.</source>
         <translation>无法读取签到统计。</translation>
     </message>

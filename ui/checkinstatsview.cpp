@@ -9,6 +9,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QDateTime>
 #include <QDateEdit>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -170,7 +171,7 @@ void CheckinStatsView::onLoaded(quint64 serial, const MonthStats &stats)
     m_days->append(days);
     m_counts->setMax(highest < 5 ? 5.0 : std::ceil(double(highest) * 1.1));
     m_chart->chart()->setTitle(tr("Check-ins and make-ups per day, %1").arg(locale.toString(stats.month, QStringLiteral("MMMM yyyy"))));
-    Q_EMIT statusMessage(tr("Statistics of %1 read").arg(stats.month.toString(u"yyyy-MM")));
+    Q_EMIT dataRead(ServerStatus::Servers(ServerStatus::Server::Redis), QDateTime::currentDateTime());  // read from Redis only
     Q_EMIT monthShown();
 }
 
