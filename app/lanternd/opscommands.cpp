@@ -166,7 +166,7 @@ int runWork(CommandContext &context)
     const QString workerId = context.line().value(QStringLiteral("id"), defaultWorkerId());
     KeySchema::validateWorkerId(workerId);
     const int batch = workOption(context, QStringLiteral("batch"), 500, 1, 10000);
-    const int inFlight = workOption(context, QStringLiteral("in-flight"), 64, 1, 1024);
+    const int inFlight = workOption(context, QStringLiteral("in-flight"), DefaultPayoutsInFlight, 1, 1024);
     const bool once = context.line().switches.contains(QStringLiteral("once"));
     keepFreedMemory();
     WorkerHeartbeat heartbeat(context.keys(), workerId, WorkerHeartbeat::configuredTtlSeconds());

@@ -37,6 +37,20 @@ int payoutConnections(const QProcessEnvironment &environment, int fallback)
     return connections;
 }
 
+std::chrono::milliseconds payoutTimeout(const QProcessEnvironment &environment, std::chrono::milliseconds fallback)
+{
+    const QString name = QStringLiteral("LANTERN_PAYOUT_TIMEOUT_MS");
+    const QString text = environment.value(name).trimmed();
+    if (text.isEmpty())
+        return fallback;
+    bool ok = false;
+    const int timeout = text.toInt(&ok);
+    if (!ok || timeout < 1 || timeout > MaxPayoutTimeoutMs)
+        throw InvalidInputError(
+                PayoutGateway::tr("invalid %1 '%2': expected a whole number of milliseconds from 1 to %3").arg(name, text).arg(MaxPayoutTimeoutMs));
+    return std::chrono::milliseconds(timeout);
+}
+
 std::unique_ptr<PayoutGateway> makePayoutGateway(RedisClient &redis, const QByteArray &prefix, const QProcessEnvironment &environment,
                                                  int connections)
 {
@@ -48,6 +62,7 @@ std::unique_ptr<PayoutGateway> makePayoutGateway(RedisClient &redis, const QByte
     HttpPayoutOptions options;
     options.endpoint = QUrl(url, QUrl::StrictMode);
     options.connections = payoutConnections(environment, connections);
+    options.timeout = payoutTimeout(environment, options.timeout);
     return std::make_unique<HttpPayoutGateway>(options);
 }
 
