@@ -2,6 +2,7 @@
 
 #include "audit/auditlog.h"
 #include "envelope/campaignrepair.h"
+#include "envelope/ledgerwriter.h"
 #include "payout/payoutgateway.h"
 #include "queue/queuepipeline.h"
 #include "queue/reliablequeue.h"
@@ -70,6 +71,8 @@ EnvelopeDrain::EnvelopeDrain(RedisClient &redis, SqlConnection &sql, const KeySc
     dispatch.redis = &m_redis;
     dispatch.keepAlive = m_options.keepAlive;
     m_dispatcher = std::make_unique<PayoutDispatcher>(gateway, std::move(dispatch));
+    if (m_options.ledgerThread && m_sql.dialect() == DbUrl::Dialect::MySql)
+        m_writer = std::make_unique<LedgerWriter>(m_sql.url());
 }
 
 EnvelopeDrain::~EnvelopeDrain() = default;
@@ -241,7 +244,7 @@ EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed)
 
     QElapsedTimer timer;
     timer.start();
-    const LedgerWrite written = PayoutLedger(m_sql).write(records, tasks);
+    const LedgerWrite written = writeLedger(records, tasks);
     m_timings.sqlSeconds += drainSeconds(timer);
     ++m_timings.batches;
 
@@ -282,6 +285,20 @@ EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed)
     if (!written.refusals.isEmpty())
         stats += handleRefusals(written.refusals);
     return stats;
+}
+
+LedgerWrite EnvelopeDrain::writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks)
+{
+    if (!m_writer)
+        return PayoutLedger(m_sql).write(records, tasks);
+    // The payouts in flight keep running in this thread's event loop while the transaction runs on
+    // the writer's; their outcomes wait for the next transaction, like any that come in between.
+    m_writer->start(records, tasks, [dispatcher = m_dispatcher.get()] {
+        QMetaObject::invokeMethod(dispatcher, &PayoutDispatcher::recheck, Qt::QueuedConnection);
+    });
+    while (m_writer->busy() && !m_dispatcher->idle())
+        m_dispatcher->wait([this] { return !m_writer->busy(); }, QDeadlineTimer(QDeadlineTimer::Forever));
+    return m_writer->take();
 }
 
 EnvelopeDrainStats EnvelopeDrain::settleInto(QueuePipeline &trip, QList<Outcome> &deadLetters)
