@@ -18,13 +18,13 @@
 namespace lantern {
 
 class KeySchema;
-class LedgerWriter;
 class PayoutGateway;
 class PayoutRateLimit;
 class QueuePipeline;
 class RedisClient;
 class ReliableQueue;
 class SqlConnection;
+class SqlWorker;
 
 struct EnvelopeDrainOptions {
     int batchSize = 500;       // tasks claimed per campaign and batch
@@ -36,7 +36,7 @@ struct EnvelopeDrainOptions {
     QString errorLogPath;      // empty: LANTERN_ERROR_LOG, else <data dir>/lantern/errors.log
     std::function<void()> keepAlive;  // called every 250 ms while payouts are in flight: the heartbeat
     bool ledgerThread = true;  // MySQL: each batch's transaction on a connection and thread of its own
-                               // (LedgerWriter) while the payouts in flight go on; SQLite: always inline
+                               // (SqlWorker) while the payouts in flight go on; SQLite: always inline
 };
 
 struct EnvelopeDrainStats {
@@ -119,8 +119,8 @@ private:
     void runTrip(QueuePipeline &trip);
     /** The transaction of a batch: records the unrecorded outcomes, persists `claimed`. */
     EnvelopeDrainStats writeBatch(const QList<Claimed> &claimed);
-    /** PayoutLedger::write(), on the LedgerWriter's thread when there is one (payouts in flight
-        go on meanwhile), else on this connection. */
+    /** PayoutLedger::write(), on the SqlWorker's thread when there is one (payouts in flight go
+        on meanwhile), else on this connection. */
     LedgerWrite writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks);
     void takeOutcomes();
     void logDeadLetter(qint64 campaignId, const QByteArray &entry, const QString &why);
@@ -143,7 +143,7 @@ private:
     QList<Outcome> m_unrecorded;         // finished, not yet in SQL
     QList<Outcome> m_unsettled;          // in SQL, still in the backup list
     EnvelopeDrainTimings m_timings;
-    std::unique_ptr<LedgerWriter> m_writer;  // after m_dispatcher: stopped before it goes
+    std::unique_ptr<SqlWorker> m_writer;  // after m_dispatcher: stopped before it goes
 };
 
 } // namespace lantern
