@@ -12,6 +12,7 @@
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
+#include "sql/sqlworker.h"
 #include "testservers.h"
 #include "testsuite.h"
 
@@ -72,6 +73,7 @@ private Q_SLOTS:
     void malformedEntriesGoToDeadLetter();
     void reconcileBackfillsLostRows_data() { dialects_data(); }
     void reconcileBackfillsLostRows();
+    void passOverTwoConnections();
 
 private:
     RedisUrl m_redisUrl;
@@ -110,6 +112,54 @@ void TestPersistence::drainPersistsEverythingOnce()
     QCOMPARE(scalar(sql, QStringLiteral("SELECT COALESCE(SUM(points), 0) FROM checkin_log")), points);
     // Invariant 5: one reward per normal check-in.
     QCOMPARE(scalar(sql, QStringLiteral("SELECT COUNT(*) FROM points_ledger")), signedCount);
+    for (int shard = 0; shard < keys.shards(); ++shard)
+        QCOMPARE(redis.command({"LLEN", keys.checkinBackup(shard, QStringLiteral("w1"))}).toInteger(), 0LL);
+}
+
+void TestPersistence::passOverTwoConnections()
+{
+    // lanternd work on MySQL writes a pass over its connection and a SqlWorker's at once, each a
+    // uid range. A share that fails leaves the whole pass unacknowledged; the replay completes it.
+    DbUrl url;
+    for (const auto &[name, candidate] : test::sqlDialects()) {
+        if (candidate.dialect == DbUrl::Dialect::MySql)
+            url = candidate;
+    }
+    QCOMPARE(url.dialect, DbUrl::Dialect::MySql);
+    test::resetTables(url);
+    RedisClient redis(m_redisUrl);
+    SqlConnection sql(url);
+    const KeySchema keys(test::uniquePrefix(), 4);
+    const qint64 points = signMonth(redis, keys, 150, 10);
+    const qint64 signedCount = queued(redis, keys);
+    QCOMPARE(signedCount, 1200);  // one pass of 4 shards x 300: two shares of 600
+
+    DbUrl unreachable = url;
+    unreachable.host = QStringLiteral("127.0.0.1");
+    unreachable.port = 1;
+    unreachable.unixSocket = QStringLiteral("/nonexistent/lantern-test-mysqld.sock");
+    {
+        SqlWorker broken(unreachable);
+        CheckinDrain drain(redis, sql, keys, QStringLiteral("w1"), 500);
+        drain.setWriters({&broken});
+        QVERIFY_THROWS_EXCEPTION(SqlUnavailableError, drain.pass());
+    }
+    const qint64 half = scalar(sql, QStringLiteral("SELECT COUNT(*) FROM checkin_log"));
+    QCOMPARE(half, signedCount / 2);  // this connection's share committed, the worker's never began
+    qint64 held = 0;
+    for (int shard = 0; shard < keys.shards(); ++shard)
+        held += redis.command({"LLEN", keys.checkinBackup(shard, QStringLiteral("w1"))}).toInteger();
+    QCOMPARE(held, signedCount);  // nothing acknowledged
+
+    SqlWorker worker(url);
+    CheckinDrain drain(redis, sql, keys, QStringLiteral("w1"), 500);
+    drain.setWriters({&worker});
+    const DrainStats stats = drain.drainAll();
+    QCOMPARE(stats.claimed, signedCount);
+    QCOMPARE(stats.persisted, signedCount - half);
+    QCOMPARE(scalar(sql, QStringLiteral("SELECT COUNT(*) FROM checkin_log")), signedCount);
+    QCOMPARE(scalar(sql, QStringLiteral("SELECT COUNT(*) FROM points_ledger")), signedCount);
+    QCOMPARE(scalar(sql, QStringLiteral("SELECT COALESCE(SUM(delta), 0) FROM points_ledger")), points);
     for (int shard = 0; shard < keys.shards(); ++shard)
         QCOMPARE(redis.command({"LLEN", keys.checkinBackup(shard, QStringLiteral("w1"))}).toInteger(), 0LL);
 }

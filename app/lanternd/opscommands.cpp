@@ -15,6 +15,7 @@
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
+#include "sql/sqlworker.h"
 #include "token/usertoken.h"
 
 #include <QDateTime>
@@ -173,8 +174,13 @@ int runWork(CommandContext &context)
 
     // Both reachable before this worker registers; the payout provider and its shared rate are
     // chosen by the environment.
-    context.sql();
+    const SqlConnection &firstSql = context.sql();
     RedisClient &redis = context.redis();
+    // On MySQL a check-in pass is written over two connections at once (CheckinDrain::setWriters):
+    // one worker then gets two of the database's threads in a storm, as two workers would.
+    std::unique_ptr<SqlWorker> checkinWriter;
+    if (firstSql.dialect() == DbUrl::Dialect::MySql)
+        checkinWriter = std::make_unique<SqlWorker>(firstSql.url());
     const std::unique_ptr<PayoutGateway> gateway = makePayoutGateway(redis, context.keys().prefix(), QProcessEnvironment::systemEnvironment(), inFlight);
     std::optional<PayoutRateLimit> rate;
     if (const std::optional<double> perSecond = PayoutRateLimit::rateFromEnvironment())
@@ -222,7 +228,10 @@ int runWork(CommandContext &context)
             }
             redisRun.checked();  // not before: a check cut short by an outage runs again
         }
-        const DrainStats c = CheckinDrain(redis, sql, context.keys(), workerId, batch).pass();
+        CheckinDrain checkinDrain(redis, sql, context.keys(), workerId, batch);
+        if (checkinWriter)
+            checkinDrain.setWriters({checkinWriter.get()});
+        const DrainStats c = checkinDrain.pass();
         if (!drain)
             drain = std::make_unique<EnvelopeDrain>(redis, sql, context.keys(), workerId, *gateway, payoutOptions);
         const EnvelopeDrainStats p = drain->advance(std::chrono::milliseconds(250));
