@@ -53,6 +53,18 @@ qint64 signMonth(RedisClient &redis, const KeySchema &keys, int users, int days)
     }
     return points;
 }
+/** A month's check-ins waiting in the queues, over empty tables. */
+struct QueuedMonth {
+    qint64 points = 0;  // granted
+    qint64 count = 0;   // entries queued
+};
+
+QueuedMonth queueMonth(RedisClient &redis, const DbUrl &url, const KeySchema &keys, int users, int days)
+{
+    test::resetTables(url);
+    const qint64 points = signMonth(redis, keys, users, days);
+    return {points, queued(redis, keys)};
+}
 } // namespace
 
 class TestPersistence : public QObject {
@@ -94,12 +106,10 @@ void TestPersistence::dialects_data()
 void TestPersistence::drainPersistsEverythingOnce()
 {
     QFETCH(DbUrl, url);
-    test::resetTables(url);
     RedisClient redis(m_redisUrl);
-    SqlConnection sql(url);
     const KeySchema keys(test::uniquePrefix(), 8);
-    const qint64 points = signMonth(redis, keys, 40, 10);
-    const qint64 signedCount = queued(redis, keys);
+    const auto [points, signedCount] = queueMonth(redis, url, keys, 40, 10);
+    SqlConnection sql(url);
     QCOMPARE(signedCount, 320);  // 40 users x 10 days, minus every fifth (uid + day)
 
     const DrainStats stats = CheckinDrain(redis, sql, keys, QStringLiteral("w1"), 37).drainAll();
@@ -126,12 +136,10 @@ void TestPersistence::passOverTwoConnections()
             url = candidate;
     }
     QCOMPARE(url.dialect, DbUrl::Dialect::MySql);
-    test::resetTables(url);
     RedisClient redis(m_redisUrl);
-    SqlConnection sql(url);
     const KeySchema keys(test::uniquePrefix(), 4);
-    const qint64 points = signMonth(redis, keys, 150, 10);
-    const qint64 signedCount = queued(redis, keys);
+    const auto [points, signedCount] = queueMonth(redis, url, keys, 150, 10);
+    SqlConnection sql(url);
     QCOMPARE(signedCount, 1200);  // one pass of 4 shards x 300: two shares of 600
 
     DbUrl unreachable = url;
