@@ -34,6 +34,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -151,6 +152,10 @@ int workOption(CommandContext &context, const QString &name, int fallback, int m
     claimed entries); glibc would give that back to the kernel after every batch (brk and munmap,
     each a TLB shootdown on every CPU: a fifth of a check-in worker's time on the development VM).
     The worker keeps up to 64 MB instead. */
+/** MySQL connections a check-in pass is written over at once: two kept one worker up with the
+    HTTP storm on 2 cores, as two workers with one each did (docs/decisions.md). */
+constexpr int CheckinConnections = 2;
+
 void keepFreedMemory()
 {
 #ifdef __GLIBC__
@@ -176,11 +181,16 @@ int runWork(CommandContext &context)
     // chosen by the environment.
     const SqlConnection &firstSql = context.sql();
     RedisClient &redis = context.redis();
-    // On MySQL a check-in pass is written over two connections at once (CheckinDrain::setWriters):
-    // one worker then gets two of the database's threads in a storm, as two workers would.
-    std::unique_ptr<SqlWorker> checkinWriter;
-    if (firstSql.dialect() == DbUrl::Dialect::MySql)
-        checkinWriter = std::make_unique<SqlWorker>(firstSql.url());
+    // On MySQL a check-in pass is written over several connections at once (CheckinDrain::
+    // setWriters): one worker then gets several of the database's threads in a storm.
+    std::vector<std::unique_ptr<SqlWorker>> checkinWorkers;
+    QList<SqlWorker *> checkinWriters;
+    if (firstSql.dialect() == DbUrl::Dialect::MySql) {
+        for (int i = 1; i < CheckinConnections; ++i) {
+            checkinWorkers.push_back(std::make_unique<SqlWorker>(firstSql.url()));
+            checkinWriters << checkinWorkers.back().get();
+        }
+    }
     const std::unique_ptr<PayoutGateway> gateway = makePayoutGateway(redis, context.keys().prefix(), QProcessEnvironment::systemEnvironment(), inFlight);
     std::optional<PayoutRateLimit> rate;
     if (const std::optional<double> perSecond = PayoutRateLimit::rateFromEnvironment())
@@ -229,8 +239,7 @@ int runWork(CommandContext &context)
             redisRun.checked();  // not before: a check cut short by an outage runs again
         }
         CheckinDrain checkinDrain(redis, sql, context.keys(), workerId, batch);
-        if (checkinWriter)
-            checkinDrain.setWriters({checkinWriter.get()});
+        checkinDrain.setWriters(checkinWriters);
         const DrainStats c = checkinDrain.pass();
         if (!drain)
             drain = std::make_unique<EnvelopeDrain>(redis, sql, context.keys(), workerId, *gateway, payoutOptions);
