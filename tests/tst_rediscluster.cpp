@@ -5,18 +5,21 @@
 // half-migrated, a dead first seed, AUTH on every node, NOSCRIPT after a real failover, and a
 // write whose connection broke before its reply (never sent again).
 #include "core/errors.h"
+#include "envelope/campaignrepair.h"
 #include "privateserver.h"
 #include "redis/keyslot.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
 #include "redis/rediscluster.h"
 #include "redis/redisconversation.h"
+#include "redis/redisdurability.h"
 #include "redis/rediserror.h"
 #include "testcluster.h"
 #include "testservers.h"
 #include "testsuite.h"
 
 #include <QDeadlineTimer>
+#include <QScopeGuard>
 #include <QTest>
 #include <QThread>
 
@@ -80,6 +83,9 @@ private Q_SLOTS:
     void authAppliesToEveryNode();
     void noscriptAfterAFailover();
     void writeLostWithItsConnectionIsNotResent();
+    void everyMasterAnswersForItself();
+    void runWatchSeesAFailover();
+    void durabilityIsTheWeakestMasters();
 
 private:
     test::TestCluster m_cluster;
@@ -526,6 +532,65 @@ void TestRedisCluster::writeLostWithItsConnectionIsNotResent()
     // Not sent again: the counter never moved (a resend would have run after the unpause).
     QCOMPARE(client.command({"GET", counter}).toBytes(), QByteArray("0"));
     client.command({"DEL", counter});
+}
+
+void TestRedisCluster::everyMasterAnswersForItself()
+{
+    RedisClient client(m_cluster.url());
+    const QByteArray key = m_cluster.keyServedBy(m_masters.at(2), m_prefix + "own");
+    client.command({"SET", key, "1"});
+    const auto replies = client.onEveryMaster({"DBSIZE"});
+    QCOMPARE(int(replies.size()), 3);
+    for (const auto &[master, reply] : replies) {
+        QVERIFY(m_masters.contains(master.port));
+        QCOMPARE(reply.integer, m_cluster.checked(master.port, {"DBSIZE"}).integer);
+    }
+    // A SCAN page on the master that holds the key finds it; the others do not.
+    const RedisEndpoint holder{QStringLiteral("127.0.0.1"), m_masters.at(2)};
+    const RedisValue page = client.onMaster(holder, {"SCAN", "0", "MATCH", m_prefix + "own*", "COUNT", "1000"});
+    QCOMPARE(page.elements.at(1).elements.size(), size_t(1));
+    client.command({"DEL", key});
+    // One server: its own answer, one entry.
+    RedisClient single(test::redisUrl());
+    QCOMPARE(int(single.onEveryMaster({"PING"}).size()), 1);
+}
+
+void TestRedisCluster::runWatchSeesAFailover()
+{
+    RedisClient client(m_cluster.url(), noPeriodicRefresh());
+    RedisRunWatch watch;
+    QVERIFY(watch.changed(client));  // a worker starting cannot know what happened before
+    watch.checked();
+    QVERIFY(!watch.changed(client));
+    // The replica of the second master takes over: that master's campaigns may have rolled back.
+    // No command is redirected meanwhile: the watch reads the slot map itself.
+    const int newMaster = m_cluster.failOver(m_masters.at(1));
+    QVERIFY(watch.changed(client));
+    watch.checked();
+    QVERIFY(!watch.changed(client));
+    m_cluster.failOver(newMaster);  // back as it was
+}
+
+void TestRedisCluster::durabilityIsTheWeakestMasters()
+{
+    RedisClient client(m_cluster.url());
+    // The harness runs every node without AOF: everything since the last save can be lost.
+    QCOMPARE(RedisDurability::read(client).loss, RedisDurability::Loss::SinceSave);
+    for (const int master : std::as_const(m_masters))
+        m_cluster.checked(master, {"CONFIG", "SET", "appendfsync", "always"});
+    const auto restore = qScopeGuard([&] {
+        for (const int master : std::as_const(m_masters))
+            m_cluster.command(master, {"CONFIG", "SET", "appendonly", "no"});
+        for (const int master : std::as_const(m_masters))
+            m_cluster.command(master, {"CONFIG", "SET", "appendfsync", "everysec"});
+    });
+    for (const int master : std::as_const(m_masters))
+        m_cluster.checked(master, {"CONFIG", "SET", "appendonly", "yes"});
+    QCOMPARE(RedisDurability::read(client).loss, RedisDurability::Loss::None);
+    m_cluster.checked(m_masters.at(2), {"CONFIG", "SET", "appendfsync", "everysec"});  // one master weaker
+    const RedisDurability durability = RedisDurability::read(client);
+    QCOMPARE(durability.loss, RedisDurability::Loss::OneSecond);
+    QCOMPARE(durability.appendFsync, QStringLiteral("everysec"));
 }
 
 LANTERN_TEST_SUITE(TestRedisCluster);

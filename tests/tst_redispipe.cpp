@@ -6,6 +6,7 @@
 // RedisTimeoutError and the next conversation reconnects; a server loading its dataset ends
 // conversations with RedisNotReadyError and keeps the connection; Done never runs inside start().
 #include "core/monotonicclock.h"
+#include "pipedriver.h"
 #include "privateredis.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
@@ -35,138 +36,12 @@
 namespace tst_redispipe {
 
 using namespace lantern;
+using namespace lantern::test;
 using namespace std::chrono_literals;
 
 namespace {
 
-// Bounds a wait for something that takes milliseconds when all is well; only a bug reaches it.
-constexpr int DriveBoundMs = 10000;
 constexpr int ServerStartBoundMs = 15000;
-
-/** Turns the loop `lanternd serve` runs around a pipe (flush, wait on fd() for reading and, when
-    wantsWrite(), writing, dispatch, checkTimeouts) until `until` holds; false when `boundMs`
-    passes first. */
-bool drive(RedisPipe &pipe, const std::function<bool()> &until, int boundMs = DriveBoundMs)
-{
-    const QDeadlineTimer bound(boundMs);
-    pipe.flush(monotonicNs());
-    while (!until()) {
-        if (bound.hasExpired())
-            return false;
-        qint64 timeoutMs = std::min<qint64>(bound.remainingTime(), 100);
-        if (pipe.hasUnsentWork())
-            timeoutMs = 0;
-        else if (const qint64 deadline = pipe.nextDeadlineNs(); deadline >= 0)
-            timeoutMs = std::clamp<qint64>((deadline - monotonicNs()) / 1'000'000 + 1, 0, timeoutMs);
-        pollfd watched{pipe.fd(), short(POLLIN | (pipe.wantsWrite() ? POLLOUT : 0)), 0};
-        const int ready = ::poll(&watched, pipe.fd() >= 0 ? 1 : 0, int(timeoutMs));
-        const qint64 nowNs = monotonicNs();
-        if (ready > 0) {
-            // The order and the masks of HttpServerLoop::run().
-            if (watched.revents & (POLLOUT | POLLERR | POLLHUP))
-                pipe.onWritable(nowNs);
-            if (watched.revents & (POLLIN | POLLERR | POLLHUP))
-                pipe.onReadable(nowNs);
-        }
-        pipe.checkTimeouts(nowNs);
-        pipe.flush(nowNs);
-    }
-    return true;
-}
-
-/** Rounds built one after the other from the replies of the round before. An error reply ends
-    it with RedisReplyError, as the conversations of lanternd do. */
-class Steps final : public RedisConversation {
-public:
-    using Step = std::function<QList<QByteArrayList>(const std::vector<RedisValue> &previousReplies)>;
-
-    explicit Steps(std::vector<Step> steps) : m_steps(std::move(steps)) {}
-
-    QList<QByteArrayList> nextRound() override
-    {
-        if (m_next == m_steps.size())
-            return {};
-        return m_steps[m_next++](m_rounds.empty() ? std::vector<RedisValue>{} : m_rounds.back());
-    }
-
-    void takeReplies(std::vector<RedisValue> replies) override
-    {
-        m_rounds.push_back(std::move(replies));
-        for (const RedisValue &reply : m_rounds.back()) {
-            if (reply.isError())
-                throw RedisReplyError(QString::fromUtf8(reply.string));
-        }
-    }
-
-    const std::vector<std::vector<RedisValue>> &rounds() const { return m_rounds; }
-
-private:
-    std::vector<Step> m_steps;
-    size_t m_next = 0;
-    std::vector<std::vector<RedisValue>> m_rounds;
-};
-
-std::unique_ptr<Steps> oneRound(QList<QByteArrayList> commands)
-{
-    return std::make_unique<Steps>(std::vector<Steps::Step>{[commands](const std::vector<RedisValue> &) { return commands; }});
-}
-
-/** What a conversation's Done reported. */
-struct Outcome {
-    int calls = 0;
-    std::exception_ptr error;
-    std::vector<std::vector<RedisValue>> rounds;
-    qint64 elapsedMs = -1;  // from the clock given to record(), if any
-
-    bool ended() const { return calls > 0; }
-    /** The one reply of a one-command, one-round conversation. */
-    RedisValue reply() const { return rounds.size() == 1 && rounds[0].size() == 1 ? rounds[0][0] : RedisValue{}; }
-};
-
-RedisPipe::Done record(Outcome &outcome, const QElapsedTimer *clock = nullptr)
-{
-    return [&outcome, clock](RedisConversation &conversation, std::exception_ptr error) {
-        ++outcome.calls;
-        outcome.error = std::move(error);
-        outcome.rounds = static_cast<Steps &>(conversation).rounds();
-        if (clock)
-            outcome.elapsedMs = clock->elapsed();
-    };
-}
-
-QString messageOf(const std::exception_ptr &error)
-{
-    if (!error)
-        return QStringLiteral("(no error)");
-    try {
-        std::rethrow_exception(error);
-    } catch (const std::exception &caught) {
-        return QString::fromUtf8(caught.what());
-    } catch (...) {
-        return QStringLiteral("(not a std::exception)");
-    }
-}
-
-template <class Error>
-bool holds(const std::exception_ptr &error)
-{
-    if (!error)
-        return false;
-    try {
-        std::rethrow_exception(error);
-    } catch (const Error &) {
-        return true;
-    } catch (...) {
-        return false;
-    }
-}
-
-/** Starts one conversation and drives the loop until its Done ran. */
-bool runOne(RedisPipe &pipe, std::unique_ptr<RedisConversation> conversation, Outcome &outcome, const QElapsedTimer *clock = nullptr)
-{
-    pipe.start(std::move(conversation), record(outcome, clock));
-    return drive(pipe, [&outcome] { return outcome.ended(); });
-}
 
 /** A 127.0.0.1 port nobody listens on (bound, read, closed). */
 int closedPort()

@@ -1106,6 +1106,17 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::HttpServer</name>
+    <message>
+        <source>cannot listen on %1:%2: %3</source>
+        <translation>cannot listen on %1:%2: %3</translation>
+    </message>
+    <message>
+        <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
+        <translation>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</translation>
+    </message>
+</context>
+<context>
     <name>lantern::KeySchema</name>
     <message>
         <source>invalid key prefix &apos;%1&apos;: use up to 32 of A-Z a-z 0-9 _ . : -</source>
@@ -1808,8 +1819,16 @@ Key prefix: %3</translation>
         <translation>did not answer within %1 ms</translation>
     </message>
     <message>
-        <source>Redis at %1:%2 %3</source>
-        <translation>Redis at %1:%2 %3</translation>
+        <source>%1 names keys in different slots of the Redis Cluster (%2 and %3); nothing was sent</source>
+        <translation>%1 names keys in different slots of the Redis Cluster (%2 and %3); nothing was sent</translation>
+    </message>
+    <message>
+        <source>%1 is not sent by lanternd serve on a Redis Cluster; nothing was sent</source>
+        <translation>%1 is not sent by lanternd serve on a Redis Cluster; nothing was sent</translation>
+    </message>
+    <message>
+        <source>Redis at %1 %2</source>
+        <translation>Redis at %1 %2</translation>
     </message>
 </context>
 <context>
@@ -2103,14 +2122,6 @@ Key prefix: %3</translation>
         <translation>invalid --ttl-s: expected 1 to 31622400 seconds</translation>
     </message>
     <message>
-        <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
-        <translation>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</translation>
-    </message>
-    <message>
-        <source>cannot listen on %1:%2: %3</source>
-        <translation>cannot listen on %1:%2: %3</translation>
-    </message>
-    <message>
         <source>serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET</source>
         <translation>serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET</translation>
     </message>
@@ -2125,10 +2136,6 @@ Key prefix: %3</translation>
     <message>
         <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
         <translation>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</translation>
-    </message>
-    <message>
-        <source>serve does not run on a Redis Cluster yet (%1): its event loops talk to one node; see docs/cluster.md</source>
-        <translation>serve does not run on a Redis Cluster yet (%1): its event loops talk to one node; see docs/cluster.md</translation>
     </message>
     <message>
         <source>invalid --%1: expected %2 to %3</source>

@@ -1102,6 +1102,17 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::HttpServer</name>
+    <message>
+        <source>cannot listen on %1:%2: %3</source>
+        <translation>无法监听 %1:%2：%3</translation>
+    </message>
+    <message>
+        <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
+        <translation>--listen“%1”无效：应为 HOST:PORT，HOST 为 IP 地址，例如 127.0.0.1:8080</translation>
+    </message>
+</context>
+<context>
     <name>lantern::KeySchema</name>
     <message>
         <source>invalid key prefix &apos;%1&apos;: use up to 32 of A-Z a-z 0-9 _ . : -</source>
@@ -1789,8 +1800,16 @@ SQL：%2
         <translation>未在 %1 毫秒内应答</translation>
     </message>
     <message>
-        <source>Redis at %1:%2 %3</source>
-        <translation>Redis（%1:%2）%3</translation>
+        <source>%1 names keys in different slots of the Redis Cluster (%2 and %3); nothing was sent</source>
+        <translation>%1 涉及 Redis 集群中不同槽位的键（%2 和 %3）；未发送任何命令</translation>
+    </message>
+    <message>
+        <source>%1 is not sent by lanternd serve on a Redis Cluster; nothing was sent</source>
+        <translation>lanternd serve 在 Redis 集群上不发送 %1；未发送任何命令</translation>
+    </message>
+    <message>
+        <source>Redis at %1 %2</source>
+        <translation>Redis（%1）%2</translation>
     </message>
 </context>
 <context>
@@ -2081,14 +2100,6 @@ SQL：%2
         <translation>--ttl-s 无效：应为 1 到 31622400 秒</translation>
     </message>
     <message>
-        <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
-        <translation>--listen“%1”无效：应为 HOST:PORT，HOST 为 IP 地址，例如 127.0.0.1:8080</translation>
-    </message>
-    <message>
-        <source>cannot listen on %1:%2: %3</source>
-        <translation>无法监听 %1:%2：%3</translation>
-    </message>
-    <message>
         <source>serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET</source>
         <translation>serve 需要令牌密钥来校验 Bearer 令牌：请设置 --token-secret 或 LANTERN_TOKEN_SECRET</translation>
     </message>
@@ -2103,10 +2114,6 @@ SQL：%2
     <message>
         <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
         <translation>Redis 丢失了活动 %1 中账本已记录的抢红包；已依据 SQL 重建其 Redis 状态</translation>
-    </message>
-    <message>
-        <source>serve does not run on a Redis Cluster yet (%1): its event loops talk to one node; see docs/cluster.md</source>
-        <translation>serve 暂不支持在 Redis 集群上运行（%1）：它的事件循环只与一个节点通信；参见 docs/cluster.md</translation>
     </message>
     <message>
         <source>invalid --%1: expected %2 to %3</source>

@@ -17,6 +17,7 @@
 namespace lantern {
 
 class CheckinService;
+class ClusterTopology;
 class RedisClient;
 class SqlConnection;
 
@@ -52,9 +53,14 @@ public:
     ApiMetrics &metrics() { return m_metrics; }
     /** nullptr for endpoints without a limit (health, metrics). */
     TokenBucket *bucket(ApiEndpoint endpoint);
+    /** The Redis Cluster the event loops' pipes route over, or nullptr for one server: set
+        once, before the loops start (ClusterTopology::discover). */
+    const std::shared_ptr<ClusterTopology> &redisCluster() const { return m_redisCluster; }
+    void setRedisCluster(std::shared_ptr<ClusterTopology> cluster) { m_redisCluster = std::move(cluster); }
 
 private:
     Config m_config;
+    std::shared_ptr<ClusterTopology> m_redisCluster;
     KeySchema m_keys;
     ApiMetrics m_metrics;
     std::array<TokenBucket, 4> m_buckets;  // checkin, calendar, grab, campaign

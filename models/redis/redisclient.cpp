@@ -187,6 +187,37 @@ void RedisClient::refuseUnlessRead(const QByteArrayList &args) const
                                      .arg(name, m_url.redacted()));
 }
 
+std::vector<std::pair<RedisEndpoint, RedisValue>> RedisClient::onEveryMaster(const QByteArrayList &args)
+{
+    if (m_options.readOnly)
+        refuseUnlessRead(args);
+    ensureConnected();
+    if (m_cluster) {
+        std::vector<std::pair<RedisEndpoint, RedisValue>> replies;
+        ++m_roundTrips;  // the map, read now
+        for (const RedisEndpoint &master : m_cluster->mastersNow()) {
+            ++m_roundTrips;
+            replies.emplace_back(master, m_cluster->onMaster(master, args));
+        }
+        return replies;
+    }
+    ++m_roundTrips;
+    m_single->append(args);
+    return {{m_single->endpoint(), m_single->read()}};
+}
+
+RedisValue RedisClient::onMaster(const RedisEndpoint &master, const QByteArrayList &args)
+{
+    if (m_options.readOnly)
+        refuseUnlessRead(args);
+    ensureConnected();
+    ++m_roundTrips;
+    if (m_cluster)
+        return m_cluster->onMaster(master, args);
+    m_single->append(args);
+    return m_single->read();
+}
+
 std::vector<RedisValue> RedisClient::pipeline(const QList<QByteArrayList> &commands)
 {
     if (m_options.readOnly) {

@@ -11,6 +11,8 @@
 
 #include <chrono>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace lantern {
 
@@ -50,6 +52,14 @@ public:
         RedisNotReadyError, once every reply has been read. */
     std::vector<RedisValue> pipeline(const QList<QByteArrayList> &commands);
 
+    /** One reply per master, for what each node answers for itself (INFO, CONFIG GET, SCAN with
+        a cursor of that node's): on one server, its own reply; on a cluster, each master of the
+        slot map read at that moment (a failover redirects nobody), one round trip each. Error
+        replies come back as values; a master that cannot be reached throws (RedisIoError),
+        since a per-node answer without it would be wrong. Never resent: for reads. */
+    std::vector<std::pair<RedisEndpoint, RedisValue>> onEveryMaster(const QByteArrayList &args);
+    /** `args` on one master named by onEveryMaster() (a SCAN's next page there). */
+    RedisValue onMaster(const RedisEndpoint &master, const QByteArrayList &args);
     /** Connects now if not connected (throws like command()). */
     void ensureConnected();
     bool isConnected() const;

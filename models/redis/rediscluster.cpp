@@ -1,5 +1,6 @@
 #include "redis/rediscluster.h"
 
+#include "redis/clusterreply.h"
 #include "redis/commandroute.h"
 #include "redis/keyslot.h"
 #include "redis/rediserror.h"
@@ -30,35 +31,6 @@ bool isCommand(const QByteArrayList &args, const char *name)
 QString printableKey(const QByteArray &key)
 {
     return QString::fromUtf8(key.left(120));
-}
-
-QByteArray errorCode(const RedisValue &reply)
-{
-    const qsizetype space = reply.string.indexOf(' ');
-    return space < 0 ? reply.string : reply.string.left(space);
-}
-
-/** "MOVED 3999 127.0.0.1:6381" / "ASK 3999 :6381": the slot and the node (empty host: the node
-    that answered). IPv6 hosts are split at the last ':'. */
-std::optional<std::pair<int, RedisEndpoint>> redirection(const RedisValue &reply, const RedisEndpoint &from)
-{
-    const QList<QByteArray> words = reply.string.split(' ');
-    if (words.size() < 3)
-        return std::nullopt;
-    bool slotOk = false;
-    bool portOk = false;
-    const int slot = words.at(1).toInt(&slotOk);
-    const QByteArray &address = words.at(2);
-    const qsizetype colon = address.lastIndexOf(':');
-    if (!slotOk || slot < 0 || slot >= keyslot::SlotCount || colon < 0)
-        return std::nullopt;
-    const int port = address.mid(colon + 1).toInt(&portOk);
-    if (!portOk || port <= 0 || port > 65535)
-        return std::nullopt;
-    QString host = QString::fromUtf8(address.left(colon));
-    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
-        host = host.mid(1, host.size() - 2);
-    return std::pair{slot, RedisEndpoint{host.isEmpty() ? from.host : host, port}};
 }
 
 } // namespace
@@ -110,6 +82,23 @@ RedisConnection &RedisCluster::connectionTo(const RedisEndpoint &node)
     if (!connection)
         connection = std::make_unique<RedisConnection>(node, m_url, m_options);
     return *connection;
+}
+
+QList<RedisEndpoint> RedisCluster::mastersNow()
+{
+    refreshMap();
+    return m_map.masters();
+}
+
+RedisValue RedisCluster::onMaster(const RedisEndpoint &master, const QByteArrayList &args)
+{
+    if (m_refreshWanted || m_mapAge.hasExpired(m_options.clusterMapMaxAge.count()))
+        refreshMap();
+    RedisConnection &connection = connectionTo(master);
+    if (!connection.isOpen())
+        connection.open();
+    connection.append(args);
+    return connection.read();
 }
 
 std::optional<RedisEndpoint> RedisCluster::anyMaster() const
@@ -461,9 +450,9 @@ void RedisCluster::settle(Unit &unit, std::vector<RedisValue> replies, const Red
     for (const RedisValue &reply : replies) {
         if (!reply.isError())
             continue;
-        const QByteArray code = errorCode(reply);
+        const QByteArray code = clusterreply::errorCode(reply);
         if (code == "MOVED" || code == "ASK") {
-            const auto target = redirection(reply, node);
+            const auto target = clusterreply::redirectOf(reply, node);
             if (!target)
                 break;  // not a redirection that can be followed: the caller gets the error
             if (++unit.redirects > m_options.clusterMaxRedirects) {
@@ -472,14 +461,14 @@ void RedisCluster::settle(Unit &unit, std::vector<RedisValue> replies, const Red
             }
             if (unit.redirects > RedirectsBeforeBackOff)
                 attempt.backOff = true;  // a slot bouncing between two nodes: a reshard ending
-            if (code == "MOVED") {
+            if (!target->ask) {
                 ++m_stats.moved;
-                m_map.assign(target->first, target->second);
+                m_map.assign(target->slot, target->target);
                 m_refreshWanted = true;
                 unit.ask.reset();
             } else {
                 ++m_stats.asked;
-                unit.ask = target->second;
+                unit.ask = target->target;
             }
             return;
         }

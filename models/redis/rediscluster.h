@@ -46,6 +46,9 @@ public:
     /** As RedisClient::pipeline; throws RedisClusterRefusal, before sending anything, for a
         request whose keys span slots or that has no cluster-wide meaning. */
     std::vector<RedisValue> pipeline(const QList<QByteArrayList> &commands);
+    /** `args` as it is, on `master` (RedisClient::onEveryMaster): no routing, no redirection,
+        never resent; an error reply comes back as a value. */
+    RedisValue onMaster(const RedisEndpoint &master, const QByteArrayList &args);
     /** Opens a connection (reading the slot map) unless one is open. */
     void ensureConnected();
     bool isConnected() const;
@@ -53,6 +56,8 @@ public:
     const RedisRoutingStats &stats() const { return m_stats; }
     /** The masters of the current slot map. */
     QList<RedisEndpoint> masters() const { return m_map.masters(); }
+    /** The masters of a slot map read now (a failover redirects nobody until it is read). */
+    QList<RedisEndpoint> mastersNow();
 
 private:
     struct Unit;     // one command, or MULTI ... EXEC: what goes to one node as a whole

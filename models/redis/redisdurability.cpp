@@ -2,27 +2,51 @@
 
 #include "redis/redisclient.h"
 
+#include <optional>
+
 namespace lantern {
+
+namespace {
+
+/** From a CONFIG GET append* reply: [name, value, name, value, ...]. */
+RedisDurability durabilityOf(const RedisValue &reply)
+{
+    RedisDurability durability;
+    if (reply.isError() || reply.elements.size() % 2 != 0)
+        return durability;  // CONFIG renamed or refused by an ACL: Unknown
+    for (size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
+        const QByteArray name = reply.elements[i].toBytes();
+        if (name == "appendonly")
+            durability.appendOnly = QString::fromLatin1(reply.elements[i + 1].toBytes());
+        else if (name == "appendfsync")
+            durability.appendFsync = QString::fromLatin1(reply.elements[i + 1].toBytes());
+    }
+    if (durability.appendOnly.isEmpty() || durability.appendFsync.isEmpty())
+        return durability;
+    if (durability.appendOnly != QLatin1String("yes"))
+        durability.loss = RedisDurability::Loss::SinceSave;
+    else if (durability.appendFsync == QLatin1String("always"))
+        durability.loss = RedisDurability::Loss::None;
+    else if (durability.appendFsync == QLatin1String("everysec"))
+        durability.loss = RedisDurability::Loss::OneSecond;
+    else
+        durability.loss = RedisDurability::Loss::OsFlush;
+    return durability;
+}
+
+} // namespace
 
 RedisDurability RedisDurability::read(RedisClient &redis)
 {
-    RedisDurability durability;
-    const std::vector<RedisValue> replies = redis.pipeline({{"CONFIG", "GET", "appendonly"}, {"CONFIG", "GET", "appendfsync"}});
-    for (const RedisValue &reply : replies) {
-        if (reply.isError() || reply.elements.size() != 2)
-            return durability;  // CONFIG renamed or refused by an ACL: Unknown
+    // On a cluster every master holds some campaigns: what the weakest one can lose is what
+    // Lantern can lose (Loss is ordered from None to Unknown).
+    std::optional<RedisDurability> weakest;
+    for (const auto &[master, reply] : redis.onEveryMaster({"CONFIG", "GET", "append*"})) {
+        const RedisDurability durability = durabilityOf(reply);
+        if (!weakest || durability.loss > weakest->loss)
+            weakest = durability;
     }
-    durability.appendOnly = QString::fromLatin1(replies[0].elements[1].toBytes());
-    durability.appendFsync = QString::fromLatin1(replies[1].elements[1].toBytes());
-    if (durability.appendOnly != QLatin1String("yes"))
-        durability.loss = Loss::SinceSave;
-    else if (durability.appendFsync == QLatin1String("always"))
-        durability.loss = Loss::None;
-    else if (durability.appendFsync == QLatin1String("everysec"))
-        durability.loss = Loss::OneSecond;
-    else
-        durability.loss = Loss::OsFlush;
-    return durability;
+    return weakest.value_or(RedisDurability{});
 }
 
 QString RedisDurability::warning() const

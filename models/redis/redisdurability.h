@@ -25,7 +25,8 @@ public:
     QString appendOnly;   // as the server says, e.g. "yes"
     QString appendFsync;  // "always", "everysec", "no"
 
-    /** One round trip (CONFIG GET append*); a refused CONFIG gives Unknown, never an error. */
+    /** One round trip per master (CONFIG GET append*): the weakest master's settings on a
+        cluster. A refused CONFIG gives Unknown, never an error. */
     static RedisDurability read(RedisClient &redis);
     /** Whether an acknowledged grab can vanish in a crash of this server alone. */
     bool canLoseAcknowledgedWrites() const { return loss != Loss::None; }

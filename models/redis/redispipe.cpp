@@ -1,90 +1,89 @@
 #include "redis/redispipe.h"
 
 #include "core/monotonicclock.h"
+#include "redis/clusterreply.h"
+#include "redis/clustertopology.h"
+#include "redis/commandroute.h"
+#include "redis/keyslot.h"
 #include "redis/redisconversation.h"
 #include "redis/rediserror.h"
-#include "redis/resp.h"
-
-#include <hiredis/hiredis.h>
 
 #include <QList>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 
 namespace lantern {
 
 namespace {
 
-qint64 toNs(std::chrono::milliseconds ms)
+constexpr qint64 FirstPauseNs = 10'000'000;     // a cluster reply to wait out: 10 ms, doubling
+constexpr qint64 LongestPauseNs = 250'000'000;  // up to 250 ms
+constexpr int EventsPerWait = 64;
+
+qint64 nanoseconds(std::chrono::milliseconds ms)
 {
     return qint64(ms.count()) * 1'000'000;
 }
 
-QString systemError(int error)
-{
-    return QString::fromLocal8Bit(std::strerror(error));
-}
-
-constexpr size_t ReadChunk = 64 * 1024;
-
 } // namespace
 
-struct RedisPipe::Job {
+struct RedisPipeJob {
     std::unique_ptr<RedisConversation> conversation;
-    Done done;
+    RedisPipe::Done done;
     QList<QByteArrayList> round;
     std::vector<RedisValue> replies;
+    std::vector<int> redirects;  // per command of the round (cluster)
     qsizetype outstanding = 0;
+    qint64 retryUntilNs = 0;  // cluster: waiting out a reply ends here (set at the first wait)
+    int pauses = 0;
 };
 
-RedisPipe::RedisPipe(RedisUrl url, RedisOptions options) : m_url(std::move(url)), m_options(options)
+RedisPipe::RedisPipe(RedisUrl url, RedisOptions options, std::shared_ptr<ClusterTopology> cluster)
+    : m_url(std::move(url)), m_options(options), m_cluster(std::move(cluster))
 {
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo *found = nullptr;
-    const QByteArray host = m_url.host.toUtf8();
-    const QByteArray port = QByteArray::number(m_url.port);
-    if (const int status = ::getaddrinfo(host.constData(), port.constData(), &hints, &found); status != 0 || !found) {
-        m_resolveError = QString::fromLocal8Bit(::gai_strerror(status));
+    if (!m_cluster) {
+        m_single = &nodeAt(RedisEndpoint{m_url.host, m_url.port});
         return;
     }
-    for (const addrinfo *entry = found; entry; entry = entry->ai_next) {
-        Address address;
-        std::memcpy(&address.storage, entry->ai_addr, entry->ai_addrlen);
-        address.length = entry->ai_addrlen;
-        m_addresses.push_back(address);
-    }
-    ::freeaddrinfo(found);
+    m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
+    if (m_epoll < 0)
+        throw LanternError(QStringLiteral("epoll_create1(): %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
+    takeNewerMap();
 }
 
 RedisPipe::~RedisPipe()
 {
-    closeSocket();
+    m_nodes.clear();  // closes their sockets first
+    if (m_epoll >= 0)
+        ::close(m_epoll);
 }
 
-void RedisPipe::closeSocket()
+RedisPipeNode &RedisPipe::nodeAt(const RedisEndpoint &endpoint)
 {
-    if (m_fd >= 0)
-        ::close(m_fd);
-    m_fd = -1;
-    m_connecting = false;
-    if (m_reader)
-        redisReaderFree(m_reader);
-    m_reader = nullptr;
+    auto &node = m_nodes[endpoint.text()];
+    if (!node)
+        node = std::make_unique<RedisPipeNode>(endpoint, m_url, m_options, static_cast<RedisPipeNode::Sink &>(*this));
+    return *node;
+}
+
+void RedisPipe::takeNewerMap()
+{
+    if (!m_cluster || !m_cluster->isNewerThan(m_mapVersion))
+        return;
+    ClusterTopology::Snapshot snapshot = m_cluster->snapshot();
+    m_map = *snapshot.map;
+    m_mapVersion = snapshot.version;
 }
 
 void RedisPipe::start(std::unique_ptr<RedisConversation> conversation, Done done)
 {
-    auto job = std::make_shared<Job>();
+    auto job = std::make_shared<RedisPipeJob>();
     job->conversation = std::move(conversation);
     job->done = std::move(done);
     try {
@@ -99,238 +98,137 @@ void RedisPipe::start(std::unique_ptr<RedisConversation> conversation, Done done
         sendRound(job);
 }
 
-void RedisPipe::sendRound(const std::shared_ptr<Job> &job)
+void RedisPipe::sendRound(const std::shared_ptr<RedisPipeJob> &job)
 {
     job->replies.assign(size_t(job->round.size()), RedisValue{});
+    job->redirects.assign(size_t(job->round.size()), 0);
     job->outstanding = job->round.size();
-    for (qsizetype i = 0; i < job->round.size(); ++i)
-        send(job, i, job->round.at(i));
+    for (qsizetype i = 0; i < job->round.size() && job->done; ++i)
+        route(job, i, job->round.at(i));
 }
 
-void RedisPipe::send(const std::shared_ptr<Job> &job, qsizetype index, const QByteArrayList &command)
+void RedisPipe::route(const std::shared_ptr<RedisPipeJob> &job, qsizetype index, const QByteArrayList &command)
 {
-    appendRespCommand(m_out, command);
-    m_waiting.push_back({job, index, monotonicNs() + toNs(m_options.commandTimeout)});
-    ++m_commandsSent;
-}
-
-qint64 RedisPipe::nextDeadlineNs() const
-{
-    if (m_connecting)
-        return m_connectDeadlineNs;
-    return m_waiting.empty() ? -1 : m_waiting.front().deadlineNs;
-}
-
-void RedisPipe::flush(qint64 nowNs)
-{
-    // Conversations that ended before sending anything (no round, or a failing first round).
-    std::vector<std::pair<std::shared_ptr<Job>, std::exception_ptr>> ended;
-    ended.swap(m_endedEarly);
-    for (auto &[job, error] : ended)
-        finish(job, error);
-    if (m_waiting.empty())
-        return;
-    if (m_fd < 0)
-        connect(nowNs);
-    if (m_fd >= 0 && !m_connecting)
-        writeQueued();
-}
-
-void RedisPipe::connect(qint64 nowNs)
-{
-    if (m_addresses.empty()) {
-        failAll(ioError(tr("cannot be resolved: %1").arg(m_resolveError)));
+    if (m_single) {
+        m_single->send(job, index, command);
         return;
     }
-    const Address &address = m_addresses.at(m_addressIndex);
-    const int fd = ::socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        connectFailed(nowNs, errno);
-        return;
-    }
-    const int one = 1;
-    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    m_fd = fd;
-    ++m_generation;
-    m_reader = redisReaderCreate();
-    if (::connect(fd, reinterpret_cast<const sockaddr *>(&address.storage), address.length) == 0) {
-        connected();
-        return;
-    }
-    if (errno != EINPROGRESS) {
-        connectFailed(nowNs, errno);
-        return;
-    }
-    m_connecting = true;
-    m_connectDeadlineNs = nowNs + toNs(m_options.connectTimeout);
-}
-
-void RedisPipe::connectFailed(qint64 nowNs, int error)
-{
-    closeSocket();
-    if (++m_addressIndex < m_addresses.size()) {
-        connect(nowNs);  // a name with several addresses (localhost: ::1, then 127.0.0.1)
-        return;
-    }
-    m_addressIndex = 0;
-    failAll(ioError(tr("is unreachable: %1").arg(systemError(error))));
-}
-
-void RedisPipe::connected()
-{
-    m_connecting = false;
-    // AUTH and SELECT go first, ahead of everything queued while there was no connection.
-    std::string handshake;
-    QList<QByteArrayList> commands;
-    if (!m_url.password.isEmpty()) {
-        QByteArrayList auth{QByteArrayLiteral("AUTH")};
-        if (!m_url.user.isEmpty())
-            auth << m_url.user.toUtf8();
-        auth << m_url.password.toUtf8();
-        commands << auth;
-    }
-    if (m_url.db != 0)
-        commands << QByteArrayList{QByteArrayLiteral("SELECT"), QByteArray::number(m_url.db)};
-    const qint64 deadline = monotonicNs() + toNs(m_options.commandTimeout);
-    for (qsizetype i = commands.size() - 1; i >= 0; --i)
-        m_waiting.push_front({nullptr, 0, deadline});
-    for (const QByteArrayList &command : std::as_const(commands))
-        appendRespCommand(handshake, command);
-    m_out.insert(0, handshake);
-}
-
-void RedisPipe::writeQueued()
-{
-    while (m_written < m_out.size()) {
-        const ssize_t n = ::send(m_fd, m_out.data() + m_written, m_out.size() - m_written, MSG_NOSIGNAL);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK)
-                return;  // wantsWrite(): the loop calls onWritable()
-            failAll(ioError(tr("failed while sending: %1").arg(systemError(errno))));
-            return;
+    const CommandRoute target = CommandRoute::of(command);
+    int slot = -1;
+    if (target.kind == CommandRoute::Kind::Keys) {
+        for (const QByteArray &key : target.keys) {
+            const int keySlot = keyslot::of(key);
+            if (slot >= 0 && keySlot != slot) {
+                finish(job, std::make_exception_ptr(RedisClusterRefusal(
+                                    tr("%1 names keys in different slots of the Redis Cluster (%2 and %3); nothing was sent")
+                                            .arg(QString::fromUtf8(command.first()))
+                                            .arg(slot)
+                                            .arg(keySlot))));
+                return;
+            }
+            slot = keySlot;
         }
-        ++m_writeCalls;
-        m_written += size_t(n);
+    } else if (target.kind != CommandRoute::Kind::AnyNode) {
+        finish(job, std::make_exception_ptr(RedisClusterRefusal(
+                            tr("%1 is not sent by lanternd serve on a Redis Cluster; nothing was sent").arg(QString::fromUtf8(command.first())))));
+        return;
     }
-    m_out.clear();
-    m_written = 0;
+    std::optional<RedisEndpoint> master;
+    if (slot >= 0) {
+        master = m_map.masterOf(slot);
+    } else if (const QList<RedisEndpoint> masters = m_map.masters(); !masters.isEmpty()) {
+        master = masters.first();
+    }
+    if (!master) {
+        m_cluster->requestRefresh();
+        retryLater(job, index, std::make_exception_ptr(RedisNotReadyError::at(RedisNotReadyError::State::ClusterDown, m_url.host, m_url.port)));
+        return;
+    }
+    nodeAt(*master).send(job, index, command);
 }
 
-void RedisPipe::onWritable(qint64 nowNs)
+void RedisPipe::retryLater(const std::shared_ptr<RedisPipeJob> &job, qsizetype index, std::exception_ptr error)
 {
-    if (m_fd < 0)
+    const qint64 now = monotonicNs();
+    if (job->retryUntilNs == 0)
+        job->retryUntilNs = now + nanoseconds(m_options.clusterRetryWindow);
+    const qint64 pause = std::min(LongestPauseNs, FirstPauseNs << std::min(job->pauses, 10));
+    if (now + pause > job->retryUntilNs) {
+        finish(job, std::move(error));
         return;
-    if (m_connecting) {
-        int error = 0;
-        socklen_t length = sizeof error;
-        ::getsockopt(m_fd, SOL_SOCKET, SO_ERROR, &error, &length);
-        if (error != 0) {
-            connectFailed(nowNs, error);
-            return;
-        }
-        connected();
     }
-    writeQueued();
+    ++job->pauses;
+    ++m_stats.retried;
+    m_delayed.push_back({now + pause, job, index});
 }
 
-void RedisPipe::onReadable(qint64 nowNs)
+void RedisPipe::onReply(RedisPipeNode &node, const std::shared_ptr<RedisPipeJob> &job, qsizetype index, RedisValue reply)
 {
-    Q_UNUSED(nowNs)
-    if (m_fd < 0 || m_connecting)
+    if (!job->done)
+        return;  // ended already: the rest of its round is read and dropped
+    if (m_cluster && reply.isError() && followCluster(node, job, index, reply))
         return;
-    char buffer[ReadChunk];
-    for (;;) {
-        const ssize_t n = ::read(m_fd, buffer, sizeof buffer);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK)
-                break;
-            failAll(ioError(tr("failed while reading a reply: %1").arg(systemError(errno))));
-            return;
-        }
-        if (n == 0) {
-            failAll(ioError(tr("closed the connection")));
-            return;
-        }
-        if (redisReaderFeed(m_reader, buffer, size_t(n)) != REDIS_OK) {
-            failAll(ioError(tr("sent a reply that cannot be read: %1").arg(QString::fromUtf8(m_reader->errstr))));
-            return;
-        }
-        if (size_t(n) < sizeof buffer)
-            break;
-    }
-    for (;;) {
-        void *raw = nullptr;
-        if (redisReaderGetReply(m_reader, &raw) != REDIS_OK) {
-            failAll(ioError(tr("sent a reply that cannot be read: %1").arg(QString::fromUtf8(m_reader->errstr))));
-            return;
-        }
-        if (!raw)
-            return;
-        RedisValue value;
-        try {
-            value = toRedisValue(static_cast<const redisReply *>(raw));
-        } catch (...) {
-            freeReplyObject(raw);
-            failAll(std::current_exception());
-            return;
-        }
-        freeReplyObject(raw);
-        if (m_waiting.empty()) {
-            failAll(ioError(tr("sent a reply nobody asked for")));
-            return;
-        }
-        Waiting waiting = std::move(m_waiting.front());
-        m_waiting.pop_front();
-        deliver(std::move(waiting), std::move(value));
-        if (m_fd < 0)
-            return;  // a conversation's end failed everything (cannot happen today; cheap to respect)
-    }
-}
-
-void RedisPipe::deliver(Waiting waiting, RedisValue reply)
-{
-    const std::optional<RedisNotReadyError::State> notReady =
-            reply.isError() ? RedisNotReadyError::stateOf(reply.string) : std::nullopt;
-    if (!waiting.job) {  // AUTH / SELECT
-        if (notReady) {
-            failAll(std::make_exception_ptr(RedisNotReadyError::at(*notReady, m_url.host, m_url.port)));
-        } else if (reply.isError()) {
-            const QString message = reply.string.contains("DB index is out of range")
-                    ? tr("has no database %1").arg(m_url.db)
-                    : tr("rejected the connection: %1").arg(QString::fromUtf8(reply.string));
-            failAll(ioError(message));
-        }
+    if (const auto notReady = reply.isError() ? RedisNotReadyError::stateOf(reply.string) : std::nullopt) {
+        // The conversation ends here; the connection stays open for the next one.
+        finish(job, std::make_exception_ptr(RedisNotReadyError::at(*notReady, node.endpoint().host, node.endpoint().port)));
         return;
     }
-    Job &job = *waiting.job;
-    if (!job.done)
-        return;  // ended already: a resent script failed before this reply came
-    if (notReady) {
-        // The conversation ends here; the rest of its round is read and dropped (job.done is
-        // null), and the connection stays open for the next one.
-        finish(waiting.job, std::make_exception_ptr(RedisNotReadyError::at(*notReady, m_url.host, m_url.port)));
-        return;
-    }
-    const QByteArrayList &command = job.round.at(waiting.index);
+    const QByteArrayList &command = job->round.at(index);
     if (isMissingScript(command, reply)) {
         // EVAL caches the script on the server: the other EVALSHAs of this batch find it.
         try {
-            send(waiting.job, waiting.index, withScriptBody(command));
+            node.send(job, index, withScriptBody(command));
         } catch (...) {
-            finish(waiting.job, std::current_exception());
+            finish(job, std::current_exception());
         }
         return;
     }
-    job.replies[size_t(waiting.index)] = std::move(reply);
-    if (--job.outstanding == 0)
-        advance(waiting.job);
+    job->replies[size_t(index)] = std::move(reply);
+    if (--job->outstanding == 0)
+        advance(job);
 }
 
-void RedisPipe::advance(const std::shared_ptr<Job> &job)
+bool RedisPipe::followCluster(RedisPipeNode &node, const std::shared_ptr<RedisPipeJob> &job, qsizetype index, const RedisValue &reply)
+{
+    const QByteArrayList &command = job->round.at(index);
+    if (const auto redirect = clusterreply::redirectOf(reply, node.endpoint())) {
+        if (++job->redirects[size_t(index)] > m_options.clusterMaxRedirects) {
+            finish(job, std::make_exception_ptr(RedisNotReadyError::at(RedisNotReadyError::State::TryAgain, node.endpoint().host,
+                                                                       node.endpoint().port)));
+            return true;
+        }
+        RedisPipeNode &target = nodeAt(redirect->target);
+        if (redirect->ask) {
+            ++m_stats.asked;
+            target.sendAsking();
+        } else {
+            ++m_stats.moved;
+            m_map.assign(redirect->slot, redirect->target);
+            m_cluster->requestRefresh();
+        }
+        target.send(job, index, command);
+        return true;
+    }
+    const QByteArray code = clusterreply::errorCode(reply);
+    const auto state = RedisNotReadyError::stateOf(reply.string);
+    if ((state && *state != RedisNotReadyError::State::Busy) || code == "READONLY") {
+        m_cluster->requestRefresh();  // a failover, a master demoted to a replica, a slot on its way
+        retryLater(job, index,
+                   std::make_exception_ptr(RedisNotReadyError::at(state.value_or(RedisNotReadyError::State::ClusterDown),
+                                                                  node.endpoint().host, node.endpoint().port)));
+        return true;
+    }
+    return false;
+}
+
+void RedisPipe::onFailure(const std::shared_ptr<RedisPipeJob> &job, std::exception_ptr error)
+{
+    if (m_cluster)
+        m_cluster->requestRefresh();  // a master that went away: its replica may serve its slots now
+    finish(job, std::move(error));
+}
+
+void RedisPipe::advance(const std::shared_ptr<RedisPipeJob> &job)
 {
     try {
         job->conversation->takeReplies(std::move(job->replies));
@@ -339,13 +237,15 @@ void RedisPipe::advance(const std::shared_ptr<Job> &job)
         finish(job, std::current_exception());
         return;
     }
+    job->retryUntilNs = 0;
+    job->pauses = 0;
     if (job->round.isEmpty())
         finish(job, nullptr);
     else
         sendRound(job);
 }
 
-void RedisPipe::finish(const std::shared_ptr<Job> &job, std::exception_ptr error)
+void RedisPipe::finish(const std::shared_ptr<RedisPipeJob> &job, std::exception_ptr error)
 {
     if (!job->done)
         return;  // already ended (a failure after part of its round was answered)
@@ -354,39 +254,141 @@ void RedisPipe::finish(const std::shared_ptr<Job> &job, std::exception_ptr error
     done(*job->conversation, std::move(error));
 }
 
-void RedisPipe::checkTimeouts(qint64 nowNs)
+void RedisPipe::flush(qint64 nowNs)
 {
-    if (m_connecting && nowNs >= m_connectDeadlineNs) {
-        failAll(timeoutError(tr("did not accept the connection within %1 ms").arg(m_options.connectTimeout.count())));
+    // Conversations that ended before sending anything (no round, or a failing first round).
+    std::vector<std::pair<std::shared_ptr<RedisPipeJob>, std::exception_ptr>> ended;
+    ended.swap(m_endedEarly);
+    for (auto &[job, error] : ended)
+        finish(job, error);
+    if (m_cluster) {
+        takeNewerMap();
+        if (!m_delayed.empty()) {
+            std::vector<Delayed> due;
+            const auto split = std::partition(m_delayed.begin(), m_delayed.end(), [&](const Delayed &d) { return d.dueNs > nowNs; });
+            due.assign(std::make_move_iterator(split), std::make_move_iterator(m_delayed.end()));
+            m_delayed.erase(split, m_delayed.end());
+            for (const Delayed &retry : due) {
+                if (retry.job->done)
+                    route(retry.job, retry.index, retry.job->round.at(retry.index));
+            }
+        }
+    }
+    for (auto &[name, node] : m_nodes)
+        node->flush(nowNs);
+    if (m_cluster)
+        syncWatches();
+}
+
+void RedisPipe::syncWatches()
+{
+    for (auto &[name, node] : m_nodes) {
+        Watch &watch = m_watches[node.get()];
+        const int fd = node->fd();
+        if (fd < 0) {
+            watch.fd = -1;  // closed: it left the epoll set by itself
+            continue;
+        }
+        const bool writable = node->wantsWrite();
+        if (fd == watch.fd && node->generation() == watch.generation && writable == watch.writable)
+            continue;
+        epoll_event event{};
+        event.events = EPOLLIN | (writable ? EPOLLOUT : 0u);
+        event.data.ptr = node.get();
+        const bool added = fd != watch.fd || node->generation() != watch.generation;
+        if (::epoll_ctl(m_epoll, added ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event) != 0 && added && errno == EEXIST)
+            ::epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &event);
+        watch = {fd, node->generation(), writable};
+    }
+}
+
+void RedisPipe::onReadable(qint64 nowNs)
+{
+    if (m_single) {
+        m_single->onReadable(nowNs);
         return;
     }
-    const qint64 deadline = nextDeadlineNs();
-    if (m_fd >= 0 && deadline >= 0 && nowNs >= deadline)
-        failAll(timeoutError(tr("did not answer within %1 ms").arg(m_options.commandTimeout.count())));
-}
-
-void RedisPipe::failAll(std::exception_ptr error)
-{
-    closeSocket();
-    m_out.clear();
-    m_written = 0;
-    std::deque<Waiting> waiting;
-    waiting.swap(m_waiting);
-    // Done callbacks may start new conversations: those wait for the next flush().
-    for (Waiting &entry : waiting) {
-        if (entry.job)
-            finish(entry.job, error);
+    epoll_event events[EventsPerWait];
+    const int ready = ::epoll_wait(m_epoll, events, EventsPerWait, 0);
+    for (int i = 0; i < ready; ++i) {
+        auto *node = static_cast<RedisPipeNode *>(events[i].data.ptr);
+        const quint32 what = events[i].events;
+        if (what & (EPOLLOUT | EPOLLERR | EPOLLHUP))
+            node->onWritable(nowNs);
+        if (what & (EPOLLIN | EPOLLERR | EPOLLHUP))
+            node->onReadable(nowNs);
     }
 }
 
-std::exception_ptr RedisPipe::ioError(const QString &what) const
+void RedisPipe::onWritable(qint64 nowNs)
 {
-    return std::make_exception_ptr(RedisIoError(tr("Redis at %1:%2 %3").arg(m_url.host).arg(m_url.port).arg(what)));
+    if (m_single)
+        m_single->onWritable(nowNs);
+    // On a cluster the epoll descriptor is only ever watched for input: onReadable() does both.
 }
 
-std::exception_ptr RedisPipe::timeoutError(const QString &what) const
+void RedisPipe::checkTimeouts(qint64 nowNs)
 {
-    return std::make_exception_ptr(RedisTimeoutError(tr("Redis at %1:%2 %3").arg(m_url.host).arg(m_url.port).arg(what)));
+    for (auto &[name, node] : m_nodes)
+        node->checkTimeouts(nowNs);
+}
+
+int RedisPipe::fd() const
+{
+    return m_single ? m_single->fd() : m_epoll;
+}
+
+bool RedisPipe::wantsWrite() const
+{
+    return m_single && m_single->wantsWrite();
+}
+
+quint64 RedisPipe::generation() const
+{
+    return m_single ? m_single->generation() : 1;
+}
+
+bool RedisPipe::hasUnsentWork() const
+{
+    if (!m_endedEarly.empty())
+        return true;
+    return std::any_of(m_nodes.cbegin(), m_nodes.cend(), [](const auto &entry) { return entry.second->fd() < 0 && entry.second->hasWork(); });
+}
+
+qint64 RedisPipe::nextDeadlineNs() const
+{
+    qint64 earliest = -1;
+    const auto consider = [&earliest](qint64 deadline) {
+        if (deadline >= 0 && (earliest < 0 || deadline < earliest))
+            earliest = deadline;
+    };
+    for (const auto &[name, node] : m_nodes)
+        consider(node->nextDeadlineNs());
+    for (const Delayed &retry : m_delayed)
+        consider(retry.dueNs);
+    return earliest;
+}
+
+bool RedisPipe::isIdle() const
+{
+    return m_endedEarly.empty() && m_delayed.empty()
+            && std::none_of(m_nodes.cbegin(), m_nodes.cend(), [](const auto &entry) { return entry.second->hasWork(); });
+}
+
+quint64 RedisPipe::commandsSent() const
+{
+    quint64 sent = 0;
+    for (const auto &[name, node] : m_nodes)
+        sent += node->commandsSent();
+    return sent;
+}
+
+quint64 RedisPipe::writeCalls() const
+{
+    quint64 writes = 0;
+    for (const auto &[name, node] : m_nodes)
+        writes += node->writeCalls();
+    return writes;
 }
 
 } // namespace lantern

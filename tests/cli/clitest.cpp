@@ -339,14 +339,17 @@ RedisSnapshot snapshotRedis(RedisClient &redis, const QByteArray &prefix)
 {
     RedisSnapshot snapshot;
     snapshot.dbSize = redis.command({QByteArrayLiteral("DBSIZE")}).toInteger();
-    QByteArray cursor = "0";
-    do {
-        const RedisValue reply = redis.command({QByteArrayLiteral("SCAN"), cursor, QByteArrayLiteral("MATCH"), prefix + '*',
-                                                QByteArrayLiteral("COUNT"), QByteArrayLiteral("1000")});
-        cursor = reply.elements.at(0).toBytes();
-        for (const RedisValue &key : reply.elements.at(1).elements)
-            snapshot.keys.insert(key.toBytes(), QByteArray());
-    } while (cursor != "0");
+    // SCAN is per node: every master's keys, each with a cursor of its own (one on one server).
+    for (const auto &[master, ignored] : redis.onEveryMaster({QByteArrayLiteral("PING")})) {
+        QByteArray cursor = "0";
+        do {
+            const RedisValue reply = redis.onMaster(master, {QByteArrayLiteral("SCAN"), cursor, QByteArrayLiteral("MATCH"), prefix + '*',
+                                                             QByteArrayLiteral("COUNT"), QByteArrayLiteral("1000")});
+            cursor = reply.elements.at(0).toBytes();
+            for (const RedisValue &key : reply.elements.at(1).elements)
+                snapshot.keys.insert(key.toBytes(), QByteArray());
+        } while (cursor != "0");
+    }
     for (auto it = snapshot.keys.begin(); it != snapshot.keys.end(); ++it)
         it.value() = redis.command({QByteArrayLiteral("DUMP"), it.key()}).toBytes();
     return snapshot;

@@ -1,7 +1,11 @@
 #include "serveprocess.h"
 
 #include <QElapsedTimer>
+#include <QEventLoop>
+#include <QNetworkProxy>
+#include <QNetworkReply>
 #include <QRegularExpression>
+#include <QTimer>
 
 #ifndef LANTERND_PATH
 #error "LANTERND_PATH must name the lanternd binary (see tests/cli/CMakeLists.txt)"
@@ -56,6 +60,34 @@ std::pair<int, QByteArray> ServeProcess::stop()
 {
     terminate();
     return finish();
+}
+
+ServeClient::ServeClient(const Lanternd &lanternd, const QStringList &extra) : m_process(lanternd, 2, extra)
+{
+    m_network.setProxy(QNetworkProxy::NoProxy);
+}
+
+HttpReply ServeClient::request(const QByteArray &method, const QString &path, const QString &bearer, const QByteArray &body)
+{
+    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(m_process.port()).arg(path)));
+    if (!bearer.isNull())
+        request.setRawHeader("Authorization", "Bearer " + bearer.toUtf8());
+    if (!body.isEmpty())
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(15000, &loop, &QEventLoop::quit);  // a hang fails the caller's comparison
+    loop.exec();
+    HttpReply result;
+    if (reply->isFinished()) {
+        result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        result.body = reply->readAll();
+        for (const auto &[name, value] : reply->rawHeaderPairs())
+            result.headers.insert(name.toLower(), value);
+    }
+    reply->deleteLater();
+    return result;
 }
 
 } // namespace lantern::test::cli

@@ -3,6 +3,10 @@
 #include "clitest.h"
 
 #include <QByteArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QNetworkAccessManager>
 #include <QProcess>
 #include <QStringList>
 
@@ -36,6 +40,34 @@ private:
     QProcess m_process;
     QByteArray m_stderr;
     quint16 m_port = 0;
+};
+
+/** An HTTP answer as the serve tests look at it. */
+struct HttpReply {
+    int status = 0;  // 0: no answer within 15 s
+    QByteArray body;
+    QMap<QByteArray, QByteArray> headers;  // lower-case names
+
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+    QByteArray describe() const { return QByteArray::number(status) + ' ' + body; }
+};
+
+/** A `lanternd serve` child (ServeProcess) and an HTTP client for it. */
+class ServeClient final {
+public:
+    explicit ServeClient(const Lanternd &lanternd, const QStringList &extra = {});
+    Q_DISABLE_COPY_MOVE(ServeClient)
+
+    bool waitListening() { return m_process.waitListening(); }
+    /** Sends the request and waits for its answer (15 s at most). */
+    HttpReply request(const QByteArray &method, const QString &path, const QString &bearer = {}, const QByteArray &body = {});
+    /** SIGTERM; returns the exit code and the final stdout. */
+    std::pair<int, QByteArray> stop() { return m_process.stop(); }
+    QByteArray stderrText() { return m_process.stderrText(); }
+
+private:
+    ServeProcess m_process;
+    QNetworkAccessManager m_network;
 };
 
 } // namespace lantern::test::cli

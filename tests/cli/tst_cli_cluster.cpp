@@ -1,13 +1,18 @@
 // lanternd against a real Redis Cluster (scripts/services), given its seed list or one node's
 // URL: the check-in and campaign contracts hold, workers drain, verify is ok; a dead first seed
 // does not stop a command, no seed answering is an outage (exit 3), a bad URL is refused (exit 2);
-// what does not run on a cluster yet (serve, campaign repair) says so and writes nothing.
+// lanternd serve answers check-ins and grabs over every master; what does not run on a cluster
+// yet (campaign repair) says so and writes nothing.
 #include "clitest.h"
 #include "privateserver.h"
+#include "redis/redisclient.h"
+#include "serveprocess.h"
 #include "testcluster.h"
 #include "testservers.h"
 #include "testsuite.h"
+#include "token/usertoken.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QTest>
 
@@ -47,7 +52,9 @@ private Q_SLOTS:
     void noSeedAnswersIsAnOutage();
     void badUrlsAreRefused_data();
     void badUrlsAreRefused();
-    void serveRefusesACluster();
+    void badInputWritesNothingOnACluster();
+    void serveOnACluster_data();
+    void serveOnACluster();
     void campaignRepairRefusesClearly();
 
 private:
@@ -192,16 +199,110 @@ void TestCliCluster::badUrlsAreRefused()
     QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM sqlite_master")), 0);
 }
 
-void TestCliCluster::serveRefusesACluster()
+void TestCliCluster::badInputWritesNothingOnACluster()
 {
+    // The same refusals as on one server (exit 2, a message, nothing written), with the keys of
+    // every master compared before and after, and a live campaign they could have touched.
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
-    for (const QString &url : {m_cluster.urlText(), QStringLiteral("redis://127.0.0.1:%1").arg(m_cluster.ports().first())}) {
-        Lanternd lanternd(url, sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
-        lanternd.extraEnv.insert(QStringLiteral("LANTERN_TOKEN_SECRET"), QStringLiteral("0123456789abcdef0123456789abcdef"));
-        const Result result = lanternd.run(cliArgs({"serve", "--listen", "127.0.0.1:0"}));
+    const QString prefix = lantern::test::uniquePrefix();
+    const Lanternd lanternd(m_cluster.urlText(), sql.url, prefix, QStringLiteral("2026-11-23"));
+    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "500", "--count", "5"}));
+    LANTERND_VERIFY_OK(created);
+    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    LANTERND_VERIFY_OK(lanternd.run(cliArgs({"checkin", "--uid", "5"})));
+
+    lantern::RedisClient redis(m_cluster.url());
+    const RedisSnapshot before = snapshotRedis(redis, prefix.toUtf8());
+    QVERIFY(before.keys.size() > 3);
+    const SqlSnapshot sqlBefore = snapshotSql(sql.db);
+    const QList<QStringList> refusals{
+            {QStringLiteral("checkin"), QStringLiteral("--uid"), QStringLiteral("-3")},
+            {QStringLiteral("makeup"), QStringLiteral("--uid"), QStringLiteral("5"), QStringLiteral("--date"), QStringLiteral("2026-11-31"),
+             QStringLiteral("--reason"), QStringLiteral("x"), QStringLiteral("--operator"), QStringLiteral("alice")},
+            {QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("abc")},
+            {QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("bad"), QStringLiteral("--total-cents"),
+             QStringLiteral("3"), QStringLiteral("--count"), QStringLiteral("5")},
+            {QStringLiteral("calendar"), QStringLiteral("--uid"), QStringLiteral("5"), QStringLiteral("--month"), QStringLiteral("2026-13")}};
+    for (const QStringList &arguments : refusals) {
+        const Result result = lanternd.run(arguments);
         QVERIFY2(result.exitCode == 2, result.describe().constData());
-        QVERIFY2(result.err.contains("serve does not run on a Redis Cluster yet"), result.describe().constData());
+        QVERIFY2(!result.err.isEmpty() && result.out.isEmpty(), result.describe().constData());
     }
+    const RedisSnapshot after = snapshotRedis(redis, prefix.toUtf8());
+    QVERIFY2(after.keys == before.keys, before.describeChange(after).constData());
+    QCOMPARE(snapshotSql(sql.db), sqlBefore);
+}
+
+void TestCliCluster::serveOnACluster_data()
+{
+    QTest::addColumn<bool>("seedList");
+    QTest::newRow("the seed list") << true;
+    QTest::newRow("one node's URL") << false;
+}
+
+void TestCliCluster::serveOnACluster()
+{
+    // The event loops' pipes route each script to the master of its slot: check-ins of users on
+    // every shard (so every master), and grabs on one campaign, answered as on one server.
+    QFETCH(bool, seedList);
+    const QString url = seedList ? m_cluster.urlText() : QStringLiteral("redis://127.0.0.1:%1").arg(m_cluster.ports().first());
+    const QString secret = QStringLiteral("cluster-serve-secret");
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    Lanternd lanternd(url, sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
+    lanternd.defaults.insert(QStringLiteral("token-secret"), secret);
+    const auto bearer = [&](qint64 uid) {
+        return lantern::UserTokens(QStringLiteral("lantern"), secret.toUtf8()).mintBearer(uid, QDateTime::currentSecsSinceEpoch() + 3600);
+    };
+    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "2000", "--count", "20", "--seed", "5"}));
+    LANTERND_VERIFY_OK(created);
+    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+
+    ServeClient server(lanternd);
+    QVERIFY2(server.waitListening(), server.stderrText().constData());
+    for (int uid = 1; uid <= 20; ++uid) {
+        const HttpReply reply = server.request("POST", QStringLiteral("/v1/checkin"), bearer(uid));
+        QVERIFY2(reply.status == 200, reply.describe().constData());
+        QCOMPARE(reply.json().value(QLatin1String("already")).toBool(), false);
+        QCOMPARE(reply.json().value(QLatin1String("streak")).toInt(), 1);
+    }
+    const HttpReply again = server.request("POST", QStringLiteral("/v1/checkin"), bearer(7));
+    QVERIFY2(again.status == 200, again.describe().constData());
+    QCOMPARE(again.json().value(QLatin1String("already")).toBool(), true);
+
+    const QString grabPath = QStringLiteral("/v1/campaigns/%1/grab").arg(id);
+    qint64 cents = 0;
+    int ok = 0;
+    for (int uid = 1; uid <= 25; ++uid) {
+        const HttpReply reply = server.request("POST", grabPath, bearer(uid));
+        QVERIFY2(reply.status == 200, reply.describe().constData());
+        const QString status = reply.json().value(QLatin1String("status")).toString();
+        if (status == QLatin1String("ok")) {
+            ++ok;
+            cents += reply.json().value(QLatin1String("amount_cents")).toInteger();
+        } else {
+            QCOMPARE(status, QStringLiteral("sold_out"));
+        }
+    }
+    QCOMPARE(ok, 20);
+    QCOMPARE(cents, 2000);
+    QCOMPARE(server.request("POST", grabPath, bearer(3)).json().value(QLatin1String("status")).toString(), QStringLiteral("already"));
+    const HttpReply calendar = server.request("GET", QStringLiteral("/v1/calendar?month=2026-11"), bearer(7));
+    QVERIFY2(calendar.status == 200, calendar.describe().constData());
+    QCOMPARE(calendar.json().value(QLatin1String("signed")).toArray(), QJsonArray{23});
+    QCOMPARE(server.stop().first, 0);
+
+    // What the API admitted is what the worker persists and pays.
+    LANTERND_VERIFY_OK(lanternd.run(cliArgs({"work", "--once"})));
+    const Result reconcile = lanternd.run(cliArgs({"reconcile", "--date", "2026-11-23"}));
+    LANTERND_VERIFY_OK(reconcile);
+    QCOMPARE(reconcile.json().value(QLatin1String("redis_count")).toInt(), 20);
+    QCOMPARE(reconcile.json().value(QLatin1String("missing")).toInt(), 0);
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("verify"), QStringLiteral("--campaign"), id}));
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COALESCE(SUM(amount_cents), 0) FROM payout WHERE campaign_id = ? AND status = 'paid'"),
+                       {id.toLongLong()}),
+             2000);
 }
 
 void TestCliCluster::campaignRepairRefusesClearly()

@@ -31,56 +31,8 @@ namespace {
 
 const QString Secret = QStringLiteral("serve-test-secret");
 
-struct Reply {
-    int status = 0;
-    QByteArray body;
-    QMap<QByteArray, QByteArray> headers;  // lower-case names
-
-    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
-    QByteArray describe() const { return QByteArray::number(status) + ' ' + body; }
-};
-
-/** A `lanternd serve` child (ServeProcess) and an HTTP client for it. */
-class Server final {
-public:
-    Server(const Lanternd &lanternd, const QStringList &extra = {}) : m_process(lanternd, 2, extra)
-    {
-        m_network.setProxy(QNetworkProxy::NoProxy);
-    }
-
-    bool waitListening() { return m_process.waitListening(); }
-
-    Reply request(const QByteArray &method, const QString &path, const QString &bearer = {}, const QByteArray &body = {})
-    {
-        QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(m_process.port()).arg(path)));
-        if (!bearer.isNull())
-            request.setRawHeader("Authorization", "Bearer " + bearer.toUtf8());
-        if (!body.isEmpty())
-            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
-        QEventLoop loop;
-        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        QTimer::singleShot(15000, &loop, &QEventLoop::quit);  // a hang fails the comparison below
-        loop.exec();
-        Reply result;
-        if (reply->isFinished()) {
-            result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            result.body = reply->readAll();
-            for (const auto &[name, value] : reply->rawHeaderPairs())
-                result.headers.insert(name.toLower(), value);
-        }
-        reply->deleteLater();
-        return result;
-    }
-
-    /** SIGTERM; returns the exit code and the final stdout. */
-    std::pair<int, QByteArray> stop() { return m_process.stop(); }
-    QByteArray stderrText() { return m_process.stderrText(); }
-
-private:
-    ServeProcess m_process;
-    QNetworkAccessManager m_network;
-};
+using Reply = HttpReply;
+using Server = ServeClient;
 
 QString bearerFor(qint64 uid, qint64 expiresAt = QDateTime::currentSecsSinceEpoch() + 3600)
 {

@@ -5,7 +5,9 @@
 #include <hiredis/hiredis.h>
 
 #include <QDeadlineTimer>
+#include <QProcess>
 #include <QProcessEnvironment>
+#include <QStandardPaths>
 #include <QThread>
 
 #include <algorithm>
@@ -13,6 +15,9 @@
 #include <memory>
 #include <stdexcept>
 #include <vector>
+
+#include <csignal>
+#include <sys/types.h>
 
 namespace lantern::test {
 
@@ -386,6 +391,55 @@ void TestCluster::waitUntilSettled() const
         }
         return std::all_of(views.cbegin(), views.cend(), [&](const QByteArray &view) { return view == views.first(); });
     });
+}
+
+TestCluster::CrashedNode TestCluster::crash(int port)
+{
+    // The settings scripts/services started it with (start_cluster), read back from the node.
+    static const QByteArrayList Settings{"port", "bind", "cluster-enabled", "cluster-config-file", "cluster-node-timeout",
+                                         "repl-diskless-sync-delay", "enable-debug-command", "save", "appendonly", "dir",
+                                         "pidfile", "logfile"};
+    CrashedNode node;
+    node.port = port;
+    for (const QByteArray &name : Settings) {
+        const RedisValue reply = checked(port, {"CONFIG", "GET", name});
+        if (reply.elements.size() != 2)
+            clusterFailure(QStringLiteral("CONFIG GET %1 on port %2 answered no value").arg(QString::fromUtf8(name)).arg(port));
+        const QString value = QString::fromUtf8(reply.elements[1].toBytes());
+        node.arguments << QStringLiteral("--") + QString::fromUtf8(name) << value;
+        if (name == "dir")
+            node.directory = value;
+    }
+    node.arguments << QStringLiteral("--daemonize") << QStringLiteral("no");
+    const qint64 pid = infoField(checked(port, {"INFO", "server"}).string, "process_id").toLongLong();
+    if (pid <= 0 || ::kill(pid_t(pid), SIGKILL) != 0)
+        clusterFailure(QStringLiteral("could not SIGKILL the node on port %1 (pid %2)").arg(port).arg(pid));
+    waitUntil("the killed node to be gone", [pid] { return ::kill(pid_t(pid), 0) != 0; });
+    return node;
+}
+
+void TestCluster::restart(const CrashedNode &node, int masterPort)
+{
+    // Detached, with no descriptor of this process: a test runner waits for its test's output
+    // pipe to close, which a node holding it would never do.
+    QProcess process;
+    process.setProgram(QStandardPaths::findExecutable(QStringLiteral("redis-server")));
+    process.setArguments(node.arguments);
+    process.setWorkingDirectory(node.directory);
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.setStandardOutputFile(QProcess::nullDevice());
+    process.setStandardErrorFile(QProcess::nullDevice());
+    if (process.program().isEmpty() || !process.startDetached())
+        clusterFailure(QStringLiteral("could not start redis-server again on port %1").arg(node.port));
+    waitUntil("the restarted node to answer", [&] {
+        try {
+            return !command(node.port, {"PING"}).isError();
+        } catch (const std::runtime_error &) {
+            return false;  // not listening yet
+        }
+    });
+    waitUntil("every node to know the restarted node as a replica", [&] { return everyNodeSeesReplica(node.port, masterPort); });
+    waitUntilSettled();
 }
 
 } // namespace lantern::test

@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QByteArrayList>
 #include <QList>
+#include <QStringList>
 #include <QString>
 
 #include <chrono>
@@ -74,6 +75,20 @@ public:
     int failOver(int masterPort);
     /** Waits until every node reports cluster_state:ok and agrees on who serves every slot. */
     void waitUntilSettled() const;
+
+    /** A node killed by crash(), and what restart() needs to start it again as it was. */
+    struct CrashedNode {
+        int port = 0;
+        QStringList arguments;  // redis-server's, rebuilt from CONFIG GET before the kill
+        QString directory;
+    };
+    /** SIGKILLs the node on `port` (a crash: nothing flushed, no goodbye to its replica) and
+        waits until it is gone. */
+    CrashedNode crash(int port);
+    /** Starts a crashed node again with its settings in its directory (scripts/services finds
+        it by its pid file there); it rejoins from its nodes.conf. Waits until every node sees
+        it as a replica of the master on `masterPort`, and the cluster is settled. */
+    void restart(const CrashedNode &node, int masterPort);
 
 private:
     struct Node {

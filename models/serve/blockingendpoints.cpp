@@ -1,6 +1,6 @@
-#include "blockingendpoints.h"
+#include "serve/blockingendpoints.h"
 
-namespace lantern::cli {
+namespace lantern {
 
 BlockingEndpoints::BlockingEndpoints(ApiShared &shared, int threads) : m_shared(shared)
 {
@@ -45,4 +45,4 @@ void BlockingEndpoints::work()
     }
 }
 
-} // namespace lantern::cli
+} // namespace lantern

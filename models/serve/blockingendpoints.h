@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-namespace lantern::cli {
+namespace lantern {
 
 /** The endpoints that need SQL or several reads (calendar, metrics), answered on threads that
     each own an ApiHandler with blocking connections, so the event loops never wait on them.
@@ -42,4 +42,4 @@ private:
     std::vector<std::thread> m_threads;
 };
 
-} // namespace lantern::cli
+} // namespace lantern

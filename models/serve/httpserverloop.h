@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace lantern::cli {
+namespace lantern {
 
 class BlockingEndpoints;
 
@@ -95,4 +95,4 @@ private:
     int m_blockingUnderWay = 0;
 };
 
-} // namespace lantern::cli
+} // namespace lantern

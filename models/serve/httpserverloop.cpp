@@ -1,10 +1,10 @@
-#include "httpserverloop.h"
+#include "serve/httpserverloop.h"
 
 #include "api/apicalls.h"
 #include "api/featureswitches.h"
 #include "api/httprequestparser.h"
-#include "blockingendpoints.h"
 #include "core/monotonicclock.h"
+#include "serve/blockingendpoints.h"
 
 #include <QCoreApplication>
 
@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace lantern::cli {
+namespace lantern {
 
 namespace {
 
@@ -107,7 +107,7 @@ struct HttpServerLoop::Connection {
 };
 
 HttpServerLoop::HttpServerLoop(ApiShared &shared, int listenFd, BlockingEndpoints &blocking, const std::atomic<bool> &stopping)
-    : m_shared(shared), m_listenFd(listenFd), m_blocking(blocking), m_stopping(stopping), m_gate(shared), m_pipe(shared.config().redis)
+    : m_shared(shared), m_listenFd(listenFd), m_blocking(blocking), m_stopping(stopping), m_gate(shared), m_pipe(shared.config().redis, RedisOptions{}, shared.redisCluster())
 {
     m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
     m_wakeFd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -568,4 +568,4 @@ void HttpServerLoop::sweep(qint64 nowNs)
         close(id);
 }
 
-} // namespace lantern::cli
+} // namespace lantern

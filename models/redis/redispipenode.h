@@ -1,0 +1,116 @@
+#pragma once
+
+#include "redis/redisoptions.h"
+#include "redis/redisurl.h"
+#include "redis/redisvalue.h"
+
+#include <QByteArrayList>
+#include <QCoreApplication>
+
+#include <deque>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <sys/socket.h>
+
+struct redisReader;
+
+namespace lantern {
+
+struct RedisPipeJob;
+
+/** One non-blocking connection of a RedisPipe to one Redis node: commands queued as they come
+    and written together at flush(), replies parsed by hiredis's reader and handed, in order, to
+    the pipe (Sink). Connects when work waits and nothing is open, with the URL's AUTH and SELECT
+    ahead of everything queued. A broken connection, or one that misses the connect or reply
+    timeout, is closed and every command on it fails (Sink::onFailure); the next flush()
+    connects again. Never waits; one thread only. */
+class RedisPipeNode final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::RedisPipe)
+
+public:
+    /** Where replies and failures go. */
+    class Sink {
+    public:
+        virtual void onReply(RedisPipeNode &node, const std::shared_ptr<RedisPipeJob> &job, qsizetype index, RedisValue reply) = 0;
+        /** The command (index) of `job` will get no reply: the connection failed with `error`. */
+        virtual void onFailure(const std::shared_ptr<RedisPipeJob> &job, std::exception_ptr error) = 0;
+
+    protected:
+        ~Sink() = default;
+    };
+
+    /** Resolves the node's host now: call with IP addresses from a hot path (a name is looked up). */
+    RedisPipeNode(RedisEndpoint endpoint, const RedisUrl &url, RedisOptions options, Sink &sink);
+    ~RedisPipeNode();
+    Q_DISABLE_COPY_MOVE(RedisPipeNode)
+
+    /** Queues command `index` of `job`; it is written at the next flush(). */
+    void send(const std::shared_ptr<RedisPipeJob> &job, qsizetype index, const QByteArrayList &command);
+    /** Queues ASKING (a Redis Cluster's -ASK redirection): its reply is read and dropped. */
+    void sendAsking();
+
+    void flush(qint64 nowNs);
+    void onReadable(qint64 nowNs);
+    void onWritable(qint64 nowNs);
+    void checkTimeouts(qint64 nowNs);
+
+    int fd() const { return m_fd; }
+    bool wantsWrite() const { return m_fd >= 0 && (m_connecting || m_written < m_out.size()); }
+    quint64 generation() const { return m_generation; }
+    bool hasWork() const { return !m_waiting.empty(); }
+    /** The earliest connect or reply deadline (monotonic ns), or -1 when nothing waits. */
+    qint64 nextDeadlineNs() const;
+    const RedisEndpoint &endpoint() const { return m_endpoint; }
+
+    quint64 commandsSent() const { return m_commandsSent; }
+    quint64 writeCalls() const { return m_writeCalls; }
+
+private:
+    enum class Purpose { Command, Handshake, Asking };
+    struct Waiting {
+        std::shared_ptr<RedisPipeJob> job;  // Command only
+        qsizetype index = 0;                // of the command in the job's round
+        qint64 deadlineNs = 0;
+        Purpose purpose = Purpose::Command;
+    };
+
+    void connect(qint64 nowNs);
+    /** A connect to the current address failed: the next one, or failAll() after the last. */
+    void connectFailed(qint64 nowNs, int error);
+    void connected();
+    void writeQueued();
+    void deliver(Waiting waiting, RedisValue reply);
+    /** Closes the connection and fails every command on it with `error`. */
+    void failAll(std::exception_ptr error);
+    std::exception_ptr ioError(const QString &what) const;
+    std::exception_ptr timeoutError(const QString &what) const;
+    void closeSocket();
+
+    RedisEndpoint m_endpoint;
+    RedisUrl m_url;  // credentials and database
+    RedisOptions m_options;
+    Sink &m_sink;
+    struct Address {
+        sockaddr_storage storage{};
+        socklen_t length = 0;
+    };
+    std::vector<Address> m_addresses;  // what the host resolved to, tried in order
+    size_t m_addressIndex = 0;          // the one being connected to
+    QString m_resolveError;             // why the host could not be resolved, if it could not
+
+    int m_fd = -1;
+    bool m_connecting = false;
+    qint64 m_connectDeadlineNs = 0;
+    quint64 m_generation = 0;
+    redisReader *m_reader = nullptr;
+    std::string m_out;  // RESP not yet written (from m_written on)
+    size_t m_written = 0;
+    std::deque<Waiting> m_waiting;  // one entry per command queued or written, in order
+    quint64 m_commandsSent = 0;
+    quint64 m_writeCalls = 0;
+};
+
+} // namespace lantern
