@@ -1,7 +1,9 @@
 // Check-in, make-up and calendar through CheckinService on a real private Redis: the Lua
 // script's reward agrees with the C++ streak rules, one round trip per check-in, make-up window
 // and quota, refusals that change nothing, and one reward under a crowd of concurrent clients.
+#include "checkin/checkinlayout.h"
 #include "checkin/checkinservice.h"
+#include "checkin/monthstats.h"
 #include "checkin/streakcalculator.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
@@ -108,10 +110,9 @@ void TestCheckin::scriptRewardMatchesStreakRules()
         if (random.bounded(10) < 8 || seed <= 2)
             previousDays << d;
     }
-    for (int d : std::as_const(before))
-        redis.command({"SETBIT", keys.signBits(uid, month), QByteArray::number(d - 1), "1"});
-    for (int d : std::as_const(previousDays))
-        redis.command({"SETBIT", keys.signBits(uid, previous), QByteArray::number(d - 1), "1"});
+    const CheckinLayout layout(keys);
+    throwOnErrorReply(redis.pipeline(layout.setMonth(uid, MonthBits::fromDays(month, before))
+                                     + layout.setMonth(uid, MonthBits::fromDays(previous, previousDays))));
 
     const CheckinOutcome outcome = service.checkin(uid, day, day, Now);
     QVERIFY(!outcome.already);
@@ -194,8 +195,13 @@ void TestCheckin::rollingStreakAcrossManyMonths()
     CheckinService service(redis, keys, rules);
     // Every day from 2026-01-01 to 2026-09-04 signed: 247 days, eight full months behind.
     int days = 0;
-    for (QDate d(2026, 1, 1); d < QDate(2026, 9, 5); d = d.addDays(1), ++days)
-        redis.command({"SETBIT", keys.signBits(5, QDate(d.year(), d.month(), 1)), QByteArray::number(d.day() - 1), "1"});
+    const CheckinLayout layout(keys);
+    for (QDate month(2026, 1, 1); month < QDate(2026, 9, 1); month = month.addMonths(1)) {
+        throwOnErrorReply(redis.pipeline(layout.setMonth(5, MonthBits{month, (quint32(1) << month.daysInMonth()) - 1})));
+        days += month.daysInMonth();
+    }
+    throwOnErrorReply(redis.pipeline(layout.setMonth(5, MonthBits::fromDays(QDate(2026, 9, 1), {1, 2, 3, 4}))));
+    days += 4;
     const CheckinOutcome outcome = service.checkin(5, QDate(2026, 9, 5), QDate(2026, 9, 5), Now);
     QCOMPARE(outcome.streak, days + 1);
     QCOMPARE(outcome.points, 50);
@@ -319,7 +325,7 @@ void TestCheckin::concurrentClientsGrantOneReward()
     QCOMPARE(points.load(), 10);
     RedisClient redis(m_url);
     QCOMPARE(redis.command({"LLEN", keys.checkinQueue(keys.shardOf(77))}).toInteger(), 1LL);
-    QCOMPARE(redis.command({"SCARD", keys.daySet(keys.shardOf(77), day)}).toInteger(), 1LL);
+    QCOMPARE(MonthStatsReader(redis, keys).read(day, day).days.back().checkedIn, 1LL);
 }
 
 LANTERN_TEST_SUITE(TestCheckin);

@@ -59,15 +59,13 @@ private:
 
 void TestClusterFailover::initTestCase()
 {
-    m_cluster.waitUntilSettled();
-    m_masters = m_cluster.masters();
+    m_masters = m_cluster.settledMasters();
     QCOMPARE(m_masters.size(), 3);
 }
 
 void TestClusterFailover::cleanup()
 {
-    m_cluster.waitUntilSettled();
-    QCOMPARE(m_cluster.masters(), m_masters);
+    QCOMPARE(m_cluster.settledMasters(), m_masters);
 }
 
 void TestClusterFailover::masterKilledMidStorm()

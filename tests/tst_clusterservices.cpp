@@ -3,6 +3,7 @@
 // and its calendar, and a grab storm from several clients over campaigns served by different
 // masters (never over-issued, never two envelopes to one user, sums exact). What each wrote is
 // checked on the master that serves it, over a connection of the test's own.
+#include "checkin/checkinlayout.h"
 #include "checkin/checkinservice.h"
 #include "envelope/campaignservice.h"
 #include "envelope/grabservice.h"
@@ -72,13 +73,16 @@ void TestClusterServices::checkinsLandOnEveryMaster()
     for (qint64 uid = 1; uid <= 48; ++uid)
         QVERIFY(service.checkin(uid, day, day, ClusterNow).already);  // a repeat changes nothing
 
-    // On the master of each shard: its users' bits, its day set and its queue (one entry per user).
+    // On the master of each shard: its users' bits, its block set and its queue (one entry per user).
+    const CheckinLayout layout(keys);
     for (int shard = 0; shard < keys.shards(); ++shard) {
         const int owner = m_cluster.masterOf(m_cluster.keySlot(keys.checkinQueue(shard)));
         QCOMPARE(m_cluster.checked(owner, {"LLEN", keys.checkinQueue(shard)}).integer, 3LL);
-        QCOMPARE(m_cluster.checked(owner, {"SCARD", keys.daySet(shard, day)}).integer, 3LL);
-        for (qint64 uid = shard == 0 ? 16 : shard; uid <= 48; uid += 16)
-            QCOMPARE(m_cluster.checked(owner, {"GETBIT", keys.signBits(uid, day), "22"}).integer, 1LL);
+        QCOMPARE(m_cluster.checked(owner, {"SCARD", keys.monthBlocks(shard, day)}).integer, 1LL);
+        for (qint64 uid = shard == 0 ? 16 : shard; uid <= 48; uid += 16) {
+            const UserPlace user = layout.place(uid);
+            QCOMPARE(m_cluster.checked(owner, {"GETBIT", layout.signKey(user, day), QByteArray::number(user.slot * 32 + 22)}).integer, 1LL);
+        }
     }
     QCOMPARE(redis.routingStats().moved, quint64(0));
 }

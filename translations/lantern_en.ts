@@ -431,6 +431,10 @@
         <extracomment>One field of an audit entry&apos;s details in the log&apos;s Details column: its label, then its value.</extracomment>
         <translation>%1: %2</translation>
     </message>
+    <message>
+        <source>Put back as</source>
+        <translation>Put back as</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CalendarModel</name>
@@ -594,6 +598,13 @@
     <message>
         <source>Reason</source>
         <translation>Reason</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::CheckinLayout</name>
+    <message>
+        <source>unexpected BITFIELD reply</source>
+        <translation>unexpected BITFIELD reply</translation>
     </message>
 </context>
 <context>
@@ -962,6 +973,26 @@ Key prefix: %3</translation>
         <source>Queued at</source>
         <translation>Queued at</translation>
     </message>
+    <message>
+        <source>no reason given</source>
+        <translation>no reason given</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>not recorded</translation>
+    </message>
+    <message>
+        <source>Why it was set aside</source>
+        <translation>Why it was set aside</translation>
+    </message>
+    <message>
+        <source>Tries</source>
+        <translation>Tries</translation>
+    </message>
+    <message>
+        <source>Set aside at</source>
+        <translation>Set aside at</translation>
+    </message>
 </context>
 <context>
     <name>lantern::DeadLetters</name>
@@ -972,6 +1003,10 @@ Key prefix: %3</translation>
     <message>
         <source>unexpected reply of deadletter_move.lua</source>
         <translation>unexpected reply of deadletter_move.lua</translation>
+    </message>
+    <message>
+        <source>the edited entry is not a task a worker of %1 can read</source>
+        <translation>the edited entry is not a task a worker of %1 can read</translation>
     </message>
 </context>
 <context>
@@ -1130,6 +1165,21 @@ Key prefix: %3</translation>
         <source>invalid worker id &apos;%1&apos;: use 1 to 64 of A-Z a-z 0-9 _ . -</source>
         <translation>invalid worker id &apos;%1&apos;: use 1 to 64 of A-Z a-z 0-9 _ . -</translation>
     </message>
+    <message>
+        <source>invalid dense uid bound %1: expected 0..2^40</source>
+        <translation>invalid dense uid bound %1: expected 0..2^40</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::LayoutMigration</name>
+    <message>
+        <source>migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster answers per node (run it against each master&apos;s data before joining the cluster)</source>
+        <translation>migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster answers per node (run it against each master&apos;s data before joining the cluster)</translation>
+    </message>
+    <message>
+        <source>unexpected SCAN reply</source>
+        <translation>unexpected SCAN reply</translation>
+    </message>
 </context>
 <context>
     <name>lantern::LedgerModel</name>
@@ -1170,6 +1220,21 @@ Key prefix: %3</translation>
     <message>
         <source>another process holds the migration lock for over 30 s</source>
         <translation>another process holds the migration lock for over 30 s</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::MonthStatsModel</name>
+    <message>
+        <source>Day</source>
+        <translation>Day</translation>
+    </message>
+    <message>
+        <source>Checked in</source>
+        <translation>Checked in</translation>
+    </message>
+    <message>
+        <source>Make-ups</source>
+        <translation>Make-ups</translation>
     </message>
 </context>
 <context>
@@ -1300,6 +1365,14 @@ Key prefix: %3</translation>
         <source>Cancelled before the end; the rest is untouched.</source>
         <translation>Cancelled before the end; the rest is untouched.</translation>
     </message>
+    <message>
+        <source>The edited entry is back on the queue of %1.</source>
+        <translation>The edited entry is back on the queue of %1.</translation>
+    </message>
+    <message>
+        <source>The entry was no longer in %1 (taken meanwhile); nothing was queued.</source>
+        <translation>The entry was no longer in %1 (taken meanwhile); nothing was queued.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::QueueTableModel</name>
@@ -1399,13 +1472,6 @@ Key prefix: %3</translation>
     <message>
         <source>Provider errors</source>
         <translation>Provider errors</translation>
-    </message>
-</context>
-<context>
-    <name>lantern::Reconciler</name>
-    <message>
-        <source>unexpected SSCAN reply</source>
-        <translation>unexpected SSCAN reply</translation>
     </message>
 </context>
 <context>
@@ -1907,6 +1973,13 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::ServerStatus</name>
+    <message>
+        <source>down</source>
+        <translation>down</translation>
+    </message>
+</context>
+<context>
     <name>lantern::SimulatedPayoutGateway</name>
     <message>
         <source>invalid payout failure rate %1: expected a number from 0 to 1</source>
@@ -2141,6 +2214,12 @@ Key prefix: %3</translation>
         <source>invalid --%1: expected %2 to %3</source>
         <translation>invalid --%1: expected %2 to %3</translation>
     </message>
+    <message>
+        <source>migrate-redis: %1 user-months found, %2 moved; %3 day sets found, %4 removed
+</source>
+        <translation>migrate-redis: %1 user-months found, %2 moved; %3 day sets found, %4 removed
+</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Main</name>
@@ -2160,6 +2239,8 @@ commands:
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
+  stats    [--month YYYY-MM]
+  migrate-redis [--dry-run] [--scan-count N]
   work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
@@ -2185,6 +2266,8 @@ commands:
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
+  stats    [--month YYYY-MM]
+  migrate-redis [--dry-run] [--scan-count N]
   work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
@@ -2345,10 +2428,6 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
     <message>
         <source>The audit log is empty: no operator has changed anything yet.</source>
         <translation>The audit log is empty: no operator has changed anything yet.</translation>
-    </message>
-    <message>
-        <source>Audit log read %1</source>
-        <translation>Audit log read %1</translation>
     </message>
     <message>
         <source>Page %1</source>
@@ -2517,14 +2596,6 @@ This cannot be undone.</translation>
         <translation>&amp;Attempts per user:</translation>
     </message>
     <message>
-        <source>Your name, for the audit log</source>
-        <translation>Your name, for the audit log</translation>
-    </message>
-    <message>
-        <source>&amp;Operator:</source>
-        <translation>&amp;Operator:</translation>
-    </message>
-    <message>
         <source>Envelopes</source>
         <translation>Envelopes</translation>
     </message>
@@ -2551,10 +2622,6 @@ This cannot be undone.</translation>
     <message>
         <source>Random cuts along the total: every envelope has the same chance of any amount, whatever the grab order.</source>
         <translation>Random cuts along the total: every envelope has the same chance of any amount, whatever the grab order.</translation>
-    </message>
-    <message>
-        <source>The audit log needs your name.</source>
-        <translation>The audit log needs your name.</translation>
     </message>
     <message>
         <source>Fix the fields marked in red first.</source>
@@ -2819,18 +2886,6 @@ This cannot be undone.</translation>
         <translation>Waiting for Redis and the database…</translation>
     </message>
     <message>
-        <source>Your name</source>
-        <translation>Your name</translation>
-    </message>
-    <message>
-        <source>Every change is recorded in the audit log under this name.</source>
-        <translation>Every change is recorded in the audit log under this name.</translation>
-    </message>
-    <message>
-        <source>&amp;Operator:</source>
-        <translation>&amp;Operator:</translation>
-    </message>
-    <message>
         <source>Newer campaigns</source>
         <translation>Newer campaigns</translation>
     </message>
@@ -2863,10 +2918,6 @@ This cannot be undone.</translation>
         <translation>No campaigns yet. Press “New campaign…” to create one.</translation>
     </message>
     <message>
-        <source>Last refresh %1</source>
-        <translation>Last refresh %1</translation>
-    </message>
-    <message>
         <source>Draft #%1 “%2” created. Nobody can grab yet: check it below, then launch it.</source>
         <translation>Draft #%1 “%2” created. Nobody can grab yet: check it below, then launch it.</translation>
     </message>
@@ -2895,16 +2946,75 @@ This cannot be undone.</translation>
         <translation>The campaigns could not be read.</translation>
     </message>
     <message>
-        <source>Enter your name as the operator first: every change is audited.</source>
-        <translation>Enter your name as the operator first: every change is audited.</translation>
-    </message>
-    <message>
         <source>Campaigns</source>
         <translation>Campaigns</translation>
     </message>
     <message>
         <source>No campaigns yet.</source>
         <translation>No campaigns yet.</translation>
+    </message>
+    <message>
+        <source>Search campaigns by name or id</source>
+        <translation>Search campaigns by name or id</translation>
+    </message>
+    <message>
+        <source>Audited as %1.</source>
+        <translation>Audited as %1.</translation>
+    </message>
+    <message>
+        <source>You are asked for your name first: every change is audited under it.</source>
+        <translation>You are asked for your name first: every change is audited under it.</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CheckinStatsView</name>
+    <message>
+        <source>&amp;Show</source>
+        <translation>&amp;Show</translation>
+    </message>
+    <message>
+        <source>Checked in</source>
+        <translation>Checked in</translation>
+    </message>
+    <message>
+        <source>Make-ups</source>
+        <translation>Make-ups</translation>
+    </message>
+    <message>
+        <source>Month:</source>
+        <translation>Month:</translation>
+    </message>
+    <message>
+        <source>Users who checked in at least once this month</source>
+        <translation>Users who checked in at least once this month</translation>
+    </message>
+    <message>
+        <source>Users who checked in on every day of the month so far, make-ups included</source>
+        <translation>Users who checked in on every day of the month so far, make-ups included</translation>
+    </message>
+    <message>
+        <source>Active this month: %1</source>
+        <translation>Active this month: %1</translation>
+    </message>
+    <message>
+        <source>Every day so far: %1</source>
+        <translation>Every day so far: %1</translation>
+    </message>
+    <message>
+        <source>Check-ins and make-ups per day, %1</source>
+        <translation>Check-ins and make-ups per day, %1</translation>
+    </message>
+    <message>
+        <source>Statistics of %1 read</source>
+        <translation>Statistics of %1 read</translation>
+    </message>
+    <message>
+        <source>Could not read the check-in statistics.</source>
+        <translation>Could not read the check-in statistics.</translation>
+    </message>
+    <message>
+        <source>Check-in statistics</source>
+        <translation>Check-in statistics</translation>
     </message>
 </context>
 <context>
@@ -3019,10 +3129,6 @@ This cannot be undone.</translation>
         <translation>Save the profile; passwords go to the system keychain, never into the file</translation>
     </message>
     <message>
-        <source>Reconnect the console to this profile&apos;s servers</source>
-        <translation>Reconnect the console to this profile&apos;s servers</translation>
-    </message>
-    <message>
         <source>no saved profile</source>
         <translation>no saved profile</translation>
     </message>
@@ -3057,10 +3163,6 @@ This cannot be undone.</translation>
     <message>
         <source>Switching the console to “%1”…</source>
         <translation>Switching the console to “%1”…</translation>
-    </message>
-    <message>
-        <source>Redis %1 · SQL %2</source>
-        <translation>Redis %1 · SQL %2</translation>
     </message>
     <message>
         <source>down</source>
@@ -3109,6 +3211,58 @@ This cannot be undone.</translation>
     <message>
         <source>Connections</source>
         <translation>Connections</translation>
+    </message>
+    <message>
+        <source>Switch</source>
+        <translation>Switch</translation>
+    </message>
+    <message>
+        <source>Test this profile&apos;s servers, then, once you confirm, reconnect the whole console to them</source>
+        <translation>Test this profile&apos;s servers, then, once you confirm, reconnect the whole console to them</translation>
+    </message>
+    <message>
+        <source>Testing the servers of “%1” before switching…</source>
+        <translation>Testing the servers of “%1” before switching…</translation>
+    </message>
+    <message>
+        <source>the sandbox</source>
+        <translation>the sandbox</translation>
+    </message>
+    <message>
+        <source>the servers given on the command line</source>
+        <translation>the servers given on the command line</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <source>Not switched to “%1”: %2 The console stays on %3.</source>
+        <translation>Not switched to “%1”: %2 The console stays on %3.</translation>
+    </message>
+    <message>
+        <source>Redis answered in %1 and SQL in %2. Every view reconnects to “%3”; what they show now is read again.</source>
+        <translation>Redis answered in %1 and SQL in %2. Every view reconnects to “%3”; what they show now is read again.</translation>
+    </message>
+    <message>
+        <source>The sandbox stops: its private Redis server and its worker end, and its demo data is discarded (a sandbox started later begins with fresh demo data).</source>
+        <translation>The sandbox stops: its private Redis server and its worker end, and its demo data is discarded (a sandbox started later begins with fresh demo data).</translation>
+    </message>
+    <message>
+        <source>The console leaves %1.</source>
+        <translation>The console leaves %1.</translation>
+    </message>
+    <message>
+        <source>“%1” is read-only: every change will be refused.</source>
+        <translation>“%1” is read-only: every change will be refused.</translation>
+    </message>
+    <message>
+        <source>Switch the console to “%1”?</source>
+        <translation>Switch the console to “%1”?</translation>
+    </message>
+    <message>
+        <source>Still on %1: nothing was switched.</source>
+        <translation>Still on %1: nothing was switched.</translation>
     </message>
 </context>
 <context>
@@ -3248,10 +3402,6 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>true: refuse every write where commands are sent (Redis and SQL).</translation>
     </message>
     <message>
-        <source>The view to open or render: users, campaigns, queues, recovery, audit, connections.</source>
-        <translation>The view to open or render: users, campaigns, queues, recovery, audit, connections.</translation>
-    </message>
-    <message>
         <source>Show this campaign (its id).</source>
         <translation>Show this campaign (its id).</translation>
     </message>
@@ -3266,6 +3416,22 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>invalid --campaign &apos;%1&apos;: expected a campaign id (a positive whole number)</source>
         <translation>invalid --campaign &apos;%1&apos;: expected a campaign id (a positive whole number)</translation>
+    </message>
+    <message>
+        <source>Colours: system (the default), light or dark.</source>
+        <translation>Colours: system (the default), light or dark.</translation>
+    </message>
+    <message>
+        <source>theme</source>
+        <translation>theme</translation>
+    </message>
+    <message>
+        <source>invalid --theme &apos;%1&apos;: expected system, light or dark</source>
+        <translation>invalid --theme &apos;%1&apos;: expected system, light or dark</translation>
+    </message>
+    <message>
+        <source>The view to open or render: users, campaigns, queues, recovery, audit, connections, stats.</source>
+        <translation>The view to open or render: users, campaigns, queues, recovery, audit, connections, stats.</translation>
     </message>
 </context>
 <context>
@@ -3295,6 +3461,33 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>Worker: retrying</source>
         <translation>Worker: retrying</translation>
+    </message>
+    <message>
+        <source>Worker: running again</source>
+        <translation>Worker: running again</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::DeadLetterEditDialog</name>
+    <message>
+        <source>Edit and retry</source>
+        <translation>Edit and retry</translation>
+    </message>
+    <message>
+        <source>Correct the entry, then put it back on the queue of %1 in place of the one stored. The audit log keeps both versions.</source>
+        <translation>Correct the entry, then put it back on the queue of %1 in place of the one stored. The audit log keeps both versions.</translation>
+    </message>
+    <message>
+        <source>Put it back on the queue</source>
+        <translation>Put it back on the queue</translation>
+    </message>
+    <message>
+        <source>Unchanged: correct the entry first (Retry puts it back as it is).</source>
+        <translation>Unchanged: correct the entry first (Retry puts it back as it is).</translation>
+    </message>
+    <message>
+        <source>A worker of %1 could not read this: it is not a task of that queue.</source>
+        <translation>A worker of %1 could not read this: it is not a task of that queue.</translation>
     </message>
 </context>
 <context>
@@ -3334,10 +3527,6 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>Remove the selected entries for good (the audit log keeps a copy)</source>
         <translation>Remove the selected entries for good (the audit log keeps a copy)</translation>
-    </message>
-    <message>
-        <source>Select an entry to see it as it is stored.</source>
-        <translation>Select an entry to see it as it is stored.</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
@@ -3420,6 +3609,45 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
             <numerusform>Discarding %n entry…</numerusform>
             <numerusform>Discarding %n entries…</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Select an entry to see it as it is stored, byte for byte.</source>
+        <translation>Select an entry to see it as it is stored, byte for byte.</translation>
+    </message>
+    <message>
+        <source>Set aside before Lantern kept the reason: when and why were not recorded.</source>
+        <translation>Set aside before Lantern kept the reason: when and why were not recorded.</translation>
+    </message>
+    <message>
+        <source>Set aside %1: %2</source>
+        <translation>Set aside %1: %2</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>no reason given</translation>
+    </message>
+    <message numerus="yes">
+        <source>(after %n tries)</source>
+        <translation>
+            <numerusform>(after %n try)</numerusform>
+            <numerusform>(after %n tries)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Edit and retry…</source>
+        <translation>Edit and retry…</translation>
+    </message>
+    <message>
+        <source>Correct the selected entry and put it back on its queue in its place</source>
+        <translation>Correct the selected entry and put it back on its queue in its place</translation>
+    </message>
+    <message>
+        <source>A worker cannot read this entry, so a retry would bring it straight back here. Correct it with “Edit and retry…”, or discard it (the audit log keeps a copy).</source>
+        <translation>A worker cannot read this entry, so a retry would bring it straight back here. Correct it with “Edit and retry…”, or discard it (the audit log keeps a copy).</translation>
+    </message>
+    <message>
+        <source>Putting the edited entry back…</source>
+        <translation>Putting the edited entry back…</translation>
     </message>
 </context>
 <context>
@@ -3530,16 +3758,8 @@ SQL: %2</translation>
         <translation>Pause auto-refresh</translation>
     </message>
     <message>
-        <source>down</source>
-        <translation>down</translation>
-    </message>
-    <message>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>Round trip of a Redis PING and an SQL SELECT 1, measured every 15 seconds</source>
-        <translation>Round trip of a Redis PING and an SQL SELECT 1, measured every 15 seconds</translation>
     </message>
     <message>
         <source>&amp;Language</source>
@@ -3567,6 +3787,71 @@ SQL: %2</translation>
         <source>This connection refuses every change: look-ups and views work, make-ups, campaign actions, dead-letter and recovery actions are disabled.</source>
         <translation>This connection refuses every change: look-ups and views work, make-ups, campaign actions, dead-letter and recovery actions are disabled.</translation>
     </message>
+    <message>
+        <source>Set &amp;operator name…</source>
+        <translation>Set &amp;operator name…</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Theme</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>Follow the system</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Light</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dark</translation>
+    </message>
+    <message>
+        <source>Sandbox crowd:</source>
+        <translation>Sandbox crowd:</translation>
+    </message>
+    <message>
+        <source> grabs/s</source>
+        <translation> grabs/s</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>off</translation>
+    </message>
+    <message>
+        <source>Simulated users grab this many envelopes per second from every live campaign of the sandbox, including the ones you create and launch.</source>
+        <translation>Simulated users grab this many envelopes per second from every live campaign of the sandbox, including the ones you create and launch.</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <comment>a server not heard from yet</comment>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>up</source>
+        <translation>up</translation>
+    </message>
+    <message>
+        <source>Redis and SQL as last heard of (Redis at %1, SQL at %2): every answer a view gets counts, and a PING and a SELECT 1 measure the round trips every 15 seconds and whenever a request fails.</source>
+        <translation>Redis and SQL as last heard of (Redis at %1, SQL at %2): every answer a view gets counts, and a PING and a SELECT 1 measure the round trips every 15 seconds and whenever a request fails.</translation>
+    </message>
+    <message>
+        <source>Operator: %1</source>
+        <translation>Operator: %1</translation>
+    </message>
+    <message>
+        <source>Every change you make is recorded in the audit log under this name. Click to change it.</source>
+        <translation>Every change you make is recorded in the audit log under this name. Click to change it.</translation>
+    </message>
+    <message>
+        <source>Operator: not set</source>
+        <translation>Operator: not set</translation>
+    </message>
+    <message>
+        <source>No operator name yet: the first change you make asks for it, since every change is recorded in the audit log under a name. Click to set it now.</source>
+        <translation>No operator name yet: the first change you make asks for it, since every change is recorded in the audit log under a name. Click to set it now.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::MakeupDialog</name>
@@ -3583,16 +3868,8 @@ SQL: %2</translation>
         <translation>Why is it granted? For example: the app was down that evening.</translation>
     </message>
     <message>
-        <source>Your name</source>
-        <translation>Your name</translation>
-    </message>
-    <message>
         <source>&amp;Reason:</source>
         <translation>&amp;Reason:</translation>
-    </message>
-    <message>
-        <source>&amp;Operator:</source>
-        <translation>&amp;Operator:</translation>
     </message>
     <message>
         <source>Grant make-up</source>
@@ -3618,7 +3895,53 @@ SQL: %2</translation>
     </message>
 </context>
 <context>
-    <name>lantern::ui::QueueConfirmDialog</name>
+    <name>lantern::ui::OperatorDialog</name>
+    <message>
+        <source>Change the operator</source>
+        <translation>Change the operator</translation>
+    </message>
+    <message>
+        <source>Who is at the console?</source>
+        <translation>Who is at the console?</translation>
+    </message>
+    <message>
+        <source>Every change made in this console — make-ups, campaign actions, dead letters, recovery — is recorded in the audit log under this name, until you change it here or close the console.</source>
+        <translation>Every change made in this console — make-ups, campaign actions, dead letters, recovery — is recorded in the audit log under this name, until you change it here or close the console.</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation>Your name</translation>
+    </message>
+    <message>
+        <source>&amp;Operator:</source>
+        <translation>&amp;Operator:</translation>
+    </message>
+    <message>
+        <source>Use this name</source>
+        <translation>Use this name</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::OperatorIdentity</name>
+    <message>
+        <source>Enter the name the audit log records for your changes.</source>
+        <translation>Enter the name the audit log records for your changes.</translation>
+    </message>
+    <message numerus="yes">
+        <source>At most %n characters.</source>
+        <translation>
+            <numerusform>At most %n character.</numerusform>
+            <numerusform>At most %n characters.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No control characters, please.</source>
+        <translation>No control characters, please.</translation>
+    </message>
+    <message>
+        <source>The session&apos;s operator, recorded in the audit log; change it in the window&apos;s status bar.</source>
+        <translation>The session&apos;s operator, recorded in the audit log; change it in the window&apos;s status bar.</translation>
+    </message>
     <message>
         <source>Operator:</source>
         <translation>Operator:</translation>
@@ -3675,10 +3998,6 @@ SQL: %2</translation>
     <message>
         <source>Throughput</source>
         <translation>Throughput</translation>
-    </message>
-    <message>
-        <source>Last refresh %1</source>
-        <translation>Last refresh %1</translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) waiting</source>
@@ -3803,10 +4122,6 @@ SQL: %2</translation>
         </translation>
     </message>
     <message>
-        <source>Last refresh %1</source>
-        <translation>Last refresh %1</translation>
-    </message>
-    <message>
         <source>Compensate worker %1?</source>
         <translation>Compensate worker %1?</translation>
     </message>
@@ -3876,6 +4191,29 @@ SQL: %2</translation>
             <numerusform>&lt;b&gt;%1&lt;/b&gt;: %Ln check-in in Redis, %2 in SQL before.</numerusform>
             <numerusform>&lt;b&gt;%1&lt;/b&gt;: %Ln check-ins in Redis, %2 in SQL before.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::TableActions</name>
+    <message>
+        <source>&amp;Copy rows</source>
+        <translation>&amp;Copy rows</translation>
+    </message>
+    <message>
+        <source>&amp;Export as CSV…</source>
+        <translation>&amp;Export as CSV…</translation>
+    </message>
+    <message>
+        <source>Export as CSV</source>
+        <translation>Export as CSV</translation>
+    </message>
+    <message>
+        <source>The table could not be written to %1: %2</source>
+        <translation>The table could not be written to %1: %2</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV files (*.csv)</translation>
     </message>
 </context>
 <context>

@@ -429,6 +429,10 @@
         <extracomment>One field of an audit entry&apos;s details in the log&apos;s Details column: its label, then its value.</extracomment>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <source>Put back as</source>
+        <translation>放回时改为</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CalendarModel</name>
@@ -592,6 +596,13 @@
     <message>
         <source>Reason</source>
         <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::CheckinLayout</name>
+    <message>
+        <source>unexpected BITFIELD reply</source>
+        <translation>BITFIELD 返回了意外的应答</translation>
     </message>
 </context>
 <context>
@@ -959,6 +970,26 @@ SQL：%2
         <source>Queued at</source>
         <translation>入队时间</translation>
     </message>
+    <message>
+        <source>no reason given</source>
+        <translation>未说明原因</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>Why it was set aside</source>
+        <translation>搁置原因</translation>
+    </message>
+    <message>
+        <source>Tries</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <source>Set aside at</source>
+        <translation>搁置时间</translation>
+    </message>
 </context>
 <context>
     <name>lantern::DeadLetters</name>
@@ -969,6 +1000,10 @@ SQL：%2
     <message>
         <source>unexpected reply of deadletter_move.lua</source>
         <translation>deadletter_move.lua 返回了意外的应答</translation>
+    </message>
+    <message>
+        <source>the edited entry is not a task a worker of %1 can read</source>
+        <translation>编辑后的条目不是 %1 的工作进程能读取的任务</translation>
     </message>
 </context>
 <context>
@@ -1126,6 +1161,21 @@ SQL：%2
         <source>invalid worker id &apos;%1&apos;: use 1 to 64 of A-Z a-z 0-9 _ . -</source>
         <translation>工作进程 ID“%1”无效：应为 1 到 64 个字符，只能使用 A-Z a-z 0-9 _ . -</translation>
     </message>
+    <message>
+        <source>invalid dense uid bound %1: expected 0..2^40</source>
+        <translation>无效的稠密 uid 上限 %1：应为 0..2^40</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::LayoutMigration</name>
+    <message>
+        <source>migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster answers per node (run it against each master&apos;s data before joining the cluster)</source>
+        <translation>migrate-redis 需要单个 Redis 服务器：它用 SCAN 查找旧键，而 Redis 集群按节点分别应答（请在加入集群之前对每个主节点的数据运行）</translation>
+    </message>
+    <message>
+        <source>unexpected SCAN reply</source>
+        <translation>SCAN 返回了意外的应答</translation>
+    </message>
 </context>
 <context>
     <name>lantern::LedgerModel</name>
@@ -1166,6 +1216,21 @@ SQL：%2
     <message>
         <source>another process holds the migration lock for over 30 s</source>
         <translation>另一个进程持有迁移锁已超过 30 秒</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::MonthStatsModel</name>
+    <message>
+        <source>Day</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Checked in</source>
+        <translation>已签到</translation>
+    </message>
+    <message>
+        <source>Make-ups</source>
+        <translation>补签</translation>
     </message>
 </context>
 <context>
@@ -1292,6 +1357,14 @@ SQL：%2
         <source>Cancelled before the end; the rest is untouched.</source>
         <translation>操作中途已取消；其余条目保持不变。</translation>
     </message>
+    <message>
+        <source>The edited entry is back on the queue of %1.</source>
+        <translation>编辑后的条目已放回 %1 的队列。</translation>
+    </message>
+    <message>
+        <source>The entry was no longer in %1 (taken meanwhile); nothing was queued.</source>
+        <translation>该条目已不在 %1 中（期间已被处理），未入队任何内容。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::QueueTableModel</name>
@@ -1389,13 +1462,6 @@ SQL：%2
     <message>
         <source>Provider errors</source>
         <translation>支付方错误</translation>
-    </message>
-</context>
-<context>
-    <name>lantern::Reconciler</name>
-    <message>
-        <source>unexpected SSCAN reply</source>
-        <translation>SSCAN 返回了意外的应答</translation>
     </message>
 </context>
 <context>
@@ -1887,6 +1953,13 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::ServerStatus</name>
+    <message>
+        <source>down</source>
+        <translation>不可用</translation>
+    </message>
+</context>
+<context>
     <name>lantern::SimulatedPayoutGateway</name>
     <message>
         <source>invalid payout failure rate %1: expected a number from 0 to 1</source>
@@ -2119,6 +2192,12 @@ SQL：%2
         <source>invalid --%1: expected %2 to %3</source>
         <translation>--%1 无效：应为 %2 到 %3</translation>
     </message>
+    <message>
+        <source>migrate-redis: %1 user-months found, %2 moved; %3 day sets found, %4 removed
+</source>
+        <translation>migrate-redis：找到 %1 个用户月，已迁移 %2 个；找到 %3 个按日集合，已删除 %4 个
+</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Main</name>
@@ -2138,6 +2217,8 @@ commands:
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
+  stats    [--month YYYY-MM]
+  migrate-redis [--dry-run] [--scan-count N]
   work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
@@ -2163,6 +2244,8 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
   makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
   calendar --uid U|--token T [--month YYYY-MM]
   reconcile --date YYYY-MM-DD
+  stats    [--month YYYY-MM]
+  migrate-redis [--dry-run] [--scan-count N]
   work     [--id W] [--once] [--batch N] [--in-flight N]
   queues
   recover  [--worker W] [--operator O]
@@ -2323,10 +2406,6 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
     <message>
         <source>The audit log is empty: no operator has changed anything yet.</source>
         <translation>审计日志为空：还没有操作人做过任何改动。</translation>
-    </message>
-    <message>
-        <source>Audit log read %1</source>
-        <translation>审计日志读取于 %1</translation>
     </message>
     <message>
         <source>Page %1</source>
@@ -2495,14 +2574,6 @@ This cannot be undone.</source>
         <translation>每人尝试次数(&amp;A)：</translation>
     </message>
     <message>
-        <source>Your name, for the audit log</source>
-        <translation>你的姓名，将记入审计日志</translation>
-    </message>
-    <message>
-        <source>&amp;Operator:</source>
-        <translation>操作人(&amp;O)：</translation>
-    </message>
-    <message>
         <source>Envelopes</source>
         <translation>红包数</translation>
     </message>
@@ -2529,10 +2600,6 @@ This cannot be undone.</source>
     <message>
         <source>Random cuts along the total: every envelope has the same chance of any amount, whatever the grab order.</source>
         <translation>在总金额上随机切分：无论抢的先后，每个红包抽到任一金额的机会都相同。</translation>
-    </message>
-    <message>
-        <source>The audit log needs your name.</source>
-        <translation>审计日志需要记录你的姓名。</translation>
     </message>
     <message>
         <source>Fix the fields marked in red first.</source>
@@ -2792,18 +2859,6 @@ This cannot be undone.</source>
         <translation>正在等待 Redis 和数据库…</translation>
     </message>
     <message>
-        <source>Your name</source>
-        <translation>你的姓名</translation>
-    </message>
-    <message>
-        <source>Every change is recorded in the audit log under this name.</source>
-        <translation>每项改动都会以这个姓名记入审计日志。</translation>
-    </message>
-    <message>
-        <source>&amp;Operator:</source>
-        <translation>操作人(&amp;O)：</translation>
-    </message>
-    <message>
         <source>Newer campaigns</source>
         <translation>较新的活动</translation>
     </message>
@@ -2836,10 +2891,6 @@ This cannot be undone.</source>
         <translation>暂无活动。点击“新建活动…”创建一个。</translation>
     </message>
     <message>
-        <source>Last refresh %1</source>
-        <translation>最近刷新 %1</translation>
-    </message>
-    <message>
         <source>Draft #%1 “%2” created. Nobody can grab yet: check it below, then launch it.</source>
         <translation>草稿 #%1“%2”已创建。目前还没有人能抢：请在下方核对后再上线。</translation>
     </message>
@@ -2868,16 +2919,75 @@ This cannot be undone.</source>
         <translation>无法读取活动列表。</translation>
     </message>
     <message>
-        <source>Enter your name as the operator first: every change is audited.</source>
-        <translation>请先填写操作人姓名：每项改动都会记入审计日志。</translation>
-    </message>
-    <message>
         <source>Campaigns</source>
         <translation>红包活动</translation>
     </message>
     <message>
         <source>No campaigns yet.</source>
         <translation>暂无活动。</translation>
+    </message>
+    <message>
+        <source>Search campaigns by name or id</source>
+        <translation>按名称或编号搜索活动</translation>
+    </message>
+    <message>
+        <source>Audited as %1.</source>
+        <translation>审计记录为 %1。</translation>
+    </message>
+    <message>
+        <source>You are asked for your name first: every change is audited under it.</source>
+        <translation>首次操作前会先询问您的名字：每项更改都以此名字记入审计日志。</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CheckinStatsView</name>
+    <message>
+        <source>&amp;Show</source>
+        <translation>显示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Checked in</source>
+        <translation>已签到</translation>
+    </message>
+    <message>
+        <source>Make-ups</source>
+        <translation>补签</translation>
+    </message>
+    <message>
+        <source>Month:</source>
+        <translation>月份：</translation>
+    </message>
+    <message>
+        <source>Users who checked in at least once this month</source>
+        <translation>本月至少签到一次的用户</translation>
+    </message>
+    <message>
+        <source>Users who checked in on every day of the month so far, make-ups included</source>
+        <translation>本月截至今天每天都签到的用户（含补签）</translation>
+    </message>
+    <message>
+        <source>Active this month: %1</source>
+        <translation>本月活跃：%1</translation>
+    </message>
+    <message>
+        <source>Every day so far: %1</source>
+        <translation>截至今天每天签到：%1</translation>
+    </message>
+    <message>
+        <source>Check-ins and make-ups per day, %1</source>
+        <translation>每日签到与补签，%1</translation>
+    </message>
+    <message>
+        <source>Statistics of %1 read</source>
+        <translation>已读取 %1 的统计</translation>
+    </message>
+    <message>
+        <source>Could not read the check-in statistics.</source>
+        <translation>无法读取签到统计。</translation>
+    </message>
+    <message>
+        <source>Check-in statistics</source>
+        <translation>签到统计</translation>
     </message>
 </context>
 <context>
@@ -2992,10 +3102,6 @@ This cannot be undone.</source>
         <translation>保存连接配置；密码存入系统钥匙串，绝不写入文件</translation>
     </message>
     <message>
-        <source>Reconnect the console to this profile&apos;s servers</source>
-        <translation>让控制台改连此配置中的服务器</translation>
-    </message>
-    <message>
         <source>no saved profile</source>
         <translation>未保存的配置</translation>
     </message>
@@ -3030,10 +3136,6 @@ This cannot be undone.</source>
     <message>
         <source>Switching the console to “%1”…</source>
         <translation>正在把控制台切换到“%1”…</translation>
-    </message>
-    <message>
-        <source>Redis %1 · SQL %2</source>
-        <translation>Redis %1 · SQL %2</translation>
     </message>
     <message>
         <source>down</source>
@@ -3082,6 +3184,58 @@ This cannot be undone.</source>
     <message>
         <source>Connections</source>
         <translation>连接管理</translation>
+    </message>
+    <message>
+        <source>Switch</source>
+        <translation>切换</translation>
+    </message>
+    <message>
+        <source>Test this profile&apos;s servers, then, once you confirm, reconnect the whole console to them</source>
+        <translation>先测试此配置的服务器，经您确认后再将整个控制台重新连接到它们</translation>
+    </message>
+    <message>
+        <source>Testing the servers of “%1” before switching…</source>
+        <translation>切换前正在测试“%1”的服务器…</translation>
+    </message>
+    <message>
+        <source>the sandbox</source>
+        <translation>沙盒</translation>
+    </message>
+    <message>
+        <source>the servers given on the command line</source>
+        <translation>命令行指定的服务器</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <source>Not switched to “%1”: %2 The console stays on %3.</source>
+        <translation>未切换到“%1”：%2 控制台仍使用%3。</translation>
+    </message>
+    <message>
+        <source>Redis answered in %1 and SQL in %2. Every view reconnects to “%3”; what they show now is read again.</source>
+        <translation>Redis 在 %1 内应答，SQL 在 %2 内应答。所有视图将重新连接到“%3”，当前显示的内容会重新读取。</translation>
+    </message>
+    <message>
+        <source>The sandbox stops: its private Redis server and its worker end, and its demo data is discarded (a sandbox started later begins with fresh demo data).</source>
+        <translation>沙盒将停止：其私有 Redis 服务器和工作进程结束，演示数据被丢弃（之后启动的沙盒会使用全新的演示数据）。</translation>
+    </message>
+    <message>
+        <source>The console leaves %1.</source>
+        <translation>控制台将离开%1。</translation>
+    </message>
+    <message>
+        <source>“%1” is read-only: every change will be refused.</source>
+        <translation>“%1”为只读：所有更改都会被拒绝。</translation>
+    </message>
+    <message>
+        <source>Switch the console to “%1”?</source>
+        <translation>将控制台切换到“%1”？</translation>
+    </message>
+    <message>
+        <source>Still on %1: nothing was switched.</source>
+        <translation>仍在使用%1：未做任何切换。</translation>
     </message>
 </context>
 <context>
@@ -3221,10 +3375,6 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>true：在发送命令的地方拒绝一切写操作（Redis 和 SQL）。</translation>
     </message>
     <message>
-        <source>The view to open or render: users, campaigns, queues, recovery, audit, connections.</source>
-        <translation>要打开或渲染的视图：users、campaigns、queues、recovery、audit、connections。</translation>
-    </message>
-    <message>
         <source>Show this campaign (its id).</source>
         <translation>显示这个活动（活动 ID）。</translation>
     </message>
@@ -3239,6 +3389,22 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>invalid --campaign &apos;%1&apos;: expected a campaign id (a positive whole number)</source>
         <translation>--campaign“%1”无效：应为活动 ID（正整数）</translation>
+    </message>
+    <message>
+        <source>Colours: system (the default), light or dark.</source>
+        <translation>配色：system（默认，跟随系统）、light（浅色）或 dark（深色）。</translation>
+    </message>
+    <message>
+        <source>theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>invalid --theme &apos;%1&apos;: expected system, light or dark</source>
+        <translation>无效的 --theme“%1”：应为 system、light 或 dark</translation>
+    </message>
+    <message>
+        <source>The view to open or render: users, campaigns, queues, recovery, audit, connections, stats.</source>
+        <translation>要打开或渲染的视图：users、campaigns、queues、recovery、audit、connections、stats。</translation>
     </message>
 </context>
 <context>
@@ -3266,6 +3432,33 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>Worker: retrying</source>
         <translation>工作进程：正在重试</translation>
+    </message>
+    <message>
+        <source>Worker: running again</source>
+        <translation>工作进程：已恢复运行</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::DeadLetterEditDialog</name>
+    <message>
+        <source>Edit and retry</source>
+        <translation>编辑并重试</translation>
+    </message>
+    <message>
+        <source>Correct the entry, then put it back on the queue of %1 in place of the one stored. The audit log keeps both versions.</source>
+        <translation>修正该条目，然后用它替换存储的条目放回 %1 的队列。审计日志会保留两个版本。</translation>
+    </message>
+    <message>
+        <source>Put it back on the queue</source>
+        <translation>放回队列</translation>
+    </message>
+    <message>
+        <source>Unchanged: correct the entry first (Retry puts it back as it is).</source>
+        <translation>未修改：请先修正条目（“重试”会按原样放回）。</translation>
+    </message>
+    <message>
+        <source>A worker of %1 could not read this: it is not a task of that queue.</source>
+        <translation>%1 的工作进程无法读取此内容：它不是该队列的任务。</translation>
     </message>
 </context>
 <context>
@@ -3305,10 +3498,6 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>Remove the selected entries for good (the audit log keeps a copy)</source>
         <translation>永久删除选中的条目（审计日志会保留副本）</translation>
-    </message>
-    <message>
-        <source>Select an entry to see it as it is stored.</source>
-        <translation>选择一个条目，查看它存储的原始内容。</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
@@ -3385,6 +3574,44 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>
             <numerusform>正在丢弃 %n 条…</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Select an entry to see it as it is stored, byte for byte.</source>
+        <translation>选择一个条目，按存储时的原样逐字节查看。</translation>
+    </message>
+    <message>
+        <source>Set aside before Lantern kept the reason: when and why were not recorded.</source>
+        <translation>该条目在 Lantern 记录原因之前被搁置：时间和原因均未记录。</translation>
+    </message>
+    <message>
+        <source>Set aside %1: %2</source>
+        <translation>搁置于 %1：%2</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>未说明原因</translation>
+    </message>
+    <message numerus="yes">
+        <source>(after %n tries)</source>
+        <translation>
+            <numerusform>（尝试 %n 次后）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Edit and retry…</source>
+        <translation>编辑并重试…</translation>
+    </message>
+    <message>
+        <source>Correct the selected entry and put it back on its queue in its place</source>
+        <translation>修正所选条目，并用它替换原条目放回其队列</translation>
+    </message>
+    <message>
+        <source>A worker cannot read this entry, so a retry would bring it straight back here. Correct it with “Edit and retry…”, or discard it (the audit log keeps a copy).</source>
+        <translation>工作进程无法读取此条目，重试会让它立即回到这里。请用“编辑并重试…”修正它，或将其丢弃（审计日志会保留副本）。</translation>
+    </message>
+    <message>
+        <source>Putting the edited entry back…</source>
+        <translation>正在放回编辑后的条目…</translation>
     </message>
 </context>
 <context>
@@ -3494,16 +3721,8 @@ SQL：%2</translation>
         <translation>暂停自动刷新</translation>
     </message>
     <message>
-        <source>down</source>
-        <translation>不可用</translation>
-    </message>
-    <message>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>Round trip of a Redis PING and an SQL SELECT 1, measured every 15 seconds</source>
-        <translation>Redis PING 和 SQL SELECT 1 的往返耗时，每 15 秒测量一次</translation>
     </message>
     <message>
         <source>&amp;Language</source>
@@ -3531,6 +3750,71 @@ SQL：%2</translation>
         <source>This connection refuses every change: look-ups and views work, make-ups, campaign actions, dead-letter and recovery actions are disabled.</source>
         <translation>此连接拒绝一切修改：查询和各视图照常可用，补签、红包活动操作、死信和故障恢复操作均已禁用。</translation>
     </message>
+    <message>
+        <source>Set &amp;operator name…</source>
+        <translation>设置操作员名字(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Sandbox crowd:</source>
+        <translation>沙盒人群：</translation>
+    </message>
+    <message>
+        <source> grabs/s</source>
+        <translation> 次抢/秒</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Simulated users grab this many envelopes per second from every live campaign of the sandbox, including the ones you create and launch.</source>
+        <translation>模拟用户每秒从沙盒中每个进行中的活动（包括您创建并上线的活动）抢这么多个红包。</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <comment>a server not heard from yet</comment>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>up</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Redis and SQL as last heard of (Redis at %1, SQL at %2): every answer a view gets counts, and a PING and a SELECT 1 measure the round trips every 15 seconds and whenever a request fails.</source>
+        <translation>Redis 和 SQL 最近一次的状态（Redis 于 %1，SQL 于 %2）：视图收到的每个应答都会计入；PING 和 SELECT 1 每 15 秒以及每次请求失败时测量往返时间。</translation>
+    </message>
+    <message>
+        <source>Operator: %1</source>
+        <translation>操作员：%1</translation>
+    </message>
+    <message>
+        <source>Every change you make is recorded in the audit log under this name. Click to change it.</source>
+        <translation>您的每项更改都以此名字记入审计日志。点击可更改。</translation>
+    </message>
+    <message>
+        <source>Operator: not set</source>
+        <translation>操作员：未设置</translation>
+    </message>
+    <message>
+        <source>No operator name yet: the first change you make asks for it, since every change is recorded in the audit log under a name. Click to set it now.</source>
+        <translation>尚未设置操作员名字：由于每项更改都要以名字记入审计日志，您第一次进行更改时会被询问。点击可立即设置。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::MakeupDialog</name>
@@ -3547,16 +3831,8 @@ SQL：%2</translation>
         <translation>为什么补签？例如：当天晚上应用无法使用。</translation>
     </message>
     <message>
-        <source>Your name</source>
-        <translation>你的姓名</translation>
-    </message>
-    <message>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
-    </message>
-    <message>
-        <source>&amp;Operator:</source>
-        <translation>操作人(&amp;O)：</translation>
     </message>
     <message>
         <source>Grant make-up</source>
@@ -3581,10 +3857,55 @@ SQL：%2</translation>
     </message>
 </context>
 <context>
-    <name>lantern::ui::QueueConfirmDialog</name>
+    <name>lantern::ui::OperatorDialog</name>
+    <message>
+        <source>Change the operator</source>
+        <translation>更改操作员</translation>
+    </message>
+    <message>
+        <source>Who is at the console?</source>
+        <translation>谁在使用控制台？</translation>
+    </message>
+    <message>
+        <source>Every change made in this console — make-ups, campaign actions, dead letters, recovery — is recorded in the audit log under this name, until you change it here or close the console.</source>
+        <translation>在此控制台中做出的每项更改（补签、活动操作、死信、恢复）都会以此名字记入审计日志，直到您在此更改或关闭控制台。</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation>您的名字</translation>
+    </message>
+    <message>
+        <source>&amp;Operator:</source>
+        <translation>操作员(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Use this name</source>
+        <translation>使用此名字</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::OperatorIdentity</name>
+    <message>
+        <source>Enter the name the audit log records for your changes.</source>
+        <translation>请输入审计日志为您的更改记录的名字。</translation>
+    </message>
+    <message numerus="yes">
+        <source>At most %n characters.</source>
+        <translation>
+            <numerusform>最多 %n 个字符。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No control characters, please.</source>
+        <translation>请勿使用控制字符。</translation>
+    </message>
+    <message>
+        <source>The session&apos;s operator, recorded in the audit log; change it in the window&apos;s status bar.</source>
+        <translation>本次会话的操作员，会记入审计日志；可在窗口状态栏中更改。</translation>
+    </message>
     <message>
         <source>Operator:</source>
-        <translation>操作人：</translation>
+        <translation>操作员：</translation>
     </message>
 </context>
 <context>
@@ -3638,10 +3959,6 @@ SQL：%2</translation>
     <message>
         <source>Throughput</source>
         <translation>吞吐量</translation>
-    </message>
-    <message>
-        <source>Last refresh %1</source>
-        <translation>最近刷新 %1</translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) waiting</source>
@@ -3757,10 +4074,6 @@ SQL：%2</translation>
         </translation>
     </message>
     <message>
-        <source>Last refresh %1</source>
-        <translation>最近刷新 %1</translation>
-    </message>
-    <message>
         <source>Compensate worker %1?</source>
         <translation>补偿工作进程 %1？</translation>
     </message>
@@ -3825,6 +4138,29 @@ SQL：%2</translation>
         <translation>
             <numerusform>&lt;b&gt;%1&lt;/b&gt;：Redis 中有 %Ln 条签到，对账前 SQL 中有 %2 条。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::TableActions</name>
+    <message>
+        <source>&amp;Copy rows</source>
+        <translation>复制行(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Export as CSV…</source>
+        <translation>导出为 CSV(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export as CSV</source>
+        <translation>导出为 CSV</translation>
+    </message>
+    <message>
+        <source>The table could not be written to %1: %2</source>
+        <translation>无法将表格写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
     </message>
 </context>
 <context>

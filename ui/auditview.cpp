@@ -358,7 +358,7 @@ void AuditView::onPageLoaded(quint64 serial, const AuditPage &page)
         return;  // superseded by a newer request
     m_waitingFor = 0;
     m_busy->setVisible(false);
-    m_banner->clear();
+    m_banner->readSucceeded();
     const qint64 keep = m_keepSelected;
     m_model->setPage(page);
     const int row = keep != 0 ? m_model->rowOf(keep) : -1;
@@ -367,11 +367,11 @@ void AuditView::onPageLoaded(quint64 serial, const AuditPage &page)
     else
         m_detail->showNothing();
     if (m_cursors.size() == 1 && page.entries.isEmpty() && !m_filter.isEmpty())
-        m_banner->showMessage(MessageBanner::Kind::Information, tr("No audit entries match these filters."));
+        m_banner->showDataNote(MessageBanner::Kind::Information, tr("No audit entries match these filters."));
     else if (m_cursors.size() == 1 && page.entries.isEmpty())
-        m_banner->showMessage(MessageBanner::Kind::Information, tr("The audit log is empty: no operator has changed anything yet."));
+        m_banner->showDataNote(MessageBanner::Kind::Information, tr("The audit log is empty: no operator has changed anything yet."));
     updatePaging();
-    Q_EMIT statusMessage(tr("Audit log read %1").arg(QTime::currentTime().toString(u"HH:mm:ss")));
+    Q_EMIT dataRead(ServerStatus::Server::Sql, QDateTime::currentDateTime());
     Q_EMIT pageShown();
 }
 
@@ -381,7 +381,7 @@ void AuditView::onLoadFailed(quint64 serial, const QString &message, const QStri
         return;
     m_waitingFor = 0;
     m_busy->setVisible(false);
-    m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
+    m_banner->showReadFailure(message, detail);
     updatePaging();
     Q_EMIT failed(message);
 }

@@ -72,8 +72,6 @@ Q_SIGNALS:
     void pageRequested(quint64 serial, const lantern::AuditFilter &filter, qint64 beforeId, int limit);
     /** A page is on screen. */
     void pageShown();
-    /** A request failed; its message is on screen. */
-    void failed(const QString &message);
 
 private:
     void onPageLoaded(quint64 serial, const AuditPage &page);

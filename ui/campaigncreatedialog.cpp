@@ -3,6 +3,8 @@
 #include "console/campaignlistmodel.h"
 #include "console/campaignmoney.h"
 #include "console/campaignpreviewer.h"
+#include "consoletheme.h"
+#include "operatoridentity.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -50,7 +52,7 @@ CampaignCreateDialog::CampaignCreateDialog(CampaignPreviewer *previewer, const Q
       m_algorithmHelp(new QLabel(this)),
       m_seed(nullptr),
       m_attempts(new QSpinBox(this)),
-      m_operator(new QLineEdit(operatorName, this)),
+      m_operatorName(operatorName.trimmed()),
       m_previewState(new QLabel(this)),
       m_stats(new QLabel(this)),
       m_chartView(new QChartView(this)),
@@ -118,14 +120,12 @@ CampaignCreateDialog::CampaignCreateDialog(CampaignPreviewer *previewer, const Q
     m_attempts->setToolTip(tr("How often one user may try to grab; further tries are refused."));
     form->addRow(tr("&Attempts per user:"), m_attempts);
 
-    m_operator->setObjectName(QStringLiteral("operator"));
-    m_operator->setMaxLength(MaxOperatorLength);
-    m_operator->setPlaceholderText(tr("Your name, for the audit log"));
-    form->addRow(tr("&Operator:"), m_operator);
+    // The session's operator: changed in the window (status bar, File menu), never here.
+    OperatorIdentity::addRowTo(form, m_operatorName, this);
 
     for (QLabel *label : std::as_const(m_errorLabels)) {
         label->setWordWrap(true);
-        label->setStyleSheet(QStringLiteral("QLabel { color: #a50e0e; }"));
+        label->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(ConsoleTheme::errorText()));
         label->setVisible(false);
     }
 
@@ -149,6 +149,7 @@ CampaignCreateDialog::CampaignCreateDialog(CampaignPreviewer *previewer, const Q
     m_chart->legend()->setVisible(false);
     m_chart->setTitle(tr("How the total is split"));
     m_chart->setMargins(QMargins(2, 2, 2, 2));
+    ConsoleTheme::style(m_chart);
     m_chartView->setChart(m_chart);
     m_chartView->setRenderHint(QPainter::Antialiasing);
     auto *previewColumn = new QVBoxLayout;
@@ -175,13 +176,13 @@ CampaignCreateDialog::CampaignCreateDialog(CampaignPreviewer *previewer, const Q
     layout->addLayout(columns, 1);
     layout->addWidget(m_buttons);
     const int character = fontMetrics().averageCharWidth();
-    for (QWidget *field : std::initializer_list<QWidget *>{m_name, m_total, m_count, m_minimum, m_algorithm, m_seed, m_operator})
+    for (QWidget *field : std::initializer_list<QWidget *>{m_name, m_total, m_count, m_minimum, m_algorithm, m_seed})
         field->setMinimumWidth(character * 30);
     m_algorithmHelp->setMinimumWidth(character * 30);
     m_chartView->setMinimumSize(character * 60, fontMetrics().height() * 18);
     resize(character * 140, fontMetrics().height() * 42);
 
-    for (QLineEdit *field : {m_name, m_total, m_count, m_minimum, m_operator})
+    for (QLineEdit *field : {m_name, m_total, m_count, m_minimum})
         connect(field, &QLineEdit::textChanged, this, &CampaignCreateDialog::revalidate);
     connect(m_algorithm, &QComboBox::currentIndexChanged, this, &CampaignCreateDialog::revalidate);
     connect(m_attempts, &QSpinBox::valueChanged, this, &CampaignCreateDialog::revalidate);
@@ -241,7 +242,7 @@ std::optional<CampaignDraft> CampaignCreateDialog::draft() const
 
 QString CampaignCreateDialog::operatorName() const
 {
-    return m_operator->text().trimmed();
+    return m_operatorName;
 }
 
 QString CampaignCreateDialog::fieldError(CampaignDraftCheck::Field field) const
@@ -285,7 +286,6 @@ void CampaignCreateDialog::revalidate()
         break;
     }
     const bool operatorOk = !operatorName().isEmpty();
-    m_operator->setToolTip(operatorOk ? QString() : tr("The audit log needs your name."));
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(canCreate());
     m_buttons->button(QDialogButtonBox::Ok)->setToolTip(
             canCreate() ? QString() : (operatorOk ? tr("Fix the fields marked in red first.") : tr("Enter your name as the operator first.")));

@@ -36,8 +36,6 @@ class CampaignCreateDialog final : public QDialog {
     Q_DISABLE_COPY_MOVE(CampaignCreateDialog)
 
 public:
-    static constexpr int MaxOperatorLength = 64;  // audit_log.actor
-
     CampaignCreateDialog(CampaignPreviewer *previewer, const QString &operatorName, QWidget *parent = nullptr);
     ~CampaignCreateDialog() override;
 
@@ -81,7 +79,7 @@ private:
     QLabel *m_algorithmHelp;
     QLineEdit *m_seed;
     QSpinBox *m_attempts;
-    QLineEdit *m_operator;
+    QString m_operatorName;
     QMap<CampaignDraftCheck::Field, QLabel *> m_errorLabels;
     QLabel *m_previewState;
     QLabel *m_stats;

@@ -1,8 +1,10 @@
 #include "campaigndetailpanel.h"
 
 #include "campaigndrainbar.h"
+#include "chartaxes.h"
 #include "console/campaignlistmodel.h"
 #include "console/campaignmoney.h"
+#include "consoletheme.h"
 
 #include <QChart>
 #include <QChartView>
@@ -154,6 +156,7 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     m_rateChart->setTitle(tr("Grabs and payouts per second"));
     m_rateChart->setMargins(QMargins(4, 4, 4, 4));
     m_rateChart->setBackgroundRoundness(0);
+    ConsoleTheme::style(m_rateChart);
     m_rateView->setChart(m_rateChart);
     m_rateView->setRenderHint(QPainter::Antialiasing);
     m_rateView->setMinimumSize(260, 180);
@@ -302,7 +305,7 @@ void CampaignDetailPanel::updateRateChart()
     m_payoutSeries->replace(pointsOf(m_payoutRate));
     const qint64 now = m_snapshot.loadedAtMs;
     const qint64 first = m_rate.points().isEmpty() ? now - 60'000 : std::min(m_rate.points().constFirst().atMs, now - 60'000);
-    m_timeAxis->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(now));
+    setRoundTimeRange(m_timeAxis, first, now);
     const double peak = std::max(m_rate.peak(), m_payoutRate.peak());
     m_rateAxis->setRange(0, peak < 5 ? 5 : peak * 1.15);
     m_rateAxis->applyNiceNumbers();
@@ -323,7 +326,7 @@ void CampaignDetailPanel::updateRateChart()
                           nullptr, int(std::min<qint64>(summary.providerErrors, INT_MAX)))
                                .arg(payoutsNow, locale().toString(summary.pendingCount)));
     m_payouts->setStyleSheet(summary.providerErrors > 0 && summary.providerErrors * 2 > summary.paidCount + summary.providerErrors
-                                     ? QStringLiteral("QLabel { color: #a50e0e; }")
+                                     ? QStringLiteral("QLabel { color: %1; }").arg(ConsoleTheme::errorText())
                                      : QStringLiteral("QLabel { color: palette(placeholder-text); }"));
 }
 

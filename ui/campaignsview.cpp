@@ -7,7 +7,6 @@
 #include "console/campaignmoney.h"
 #include "console/campaignpreviewer.h"
 #include "messagebanner.h"
-#include "operatorname.h"
 #include "writeaction.h"
 
 #include <QDateTime>
@@ -23,6 +22,7 @@
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -43,7 +43,9 @@ CampaignsView::CampaignsView(QWidget *parent)
     : ConsoleView(parent),
       m_confirm(&askInMessageBox),
       m_model(new CampaignListModel(this)),
-      m_operator(new QLineEdit(this)),
+      m_searchDelay(new QTimer(this)),
+      m_hiddenSampling(new QTimer(this)),
+      m_search(new QLineEdit(this)),
       m_newButton(new QPushButton(tr("New campaign…"), this)),
       m_launchButton(new QPushButton(tr("Launch…"), this)),
       m_pauseButton(new QPushButton(tr("Pause…"), this)),
@@ -78,17 +80,9 @@ CampaignsView::CampaignsView(QWidget *parent)
     m_busy->setRange(0, 0);
     m_busy->setTextVisible(false);
     m_busy->setFixedWidth(96);
-    m_busy->setFixedHeight(m_operator->sizeHint().height() / 3);
+    m_busy->setFixedHeight(m_newButton->sizeHint().height() / 3);
     m_busy->setToolTip(tr("Waiting for Redis and the database…"));
     m_busy->setVisible(false);
-    m_operator->setObjectName(QStringLiteral("operatorField"));
-    m_operator->setText(savedOperatorName());
-    m_operator->setMaxLength(CampaignCreateDialog::MaxOperatorLength);
-    m_operator->setPlaceholderText(tr("Your name"));
-    m_operator->setToolTip(tr("Every change is recorded in the audit log under this name."));
-    m_operator->setMinimumWidth(m_operator->fontMetrics().averageCharWidth() * 16);
-    auto *operatorLabel = new QLabel(tr("&Operator:"), this);
-    operatorLabel->setBuddy(m_operator);
     auto *actions = new QHBoxLayout;
     actions->addWidget(m_newButton);
     actions->addSpacing(12);
@@ -97,8 +91,6 @@ CampaignsView::CampaignsView(QWidget *parent)
     actions->addWidget(m_resumeButton);
     actions->addWidget(m_closeButton);
     actions->addStretch(1);
-    actions->addWidget(operatorLabel);
-    actions->addWidget(m_operator);
     actions->addWidget(m_refreshButton);
     actions->addWidget(m_busy);
     connect(m_newButton, &QPushButton::clicked, this, &CampaignsView::openCreateDialog);
@@ -107,11 +99,6 @@ CampaignsView::CampaignsView(QWidget *parent)
     connect(m_resumeButton, &QPushButton::clicked, this, &CampaignsView::resumeSelected);
     connect(m_closeButton, &QPushButton::clicked, this, &CampaignsView::closeSelected);
     connect(m_refreshButton, &QToolButton::clicked, this, &CampaignsView::refresh);
-    connect(m_operator, &QLineEdit::textChanged, this, &CampaignsView::updateActions);
-    connect(m_operator, &QLineEdit::editingFinished, this, [this] {
-        if (!operatorName().isEmpty())
-            saveOperatorName(operatorName());
-    });
 
     // The list, one page at a time.
     m_list->setModel(m_model);
@@ -136,7 +123,21 @@ CampaignsView::CampaignsView(QWidget *parent)
     m_nextPage->setToolTip(tr("Older campaigns"));
     connect(m_previousPage, &QToolButton::clicked, this, [this] { showPage(std::max<qint64>(0, m_offset - PageSize)); });
     connect(m_nextPage, &QToolButton::clicked, this, [this] { showPage(m_offset + PageSize); });
+    // A search and a sort the server runs: the list is paged.
+    m_search->setObjectName(QStringLiteral("campaignSearch"));
+    m_search->setPlaceholderText(tr("Search campaigns by name or id"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(fontMetrics().horizontalAdvance(m_search->placeholderText()) + fontMetrics().averageCharWidth() * 8);
+    m_searchDelay->setSingleShot(true);
+    m_searchDelay->setInterval(300);
+    connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
+    connect(m_searchDelay, &QTimer::timeout, this, [this] { search(m_search->text()); });
+    header->setSectionsClickable(true);
+    header->setSortIndicatorShown(true);
+    header->setSortIndicator(CampaignListModel::Id, Qt::DescendingOrder);
+    connect(header, &QHeaderView::sortIndicatorChanged, this, &CampaignsView::sortBy);
     auto *pager = new QHBoxLayout;
+    pager->addWidget(m_search);
     pager->addStretch(1);
     pager->addWidget(m_pageLabel);
     pager->addWidget(m_previousPage);
@@ -169,6 +170,23 @@ CampaignsView::CampaignsView(QWidget *parent)
     m_detail->showNothing(tr("Connecting…"));
     updateActions();
     updateBusy();
+    m_hiddenSampling->setInterval(HiddenSampleMs);
+    connect(m_hiddenSampling, &QTimer::timeout, this, [this] {
+        if (m_selectedId != 0 && !m_snapshotOut)
+            requestSnapshot();
+    });
+}
+
+void CampaignsView::showEvent(QShowEvent *event)
+{
+    m_hiddenSampling->stop();
+    ConsoleView::showEvent(event);
+}
+
+void CampaignsView::hideEvent(QHideEvent *event)
+{
+    m_hiddenSampling->start();
+    ConsoleView::hideEvent(event);
 }
 
 CampaignsView::~CampaignsView() = default;
@@ -251,7 +269,38 @@ void CampaignsView::requestList()
         return;
     m_listOut = ++m_serial;
     updateBusy();
-    Q_EMIT listRequested(m_listOut, m_offset, PageSize);
+    Q_EMIT listRequested(m_listOut, m_offset, PageSize, m_query);
+}
+
+void CampaignsView::search(const QString &text)
+{
+    m_searchDelay->stop();
+    if (m_search->text() != text) {
+        const QSignalBlocker blocker(m_search);
+        m_search->setText(text);
+    }
+    m_query.search = text.trimmed();
+    m_offset = 0;
+    requestList();
+}
+
+void CampaignsView::sortBy(int column, Qt::SortOrder order)
+{
+    QHeaderView *header = m_list->horizontalHeader();
+    if (!CampaignListModel::isSortable(column)) {
+        // Grab counters live in Redis: a page sorted by them would be a sorted slice.
+        const QSignalBlocker blocker(header);
+        header->setSortIndicator(m_query.sortColumn, m_query.order);
+        return;
+    }
+    if (header->sortIndicatorSection() != column || header->sortIndicatorOrder() != order) {
+        const QSignalBlocker blocker(header);
+        header->setSortIndicator(column, order);
+    }
+    m_query.sortColumn = column;
+    m_query.order = order;
+    m_offset = 0;
+    requestList();
 }
 
 void CampaignsView::requestSnapshot()
@@ -304,8 +353,7 @@ void CampaignsView::onPageLoaded(quint64 serial, const CampaignPage &page)
         return;  // superseded
     m_listOut = 0;
     updateBusy();
-    if (!m_actionOut && m_banner->kind() == MessageBanner::Kind::Error)
-        m_banner->clear();
+    m_banner->readSucceeded();
     m_model->setPage(page);
     const QLocale locale;
     if (page.total == 0)
@@ -339,7 +387,7 @@ void CampaignsView::onPageLoaded(quint64 serial, const CampaignPage &page)
             requestSnapshot();  // a screenshot shows a fresh reading
     }
     updateActions();
-    Q_EMIT statusMessage(tr("Last refresh %1").arg(QTime::currentTime().toString(u"HH:mm:ss")));
+    Q_EMIT dataRead(ServerStatus::both(), QDateTime::currentDateTime());
     Q_EMIT pageShown();
 }
 
@@ -351,11 +399,10 @@ void CampaignsView::onSnapshotLoaded(quint64 serial, const CampaignSnapshot &sna
     updateBusy();
     if (snapshot.summary.campaign.id != m_selectedId)
         return;
-    if (!m_actionOut && m_banner->kind() == MessageBanner::Kind::Error)
-        m_banner->clear();
+    m_banner->readSucceeded();
     m_detail->showSnapshot(snapshot);
     updateActions();
-    Q_EMIT statusMessage(tr("Last refresh %1").arg(QTime::currentTime().toString(u"HH:mm:ss")));
+    Q_EMIT dataRead(ServerStatus::both(), QDateTime::currentDateTime());
     Q_EMIT campaignShown(snapshot);
     finishScreenshot(true);
 }
@@ -417,13 +464,15 @@ void CampaignsView::onFailed(quint64 serial, const QString &message, const QStri
         m_snapshotOut = 0;
     } else if (serial == m_actionOut) {
         m_actionOut = 0;
+        m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
         refresh();  // show what the campaign is now
     } else {
         return;  // superseded
     }
     updateBusy();
     updateActions();
-    m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
+    if (m_banner->text() != message)
+        m_banner->showReadFailure(message, detail);
     Q_EMIT failed(message);
     finishScreenshot(false, message);
 }
@@ -445,18 +494,18 @@ void CampaignsView::updateActions()
 {
     const auto status = selectedStatus();
     const bool ready = m_service && !m_actionOut;
-    const bool named = !operatorName().isEmpty();
     const bool readOnly = isReadOnly();
+    // No operator set yet disables nothing: the first change asks for the name.
     WriteAction::setEnabled(m_newButton, m_service && m_previewer && !m_actionOut, readOnly);
-    WriteAction::setEnabled(m_launchButton, ready && named && status == CampaignStatus::Draft, readOnly);
-    WriteAction::setEnabled(m_pauseButton, ready && named && status == CampaignStatus::Live, readOnly);
-    WriteAction::setEnabled(m_resumeButton, ready && named && status == CampaignStatus::Paused, readOnly);
-    WriteAction::setEnabled(m_closeButton, ready && named && status && *status != CampaignStatus::Closed, readOnly);
+    WriteAction::setEnabled(m_launchButton, ready && status == CampaignStatus::Draft, readOnly);
+    WriteAction::setEnabled(m_pauseButton, ready && status == CampaignStatus::Live, readOnly);
+    WriteAction::setEnabled(m_resumeButton, ready && status == CampaignStatus::Paused, readOnly);
+    WriteAction::setEnabled(m_closeButton, ready && status && *status != CampaignStatus::Closed, readOnly);
     m_refreshButton->setEnabled(m_service != nullptr);
-    m_operator->setStyleSheet(named ? QString() : QStringLiteral("QLineEdit { border: 1px solid #d93025; }"));
-    const QString needName = named ? QString() : tr("Enter your name as the operator first: every change is audited.");
-    for (QPushButton *button : {m_launchButton, m_pauseButton, m_resumeButton, m_closeButton})
-        button->setStatusTip(needName);
+    const QString who = operatorIdentity()->isSet() ? tr("Audited as %1.").arg(operatorName())
+                                                     : tr("You are asked for your name first: every change is audited under it.");
+    for (QPushButton *button : {m_newButton, m_launchButton, m_pauseButton, m_resumeButton, m_closeButton})
+        button->setStatusTip(who);
 }
 
 void CampaignsView::updateBusy()
@@ -466,18 +515,17 @@ void CampaignsView::updateBusy()
 
 void CampaignsView::setOperatorName(const QString &name)
 {
-    m_operator->setText(name);
-    updateActions();
+    operatorIdentity()->setName(name);
 }
 
 QString CampaignsView::operatorName() const
 {
-    return m_operator->text().trimmed();
+    return operatorIdentity()->name();
 }
 
 CampaignCreateDialog *CampaignsView::openCreateDialog()
 {
-    if (!m_service || !m_previewer || isReadOnly())
+    if (!m_service || !m_previewer || isReadOnly() || !operatorIdentity()->ensure(this))
         return nullptr;
     auto *dialog = new CampaignCreateDialog(m_previewer, operatorName(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -487,8 +535,6 @@ CampaignCreateDialog *CampaignsView::openCreateDialog()
         const auto draft = dialog->draft();
         if (!draft)
             return;
-        setOperatorName(dialog->operatorName());
-        saveOperatorName(dialog->operatorName());
         m_actionOut = ++m_serial;
         updateBusy();
         updateActions();
@@ -501,7 +547,7 @@ CampaignCreateDialog *CampaignsView::openCreateDialog()
 void CampaignsView::runAction(CampaignAction action)
 {
     const auto status = selectedStatus();
-    if (!m_service || m_actionOut || !status || operatorName().isEmpty() || isReadOnly())
+    if (!m_service || m_actionOut || !status || isReadOnly() || !operatorIdentity()->ensure(this))
         return;
     const qint64 id = m_selectedId;
     // What the operator is told comes from the newest reading: the live view, else the list.
@@ -516,7 +562,6 @@ void CampaignsView::runAction(CampaignAction action)
     m_dialogOpen = false;
     if (!confirmed || id != m_selectedId || m_actionOut)
         return;
-    saveOperatorName(operatorName());
     m_actionOut = ++m_serial;
     updateBusy();
     updateActions();

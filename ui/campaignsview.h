@@ -10,6 +10,7 @@
 class QLabel;
 class QLineEdit;
 class QProgressBar;
+class QTimer;
 class QPushButton;
 class QTableView;
 class QToolButton;
@@ -40,6 +41,10 @@ public:
     /** Asks the operator to confirm an action; true to go ahead. Replaceable for tests. */
     using Confirmation = std::function<bool(QWidget *parent, const CampaignConfirmation &ask)>;
     static constexpr int PageSize = 50;
+    /** While hidden the view still reads the selected campaign every HiddenSampleMs, so its
+        grabs-per-second chart has the time it was away (the window refreshes only the view on
+        screen). */
+    static constexpr int HiddenSampleMs = 10'000;
 
     explicit CampaignsView(QWidget *parent = nullptr);
     ~CampaignsView() override;
@@ -68,7 +73,14 @@ public:
     void resumeSelected();
     void closeSelected();
     void showPage(qint64 offset);
+    /** Lists the campaigns whose name holds `text` (or whose id it is), from the first page. */
+    void search(const QString &text);
+    /** Sorts the list by `column` on the server (ignored for a column SQL does not hold). */
+    void sortBy(int column, Qt::SortOrder order);
+    const CampaignListQuery &listQuery() const { return m_query; }
+    QLineEdit *searchField() const { return m_search; }
 
+    /** Sets the session's operator (operatorIdentity()). */
     void setOperatorName(const QString &name);
     QString operatorName() const;
     bool isBusy() const { return m_listOut || m_snapshotOut || m_actionOut; }
@@ -78,7 +90,7 @@ public:
     MessageBanner *banner() const { return m_banner; }
 
 Q_SIGNALS:
-    void listRequested(quint64 serial, qint64 offset, int limit);
+    void listRequested(quint64 serial, qint64 offset, int limit, const lantern::CampaignListQuery &query);
     void snapshotRequested(quint64 serial, qint64 campaignId);
     void createRequested(quint64 serial, const lantern::CampaignDraft &draft, const QString &operatorName);
     void actionRequested(quint64 serial, qint64 campaignId, lantern::CampaignAction action, const QString &operatorName);
@@ -87,11 +99,12 @@ Q_SIGNALS:
     void campaignShown(const lantern::CampaignSnapshot &snapshot);
     void campaignCreated(const lantern::Campaign &campaign);
     void actionDone(lantern::CampaignAction action, const lantern::Campaign &campaign);
-    /** A request failed; its message is on screen. */
-    void failed(const QString &message);
 
 protected:
     void readOnlyChanged() override { updateActions(); }
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+    void operatorChanged() override { updateActions(); }
 
 private:
     void requestList();
@@ -119,12 +132,15 @@ private:
     quint64 m_snapshotOut = 0;
     quint64 m_actionOut = 0;
     qint64 m_offset = 0;
+    CampaignListQuery m_query;
+    QTimer *m_searchDelay;
+    QTimer *m_hiddenSampling;
     qint64 m_selectedId = 0;
     bool m_dialogOpen = false;
     bool m_screenshot = false;
     qint64 m_screenshotCampaign = 0;
 
-    QLineEdit *m_operator;
+    QLineEdit *m_search;
     QPushButton *m_newButton;
     QPushButton *m_launchButton;
     QPushButton *m_pauseButton;

@@ -3,11 +3,13 @@
 #include "console/connectionprofilemodel.h"
 #include "console/profilesecrets.h"
 #include "console/profilestore.h"
+#include "consoletheme.h"
 #include "core/errors.h"
 #include "messagebanner.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTime>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -38,11 +40,23 @@ QString resultRow(bool ok, const QString &server, const QString &text, const QSt
 {
     QString html = QStringLiteral("<tr><td style='padding-right:6px; color:%1; font-weight:bold'>%2</td>"
                                   "<td style='padding-right:10px'><b>%3</b></td><td>%4")
-                           .arg(ok ? QStringLiteral("#137333") : QStringLiteral("#a50e0e"), ok ? QStringLiteral("✓") : QStringLiteral("✗"),
+                           .arg(ok ? ConsoleTheme::goodText() : ConsoleTheme::errorText(), ok ? QStringLiteral("✓") : QStringLiteral("✗"),
                                 server.toHtmlEscaped(), text.toHtmlEscaped());
     if (!detail.isEmpty())
         html += QStringLiteral("<br><span style='color: palette(placeholder-text); font-size: small'>%1</span>").arg(detail.toHtmlEscaped());
     return html + QStringLiteral("</td></tr>");
+}
+
+bool askToSwitch(QWidget *parent, const QString &title, const QString &text)
+{
+    QMessageBox box(QMessageBox::Question, title, text, QMessageBox::NoButton, parent);
+    QPushButton *go = box.addButton(ConnectionsView::tr("Switch"), QMessageBox::AcceptRole);
+    QPushButton *cancel = box.addButton(QMessageBox::Cancel);
+    // Return keeps the session: switching throws away what runs now.
+    box.setDefaultButton(cancel);
+    box.setEscapeButton(cancel);
+    box.exec();
+    return box.clickedButton() == go;
 }
 
 } // namespace
@@ -73,6 +87,7 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
       m_busy(new QProgressBar(this)),
       m_result(new QLabel(this))
 {
+    m_confirmSwitch = &askToSwitch;
     // What the session runs on now.
     m_activeLabel->setObjectName(QStringLiteral("activeConnection"));
     m_activeLabel->setWordWrap(true);
@@ -166,7 +181,7 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
     m_busy->setVisible(false);
     m_testButton->setToolTip(tr("Connect to both servers and measure one round trip each (Redis PING, SQL SELECT 1)"));
     m_saveButton->setToolTip(tr("Save the profile; passwords go to the system keychain, never into the file"));
-    m_useButton->setToolTip(tr("Reconnect the console to this profile's servers"));
+    m_useButton->setToolTip(tr("Test this profile's servers, then, once you confirm, reconnect the whole console to them"));
     auto *actions = new QHBoxLayout;
     actions->addWidget(m_testButton);
     actions->addWidget(m_busy);
@@ -248,7 +263,7 @@ void ConnectionsView::showActive(const Config &config)
                            .arg(name.toHtmlEscaped(), config.redis.redacted().toHtmlEscaped(), config.db.redacted().toHtmlEscaped(),
                                 config.keyPrefix.toHtmlEscaped(), QString::fromUtf8(config.timeZone.id()).toHtmlEscaped());
     if (config.readOnly)
-        text += QStringLiteral(" · <span style='color:#a50e0e; font-weight:bold'>%1</span>").arg(tr("read-only").toHtmlEscaped());
+        text += QStringLiteral(" · <span style='color:%1; font-weight:bold'>%2</span>").arg(ConsoleTheme::errorText(), tr("read-only").toHtmlEscaped());
     m_activeLabel->setText(text);
 }
 
@@ -439,7 +454,7 @@ void ConnectionsView::testConnection()
 
 bool ConnectionsView::useProfile()
 {
-    if (!m_attached || !m_fetching.isEmpty())
+    if (!m_attached || !m_fetching.isEmpty() || m_switchWaiting != 0)
         return false;
     const ConnectionProfile profile = formProfile();
     if (profile.name.isEmpty()) {
@@ -449,10 +464,58 @@ bool ConnectionsView::useProfile()
     const std::optional<Config> config = formConfig();
     if (!config)
         return false;
-    showActive(*config);
-    m_banner->showMessage(MessageBanner::Kind::Information, tr("Switching the console to “%1”…").arg(profile.name));
-    Q_EMIT profileActivated(*config);
+    // The servers first: a profile that cannot serve must not replace a session that can.
+    m_switchTarget = config;
+    m_switchWaiting = ++m_serial;
+    m_result->setText(tr("Testing…"));
+    m_banner->showMessage(MessageBanner::Kind::Information, tr("Testing the servers of “%1” before switching…").arg(profile.name));
+    updateButtons();
+    Q_EMIT checkRequested(m_switchWaiting, *config);
     return true;
+}
+
+QString ConnectionsView::sessionName() const
+{
+    if (m_sandboxSession)
+        return tr("the sandbox");
+    if (m_active.profile.isEmpty())
+        return tr("the servers given on the command line");
+    return tr("“%1”").arg(m_active.profile);
+}
+
+void ConnectionsView::finishSwitch(const ConnectionCheck &result)
+{
+    const Config config = *m_switchTarget;
+    m_switchTarget.reset();
+    m_switchWaiting = 0;
+    showResult(result);
+    updateButtons();
+    const QString name = config.profile;
+    if (!result.redisOk || !result.sqlOk) {
+        const PlainFailure &failure = result.redisOk ? result.sqlFailure : result.redisFailure;
+        const QString text = tr("Not switched to “%1”: %2 The console stays on %3.").arg(name, failure.message, sessionName());
+        m_banner->showMessage(MessageBanner::Kind::Error, text, failure.detail);
+        Q_EMIT switchDeclined(text);
+        return;
+    }
+    QString text = tr("Redis answered in %1 and SQL in %2. Every view reconnects to “%3”; what they show now is read again.")
+                           .arg(milliseconds(result.redisMs), milliseconds(result.sqlMs), name);
+    if (m_sandboxSession)
+        text += QStringLiteral("\n\n") + tr("The sandbox stops: its private Redis server and its worker end, and its demo data is discarded "
+                                            "(a sandbox started later begins with fresh demo data).");
+    else
+        text += QStringLiteral("\n\n") + tr("The console leaves %1.").arg(sessionName());
+    if (config.readOnly)
+        text += QStringLiteral("\n\n") + tr("“%1” is read-only: every change will be refused.").arg(name);
+    if (!m_confirmSwitch(this, tr("Switch the console to “%1”?").arg(name), text)) {
+        const QString kept = tr("Still on %1: nothing was switched.").arg(sessionName());
+        m_banner->showMessage(MessageBanner::Kind::Information, kept);
+        Q_EMIT switchDeclined(kept);
+        return;
+    }
+    showActive(config);
+    m_banner->showMessage(MessageBanner::Kind::Information, tr("Switching the console to “%1”…").arg(name));
+    Q_EMIT profileActivated(config);
 }
 
 void ConnectionsView::refresh()
@@ -460,6 +523,7 @@ void ConnectionsView::refresh()
     if (!m_tester || m_latencyWaiting != 0)
         return;
     m_latencyWaiting = ++m_serial;
+    m_latencySentAt = QDateTime::currentDateTime();
     Q_EMIT checkRequested(m_latencyWaiting, m_active);
 }
 
@@ -468,11 +532,10 @@ void ConnectionsView::onChecked(quint64 serial, const ConnectionCheck &result)
     if (serial == m_latencyWaiting) {
         m_latencyWaiting = 0;
         const QString redisStatus = result.redisOk ? QString() : result.redisStatus.isEmpty() ? tr("down") : result.redisStatus;
-        Q_EMIT latencyMeasured(result.redisOk ? result.redisMs : -1, result.sqlOk ? result.sqlMs : -1, redisStatus);
-        Q_EMIT statusMessage(tr("Redis %1 · SQL %2")
-                                     .arg(result.redisOk ? milliseconds(result.redisMs) : redisStatus,
-                                          result.sqlOk ? milliseconds(result.sqlMs) : tr("down")));
+        Q_EMIT latencyMeasured(result.redisOk ? result.redisMs : -1, result.sqlOk ? result.sqlMs : -1, redisStatus, m_latencySentAt);
     }
+    if (serial == m_switchWaiting)
+        finishSwitch(result);
     if (serial == m_testWaiting) {
         m_testWaiting = 0;
         showResult(result);
@@ -511,7 +574,7 @@ void ConnectionsView::showResult(const ConnectionCheck &result)
 void ConnectionsView::updateKeychainNote()
 {
     if (m_secrets->isKeychainUnavailable() || m_lastSaveInMemory) {
-        m_keychainNote->setStyleSheet(QStringLiteral("QLabel { color: #7a4f01; }"));
+        m_keychainNote->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(ConsoleTheme::warningText()));
         m_keychainNote->setText(tr("No keychain service answers on this machine, so passwords are kept in memory until the "
                                    "console closes — never on disk. Type them again after a restart."));
         m_keychainNote->setToolTip(m_secrets->keychainProblem());
@@ -525,11 +588,11 @@ void ConnectionsView::updateKeychainNote()
 void ConnectionsView::updateButtons()
 {
     const bool fetching = !m_fetching.isEmpty();
-    m_testButton->setEnabled(m_tester && !fetching && m_testWaiting == 0);
-    m_useButton->setEnabled(m_attached && !fetching);
+    m_testButton->setEnabled(m_tester && !fetching && m_testWaiting == 0 && m_switchWaiting == 0);
+    m_useButton->setEnabled(m_attached && !fetching && m_switchWaiting == 0);
     m_saveButton->setEnabled(!fetching);
     m_deleteButton->setEnabled(m_model->rowOf(m_name->text().trimmed()) >= 0 && m_list->currentIndex().isValid());
-    m_busy->setVisible(m_testWaiting != 0);
+    m_busy->setVisible(m_testWaiting != 0 || m_switchWaiting != 0);
 }
 
 void ConnectionsView::prepareScreenshot(const ScreenshotRequest &)

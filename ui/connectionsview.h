@@ -5,7 +5,9 @@
 #include "console/dedicatedthread.h"
 #include "consoleview.h"
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -29,12 +31,17 @@ class MessageBanner;
     the system keychain, or stay in memory for the session where there is none. "Test connection"
     measures a Redis PING and an SQL SELECT 1 off the GUI thread (ConnectionTester) and shows the
     round trips or what failed, in plain words. "Use this profile" emits profileActivated(): the
-    session reconnects every view (a view cannot do that itself). */
+    session reconnects every view (a view cannot do that itself) — but only after the profile's
+    servers answered a test and the operator confirmed what stops (the sandbox and its data, or
+    the servers in use): a profile whose Redis is down never replaces a working session. */
 class ConnectionsView final : public ConsoleView {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ConnectionsView)
 
 public:
+    /** Asks before the session switches profiles; true to switch. Replaceable for tests. */
+    using SwitchConfirmation = std::function<bool(QWidget *parent, const QString &title, const QString &text)>;
+
     /** `profileDirectory`: where profiles live (default ProfileStore::defaultDirectory());
         `keychainService`: the keychain's service name. */
     explicit ConnectionsView(QWidget *parent = nullptr, const QString &profileDirectory = {},
@@ -52,6 +59,9 @@ public:
 
     /** The session now runs on `config` (after a profileActivated, once reconnected). */
     void showActive(const Config &config);
+    /** Whether the session runs on the embedded sandbox, which a switch stops. */
+    void setSandboxSession(bool sandbox) { m_sandboxSession = sandbox; }
+    void setSwitchConfirmation(SwitchConfirmation confirmation) { m_confirmSwitch = std::move(confirmation); }
     /** Reads the profiles from disk again. */
     void reloadProfiles();
     /** Shows profile `name` in the form (fetching its passwords); false if there is none. */
@@ -64,8 +74,11 @@ public:
     void deleteProfile(const QString &name);
     /** Tests the servers of the form. */
     void testConnection();
-    /** Applies the form's profile: emits profileActivated; false on invalid input. */
+    /** Switches the session to the form's profile: tests its servers first (off the GUI thread),
+        then asks the operator, then emits profileActivated. False on invalid input (nothing is
+        tested); a failed test or a "no" emits switchDeclined instead. */
     bool useProfile();
+    bool isSwitching() const { return m_switchWaiting != 0; }
 
     /** The form's profile with its passwords (URLs without them). */
     ConnectionProfile formProfile() const;
@@ -92,9 +105,13 @@ Q_SIGNALS:
     /** "Use this profile": reconnect the session to `config` (passwords included, in memory).
         Connected by the session; the view shows it as in use at once. */
     void profileActivated(const lantern::Config &config);
-    /** Round trips of the connection in use, in ms; negative for a server that failed, with
-        what follows "Redis" in the status bar then ("down", "is loading"; empty when it answered). */
-    void latencyMeasured(double redisMs, double sqlMs, const QString &redisStatus);
+    /** Round trips of the connection in use, in ms, measured by a probe sent at `sentAt`;
+        negative for a server that failed, with what follows "Redis" in the status bar then
+        ("down", "is loading"; empty when it answered). */
+    void latencyMeasured(double redisMs, double sqlMs, const QString &redisStatus, const QDateTime &sentAt);
+    /** "Use this profile" did not switch: the profile's servers failed the test or the
+        operator said no. The message is in the banner. */
+    void switchDeclined(const QString &message);
     /** A test of the form finished; its result is on screen. */
     void tested(const lantern::ConnectionCheck &result);
     /** The form's passwords were fetched (from the keychain or memory). */
@@ -110,6 +127,10 @@ private:
     void updateKeychainNote();
     void updateButtons();
     void showResult(const ConnectionCheck &result);
+    /** The test before a switch answered: switch, or say why not. */
+    void finishSwitch(const ConnectionCheck &result);
+    /** "the sandbox", "“production”", ...: what the session runs on now, for sentences. */
+    QString sessionName() const;
     /** For a screenshot: tests once the keychain has answered, then reports. */
     void testForScreenshot();
     /** The form as a Config, or an error shown in the banner. */
@@ -127,6 +148,11 @@ private:
     quint64 m_serial = 0;
     quint64 m_testWaiting = 0;
     quint64 m_latencyWaiting = 0;
+    QDateTime m_latencySentAt;
+    quint64 m_switchWaiting = 0;
+    std::optional<Config> m_switchTarget;  // the configuration tested before a switch
+    bool m_sandboxSession = false;
+    SwitchConfirmation m_confirmSwitch;
     bool m_lastSaveInMemory = false;
 
     MessageBanner *m_banner;

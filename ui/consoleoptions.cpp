@@ -1,5 +1,7 @@
 #include "consoleoptions.h"
 
+#include "consoletheme.h"
+
 #include "core/config.h"
 #include "core/errors.h"
 
@@ -51,14 +53,15 @@ ConsoleOptions ConsoleOptions::parse(const QStringList &arguments)
     const QCommandLineOption sandbox(QStringLiteral("sandbox"), tr("Use the embedded sandbox (the default without --redis and --db)."));
     const QCommandLineOption sandboxDir(QStringLiteral("sandbox-dir"), tr("Where the sandbox keeps its files."), tr("dir"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), tr("Render a view to this PNG file and exit."), tr("file"));
-    const QCommandLineOption view(QStringLiteral("view"), tr("The view to open or render: users, campaigns, queues, recovery, audit, connections."),
+    const QCommandLineOption view(QStringLiteral("view"), tr("The view to open or render: users, campaigns, queues, recovery, audit, connections, stats."),
                                   tr("name"), QStringLiteral("users"));
     const QCommandLineOption campaign(QStringLiteral("campaign"), tr("Show this campaign (its id)."), tr("id"));
     const QCommandLineOption uid(QStringLiteral("uid"), tr("Show this user (a uid or a token)."), tr("uid"));
     const QCommandLineOption month(QStringLiteral("month"), tr("Show this month (YYYY-MM)."), tr("month"));
     const QCommandLineOption day(QStringLiteral("day"), tr("Select this day (YYYY-MM-DD) in the calendar."), tr("date"));
     const QCommandLineOption lang(QStringLiteral("lang"), tr("Interface language, e.g. zh_CN or en."), tr("language"));
-    parser.addOptions({sandbox, sandboxDir, screenshot, view, campaign, uid, month, day, lang});
+    const QCommandLineOption theme(QStringLiteral("theme"), tr("Colours: system (the default), light or dark."), tr("theme"));
+    parser.addOptions({sandbox, sandboxDir, screenshot, view, campaign, uid, month, day, lang, theme});
     QList<QCommandLineOption> settings;
     for (const auto &[name, description] : settingOptions())
         settings << QCommandLineOption(name, description, tr("value"));
@@ -108,6 +111,12 @@ ConsoleOptions ConsoleOptions::parse(const QStringList &arguments)
             options.month = QDate(options.day.year(), options.day.month(), 1);
     }
     options.language = parser.value(lang);
+    if (parser.isSet(theme)) {
+        bool known = false;
+        ConsoleTheme::fromName(parser.value(theme), &known);
+        if (!known)
+            throw InvalidInputError(tr("invalid --theme '%1': expected system, light or dark").arg(parser.value(theme)));
+    }
     return options;
 }
 

@@ -31,7 +31,7 @@ public:
     static QStringList viewNames()
     {
         return {QStringLiteral("users"), QStringLiteral("campaigns"), QStringLiteral("queues"), QStringLiteral("recovery"),
-                QStringLiteral("audit"), QStringLiteral("connections")};
+                QStringLiteral("audit"), QStringLiteral("connections"), QStringLiteral("stats")};
     }
     /** --lang's value, read before the full parse so the help text is already translated. */
     static QString languageFrom(const QStringList &arguments);

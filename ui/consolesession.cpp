@@ -3,8 +3,10 @@
 #include "connectionsview.h"
 #include "console/sandbox.h"
 #include "console/sandboxseeder.h"
+#include "consoletheme.h"
 #include "core/errors.h"
 #include "mainwindow.h"
+#include "operatoridentity.h"
 #include "screenshotjob.h"
 #include "translations.h"
 #include "usersview.h"
@@ -12,16 +14,15 @@
 #include <QApplication>
 #include <QLineEdit>
 #include <QSettings>
-#include <QStatusBar>
 
 #include <cstdio>
 
 namespace lantern::ui {
 
 ConsoleSession::ConsoleSession(ConsoleOptions options, QObject *parent)
-    : QObject(parent), m_options(std::move(options)), m_config(Config::resolve(m_options.settings))
+    : QObject(parent), m_options(std::move(options)), m_config(Config::resolve(m_options.settings)), m_operator(new OperatorIdentity(this))
 {
-    m_window = std::make_unique<MainWindow>(m_config.checkin);
+    m_window = std::make_unique<MainWindow>(m_config.checkin, m_operator);
     wireWindow();
     if (!m_options.screenshotFile.isEmpty()) {
         ScreenshotRequest request{m_options.uid, m_options.month, m_options.day, m_options.campaignId};
@@ -74,9 +75,9 @@ void ConsoleSession::start()
         m_window->setWorkerStatus(tr("Worker: %n new check-in(s) persisted", nullptr, static_cast<int>(rows)), false);
     });
     connect(m_sandbox.get(), &Sandbox::workerTrouble, this, [this](const QString &detail) {
-        m_window->setWorkerStatus(tr("Worker: retrying"), true);
-        m_window->statusBar()->showMessage(detail, 10000);
+        m_window->setWorkerStatus(tr("Worker: retrying"), true, detail);
     });
+    connect(m_sandbox.get(), &Sandbox::workerRecovered, this, [this] { m_window->setWorkerStatus(tr("Worker: running again"), false); });
     m_sandbox->start();
 }
 
@@ -85,6 +86,12 @@ void ConsoleSession::wireWindow()
     auto *connections = qobject_cast<ConnectionsView *>(m_window->view(QStringLiteral("connections")));
     connect(connections, &ConnectionsView::profileActivated, this, &ConsoleSession::switchTo, Qt::QueuedConnection);
     connect(m_window.get(), &MainWindow::languageChosen, this, &ConsoleSession::switchLanguage, Qt::QueuedConnection);
+    connect(m_window.get(), &MainWindow::themeChosen, this, &ConsoleSession::switchTheme, Qt::QueuedConnection);
+    connect(m_window.get(), &MainWindow::crowdRateChosen, this, [this](int rate) {
+        if (m_sandbox)
+            m_sandbox->setCrowdRate(rate);
+    });
+    m_window->setCrowdRate(m_sandbox ? m_sandbox->crowdRate() : SandboxWorker::DefaultCrowdRate);
 }
 
 void ConsoleSession::rebuildWindow(const Config &config, const QString &viewName)
@@ -92,7 +99,7 @@ void ConsoleSession::rebuildWindow(const Config &config, const QString &viewName
     const QRect geometry = m_window->geometry();
     const int interval = m_window->refreshInterval();
     m_window.reset();
-    m_window = std::make_unique<MainWindow>(config.checkin);
+    m_window = std::make_unique<MainWindow>(config.checkin, m_operator);
     wireWindow();
     m_window->setGeometry(geometry);
     m_window->setRefreshInterval(interval);
@@ -116,6 +123,19 @@ void ConsoleSession::switchLanguage(const QString &language)
 {
     installTranslations(language);
     QSettings().setValue(QStringLiteral("console/language"), language);
+    rebuildInPlace();
+}
+
+void ConsoleSession::switchTheme(const QString &theme)
+{
+    const ConsoleTheme::Theme chosen = ConsoleTheme::fromName(theme);
+    ConsoleTheme::save(chosen);
+    ConsoleTheme::apply(chosen);
+    rebuildInPlace();
+}
+
+void ConsoleSession::rebuildInPlace()
+{
     const QString view = m_window->currentView() ? m_window->currentView()->viewName() : QStringLiteral("users");
     const Config config = m_sandbox && m_sandbox->isReady() ? m_sandbox->config() : m_config;
     const bool attached = !m_sandbox || m_sandbox->isReady();
@@ -148,6 +168,9 @@ int runConsole(int argc, char *argv[])
     if (language.isEmpty())
         language = QSettings().value(QStringLiteral("console/language")).toString();
     installTranslations(language);
+    // --theme, else the one picked in View › Theme, else the system's palette.
+    const QString themeName = ConsoleTheme::nameFrom(arguments);
+    ConsoleTheme::apply(themeName.isEmpty() ? ConsoleTheme::saved() : ConsoleTheme::fromName(themeName));
     try {
         ConsoleSession session(ConsoleOptions::parse(arguments));
         QObject::connect(&session, &ConsoleSession::finished, &app, &QCoreApplication::exit);

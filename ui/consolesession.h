@@ -14,6 +14,7 @@ class Sandbox;
 namespace lantern::ui {
 
 class MainWindow;
+class OperatorIdentity;
 class ScreenshotJob;
 
 /** One run of the console: the window, the backend it talks to (the sandbox, or the servers
@@ -43,6 +44,10 @@ private:
     void switchTo(const Config &config);
     /** Another interface language: translators swapped, the window rebuilt on the same backend. */
     void switchLanguage(const QString &language);
+    /** Another theme: the palette swapped, the window rebuilt (every colour chosen again). */
+    void switchTheme(const QString &theme);
+    /** A new window on the backend in use, on the same view. */
+    void rebuildInPlace();
     /** A new window (each view's service thread ends with the old one), on `config`. */
     void rebuildWindow(const Config &config, const QString &viewName);
     void wireWindow();
@@ -50,6 +55,7 @@ private:
     ConsoleOptions m_options;
     Config m_config;
     std::unique_ptr<Sandbox> m_sandbox;
+    OperatorIdentity *m_operator;  // one per session: it outlives the windows of a language or profile switch
     std::unique_ptr<MainWindow> m_window;
     std::unique_ptr<ScreenshotJob> m_screenshot;
 };

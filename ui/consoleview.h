@@ -1,7 +1,10 @@
 #pragma once
 
+#include "console/serverstatus.h"
 #include "core/config.h"
+#include "operatoridentity.h"
 
+#include <QDateTime>
 #include <QDate>
 #include <QIcon>
 #include <QString>
@@ -26,7 +29,7 @@ class ConsoleView : public QWidget {
     Q_DISABLE_COPY_MOVE(ConsoleView)
 
 public:
-    using QWidget::QWidget;
+    explicit ConsoleView(QWidget *parent = nullptr) : QWidget(parent) { setOperatorIdentity(new OperatorIdentity(this)); }
     ~ConsoleView() override = default;
 
     /** Stable name, as --view takes it: "users", "campaigns", ... */
@@ -56,20 +59,47 @@ public:
     }
     bool isReadOnly() const { return m_readOnly; }
 
+    /** The session's operator (the window's, shared by every view; a view of its own has one
+        of its own). */
+    void setOperatorIdentity(OperatorIdentity *identity)
+    {
+        if (m_operator)
+            disconnect(m_operator, nullptr, this, nullptr);
+        m_operator = identity;
+        connect(identity, &OperatorIdentity::changed, this, [this] { operatorChanged(); });
+        operatorChanged();
+    }
+    OperatorIdentity *operatorIdentity() const { return m_operator; }
+    /** The identity of the view `widget` is part of (a panel's, a dialog's parent's). */
+    static OperatorIdentity *operatorOf(const QWidget *widget)
+    {
+        for (const QWidget *w = widget; w; w = w->parentWidget()) {
+            if (const auto *view = qobject_cast<const ConsoleView *>(w))
+                return view->operatorIdentity();
+        }
+        return nullptr;
+    }
+
 Q_SIGNALS:
     void screenshotReady();
     void screenshotFailed(const QString &message);
-    /** Something for the status bar (e.g. "Last refresh 12:00:03"). */
-    void statusMessage(const QString &text);
+    /** The view read fresh data from `servers` at `at`: the status bar marks them up at once and
+        shows the time as "Last refresh". */
+    void dataRead(lantern::ServerStatus::Servers servers, const QDateTime &at);
+    /** A request failed; its message is on screen (the window then probes the servers). */
+    void failed(const QString &message);
     /** Asks the window to show another view (viewName(), e.g. "recovery"): a link followed. */
     void openView(const QString &name);
 
 protected:
     /** Re-applies the enabled state of the view's actions after setReadOnly(). */
     virtual void readOnlyChanged() {}
+    /** The session's operator was set or changed. */
+    virtual void operatorChanged() {}
 
 private:
     bool m_readOnly = false;
+    OperatorIdentity *m_operator = nullptr;
 };
 
 } // namespace lantern::ui

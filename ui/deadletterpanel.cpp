@@ -3,6 +3,8 @@
 #include "console/deadlettermodel.h"
 #include "console/queueformat.h"
 #include "console/queueservice.h"
+#include "consoleview.h"
+#include "deadletteredit.h"
 #include "queueconfirmdialog.h"
 #include "queuejobbar.h"
 #include "queuetonedelegate.h"
@@ -22,6 +24,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <limits>
 
 namespace lantern::ui {
@@ -37,8 +40,10 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
       m_discard(new QPushButton(tr("Discard"), this)),
       m_retryAll(new QPushButton(tr("Retry all…"), this)),
       m_discardAll(new QPushButton(tr("Discard all…"), this)),
+      m_editRetry(new QPushButton(tr("Edit and retry…"), this)),
       m_table(new QTableView(this)),
       m_inspector(new QPlainTextEdit(this)),
+      m_note(new QLabel(this)),
       m_jobBar(new QueueJobBar(this))
 {
     auto *title = new QLabel(tr("Dead letters"), this);
@@ -56,6 +61,8 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     m_discard->setObjectName(QStringLiteral("discardButton"));
     m_retryAll->setObjectName(QStringLiteral("retryAllButton"));
     m_discardAll->setObjectName(QStringLiteral("discardAllButton"));
+    m_editRetry->setObjectName(QStringLiteral("editRetryButton"));
+    m_editRetry->setToolTip(tr("Correct the selected entry and put it back on its queue in its place"));
     m_retry->setToolTip(tr("Put the selected entries back on their queue"));
     m_discard->setToolTip(tr("Remove the selected entries for good (the audit log keeps a copy)"));
     auto *header = new QHBoxLayout;
@@ -67,6 +74,7 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     header->addWidget(m_older);
     header->addStretch();
     header->addWidget(m_retry);
+    header->addWidget(m_editRetry);
     header->addWidget(m_discard);
     header->addSpacing(8);
     header->addWidget(m_retryAll);
@@ -85,11 +93,20 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     m_table->setWordWrap(false);
     m_inspector->setReadOnly(true);
     m_inspector->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_inspector->setPlaceholderText(tr("Select an entry to see it as it is stored."));
-    m_inspector->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_inspector->setPlaceholderText(tr("Select an entry to see it as it is stored, byte for byte."));
+    m_inspector->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_note->setObjectName(QStringLiteral("deadLetterNote"));
+    m_note->setWordWrap(true);
+    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *inspectorPane = new QWidget(this);
+    auto *inspectorLayout = new QVBoxLayout(inspectorPane);
+    inspectorLayout->setContentsMargins(0, 0, 0, 0);
+    inspectorLayout->setSpacing(4);
+    inspectorLayout->addWidget(m_note);
+    inspectorLayout->addWidget(m_inspector, 1);
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
-    split->addWidget(m_inspector);
+    split->addWidget(inspectorPane);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
@@ -107,6 +124,7 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     connect(m_discard, &QPushButton::clicked, this, &DeadLetterPanel::discardSelected);
     connect(m_retryAll, &QPushButton::clicked, this, &DeadLetterPanel::retryAll);
     connect(m_discardAll, &QPushButton::clicked, this, &DeadLetterPanel::discardAll);
+    connect(m_editRetry, &QPushButton::clicked, this, &DeadLetterPanel::editAndRetry);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         updateInspector();
         updateActions();
@@ -127,6 +145,7 @@ void DeadLetterPanel::setService(QueueService *service)
     connect(this, &DeadLetterPanel::pageRequested, service, &QueueService::loadDeadLetters, Qt::QueuedConnection);
     connect(this, &DeadLetterPanel::jobRequested, service, &QueueService::runDeadLetterJob, Qt::QueuedConnection);
     connect(this, &DeadLetterPanel::jobCancelRequested, service, &QueueService::cancelJob, Qt::QueuedConnection);
+    connect(this, &DeadLetterPanel::editRetryRequested, service, &QueueService::retryEdited, Qt::QueuedConnection);
     connect(service, &QueueService::deadLettersLoaded, this, &DeadLetterPanel::onPageLoaded, Qt::QueuedConnection);
     connect(service, &QueueService::deadLettersFailed, this, &DeadLetterPanel::onPageFailed, Qt::QueuedConnection);
     connect(service, &QueueService::jobProgress, this, &DeadLetterPanel::onJobProgress, Qt::QueuedConnection);
@@ -261,16 +280,40 @@ void DeadLetterPanel::updateInspector()
     const QModelIndex shown = current.isValid() && m_table->selectionModel()->isRowSelected(current.row()) ? current
                             : rows.isEmpty()                                                              ? QModelIndex()
                                                                                                           : rows.first();
-    m_inspector->setPlainText(shown.isValid() ? DeadLetterModel::prettyEntry(m_model->entryAt(shown.row())) : QString());
+    // The bytes as they are stored: what a retry puts back, not a re-formatted copy.
+    m_inspector->setPlainText(shown.isValid() ? DeadLetterModel::storedText(m_model->entryAt(shown.row())) : QString());
+    if (!shown.isValid()) {
+        m_note->clear();
+        return;
+    }
+    const DeadLetterNote note = m_model->noteAt(shown.row());
+    if (!note.isKnown()) {
+        m_note->setText(tr("Set aside before Lantern kept the reason: when and why were not recorded."));
+        return;
+    }
+    QString text = tr("Set aside %1: %2").arg(QueueFormat::stamp(note.failedAtMs),
+                                             note.reason.isEmpty() ? tr("no reason given") : note.reason);
+    if (note.attempts > 0)
+        text += QLatin1Char(' ') + tr("(after %n tries)", nullptr, note.attempts);
+    m_note->setText(text);
 }
 
 void DeadLetterPanel::updateActions()
 {
     const bool idle = m_service && m_job == 0;
     const DeadLetterPage &page = m_model->page();
-    const bool hasSelection = !m_table->selectionModel()->selectedRows().isEmpty();
-    WriteAction::setEnabled(m_retry, idle && hasSelection, m_readOnly);
+    const QModelIndexList selected = m_table->selectionModel()->selectedRows();
+    const bool hasSelection = !selected.isEmpty();
+    // A worker cannot read an unreadable entry either: retried, it would be back here at once.
+    const bool unreadable = std::any_of(selected.cbegin(), selected.cend(),
+                                        [](const QModelIndex &row) { return !row.data(DeadLetterModel::ReadableRole).toBool(); });
+    if (!m_readOnly)
+        m_retry->setToolTip(unreadable ? tr("A worker cannot read this entry, so a retry would bring it straight back here. "
+                                            "Correct it with “Edit and retry…”, or discard it (the audit log keeps a copy).")
+                                       : tr("Put the selected entries back on their queue"));
+    WriteAction::setEnabled(m_retry, idle && hasSelection && !unreadable, m_readOnly);
     WriteAction::setEnabled(m_discard, idle && hasSelection, m_readOnly);
+    WriteAction::setEnabled(m_editRetry, idle && selected.size() == 1, m_readOnly);
     WriteAction::setEnabled(m_retryAll, idle && page.depth > 0, m_readOnly);
     WriteAction::setEnabled(m_discardAll, idle && page.depth > 0, m_readOnly);
     m_newer->setEnabled(m_offset > 0);
@@ -283,12 +326,37 @@ void DeadLetterPanel::updateActions()
                                       QLocale().toString(page.depth)));
 }
 
+DeadLetterEditDialog *DeadLetterPanel::editAndRetry()
+{
+    const QByteArrayList entries = selectedEntries();
+    const QString list = currentList();
+    if (!m_service || m_job != 0 || m_readOnly || list.isEmpty() || entries.size() != 1)
+        return nullptr;
+    OperatorIdentity *identity = ConsoleView::operatorOf(this);
+    if (!identity || !identity->ensure(this))
+        return nullptr;
+    auto *dialog = new DeadLetterEditDialog(list, entries.first(), identity->name(), this);
+    dialog->setObjectName(QStringLiteral("editDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const QString operatorName = identity->name();
+    connect(dialog, &QDialog::accepted, this, [this, dialog, list, operatorName] {
+        if (m_job != 0)
+            return;
+        m_job = ++m_serial;
+        m_jobBar->start(tr("Putting the edited entry back…"));
+        updateActions();
+        Q_EMIT editRetryRequested(m_job, list, dialog->entry(), dialog->edited(), operatorName);
+    });
+    dialog->open();
+    return dialog;
+}
+
 void DeadLetterPanel::confirm(bool retry, bool wholeList)
 {
     const QString list = currentList();
     const QByteArrayList entries = wholeList ? QByteArrayList() : selectedEntries();
     const qint64 count = wholeList ? m_model->page().depth : entries.size();
-    if (!m_service || m_job != 0 || m_readOnly || list.isEmpty() || count == 0)
+    if (!m_service || m_job != 0 || m_readOnly || list.isEmpty() || count == 0 || (retry && !m_retry->isEnabled() && !wholeList))
         return;
     const QString name = QueueFormat::queueTitle(list);
     const int n = int(std::min<qint64>(count, std::numeric_limits<int>::max()));
@@ -308,7 +376,10 @@ void DeadLetterPanel::confirm(bool retry, bool wholeList)
         text += QLatin1Char(' ') + tr("They are removed for good; the audit log keeps a copy of each.");
         action = wholeList ? tr("Discard all") : tr("Discard");
     }
-    auto *dialog = new QueueConfirmDialog(title, text, action, this);
+    OperatorIdentity *identity = ConsoleView::operatorOf(this);
+    if (!identity || !identity->ensure(this))
+        return;
+    auto *dialog = new QueueConfirmDialog(title, text, action, identity->name(), this);
     dialog->setObjectName(QStringLiteral("confirmDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, retry, wholeList, list, entries, n] {

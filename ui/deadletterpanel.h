@@ -18,10 +18,12 @@ class QueueService;
 
 namespace lantern::ui {
 
+class DeadLetterEditDialog;
 class QueueJobBar;
 
 /** The dead-letter part of the Queues view: pick a list, page through it (PageSize entries at a
-    time, newest first), inspect an entry as indented JSON, and retry or discard the selected
+    time, newest first) with why, when and after how many tries each entry was set aside,
+    inspect an entry byte for byte as it is stored, and retry or discard the selected
     entries or the whole list, each confirmed with the operator's name, run in batches on the
     service's thread with a progress bar and Cancel. */
 class DeadLetterPanel final : public QWidget {
@@ -50,6 +52,8 @@ public:
     DeadLetterModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     QPlainTextEdit *inspector() const { return m_inspector; }
+    QLabel *noteLabel() const { return m_note; }
+    QPushButton *retryButton() const { return m_retry; }
     QueueJobBar *jobBar() const { return m_jobBar; }
 
     /** Open the confirmation dialog of each action. */
@@ -57,11 +61,14 @@ public:
     void discardSelected() { confirm(false, false); }
     void retryAll() { confirm(true, true); }
     void discardAll() { confirm(false, true); }
+    /** Opens the edit-before-retry dialog on the one selected entry (returned for tests). */
+    DeadLetterEditDialog *editAndRetry();
 
 Q_SIGNALS:
     void pageRequested(quint64 serial, const QString &list, qint64 offset, int count);
     void jobRequested(quint64 job, bool retry, const QString &list, const QByteArrayList &entries, bool wholeList, const QString &operatorName);
     void jobCancelRequested(quint64 job);
+    void editRetryRequested(quint64 job, const QString &list, const QByteArray &entry, const QByteArray &edited, const QString &operatorName);
 
     void pageShown();
     /** A job ended: `summary` in words; the view refreshes the overview. */
@@ -96,8 +103,10 @@ private:
     QPushButton *m_discard;
     QPushButton *m_retryAll;
     QPushButton *m_discardAll;
+    QPushButton *m_editRetry;
     QTableView *m_table;
     QPlainTextEdit *m_inspector;
+    QLabel *m_note;  // the inspected entry's note: why, when, after how many tries
     QueueJobBar *m_jobBar;
     bool m_readOnly = false;
 };

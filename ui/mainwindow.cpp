@@ -2,10 +2,14 @@
 
 #include "auditview.h"
 #include "campaignsview.h"
+#include "checkinstatsview.h"
 #include "connectionsview.h"
-#include "console/usermonth.h"
+#include "console/serverstatus.h"
+#include "consoletheme.h"
+#include "operatoridentity.h"
 #include "queuesview.h"
 #include "recoveryview.h"
+#include "tableactions.h"
 #include "usersview.h"
 
 #include <QAction>
@@ -20,9 +24,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTableView>
+#include <QTreeView>
 #include <QToolBar>
 #include <QToolButton>
 
@@ -34,19 +41,23 @@ constexpr int Intervals[] = {0, 2, 5, 10, 30, 60};
 
 } // namespace
 
-MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
+MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QWidget *parent)
     : QMainWindow(parent),
       m_users(new UsersView(rules, this)),
       m_navigation(new QListWidget(this)),
       m_stack(new QStackedWidget(this)),
       m_interval(new QComboBox(this)),
       m_pause(new QToolButton(this)),
+      m_crowdRate(new QSpinBox(this)),
       m_mode(new QLabel(this)),
       m_readOnly(new QLabel(this)),
       m_connection(new QLabel(this)),
       m_worker(new QLabel(this)),
       m_refreshed(new QLabel(this)),
-      m_latency(new QLabel(this))
+      m_latency(new QLabel(this)),
+      m_status(new ServerStatus(this)),
+      m_operator(identity ? identity : new OperatorIdentity(this)),
+      m_operatorButton(new QToolButton(this))
 {
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
@@ -67,10 +78,13 @@ MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
     addView(new QueuesView(this), QStringLiteral("view-list-details"));
     addView(new RecoveryView(this), QStringLiteral("view-refresh"));
     addView(new AuditView(this), QStringLiteral("document-open-recent"));
+    addView(new CheckinStatsView(this), QStringLiteral("office-chart-bar"));
     addView(new ConnectionsView(this), QStringLiteral("network-server"));
     connect(m_navigation, &QListWidget::currentRowChanged, this, &MainWindow::onViewChanged);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("Set &operator name…"), this, [this] { m_operator->ask(this); });
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     for (int row = 0; row < m_views.size(); ++row) {
@@ -80,15 +94,29 @@ MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
     viewMenu->addSeparator();
     QAction *refreshNow = viewMenu->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Refresh now"), QKeySequence::Refresh, this,
                                               &MainWindow::refreshCurrent);
+    // One checkable choice of a menu whose choices exclude each other; `chosen` emits it.
+    const auto addChoice = [this](QMenu *menu, QActionGroup *group, const QString &text, const QString &value, bool checked,
+                                  void (MainWindow::*chosen)(const QString &)) {
+        QAction *action = menu->addAction(text, this, [this, value, chosen] { Q_EMIT(this->*chosen)(value); });
+        action->setData(value);
+        action->setCheckable(true);
+        action->setChecked(checked);
+        group->addAction(action);
+    };
+    QMenu *theme = viewMenu->addMenu(tr("&Theme"));
+    auto *themes = new QActionGroup(this);
+    const QString chosenTheme = ConsoleTheme::nameOf(ConsoleTheme::saved());
+    const auto addTheme = [&](const QString &text, const QString &name) {
+        addChoice(theme, themes, text, name, name == chosenTheme, &MainWindow::themeChosen);
+    };
+    addTheme(tr("Follow the system"), QStringLiteral("system"));
+    addTheme(tr("Light"), QStringLiteral("light"));
+    addTheme(tr("Dark"), QStringLiteral("dark"));
     QMenu *language = menuBar()->addMenu(tr("&Language"));
     auto *languages = new QActionGroup(this);
     const QString chosenLanguage = QSettings().value(QStringLiteral("console/language")).toString();  // "": the system's
     const auto addLanguage = [&](const QString &text, const QString &code) {
-        QAction *action = language->addAction(text, this, [this, code] { Q_EMIT languageChosen(code); });
-        action->setData(code);
-        action->setCheckable(true);
-        action->setChecked(code == chosenLanguage);
-        languages->addAction(action);
+        addChoice(language, languages, text, code, code == chosenLanguage, &MainWindow::languageChosen);
     };
     addLanguage(tr("System language"), QString());
     // Each language also under its own name, so that someone who cannot read the current one
@@ -117,6 +145,23 @@ MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
     m_pause->setCheckable(true);
     m_pause->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     toolbar->addWidget(m_pause);
+    // The sandbox's simulated crowd grabs from every live campaign, so a launch can be rehearsed.
+    auto *crowd = new QWidget(this);
+    auto *crowdLayout = new QHBoxLayout(crowd);
+    crowdLayout->setContentsMargins(16, 0, 0, 0);
+    auto *crowdLabel = new QLabel(tr("Sandbox crowd:"), crowd);
+    crowdLabel->setBuddy(m_crowdRate);
+    m_crowdRate->setObjectName(QStringLiteral("crowdRate"));
+    m_crowdRate->setRange(0, 500);
+    m_crowdRate->setSuffix(tr(" grabs/s"));
+    m_crowdRate->setSpecialValueText(tr("off"));
+    m_crowdRate->setToolTip(tr("Simulated users grab this many envelopes per second from every live campaign of the sandbox, "
+                               "including the ones you create and launch."));
+    crowdLayout->addWidget(crowdLabel);
+    crowdLayout->addWidget(m_crowdRate);
+    m_crowdRateAction = toolbar->addWidget(crowd);
+    m_crowdRateAction->setVisible(false);
+    connect(m_crowdRate, &QSpinBox::valueChanged, this, &MainWindow::crowdRateChosen);
     connect(m_interval, &QComboBox::currentIndexChanged, this, [this] { setRefreshInterval(m_interval->currentData().toInt()); });
     connect(m_pause, &QToolButton::toggled, this, &MainWindow::setRefreshPaused);
     connect(&m_refreshTimer, &QTimer::timeout, this, [this] {
@@ -135,19 +180,43 @@ MainWindow::MainWindow(const CheckinRules &rules, QWidget *parent)
     m_readOnly->setStyleSheet(QStringLiteral("QLabel { background: #fce8e6; color: #a50e0e; border-radius: 4px; padding: 1px 6px; font-weight: 600; }"));
     m_readOnly->setVisible(false);
     statusBar()->addWidget(m_readOnly);
+    m_operatorButton->setObjectName(QStringLiteral("operatorButton"));
+    m_operatorButton->setAutoRaise(true);
+    m_operatorButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    connect(m_operatorButton, &QToolButton::clicked, this, [this] { m_operator->ask(this); });
+    connect(m_operator, &OperatorIdentity::changed, this, &MainWindow::showOperator);
+    statusBar()->addWidget(m_operatorButton);
+    showOperator();
     statusBar()->addWidget(m_connection, 1);
     statusBar()->addPermanentWidget(m_worker);
     statusBar()->addPermanentWidget(m_latency);
     statusBar()->addPermanentWidget(m_refreshed);
-    m_latency->setVisible(false);
+    m_latency->setObjectName(QStringLiteral("serverState"));
+    m_worker->setObjectName(QStringLiteral("workerState"));
+    m_refreshed->setObjectName(QStringLiteral("lastRefresh"));
     if (auto *connections = qobject_cast<ConnectionsView *>(view(QStringLiteral("connections")))) {
-        connect(connections, &ConnectionsView::latencyMeasured, this, &MainWindow::setLatency);
+        connect(connections, &ConnectionsView::latencyMeasured, m_status,
+                [this](double redisMs, double sqlMs, const QString &redisStatus, const QDateTime &sentAt) {
+                    m_status->recordProbe(sentAt, redisMs, sqlMs, redisStatus);
+                });
         connect(&m_latencyTimer, &QTimer::timeout, connections, &ConnectionsView::refresh);
     }
+    for (ConsoleView *view : std::as_const(m_views)) {
+        // Every table and tree (the calendar's month grid aside) copies its rows and exports CSV.
+        for (QAbstractItemView *items : view->findChildren<QAbstractItemView *>()) {
+            if ((qobject_cast<QTableView *>(items) || qobject_cast<QTreeView *>(items)) && items != m_users->calendarView())
+                TableActions::install(items, view->viewName());
+        }
+        view->setOperatorIdentity(m_operator);
+        connect(view, &ConsoleView::dataRead, m_status, [this, view](ServerStatus::Servers servers, const QDateTime &at) {
+            m_status->recordAnswer(servers, at, view == currentView());
+        });
+        connect(view, &ConsoleView::failed, this, &MainWindow::probeServers);
+    }
+    connect(m_status, &ServerStatus::changed, this, &MainWindow::showServerStatus);
     m_connection->setText(tr("Not connected yet"));
-    m_worker->setVisible(false);
+    showServerStatus();
 
-    connect(m_users, &UsersView::monthShown, this, &MainWindow::showRefreshed);
     m_navigation->setCurrentRow(0);
     setRefreshPaused(false);
     resize(1180, 760);
@@ -161,7 +230,6 @@ void MainWindow::addView(ConsoleView *view, const QString &iconName)
     m_stack->addWidget(view);
     auto *item = new QListWidgetItem(QIcon::fromTheme(iconName), view->title(), m_navigation);
     item->setData(Qt::UserRole, view->viewName());
-    connect(view, &ConsoleView::statusMessage, this, [this](const QString &text) { m_refreshed->setText(text); });
     connect(view, &ConsoleView::openView, this, &MainWindow::showView);
 }
 
@@ -194,7 +262,7 @@ void MainWindow::onViewChanged(int row)
         return;
     m_stack->setCurrentIndex(row);
     setWindowTitle(tr("Lantern Console — %1").arg(m_views.at(row)->title()));
-    if (m_connection->property("attached").toBool())
+    if (m_attached)
         m_views.at(row)->refresh();
 }
 
@@ -245,6 +313,15 @@ void MainWindow::setConnection(const Config &config, bool sandbox)
     m_connection->setText(tr("Redis %1 · SQL %2").arg(redis, db));
     m_readOnly->setVisible(config.readOnly);
     m_connection->setToolTip(tr("Redis: %1\nSQL: %2").arg(redis, db));
+    if (auto *connections = qobject_cast<ConnectionsView *>(view(QStringLiteral("connections"))))
+        connections->setSandboxSession(sandbox);
+    m_crowdRateAction->setVisible(sandbox);
+}
+
+void MainWindow::setCrowdRate(int grabsPerSecond)
+{
+    const QSignalBlocker blocker(m_crowdRate);
+    m_crowdRate->setValue(grabsPerSecond);
 }
 
 void MainWindow::attachBackend(const Config &config)
@@ -253,33 +330,74 @@ void MainWindow::attachBackend(const Config &config)
         view->setReadOnly(config.readOnly);
         view->attachBackend(config);
     }
-    m_connection->setProperty("attached", true);
+    m_attached = true;
+    showServerStatus();
     if (ConsoleView *connections = view(QStringLiteral("connections"))) {
         connections->refresh();  // the first latency figures now, then every 15 s
         m_latencyTimer.start(15000);
     }
 }
 
-void MainWindow::setLatency(double redisMs, double sqlMs, const QString &redisStatus)
+void MainWindow::setWorkerStatus(const QString &text, bool trouble, const QString &detail)
 {
-    const auto text = [this](double ms) { return ms < 0 ? tr("down") : tr("%1 ms").arg(ms, 0, 'f', ms < 10 ? 1 : 0); };
-    m_latency->setText(tr("Redis %1 · SQL %2").arg(redisMs < 0 && !redisStatus.isEmpty() ? redisStatus : text(redisMs), text(sqlMs)));
-    m_latency->setToolTip(tr("Round trip of a Redis PING and an SQL SELECT 1, measured every 15 seconds"));
-    m_latency->setStyleSheet(redisMs < 0 || sqlMs < 0 ? QStringLiteral("QLabel { color: #a50e0e; }") : QString());
-    m_latency->setVisible(true);
+    m_status->recordWorker(text, trouble, detail);
 }
 
-void MainWindow::setWorkerStatus(const QString &text, bool trouble)
+void MainWindow::probeServers()
 {
-    m_worker->setText(text);
-    m_worker->setStyleSheet(trouble ? QStringLiteral("QLabel { color: #a50e0e; }") : QString());
-    m_worker->setVisible(!text.isEmpty());
+    if (!m_attached)
+        return;
+    if (ConsoleView *connections = view(QStringLiteral("connections")))
+        connections->refresh();  // ignored while a probe is out
 }
 
-void MainWindow::showRefreshed(const UserMonth &month)
+void MainWindow::showServerStatus()
 {
-    m_refreshed->setText(tr("Last refresh %1").arg(month.loadedAt.time().toString(u"HH:mm:ss")));
-    m_refreshed->setToolTip(QLocale().toString(month.loadedAt, QLocale::LongFormat));
+    const auto server = [this](const ServerStatus::State &state) {
+        if (!state.known)
+            return tr("…", "a server not heard from yet");
+        if (!state.up)
+            return state.problem;
+        if (state.ms < 0)
+            return tr("up");
+        return tr("%1 ms").arg(state.ms, 0, 'f', state.ms < 10 ? 1 : 0);
+    };
+    const ServerStatus::State redis = m_status->redis();
+    const ServerStatus::State sql = m_status->sql();
+    m_latency->setText(tr("Redis %1 · SQL %2").arg(server(redis), server(sql)));
+    const auto heard = [](const ServerStatus::State &state) {
+        return state.known ? state.heardAt.time().toString(u"HH:mm:ss") : QStringLiteral("—");
+    };
+    m_latency->setToolTip(tr("Redis and SQL as last heard of (Redis at %1, SQL at %2): every answer a view gets counts, and a PING "
+                             "and a SELECT 1 measure the round trips every 15 seconds and whenever a request fails.")
+                                  .arg(heard(redis), heard(sql)));
+    const bool down = (redis.known && !redis.up) || (sql.known && !sql.up);
+    m_latency->setStyleSheet(down ? QStringLiteral("QLabel { color: %1; }").arg(ConsoleTheme::errorText()) : QString());
+    m_latency->setVisible(m_attached);
+
+    m_worker->setText(m_status->workerText());
+    m_worker->setToolTip(m_status->workerDetail());
+    m_worker->setStyleSheet(m_status->workerTrouble() ? QStringLiteral("QLabel { color: %1; }").arg(ConsoleTheme::errorText()) : QString());
+    m_worker->setVisible(!m_status->workerText().isEmpty());
+
+    const QDateTime refreshed = m_status->lastRefresh();
+    m_refreshed->setText(refreshed.isValid() ? tr("Last refresh %1").arg(refreshed.time().toString(u"HH:mm:ss")) : QString());
+    m_refreshed->setToolTip(refreshed.isValid() ? QLocale().toString(refreshed, QLocale::LongFormat) : QString());
+    m_refreshed->setVisible(refreshed.isValid());
+}
+
+void MainWindow::showOperator()
+{
+    if (m_operator->isSet()) {
+        m_operatorButton->setText(tr("Operator: %1").arg(m_operator->name()));
+        m_operatorButton->setToolTip(tr("Every change you make is recorded in the audit log under this name. Click to change it."));
+        m_operatorButton->setStyleSheet(QString());
+    } else {
+        m_operatorButton->setText(tr("Operator: not set"));
+        m_operatorButton->setToolTip(tr("No operator name yet: the first change you make asks for it, since every change is recorded "
+                                        "in the audit log under a name. Click to set it now."));
+        m_operatorButton->setStyleSheet(QStringLiteral("QToolButton { color: %1; }").arg(ConsoleTheme::warningText()));
+    }
 }
 
 } // namespace lantern::ui

@@ -7,30 +7,35 @@
 #include <QTimer>
 
 class QComboBox;
+class QSpinBox;
 class QLabel;
 class QListWidget;
 class QStackedWidget;
 class QToolButton;
 
 namespace lantern {
-struct UserMonth;
+class ServerStatus;
 }
 
 namespace lantern::ui {
 
 class ConsoleView;
+class OperatorIdentity;
 class UsersView;
 
 /** The console window: a navigation list of views (Users, Campaigns, Queues, Recovery, Audit
     log, Connections) next to the current one; a toolbar with the auto-refresh interval (visible,
     pause-able) and Refresh now; the status bar names the servers in use (passwords redacted),
-    the in-process worker when there is one, and when the shown data was last read. */
+    their state with one round-trip readout, the in-process worker when there is one, and when
+    the shown data was last read — all from one ServerStatus, which every view's answer and
+    every probe update. */
 class MainWindow final : public QMainWindow {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
-    explicit MainWindow(const CheckinRules &rules, QWidget *parent = nullptr);
+    /** `identity`: the session's operator, shared by every view (nullptr: one of the window's own). */
+    explicit MainWindow(const CheckinRules &rules, OperatorIdentity *identity = nullptr, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     UsersView *usersView() const { return m_users; }
@@ -41,16 +46,25 @@ public:
     /** Shows the view called `name` ("users", "campaigns", ...); false if there is none. */
     bool showView(const QString &name);
 
-    /** Names the servers in the status bar; `sandbox` marks the embedded environment. */
+    /** Names the servers in the status bar; `sandbox` marks the embedded environment (and shows
+        its crowd's rate in the toolbar). */
     void setConnection(const Config &config, bool sandbox);
+    /** The sandbox crowd's grabs per second into every live campaign, as the toolbar shows it. */
+    void setCrowdRate(int grabsPerSecond);
+    QSpinBox *crowdRateBox() const { return m_crowdRate; }
     /** Gives every view its backend (each starts its own service thread). */
     void attachBackend(const Config &config);
-    /** What the in-process worker last did (sandbox only). */
-    void setWorkerStatus(const QString &text, bool trouble);
+    /** What the in-process worker last did (sandbox only); `detail`: why it is in trouble. */
+    void setWorkerStatus(const QString &text, bool trouble, const QString &detail = {});
 
-    /** Round trips of the connection in use, in ms (negative: that server is down, or for Redis
-        in the state `redisStatus` names, e.g. "is loading"). */
-    void setLatency(double redisMs, double sqlMs, const QString &redisStatus = {});
+    /** What the status bar shows, and the labels showing it. */
+    ServerStatus *serverStatus() const { return m_status; }
+    QLabel *serversLabel() const { return m_latency; }
+    QLabel *workerLabel() const { return m_worker; }
+    QLabel *refreshedLabel() const { return m_refreshed; }
+    OperatorIdentity *operatorIdentity() const { return m_operator; }
+    /** The status bar's "Operator: …" button, which sets the name. */
+    QToolButton *operatorButton() const { return m_operatorButton; }
 
     /** Auto-refresh interval in seconds; 0 = off. */
     void setRefreshInterval(int seconds);
@@ -61,13 +75,20 @@ public:
 Q_SIGNALS:
     /** The user picked an interface language ("" for the system's, "en", "zh_CN"). */
     void languageChosen(const QString &language);
+    /** The user picked a theme (View › Theme): "system", "light" or "dark". */
+    void themeChosen(const QString &theme);
+    /** The user set the sandbox crowd's grabs per second (0: no crowd). */
+    void crowdRateChosen(int grabsPerSecond);
 
 private:
     void addView(ConsoleView *view, const QString &iconName);
     void onViewChanged(int row);
     void refreshCurrent();
     void updateRefreshTimer();
-    void showRefreshed(const UserMonth &month);
+    /** Probes the servers now (a view's request failed), instead of at the next tick. */
+    void probeServers();
+    void showServerStatus();
+    void showOperator();
 
     UsersView *m_users;
     QList<ConsoleView *> m_views;
@@ -75,6 +96,8 @@ private:
     QStackedWidget *m_stack;
     QComboBox *m_interval;
     QToolButton *m_pause;
+    QSpinBox *m_crowdRate;
+    QAction *m_crowdRateAction = nullptr;  // the toolbar's crowd part, sandbox only
     QTimer m_refreshTimer;
     int m_refreshSeconds = 5;
     bool m_paused = false;
@@ -85,6 +108,10 @@ private:
     QLabel *m_refreshed;
     QLabel *m_latency;
     QTimer m_latencyTimer;  // the status bar's round trips, measured off the GUI thread
+    ServerStatus *m_status;
+    OperatorIdentity *m_operator;
+    QToolButton *m_operatorButton;
+    bool m_attached = false;  // attachBackend() ran
 };
 
 } // namespace lantern::ui

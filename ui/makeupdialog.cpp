@@ -1,9 +1,10 @@
 #include "makeupdialog.h"
 
+#include "operatoridentity.h"
+
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -16,7 +17,7 @@ MakeupDialog::MakeupDialog(qint64 uid, QDate date, const QString &operatorName, 
       m_uid(uid),
       m_date(date),
       m_reason(new QPlainTextEdit(this)),
-      m_operator(new QLineEdit(operatorName, this)),
+      m_operator(operatorName.trimmed()),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("Grant a make-up check-in"));
@@ -30,18 +31,15 @@ MakeupDialog::MakeupDialog(qint64 uid, QDate date, const QString &operatorName, 
     m_reason->setPlaceholderText(tr("Why is it granted? For example: the app was down that evening."));
     m_reason->setTabChangesFocus(true);
     m_reason->setFixedHeight(m_reason->fontMetrics().lineSpacing() * 4 + 12);
-    m_operator->setMaxLength(MaxOperatorLength);
-    m_operator->setPlaceholderText(tr("Your name"));
 
     auto *form = new QFormLayout;
     form->addRow(tr("&Reason:"), m_reason);
-    form->addRow(tr("&Operator:"), m_operator);
+    OperatorIdentity::addRowTo(form, m_operator, this);
 
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Grant make-up"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_reason, &QPlainTextEdit::textChanged, this, &MakeupDialog::updateAcceptable);
-    connect(m_operator, &QLineEdit::textChanged, this, &MakeupDialog::updateAcceptable);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
@@ -60,7 +58,7 @@ QString MakeupDialog::reason() const
 
 QString MakeupDialog::operatorName() const
 {
-    return m_operator->text().trimmed();
+    return m_operator;
 }
 
 void MakeupDialog::updateAcceptable()

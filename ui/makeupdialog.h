@@ -4,7 +4,6 @@
 #include <QDialog>
 
 class QDialogButtonBox;
-class QLineEdit;
 class QPlainTextEdit;
 
 namespace lantern::ui {
@@ -17,7 +16,6 @@ class MakeupDialog final : public QDialog {
 
 public:
     static constexpr int MaxReasonLength = 255;
-    static constexpr int MaxOperatorLength = 64;
 
     MakeupDialog(qint64 uid, QDate date, const QString &operatorName, QWidget *parent = nullptr);
 
@@ -27,7 +25,6 @@ public:
     QString operatorName() const;
 
     QPlainTextEdit *reasonEdit() const { return m_reason; }
-    QLineEdit *operatorEdit() const { return m_operator; }
 
 private:
     void updateAcceptable();
@@ -35,7 +32,7 @@ private:
     qint64 m_uid;
     QDate m_date;
     QPlainTextEdit *m_reason;
-    QLineEdit *m_operator;
+    QString m_operator;  // the session's, shown, not edited here
     QDialogButtonBox *m_buttons;
 };
 

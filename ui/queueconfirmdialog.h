@@ -2,28 +2,25 @@
 
 #include <QDialog>
 
-class QLineEdit;
 class QPushButton;
 
 namespace lantern::ui {
 
-/** Asks before an action that changes queues or the ledger, and for the operator name the audit
-    log records (remembered for next time). */
+/** Asks before an action that changes queues or the ledger, naming the session's operator the
+    audit log records it under. */
 class QueueConfirmDialog final : public QDialog {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(QueueConfirmDialog)
 
 public:
-    QueueConfirmDialog(const QString &title, const QString &text, const QString &actionText, QWidget *parent = nullptr);
+    QueueConfirmDialog(const QString &title, const QString &text, const QString &actionText, const QString &operatorName,
+                       QWidget *parent = nullptr);
 
-    QString operatorName() const;
+    QString operatorName() const { return m_operator; }
     QPushButton *actionButton() const { return m_action; }
-    QLineEdit *operatorField() const { return m_operator; }
-
-    void accept() override;
 
 private:
-    QLineEdit *m_operator;
+    QString m_operator;
     QPushButton *m_action;
 };
 

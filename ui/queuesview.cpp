@@ -4,6 +4,7 @@
 #include "console/queueservice.h"
 #include "console/queuetablemodel.h"
 #include "console/queueworkermodel.h"
+#include "consoletheme.h"
 #include "deadletterpanel.h"
 #include "messagebanner.h"
 #include "queuethroughputchart.h"
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QSplitter>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -29,7 +31,14 @@ constexpr int ScreenshotSampleGapMs = 500;
 QTableView *makeTable(QAbstractItemModel *model, int stretchColumn, QWidget *parent)
 {
     auto *table = new QTableView(parent);
-    table->setModel(model);
+    // Sortable by a header click, on the raw values (a whole snapshot is on screen, no paging);
+    // in the model's order until then.
+    auto *sorted = new QSortFilterProxyModel(table);
+    sorted->setSourceModel(model);
+    sorted->setSortRole(QueueFormat::ValueRole);
+    table->setModel(sorted);
+    table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    table->setSortingEnabled(true);
     table->setItemDelegate(new QueueToneDelegate(table));
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -119,6 +128,7 @@ QueuesView::QueuesView(QWidget *parent)
     m_screenshotTimer.setSingleShot(true);
     m_screenshotTimer.setInterval(ScreenshotSampleGapMs);
     connect(&m_screenshotTimer, &QTimer::timeout, this, &QueuesView::refresh);
+    connect(&m_hiddenSampling, &QTimer::timeout, this, &QueuesView::refresh);
 }
 
 QueuesView::~QueuesView() = default;
@@ -144,6 +154,18 @@ bool QueuesView::wantsAutoRefresh() const
     return !m_deadLetters->isJobRunning();
 }
 
+void QueuesView::showEvent(QShowEvent *event)
+{
+    m_hiddenSampling.stop();
+    ConsoleView::showEvent(event);
+}
+
+void QueuesView::hideEvent(QHideEvent *event)
+{
+    m_hiddenSampling.start(HiddenSampleMs);
+    ConsoleView::hideEvent(event);
+}
+
 void QueuesView::refresh()
 {
     if (!m_service || m_waitingFor != 0)
@@ -157,8 +179,7 @@ void QueuesView::onLoaded(quint64 serial, const QueueSnapshot &snapshot)
     if (serial != m_waitingFor)
         return;
     m_waitingFor = 0;
-    if (m_banner->kind() == MessageBanner::Kind::Error)
-        m_banner->clear();
+    m_banner->readSucceeded();
     m_queues->setQueues(snapshot.overview.queues);
     m_workers->setWorkers(snapshot.overview.workers, snapshot.heartbeatTtlS);
     qint64 depth = 0;
@@ -168,7 +189,7 @@ void QueuesView::onLoaded(quint64 serial, const QueueSnapshot &snapshot)
     m_chart->setHistory(m_history);
     m_deadLetters->setLists(snapshot.deadLetterLists);
     updateSummary(snapshot);
-    Q_EMIT statusMessage(tr("Last refresh %1").arg(QDateTime::fromMSecsSinceEpoch(snapshot.readAtMs).toString(QStringLiteral("HH:mm:ss"))));
+    Q_EMIT dataRead(ServerStatus::Server::Redis, QDateTime::fromMSecsSinceEpoch(snapshot.readAtMs));
     Q_EMIT loaded(snapshot);
 }
 
@@ -198,7 +219,7 @@ void QueuesView::onLoadFailed(quint64 serial, const QString &message, const QStr
     if (serial != m_waitingFor)
         return;
     m_waitingFor = 0;
-    m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
+    m_banner->showReadFailure(message, detail);
     Q_EMIT failed(message);
 }
 
@@ -237,7 +258,8 @@ void QueuesView::updateSummary(const QueueSnapshot &snapshot)
     parts << (snapshot.overview.deadLetter > 0
                       ? tr("<a href=\"dead-letters\" style=\"color:#a50e0e\">%n dead letter(s)</a>", nullptr, int(std::min<qint64>(snapshot.overview.deadLetter, INT_MAX)))
                       : tr("no dead letters"));
-    m_summary->setText(parts.join(QStringLiteral(" · ")));
+    // The translations name the light theme's red; the dark theme has its own.
+    m_summary->setText(parts.join(QStringLiteral(" · ")).replace(QLatin1String("#a50e0e"), ConsoleTheme::errorText()));
 }
 
 void QueuesView::prepareScreenshot(const ScreenshotRequest &request)

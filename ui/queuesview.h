@@ -42,6 +42,9 @@ public:
     /** Uses `service`, which lives on another thread and outlives this view's use of it. */
     void setService(QueueService *service);
     void refresh() override;
+    /** While hidden the view still reads the queues every HiddenSampleMs, so its chart has the
+        time it was away (the window refreshes only the view on screen). */
+    static constexpr int HiddenSampleMs = 10'000;
     bool wantsAutoRefresh() const override;
     void prepareScreenshot(const ScreenshotRequest &request) override;
 
@@ -56,9 +59,10 @@ Q_SIGNALS:
     void loadRequested(quint64 serial);
     /** A snapshot is on screen. */
     void loaded(const lantern::QueueSnapshot &snapshot);
-    void failed(const QString &message);
 
 protected:
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
     void readOnlyChanged() override;
 
 private:
@@ -76,6 +80,7 @@ private:
     quint64 m_waitingFor = 0;
     int m_screenshotSamples = 0;
     QTimer m_screenshotTimer;
+    QTimer m_hiddenSampling;  // keeps a short throughput history while another view is shown
 
     MessageBanner *m_banner;
     QLabel *m_summary;

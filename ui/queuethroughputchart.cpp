@@ -1,32 +1,23 @@
 #include "queuethroughputchart.h"
 
+#include "chartaxes.h"
+#include "console/nicescale.h"
 #include "console/queuehistory.h"
+#include "consoletheme.h"
 
 #include <QChart>
 #include <QDateTime>
 #include <QDateTimeAxis>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
 
-#include <cmath>
+#include <algorithm>
 
 namespace lantern::ui {
 
 namespace {
-
-/** A round upper bound so the axis labels stay short (1, 2, 5, 10, 20, 50, ...). */
-double niceCeiling(double value)
-{
-    if (value <= 1)
-        return 1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
-    for (const double step : {1.0, 2.0, 5.0, 10.0}) {
-        if (value <= step * magnitude)
-            return step * magnitude;
-    }
-    return 10 * magnitude;
-}
 
 constexpr qint64 MinimumSpanMs = 5000;
 
@@ -79,34 +70,68 @@ QueueThroughputChart::QueueThroughputChart(QWidget *parent)
     m_drained->attachAxis(m_time);
     m_drained->attachAxis(m_rateAxis);
     chart->legend()->setFont(small);
+    ConsoleTheme::style(chart);
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(fontMetrics().height() * 11);
     const QDateTime now = QDateTime::currentDateTime();
     m_time->setRange(now.addSecs(-60), now);
     m_depthAxis->setRange(0, 1);
+    m_depthAxis->setTickCount(2);
     m_rateAxis->setRange(0, 1);
+    m_rateAxis->setTickCount(2);
+    m_depthRuns << m_depth;
+    m_drainRuns << m_drained;
+}
+
+QLineSeries *QueueThroughputChart::runSeries(QList<QLineSeries *> &runs, int index, QValueAxis *axis)
+{
+    while (runs.size() <= index) {
+        QLineSeries *first = runs.constFirst();
+        auto *series = new QLineSeries;
+        series->setPen(first->pen());
+        chart()->addSeries(series);
+        series->attachAxis(m_time);
+        series->attachAxis(axis);
+        // One legend entry per kind of line, not per run.
+        for (QLegendMarker *marker : chart()->legend()->markers(series))
+            marker->setVisible(false);
+        runs << series;
+    }
+    return runs.at(index);
 }
 
 void QueueThroughputChart::setHistory(const QueueHistory &history)
 {
-    QList<QPointF> depth;
-    QList<QPointF> drained;
-    for (const QueueSample &sample : history.samples()) {
-        depth << QPointF(double(sample.atMs), double(sample.depth));
-        if (sample.drainedPerS)
-            drained << QPointF(double(sample.atMs), *sample.drainedPerS);
+    const QList<QList<QueueSample>> runs = history.runs();
+    for (qsizetype i = 0; i < std::max<qsizetype>(runs.size(), m_depthRuns.size()); ++i) {
+        QList<QPointF> depth;
+        QList<QPointF> drained;
+        if (i < runs.size()) {
+            for (const QueueSample &sample : runs.at(i)) {
+                depth << QPointF(double(sample.atMs), double(sample.depth));
+                if (sample.drainedPerS)
+                    drained << QPointF(double(sample.atMs), *sample.drainedPerS);
+            }
+        }
+        runSeries(m_depthRuns, int(i), m_depthAxis)->replace(depth);
+        runSeries(m_drainRuns, int(i), m_rateAxis)->replace(drained);
     }
-    m_depth->replace(depth);
-    m_drained->replace(drained);
     if (history.samples().isEmpty())
         return;
+    // The axis spans the samples (at least MinimumSpanMs), its ends on round times so the ticks
+    // fall on them (every 1, 2, 5, 10, 15, 30 s, ...).
     const qint64 last = history.samples().constLast().atMs;
-    // The axis spans the samples (at least MinimumSpanMs), so the lines fill the chart.
     const qint64 first = std::min(history.samples().constFirst().atMs, last - MinimumSpanMs);
-    m_time->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(last));
-    m_depthAxis->setRange(0, niceCeiling(double(history.maxDepth())));
-    m_rateAxis->setRange(0, niceCeiling(history.maxDrainedPerS()));
+    setRoundTimeRange(m_time, first, last);
+    const NiceScale depth = NiceScale::covering(double(history.maxDepth()), 4, 1);
+    m_depthAxis->setRange(0, depth.max);
+    m_depthAxis->setTickCount(depth.intervals() + 1);
+    const double rate = history.maxDrainedPerS();
+    const NiceScale drained = NiceScale::covering(rate, 4, rate < 4 ? 0.1 : 1);
+    m_rateAxis->setRange(0, drained.max);
+    m_rateAxis->setTickCount(drained.intervals() + 1);
+    m_rateAxis->setLabelFormat(drained.step < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
 }
 
 } // namespace lantern::ui

@@ -230,8 +230,7 @@ void RecoveryView::onLoaded(quint64 serial, const RecoverySnapshot &snapshot)
     if (serial != m_waitingFor)
         return;
     m_waitingFor = 0;
-    if (m_banner->kind() == MessageBanner::Kind::Error)
-        m_banner->clear();
+    m_banner->readSucceeded();
     const QString selected = selectedWorker();
     m_tasks->setWorkers(snapshot.workers);
     m_ledger->setChecks(snapshot.ledger);
@@ -261,7 +260,7 @@ void RecoveryView::onLoaded(quint64 serial, const RecoverySnapshot &snapshot)
                 + (broken > 0 ? QStringLiteral(" · ") + tr("%n with violations", nullptr, broken) : QString());
     m_summary->setText(text);
     updateActions();
-    Q_EMIT statusMessage(tr("Last refresh %1").arg(QDateTime::fromMSecsSinceEpoch(snapshot.readAtMs).toString(QStringLiteral("HH:mm:ss"))));
+    Q_EMIT dataRead(ServerStatus::both(), QDateTime::fromMSecsSinceEpoch(snapshot.readAtMs));
     Q_EMIT loaded(snapshot);
 }
 
@@ -270,7 +269,7 @@ void RecoveryView::onFailed(quint64 serial, const QString &message, const QStrin
     if (serial != m_waitingFor)
         return;
     m_waitingFor = 0;
-    m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
+    m_banner->showReadFailure(message, detail);
     Q_EMIT failed(message);
 }
 
@@ -316,7 +315,9 @@ void RecoveryView::confirmCompensation(const QStringList &workers)
             + tr("Each of the %n task(s) they hold is completed when SQL records it as done, put back at the front of its queue "
                  "otherwise (a payout keeps its idempotency key, so nothing is paid twice), or set aside when unreadable.",
                  nullptr, int(std::min<qint64>(held, INT_MAX)));
-    auto *dialog = new QueueConfirmDialog(tr("Compensate"), text, tr("Compensate"), this);
+    if (!operatorIdentity()->ensure(this))
+        return;
+    auto *dialog = new QueueConfirmDialog(tr("Compensate"), text, tr("Compensate"), operatorIdentity()->name(), this);
     dialog->setObjectName(QStringLiteral("confirmDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, workers] {
@@ -335,11 +336,13 @@ void RecoveryView::reconcileDay()
     if (!m_service || m_reconciling != 0 || isReadOnly())
         return;
     const QDate day = m_date->date();
+    if (!operatorIdentity()->ensure(this))
+        return;
     auto *dialog = new QueueConfirmDialog(
             tr("Reconcile check-ins"),
             tr("Compare the check-ins of %1 in Redis with the log in SQL and back-fill the rows that are missing?")
                     .arg(QLocale().toString(day, QLocale::LongFormat)),
-            tr("Reconcile"), this);
+            tr("Reconcile"), operatorIdentity()->name(), this);
     dialog->setObjectName(QStringLiteral("confirmDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, day] {

@@ -67,7 +67,6 @@ Q_SIGNALS:
     void loaded(const lantern::RecoverySnapshot &snapshot);
     void jobDone(const QString &summary);
     void reconcileShown(const lantern::ReconcileReport &report);
-    void failed(const QString &message);
 
 protected:
     void readOnlyChanged() override { updateActions(); }

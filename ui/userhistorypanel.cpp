@@ -2,6 +2,7 @@
 
 #include "console/userhistorymodels.h"
 #include "console/usermonth.h"
+#include "consoletheme.h"
 #include "daypalette.h"
 
 #include <QBarCategoryAxis>
@@ -122,6 +123,7 @@ void UserHistoryPanel::fillChart(const UserMonth &month)
         series->attachAxis(axisX);
         series->attachAxis(axisY);
     }
+    ConsoleTheme::style(m_chart);
 }
 
 } // namespace lantern::ui

@@ -7,7 +7,6 @@
 #include "console/userlookupservice.h"
 #include "makeupdialog.h"
 #include "messagebanner.h"
-#include "operatorname.h"
 #include "userhistorypanel.h"
 #include "usersummarypanel.h"
 #include "writeaction.h"
@@ -347,9 +346,10 @@ void UsersView::onMonthLoaded(quint64 serial, const UserMonth &month)
     if (serial != m_waitingFor)
         return;  // superseded by a newer request
     setWaitingFor(0);
-    m_banner->clear();
+    m_banner->readSucceeded();
     showUserMonth(month);
     Q_EMIT monthShown(month);
+    Q_EMIT dataRead(ServerStatus::both(), month.loadedAt);
 }
 
 void UsersView::onLookupFailed(quint64 serial, const QString &message, const QString &detail)
@@ -357,7 +357,7 @@ void UsersView::onLookupFailed(quint64 serial, const QString &message, const QSt
     if (serial != m_waitingFor)
         return;
     setWaitingFor(0);
-    m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
+    m_banner->showReadFailure(message, detail);
     Q_EMIT failed(message);
 }
 
@@ -374,6 +374,7 @@ void UsersView::onMakeupGranted(quint64 serial, QDate date, bool already, const 
     else
         m_banner->showMessage(MessageBanner::Kind::Positive, tr("Make-up granted for %1.").arg(day));
     Q_EMIT monthShown(month);
+    Q_EMIT dataRead(ServerStatus::both(), month.loadedAt);
 }
 
 void UsersView::onMakeupFailed(quint64 serial, const QString &message, const QString &detail)
@@ -482,10 +483,11 @@ void UsersView::requestMakeup()
     const bool signedDay = state == CalendarModel::DayState::Signed || state == CalendarModel::DayState::MakeUp;
     if (MakeupPolicy(m_rules).check(day, m_today, signedDay, static_cast<int>(m_user->makeupDays.size())) != MakeupBlock::None)
         return;
-    auto *dialog = new MakeupDialog(m_user->uid, day, savedOperatorName(), this);
+    if (!operatorIdentity()->ensure(this))
+        return;
+    auto *dialog = new MakeupDialog(m_user->uid, day, operatorIdentity()->name(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        saveOperatorName(dialog->operatorName());
         const quint64 serial = nextSerial();
         setWaitingFor(serial);
         Q_EMIT makeupRequested(serial, dialog->uid(), dialog->date(), dialog->reason(), dialog->operatorName());

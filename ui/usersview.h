@@ -84,8 +84,6 @@ Q_SIGNALS:
 
     /** An answer is on screen. */
     void monthShown(const lantern::UserMonth &month);
-    /** A request failed; its message is on screen. */
-    void failed(const QString &message);
     void busyChanged(bool busy);
 
 protected:

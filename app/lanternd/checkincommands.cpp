@@ -5,12 +5,17 @@
 #include "checkin/auditedcheckin.h"
 #include "checkin/checkinservice.h"
 #include "checkin/checkinstore.h"
+#include "checkin/layoutmigration.h"
+#include "checkin/monthstats.h"
 #include "checkin/reconciler.h"
 #include "commandcontext.h"
 #include "core/errors.h"
 #include "sql/sqlconnection.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
+
+#include <cstdio>
 
 namespace lantern::cli {
 
@@ -87,6 +92,48 @@ int runReconcile(CommandContext &context)
                {QStringLiteral("db_count"), report.dbCount},
                {QStringLiteral("missing"), report.missing},
                {QStringLiteral("backfilled"), report.backfilled}});
+    return 0;
+}
+
+int runMigrateRedis(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("scan-count")}, {QStringLiteral("dry-run")});
+    const bool dryRun = context.line().switches.contains(QStringLiteral("dry-run"));
+    const int scanCount = static_cast<int>(context.line().integer(QStringLiteral("scan-count"), 10, 100'000, 1000));
+    LayoutMigration migration(context.redis(), context.keys(), scanCount);
+    const LayoutMigrationReport report = migration.run(dryRun, [](const LayoutMigrationReport &progress) {
+        const QString line = QCoreApplication::translate("lantern::cli::Commands",
+                                                         "migrate-redis: %1 user-months found, %2 moved; %3 day sets found, %4 removed\n")
+                                     .arg(progress.scanned)
+                                     .arg(progress.migrated)
+                                     .arg(progress.daySets)
+                                     .arg(progress.daySetsRemoved);
+        std::fputs(line.toLocal8Bit().constData(), stderr);
+    });
+    printJson({{QStringLiteral("dry_run"), report.dryRun},
+               {QStringLiteral("user_months"), report.scanned},
+               {QStringLiteral("migrated"), report.migrated},
+               {QStringLiteral("day_sets"), report.daySets},
+               {QStringLiteral("day_sets_removed"), report.daySetsRemoved}});
+    return 0;
+}
+
+int runStats(CommandContext &context)
+{
+    requireOnly(context.line(), {QStringLiteral("month")});
+    const QDate today = context.today();
+    const QDate month = context.line().has(QStringLiteral("month")) ? parseMonth(context.line().value(QStringLiteral("month")))
+                                                                    : QDate(today.year(), today.month(), 1);
+    const MonthStats stats = MonthStatsReader(context.redis(), context.keys()).read(month, today);
+    QJsonArray days;
+    for (const DayStats &day : stats.days)
+        days.append(QJsonObject{{QStringLiteral("date"), day.date.toString(Qt::ISODate)},
+                                {QStringLiteral("checked_in"), day.checkedIn},
+                                {QStringLiteral("makeups"), day.makeups}});
+    printJson({{QStringLiteral("month"), stats.month.toString(u"yyyy-MM")},
+               {QStringLiteral("days"), days},
+               {QStringLiteral("active_users"), stats.activeUsers},
+               {QStringLiteral("every_day_users"), stats.everyDayUsers}});
     return 0;
 }
 

@@ -32,6 +32,8 @@ QString usage()
                                        "  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O\n"
                                        "  calendar --uid U|--token T [--month YYYY-MM]\n"
                                        "  reconcile --date YYYY-MM-DD\n"
+                                       "  stats    [--month YYYY-MM]\n"
+                                       "  migrate-redis [--dry-run] [--scan-count N]\n"
                                        "  work     [--id W] [--once] [--batch N] [--in-flight N]\n"
                                        "  queues\n"
                                        "  recover  [--worker W] [--operator O]\n"
@@ -90,6 +92,7 @@ int main(int argc, char *argv[])
             {QStringLiteral("reconcile"), cli::runReconcile}, {QStringLiteral("work"), cli::runWork},
             {QStringLiteral("queues"), cli::runQueues},     {QStringLiteral("recover"), cli::runRecover},
             {QStringLiteral("token"), cli::runToken},
+            {QStringLiteral("stats"), cli::runStats},       {QStringLiteral("migrate-redis"), cli::runMigrateRedis},
             {QStringLiteral("campaign create"), cli::runCampaignCreate},
             {QStringLiteral("campaign launch"), cli::runCampaignLaunch},
             {QStringLiteral("campaign pause"), cli::runCampaignPause},
@@ -110,7 +113,7 @@ int main(int argc, char *argv[])
         return 0;
     }
     try {
-        cli::CommandLine line = cli::parse(arguments, {QStringLiteral("once")});
+        cli::CommandLine line = cli::parse(arguments, {QStringLiteral("once"), QStringLiteral("dry-run")});
         if (line.words.isEmpty()) {
             print(stderr, usage());
             return 2;

@@ -55,7 +55,7 @@ DrainStats CheckinDrain::pass()
                     parsed << *entry;
                     good[shard] << raw;
                 } else {
-                    settle.deadLetter(queues.at(shard), raw);
+                    settle.deadLetter(queues.at(shard), raw, {QStringLiteral("not a check-in entry (unreadable)"), 0, 0});
                     ++stats.deadLettered;
                 }
             }

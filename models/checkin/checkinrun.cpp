@@ -1,5 +1,6 @@
 #include "checkin/checkinrun.h"
 
+#include "checkin/checkinlayout.h"
 #include "checkin/streakcalculator.h"
 #include "core/datetext.h"
 #include "core/errors.h"
@@ -28,9 +29,10 @@ CheckinRun::CheckinRun(const KeySchema &keys, const CheckinRules &rules, qint64 
 {
     const QDate month = firstOfMonth(day);
     const QDate previous = month.addMonths(-1);
-    const int shard = keys.shardOf(uid);
-    m_scriptKeys = {keys.signBits(uid, month), keys.makeupBits(uid, month), keys.signBits(uid, previous), keys.daySet(shard, day),
-                    keys.checkinQueue(shard)};
+    const CheckinLayout layout(keys);
+    const UserPlace user = layout.place(uid);
+    m_scriptKeys = {layout.signKey(user, month), layout.makeupKey(user, month), layout.signKey(user, previous),
+                    keys.monthBlocks(user.shard, month), keys.checkinQueue(user.shard)};
     m_scriptArgs = {QByteArray::number(uid),
                     isoDay(day),
                     QByteArray::number(day.day()),
@@ -40,7 +42,7 @@ CheckinRun::CheckinRun(const KeySchema &keys, const CheckinRules &rules, qint64 
                     rules.streakPolicy == StreakPolicy::Rolling ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
                     rules.makeupGrantsPoints ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
                     QByteArray::number(rules.makeupQuota),
-                    QByteArray::number(qint64(rules.daySetTtlDays) * 86400),
+                    CheckinLayout::placeArgument(user),
                     makeup ? makeup->operatorName.trimmed().toUtf8() : QByteArray(),
                     makeup ? makeup->reason.trimmed().toUtf8() : QByteArray(),
                     QByteArray::number(nowMs)};
@@ -57,9 +59,10 @@ QList<QByteArrayList> CheckinRun::nextRound()
         return {};
     if (!m_scriptSent)
         return scriptRound();
+    const CheckinLayout layout(m_keys);
     QList<QByteArrayList> commands;
     for (const QDate &first : std::as_const(m_pendingMonths))
-        commands << monthBitfieldCommand(m_keys.signBits(m_outcome.uid, first), first);
+        commands << layout.readSign(m_outcome.uid, first);
     return commands;
 }
 
@@ -112,12 +115,8 @@ void CheckinRun::takeScriptReply(const RedisValue &reply)
 
 void CheckinRun::takeMonths(const std::vector<RedisValue> &replies)
 {
-    for (qsizetype i = 0; i < m_pendingMonths.size(); ++i) {
-        const RedisValue &reply = replies.at(size_t(i));
-        if (reply.isError())
-            throw RedisReplyError(QString::fromUtf8(reply.string));
-        m_months << MonthBits::fromBitfield(m_pendingMonths.at(i), reply.elements.at(0).toInteger());
-    }
+    for (qsizetype i = 0; i < m_pendingMonths.size(); ++i)
+        m_months << CheckinLayout::bits(m_pendingMonths.at(i), replies.at(size_t(i)));
     m_pendingMonths.clear();
 }
 

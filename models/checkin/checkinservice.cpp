@@ -1,5 +1,6 @@
 #include "checkin/checkinservice.h"
 
+#include "checkin/checkinlayout.h"
 #include "checkin/checkinrun.h"
 #include "checkin/streakcalculator.h"
 #include "core/datetext.h"
@@ -85,21 +86,18 @@ CheckinOutcome CheckinService::sign(qint64 uid, QDate day, QDate streakAsOf, con
 
 QList<MonthBits> CheckinService::fetchMonths(qint64 uid, QDate month, int count)
 {
+    const CheckinLayout layout(m_keys);
     QList<QByteArrayList> commands;
     QList<QDate> firsts;
     for (int i = 0; i < count; ++i) {
         const QDate first = firstOfMonth(month).addMonths(-i);
         firsts << first;
-        commands << monthBitfieldCommand(m_keys.signBits(uid, first), first);
+        commands << layout.readSign(uid, first);
     }
     const std::vector<RedisValue> replies = m_redis.pipeline(commands);
     QList<MonthBits> result;
-    for (qsizetype i = 0; i < firsts.size(); ++i) {
-        const RedisValue &reply = replies.at(static_cast<size_t>(i));
-        if (reply.isError())
-            throw RedisReplyError(QString::fromUtf8(reply.string));
-        result << MonthBits::fromBitfield(firsts.at(i), reply.elements.at(0).toInteger());
-    }
+    for (qsizetype i = 0; i < firsts.size(); ++i)
+        result << CheckinLayout::bits(firsts.at(i), replies.at(static_cast<size_t>(i)));
     return result;
 }
 
@@ -119,14 +117,10 @@ int CheckinService::currentStreak(qint64 uid, QDate asOf, QList<MonthBits> newes
 CalendarMonth CheckinService::calendar(qint64 uid, QDate month, QDate today)
 {
     const QDate first = firstOfMonth(month);
-    const std::vector<RedisValue> replies =
-            m_redis.pipeline({monthBitfieldCommand(m_keys.signBits(uid, first), first), monthBitfieldCommand(m_keys.makeupBits(uid, first), first)});
-    for (const RedisValue &reply : replies) {
-        if (reply.isError())
-            throw RedisReplyError(QString::fromUtf8(reply.string));
-    }
-    const MonthBits signedBits = MonthBits::fromBitfield(first, replies[0].elements.at(0).toInteger());
-    const MonthBits makeupBits = MonthBits::fromBitfield(first, replies[1].elements.at(0).toInteger());
+    const CheckinLayout layout(m_keys);
+    const std::vector<RedisValue> replies = m_redis.pipeline({layout.readSign(uid, first), layout.readMakeup(uid, first)});
+    const MonthBits signedBits = CheckinLayout::bits(first, replies[0]);
+    const MonthBits makeupBits = CheckinLayout::bits(first, replies[1]);
 
     CalendarMonth result;
     result.uid = uid;

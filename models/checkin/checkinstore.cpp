@@ -2,6 +2,8 @@
 
 #include "sql/sqlconnection.h"
 
+#include <QStringList>
+
 #include <algorithm>
 
 namespace lantern {
@@ -71,6 +73,42 @@ QSet<qint64> CheckinStore::uidsOn(QDate day)
     while (query.next())
         uids.insert(query.value(0).toLongLong());
     return uids;
+}
+
+qint64 CheckinStore::countOn(QDate day)
+{
+    QSqlQuery query = m_connection.exec(QStringLiteral("SELECT COUNT(*) FROM checkin_log WHERE day = ?"), {day.toString(Qt::ISODate)});
+    return query.next() ? query.value(0).toLongLong() : 0;
+}
+
+QSet<qint64> CheckinStore::uidsOnBetween(QDate day, qint64 first, qint64 end)
+{
+    QSet<qint64> uids;
+    QSqlQuery query = m_connection.exec(QStringLiteral("SELECT uid FROM checkin_log WHERE day = ? AND uid >= ? AND uid < ?"),
+                                        {day.toString(Qt::ISODate), first, end});
+    while (query.next())
+        uids.insert(query.value(0).toLongLong());
+    return uids;
+}
+
+QSet<qint64> CheckinStore::uidsOnAmong(QDate day, const QList<qint64> &uids)
+{
+    constexpr qsizetype PerQuery = 500;
+    QSet<qint64> found;
+    for (qsizetype start = 0; start < uids.size(); start += PerQuery) {
+        const QList<qint64> part = uids.mid(start, PerQuery);
+        QVariantList values{day.toString(Qt::ISODate)};
+        QStringList marks;
+        for (const qint64 uid : part) {
+            values << uid;
+            marks << QStringLiteral("?");
+        }
+        QSqlQuery query = m_connection.exec(
+                QStringLiteral("SELECT uid FROM checkin_log WHERE day = ? AND uid IN (%1)").arg(marks.join(QLatin1Char(','))), values);
+        while (query.next())
+            found.insert(query.value(0).toLongLong());
+    }
+    return found;
 }
 
 bool CheckinStore::hasLog(qint64 uid, QDate day)

@@ -38,6 +38,12 @@ public:
 
     qint64 pointsBalance(qint64 uid);
     QSet<qint64> uidsOn(QDate day);
+    /** checkin_log rows of the day. */
+    qint64 countOn(QDate day);
+    /** The uids in [first, end) with a row for the day (a reconcile round of dense users). */
+    QSet<qint64> uidsOnBetween(QDate day, qint64 first, qint64 end);
+    /** Those of `uids` with a row for the day. */
+    QSet<qint64> uidsOnAmong(QDate day, const QList<qint64> &uids);
     bool hasLog(qint64 uid, QDate day);
     /** The newest `limit` check-ins of a user, newest first. */
     QList<CheckinLogRow> recentCheckins(qint64 uid, int limit);

@@ -25,6 +25,26 @@ MonthBits MonthBits::fromDays(QDate month, const QList<int> &days)
     return result;
 }
 
+MonthBits MonthBits::fromWord(QDate month, quint32 word)
+{
+    MonthBits result{month.addDays(1 - month.day()), 0};
+    for (int day = 1; day <= result.days(); ++day) {
+        if ((word >> (32 - day)) & 1u)
+            result.bits |= 1u << (day - 1);
+    }
+    return result;
+}
+
+quint32 MonthBits::word() const
+{
+    quint32 result = 0;
+    for (int day = 1; day <= 31; ++day) {
+        if (isSigned(day))
+            result |= 1u << (32 - day);
+    }
+    return result;
+}
+
 bool MonthBits::isFull() const
 {
     return count() == days();
@@ -54,11 +74,6 @@ int MonthBits::longestRun() const
         longest = std::max(longest, current);
     }
     return longest;
-}
-
-QByteArrayList monthBitfieldCommand(const QByteArray &key, QDate month)
-{
-    return {QByteArrayLiteral("BITFIELD"), key, QByteArrayLiteral("GET"), "u" + QByteArray::number(month.daysInMonth()), QByteArrayLiteral("0")};
 }
 
 QList<int> MonthBits::signedDays() const

@@ -14,6 +14,10 @@ struct MonthBits {
     /** From `BITFIELD key GET u<days> 0`, which reads day 1 as the most significant bit. */
     static MonthBits fromBitfield(QDate month, qint64 value);
     static MonthBits fromDays(QDate month, const QList<int> &days);
+    /** From a 32-bit month word of the block layout: bit 31 is day 1, bit 1 day 31. */
+    static MonthBits fromWord(QDate month, quint32 word);
+    /** The month word of these bits (fromWord's inverse). */
+    quint32 word() const;
 
     int days() const { return month.daysInMonth(); }
     bool isSigned(int day) const { return day >= 1 && day <= 31 && (bits >> (day - 1)) & 1u; }
@@ -24,8 +28,5 @@ struct MonthBits {
     int longestRun() const;
     QList<int> signedDays() const;
 };
-
-/** `BITFIELD key GET u<days> 0`: the whole month in one read (never a GET of the bitmap). */
-QByteArrayList monthBitfieldCommand(const QByteArray &key, QDate month);
 
 } // namespace lantern

@@ -1,11 +1,12 @@
 #include "checkin/reconciler.h"
 
 #include "checkin/checkinentry.h"
+#include "checkin/checkinlayout.h"
 #include "checkin/checkinstore.h"
+#include "checkin/monthscan.h"
 #include "checkin/streakcalculator.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
-#include "redis/rediserror.h"
 
 namespace lantern {
 
@@ -14,79 +15,72 @@ Reconciler::Reconciler(RedisClient &redis, SqlConnection &sql, const KeySchema &
 {
 }
 
-QList<qint64> Reconciler::redisUids(QDate day)
-{
-    QList<qint64> uids;
-    for (int shard = 0; shard < m_keys.shards(); ++shard) {
-        QByteArray cursor = "0";
-        do {
-            const RedisValue reply = m_redis.command({QByteArrayLiteral("SSCAN"), m_keys.daySet(shard, day), cursor,
-                                                      QByteArrayLiteral("COUNT"), QByteArrayLiteral("1000")});
-            if (reply.elements.size() != 2)
-                throw RedisReplyError(tr("unexpected SSCAN reply"));
-            cursor = reply.elements[0].toBytes();
-            for (const RedisValue &member : reply.elements[1].elements)
-                uids << member.toInteger();
-        } while (cursor != "0");
-    }
-    return uids;
-}
-
 ReconcileReport Reconciler::reconcile(QDate day, qint64 nowMs)
 {
     ReconcileReport report;
     report.date = day;
-    const QList<qint64> inRedis = redisUids(day);
-    CheckinStore store(m_sql);
-    const QSet<qint64> inSql = store.uidsOn(day);
-    report.redisCount = inRedis.size();
-    report.dbCount = inSql.size();
+    report.dbCount = CheckinStore(m_sql).countOn(day);
+    MonthScan(m_redis, m_keys, day).signWords([&](const MonthRound &round) { reconcileRound(round, day, nowMs, report); });
+    return report;
+}
 
-    QList<qint64> missing;
-    for (qint64 uid : inRedis) {
-        if (!inSql.contains(uid))
-            missing << uid;
-    }
-    report.missing = missing.size();
-
+void Reconciler::reconcileRound(const MonthRound &round, QDate day, qint64 nowMs, ReconcileReport &report)
+{
     const QDate month(day.year(), day.month(), 1);
+    const MonthBits none{month, 0};
+    QList<UserWord> signedThatDay;
+    for (const UserWord &user : round.words) {
+        if (MonthBits::fromWord(month, user.word).isSigned(day.day()))
+            signedThatDay << user;
+    }
+    report.redisCount += signedThatDay.size();
+    if (signedThatDay.isEmpty())
+        return;
+    CheckinStore store(m_sql);
+    QSet<qint64> inSql;
+    if (round.dense) {
+        inSql = store.uidsOnBetween(day, round.firstUid, round.endUid);
+    } else {
+        QList<qint64> uids;
+        for (const UserWord &user : std::as_const(signedThatDay))
+            uids << user.uid;
+        inSql = store.uidsOnAmong(day, uids);
+    }
+    QList<UserWord> missing;
+    for (const UserWord &user : std::as_const(signedThatDay)) {
+        if (!inSql.contains(user.uid))
+            missing << user;
+    }
+    report.missing += missing.size();
+    if (missing.isEmpty())
+        return;
+
+    // The make-up word and the previous month of each missing user, in one pipeline.
+    const CheckinLayout layout(m_keys);
     const QDate previous = month.addMonths(-1);
     const bool rolling = m_rules.streakPolicy == StreakPolicy::Rolling;
-    constexpr qsizetype Batch = 500;
-    for (qsizetype start = 0; start < missing.size(); start += Batch) {
-        const QList<qint64> batch = missing.mid(start, Batch);
-        QList<QByteArrayList> commands;
-        for (qint64 uid : batch)
-            commands << monthBitfieldCommand(m_keys.signBits(uid, month), month) << monthBitfieldCommand(m_keys.makeupBits(uid, month), month)
-                     << monthBitfieldCommand(m_keys.signBits(uid, previous), previous);
-        const std::vector<RedisValue> replies = m_redis.pipeline(commands);
-        QList<CheckinEntry> entries;
-        for (qsizetype i = 0; i < batch.size(); ++i) {
-            const auto bits = [&](qsizetype k) {
-                const RedisValue &reply = replies.at(static_cast<size_t>(i * 3 + k));
-                if (reply.isError())
-                    throw RedisReplyError(QString::fromUtf8(reply.string));
-                return reply.elements.at(0).toInteger();
-            };
-            const MonthBits signedBits = MonthBits::fromBitfield(month, bits(0));
-            if (!signedBits.isSigned(day.day()))
-                continue;  // in the set but not in the bitmap: nothing to back-fill
-            const bool makeup = MonthBits::fromBitfield(month, bits(1)).isSigned(day.day());
-            const QList<MonthBits> months{signedBits, MonthBits::fromBitfield(previous, bits(2))};
-            const int streak = StreakCalculator::current(day, rolling ? months : months.mid(0, 1), m_rules.streakPolicy).streak;
-            CheckinEntry entry;
-            entry.uid = batch.at(i);
-            entry.date = day;
-            entry.kind = makeup ? QStringLiteral("makeup") : QStringLiteral("normal");
-            entry.points = !makeup || m_rules.makeupGrantsPoints ? rewardFor(m_rules.rewards, streak) : 0;
-            entry.operatorName = makeup ? QStringLiteral("reconcile") : QString();
-            entry.reason = makeup ? QStringLiteral("back-filled by reconcile; original reason lost") : QString();
-            entry.atMs = nowMs;
-            entries << entry;
-        }
-        report.backfilled += store.persist(entries);
+    QList<QByteArrayList> commands;
+    for (const UserWord &user : std::as_const(missing))
+        commands << layout.readMakeup(user.uid, month) << layout.readSign(user.uid, previous);
+    const std::vector<RedisValue> replies = m_redis.pipeline(commands);
+    QList<CheckinEntry> entries;
+    for (qsizetype i = 0; i < missing.size(); ++i) {
+        const UserWord &user = missing.at(i);
+        const bool makeup = CheckinLayout::bits(month, replies.at(size_t(i * 2))).isSigned(day.day());
+        const QList<MonthBits> months{MonthBits::fromWord(month, user.word),
+                                      rolling ? CheckinLayout::bits(previous, replies.at(size_t(i * 2 + 1))) : none};
+        const int streak = StreakCalculator::current(day, rolling ? months : months.mid(0, 1), m_rules.streakPolicy).streak;
+        CheckinEntry entry;
+        entry.uid = user.uid;
+        entry.date = day;
+        entry.kind = makeup ? QStringLiteral("makeup") : QStringLiteral("normal");
+        entry.points = !makeup || m_rules.makeupGrantsPoints ? rewardFor(m_rules.rewards, streak) : 0;
+        entry.operatorName = makeup ? QStringLiteral("reconcile") : QString();
+        entry.reason = makeup ? QStringLiteral("back-filled by reconcile; original reason lost") : QString();
+        entry.atMs = nowMs;
+        entries << entry;
     }
-    return report;
+    report.backfilled += store.persist(entries);
 }
 
 } // namespace lantern

@@ -100,6 +100,7 @@ QString AuditLogModel::fieldLabel(const QString &key)
             {QStringLiteral("date"), QT_TR_NOOP("Day")},
             {QStringLiteral("db_count"), QT_TR_NOOP("In SQL before")},
             {QStringLiteral("dead_lettered"), QT_TR_NOOP("Set aside as unreadable")},
+            {QStringLiteral("edited"), QT_TR_NOOP("Put back as")},
             {QStringLiteral("draws_after"), QT_TR_NOOP("Users holding an envelope, after")},
             {QStringLiteral("draws_before"), QT_TR_NOOP("Users holding an envelope, before")},
             {QStringLiteral("entry"), QT_TR_NOOP("Entry")},

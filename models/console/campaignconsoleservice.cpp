@@ -16,6 +16,7 @@
 #include "sql/sqlconnection.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QJsonObject>
 #include <QProcessEnvironment>
 
@@ -52,16 +53,33 @@ SqlConnection &CampaignConsoleService::sql()
     return m_connections.sql();
 }
 
-void CampaignConsoleService::list(quint64 serial, qint64 offset, int limit)
+void CampaignConsoleService::list(quint64 serial, qint64 offset, int limit, const CampaignListQuery &query)
 {
     try {
         CampaignPage page;
         page.offset = std::max<qint64>(0, offset);
         SqlConnection &connection = sql();
-        QSqlQuery count = connection.exec(QStringLiteral("SELECT COUNT(*) FROM campaign"));
+        // The search is a bound value (LIKE with '!' escaping its wildcards, the same in both
+        // dialects); the order a column of a fixed list, never text from the user.
+        QString pattern = query.search.trimmed();
+        pattern.replace(QLatin1String("!"), QLatin1String("!!")).replace(QLatin1String("%"), QLatin1String("!%")).replace(QLatin1String("_"), QLatin1String("!_"));
+        bool numeric = false;
+        const qint64 searchId = query.search.trimmed().toLongLong(&numeric);
+        const QVariantList filter{query.search.trimmed(), QString(QStringLiteral("%") + pattern + QStringLiteral("%")), numeric ? searchId : qint64(-1)};
+        const QString where = QStringLiteral(" WHERE (? = '' OR name LIKE ? ESCAPE '!' OR id = ?)");
+        static const QHash<int, QString> Columns{{CampaignListModel::Id, QStringLiteral("id")},
+                                                 {CampaignListModel::Name, QStringLiteral("name")},
+                                                 {CampaignListModel::Status, QStringLiteral("status")},
+                                                 {CampaignListModel::Total, QStringLiteral("total_cents")},
+                                                 {CampaignListModel::Algorithm, QStringLiteral("algorithm")},
+                                                 {CampaignListModel::Created, QStringLiteral("created_at_ms")}};
+        const QString column = Columns.value(query.sortColumn, QStringLiteral("id"));
+        const QString direction = query.order == Qt::AscendingOrder ? QStringLiteral(" ASC") : QStringLiteral(" DESC");
+        QSqlQuery count = connection.exec(QStringLiteral("SELECT COUNT(*) FROM campaign") + where, filter);
         page.total = count.next() ? count.value(0).toLongLong() : 0;
-        QSqlQuery rows = connection.exec(QStringLiteral("SELECT id FROM campaign ORDER BY id DESC LIMIT ? OFFSET ?"),
-                                         {qint64(std::clamp(limit, 1, 500)), page.offset});
+        QSqlQuery rows = connection.exec(QStringLiteral("SELECT id FROM campaign") + where + QStringLiteral(" ORDER BY ") + column + direction
+                                                 + QStringLiteral(", id DESC LIMIT ? OFFSET ?"),
+                                         filter + QVariantList{qint64(std::clamp(limit, 1, 500)), page.offset});
         QList<qint64> ids;
         while (rows.next())
             ids << rows.value(0).toLongLong();

@@ -45,8 +45,9 @@ public:
     const Config &config() const { return m_config; }
 
 public Q_SLOTS:
-    /** Campaigns newest first, `limit` of them from `offset`. */
-    void list(quint64 serial, qint64 offset, int limit);
+    /** `limit` campaigns from `offset` of those `query` finds, in its order (newest first by
+        default). */
+    void list(quint64 serial, qint64 offset, int limit, const lantern::CampaignListQuery &query);
     void load(quint64 serial, qint64 campaignId);
     void create(quint64 serial, const lantern::CampaignDraft &draft, const QString &operatorName);
     void act(quint64 serial, qint64 campaignId, lantern::CampaignAction action, const QString &operatorName);

@@ -36,6 +36,11 @@ int CampaignListModel::rowOf(qint64 id) const
     return -1;
 }
 
+bool CampaignListModel::isSortable(int column)
+{
+    return column == Id || column == Name || column == Status || column == Total || column == Algorithm || column == Created;
+}
+
 QString CampaignListModel::statusText(CampaignStatus status)
 {
     switch (status) {

@@ -22,6 +22,14 @@ struct CampaignPage {
     qint64 total = 0;  // campaigns in SQL
 };
 
+/** How the campaign list is asked for: a search and a sort the SQL runs itself (the list is
+    paged, so sorting one page in the view would sort a slice). */
+struct CampaignListQuery {
+    QString search;                      // a part of the name, or a campaign id; empty: every campaign
+    int sortColumn = 0;                  // a CampaignListModel::Column SQL holds (isSortable()); else by id
+    Qt::SortOrder order = Qt::DescendingOrder;
+};
+
 /** The console's campaign list (bounded: one page of at most a few dozen rows at a time).
     Amounts are int64 cents, shown as yuan; ValueRole gives the raw values for sorting/tests. */
 class CampaignListModel final : public QAbstractTableModel {
@@ -43,6 +51,9 @@ public:
     int rowOf(qint64 id) const;
     const CampaignRow &rowAt(int row) const { return m_page.rows.at(row); }
 
+    /** Whether the list can be sorted by `column` (what SQL holds: not Redis's grab counters). */
+    static bool isSortable(int column);
+
     static QString statusText(CampaignStatus status);
     static QString algorithmText(SplitAlgorithm algorithm);
 
@@ -58,3 +69,4 @@ private:
 } // namespace lantern
 
 Q_DECLARE_METATYPE(lantern::CampaignPage)
+Q_DECLARE_METATYPE(lantern::CampaignListQuery)

@@ -42,8 +42,11 @@ void DeadLetterModel::setPage(const DeadLetterPage &page)
     m_page = page;
     m_rows.clear();
     m_rows.reserve(page.entries.size());
-    for (const QByteArray &raw : page.entries)
-        m_rows << describe(raw);
+    for (qsizetype i = 0; i < page.entries.size(); ++i) {
+        m_rows << describe(page.entries.at(i));
+        if (i < page.notes.size())
+            m_rows.last().note = page.notes.at(i);
+    }
     endResetModel();
 }
 
@@ -55,6 +58,40 @@ void DeadLetterModel::clear()
 QByteArray DeadLetterModel::entryAt(int row) const
 {
     return row >= 0 && row < m_rows.size() ? m_rows.at(row).raw : QByteArray();
+}
+
+DeadLetterNote DeadLetterModel::noteAt(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows.at(row).note : DeadLetterNote();
+}
+
+QString DeadLetterModel::storedText(const QByteArray &raw)
+{
+    QString text;
+    qsizetype i = 0;
+    while (i < raw.size()) {
+        // The longest valid UTF-8 run from here, as it decodes.
+        qsizetype end = i;
+        while (end < raw.size()) {
+            const auto byte = static_cast<unsigned char>(raw.at(end));
+            int length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3 : (byte >> 3) == 0x1E ? 4 : 0;
+            if (length == 0 || end + length > raw.size())
+                break;
+            bool continuation = true;
+            for (int k = 1; k < length; ++k)
+                continuation = continuation && (static_cast<unsigned char>(raw.at(end + k)) >> 6) == 0x2;
+            if (!continuation || (length == 1 && byte < 0x20 && byte != '\n' && byte != '\t'))
+                break;
+            end += length;
+        }
+        text += QString::fromUtf8(raw.constData() + i, end - i);
+        if (end < raw.size()) {
+            text += QStringLiteral("\\x%1").arg(static_cast<unsigned char>(raw.at(end)), 2, 16, QLatin1Char('0'));
+            ++end;
+        }
+        i = end;
+    }
+    return text;
 }
 
 int DeadLetterModel::rowOf(const QByteArray &raw) const
@@ -93,11 +130,15 @@ QVariant DeadLetterModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case RawRole:
         return row.raw;
+    case ReadableRole:
+        return row.readable;
     case QueueFormat::ToneRole:
         return int(index.column() == Kind && !row.readable ? QueueFormat::Tone::Bad : QueueFormat::Tone::Neutral);
     case Qt::TextAlignmentRole:
         return index.column() == Position ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ToolTipRole:
+        if (index.column() == Reason && row.note.isKnown())
+            return row.note.reason;
         return index.column() == Summary ? QVariant(prettyEntry(row.raw)) : QVariant();
     case QueueFormat::ValueRole:
     case Qt::DisplayRole: {
@@ -109,6 +150,16 @@ QVariant DeadLetterModel::data(const QModelIndex &index, int role) const
             return row.kind;
         case Summary:
             return row.summary;
+        case Reason:
+            return row.note.isKnown() ? (row.note.reason.isEmpty() ? tr("no reason given") : row.note.reason) : tr("not recorded");
+        case Attempts:
+            if (raw)
+                return row.note.attempts;
+            return row.note.attempts > 0 ? QLocale().toString(row.note.attempts) : QStringLiteral("—");
+        case FailedAt:
+            if (raw)
+                return row.note.failedAtMs;
+            return row.note.isKnown() ? QueueFormat::stamp(row.note.failedAtMs) : QStringLiteral("—");
         case QueuedAt:
             return raw ? QVariant(row.atMs) : QVariant(QueueFormat::stamp(row.atMs));
         case ColumnCount:
@@ -132,6 +183,12 @@ QVariant DeadLetterModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Kind");
     case Summary:
         return tr("Entry");
+    case Reason:
+        return tr("Why it was set aside");
+    case Attempts:
+        return tr("Tries");
+    case FailedAt:
+        return tr("Set aside at");
     case QueuedAt:
         return tr("Queued at");
     case ColumnCount:

@@ -7,15 +7,18 @@
 namespace lantern {
 
 /** One page of a dead-letter list (at most DeadLetters::MaxPage entries), newest first:
-    position, what the entry is (a check-in or a payout task, or unreadable) and when it was
-    queued. RawRole gives the entry byte for byte, as retry/discard need it. */
+    position, what the entry is (a check-in or a payout task, or unreadable), why it was set
+    aside, after how many tries and when (its note; "not recorded" for entries set aside before
+    notes were kept), and when it was queued. RawRole gives the entry byte for byte, as
+    retry/discard need it; ReadableRole whether a worker can read it (a retry can succeed). */
 class DeadLetterModel final : public QAbstractTableModel {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(DeadLetterModel)
 
 public:
-    enum Column { Position, Kind, Summary, QueuedAt, ColumnCount };
+    enum Column { Position, Kind, Summary, Reason, Attempts, FailedAt, QueuedAt, ColumnCount };
     static constexpr int RawRole = Qt::UserRole + 1;
+    static constexpr int ReadableRole = Qt::UserRole + 2;
 
     explicit DeadLetterModel(QObject *parent = nullptr);
 
@@ -28,6 +31,10 @@ public:
 
     /** An entry as indented JSON, or as text when it is not JSON. */
     static QString prettyEntry(const QByteArray &raw);
+    /** An entry exactly as stored: its bytes as UTF-8, each byte that is not valid UTF-8 or is a
+        control character other than a line break or tab shown as \xNN. */
+    static QString storedText(const QByteArray &raw);
+    DeadLetterNote noteAt(int row) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -41,6 +48,7 @@ private:
         QString summary;
         qint64 atMs = 0;
         bool readable = false;
+        DeadLetterNote note;
     };
     static Row describe(const QByteArray &raw);
 

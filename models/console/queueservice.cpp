@@ -98,4 +98,22 @@ void QueueService::runDeadLetterJob(quint64 job, bool retry, const QString &list
     startJob(job, std::move(step), std::move(summary));
 }
 
+void QueueService::retryEdited(quint64 job, const QString &list, const QByteArray &entry, const QByteArray &edited, const QString &operatorName)
+{
+    auto replaced = std::make_shared<bool>(false);
+    const QString actor = operatorName.trimmed();
+    auto step = [this, replaced, list, entry, edited, actor]() -> QueueJobStep {
+        if (actor.isEmpty())
+            throw InvalidInputError(tr("an operator name is required"));
+        DeadLetters deadLetters(redis(), keys());
+        *replaced = retryEditedDeadLetterAudited(deadLetters, sql(), list, entry, edited, actor, QStringLiteral("console"), nowMs());
+        return {1, 1, true};
+    };
+    auto summary = [replaced, list](bool) {
+        return *replaced ? tr("The edited entry is back on the queue of %1.").arg(list)
+                         : tr("The entry was no longer in %1 (taken meanwhile); nothing was queued.").arg(list);
+    };
+    startJob(job, std::move(step), std::move(summary));
+}
+
 } // namespace lantern

@@ -27,6 +27,9 @@ public Q_SLOTS:
         `wholeList` (oldest first, at most the depth it had when the job started). */
     void runDeadLetterJob(quint64 job, bool retry, const QString &list, const QByteArrayList &entries, bool wholeList,
                           const QString &operatorName);
+    /** Edit-before-retry of one entry of `list`, as a job of one step: `entry` leaves the list
+        and `edited` goes on the queue instead, audited. */
+    void retryEdited(quint64 job, const QString &list, const QByteArray &entry, const QByteArray &edited, const QString &operatorName);
 
 Q_SIGNALS:
     void loaded(quint64 serial, const lantern::QueueSnapshot &snapshot);

@@ -4,6 +4,8 @@
 
 #include <QStandardPaths>
 
+#include <algorithm>
+
 namespace lantern {
 
 Sandbox::Sandbox(Config base, QString directory, QObject *parent)
@@ -40,6 +42,14 @@ void Sandbox::start()
     m_redis->start();
 }
 
+void Sandbox::setCrowdRate(int grabsPerSecond)
+{
+    m_crowdRate = std::clamp(grabsPerSecond, 0, SandboxWorker::MaxCrowdRate);
+    if (m_worker)
+        QMetaObject::invokeMethod(m_worker->get(), [worker = m_worker->get(), rate = m_crowdRate] { worker->setCrowdRate(rate); },
+                                  Qt::QueuedConnection);
+}
+
 void Sandbox::startWorker()
 {
     Q_EMIT progress(tr("Seeding demo users and their check-in history…"));
@@ -53,6 +63,8 @@ void Sandbox::startWorker()
     connect(worker, &SandboxWorker::failed, this, &Sandbox::failed);
     connect(worker, &SandboxWorker::persisted, this, &Sandbox::workerPersisted);
     connect(worker, &SandboxWorker::passFailed, this, &Sandbox::workerTrouble);
+    connect(worker, &SandboxWorker::recovered, this, &Sandbox::workerRecovered);
+    worker->setCrowdRate(m_crowdRate);  // not started yet: nothing runs on its thread so far
     QMetaObject::invokeMethod(worker, &SandboxWorker::start, Qt::QueuedConnection);
 }
 

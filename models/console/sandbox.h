@@ -31,6 +31,9 @@ public:
     const Config &config() const { return m_config; }
     const SeedSummary &summary() const { return m_summary; }
     bool isReady() const { return m_ready; }
+    /** The simulated crowd's grabs per second into every live campaign (0: none). */
+    void setCrowdRate(int grabsPerSecond);
+    int crowdRate() const { return m_crowdRate; }
 
     /** Where the sandbox keeps its files: QStandardPaths::AppDataLocation + "/sandbox". */
     static QString defaultDirectory();
@@ -42,6 +45,7 @@ Q_SIGNALS:
     /** The in-process worker persisted rows or hit trouble (for the status bar). */
     void workerPersisted(qint64 rows);
     void workerTrouble(const QString &detail);
+    void workerRecovered();
 
 private:
     void startWorker();
@@ -52,6 +56,7 @@ private:
     std::unique_ptr<DedicatedThread<SandboxWorker>> m_worker;
     SeedSummary m_summary;
     bool m_ready = false;
+    int m_crowdRate = SandboxWorker::DefaultCrowdRate;
 };
 
 } // namespace lantern

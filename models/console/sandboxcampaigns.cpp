@@ -12,6 +12,8 @@
 
 #include <QJsonObject>
 
+#include <algorithm>
+
 namespace lantern {
 
 namespace {
@@ -79,13 +81,23 @@ CampaignDemo SandboxCampaigns::seed(qint64 nowMs)
     return demo;
 }
 
-int SandboxCampaigns::crowdPass(qint64 liveId, qint64 nowMs)
+QList<qint64> SandboxCampaigns::campaignIds()
+{
+    QList<qint64> ids;
+    for (const RedisValue &member : m_redis.command({QByteArrayLiteral("SMEMBERS"), m_keys.campaignSet()}).elements)
+        ids << member.toInteger();
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+int SandboxCampaigns::crowdPass(qint64 campaignId, qint64 nowMs, int crowd)
 {
     GrabService grabs(m_redis, m_keys);
-    const int crowd = std::uniform_int_distribution<int>(2, 9)(m_random);
+    if (crowd <= 0)
+        crowd = std::uniform_int_distribution<int>(2, 9)(m_random);
     int won = 0;
     for (int i = 0; i < crowd; ++i) {
-        const GrabOutcome outcome = grabs.grab(liveId, m_nextUid++, nowMs);
+        const GrabOutcome outcome = grabs.grab(campaignId, m_nextUid++, nowMs);
         if (outcome.status == QLatin1String("ok"))
             ++won;
         else if (outcome.status == QLatin1String("sold_out"))

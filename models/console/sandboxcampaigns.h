@@ -29,9 +29,12 @@ public:
     SandboxCampaigns(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, QString workerId);
 
     CampaignDemo seed(qint64 nowMs);
-    /** A few more grabs from the campaign by users who have not grabbed yet; returns how many
-        got an envelope, or SoldOut once the pool is empty. A paused campaign gives 0. */
-    int crowdPass(qint64 liveId, qint64 nowMs);
+    /** `crowd` more grabs (by default a few) from the campaign by users who have not grabbed
+        yet; returns how many got an envelope, or SoldOut once the pool is empty. A campaign that
+        is not live (a draft, paused, closed) gives 0. */
+    int crowdPass(qint64 campaignId, qint64 nowMs, int crowd = 0);
+    /** Every campaign grabs go to (the campaign set), whatever its state, by id. */
+    QList<qint64> campaignIds();
     static constexpr int SoldOut = -1;
 
     static constexpr qint64 FirstCrowdUid = 200000;

@@ -17,6 +17,9 @@
 #include <QScopeGuard>
 #include <QTimer>
 
+#include <algorithm>
+#include <utility>
+
 namespace lantern {
 
 namespace {
@@ -82,6 +85,11 @@ void SandboxWorker::start()
     }
 }
 
+void SandboxWorker::setCrowdRate(int grabsPerSecond)
+{
+    m_crowdRate = std::clamp(grabsPerSecond, 0, MaxCrowdRate);
+}
+
 void SandboxWorker::pass()
 {
     // The payout drain runs a local event loop while payouts are in flight, in which this timer
@@ -104,14 +112,21 @@ void SandboxWorker::pass()
             m_lastBeatMs = nowMs();
         }
         const DrainStats stats = CheckinDrain(*m_redis, *m_sql, m_keys, m_workerId).pass();
-        if (!m_soldOut && nowMs() - m_lastCrowdMs >= CrowdIntervalMs) {
+        if (m_crowdRate > 0 && nowMs() - m_lastCrowdMs >= CrowdIntervalMs) {
+            // Into every live campaign, the seeded one and any the operator launched: a launch
+            // can be rehearsed end to end. Grabs into a campaign that is not live are refused.
             m_lastCrowdMs = nowMs();
-            m_soldOut = m_campaigns->crowdPass(m_demo.liveId, nowMs()) == SandboxCampaigns::SoldOut;
+            for (const qint64 id : m_campaigns->campaignIds()) {
+                if (!m_soldOut.contains(id) && m_campaigns->crowdPass(id, nowMs(), m_crowdRate) == SandboxCampaigns::SoldOut)
+                    m_soldOut << id;
+            }
         }
         if (!m_drain)
             m_drain = std::make_unique<EnvelopeDrain>(*m_redis, *m_sql, m_keys, m_workerId, *m_gateway);
         m_drain->pass();
         m_timer->setInterval(PassIntervalMs);
+        if (std::exchange(m_failing, false))
+            Q_EMIT recovered();
         if (stats.persisted > 0)
             Q_EMIT persisted(stats.persisted);
     } catch (const std::exception &error) {
@@ -119,6 +134,7 @@ void SandboxWorker::pass()
             m_earlierPayouts += m_drain->dispatcher().counts();
         m_drain.reset();  // spent: the next one takes over what its backup lists hold
         m_timer->setInterval(std::min(m_timer->interval() * 2, MaxBackoffMs));
+        m_failing = true;
         Q_EMIT passFailed(QString::fromStdString(error.what()));
     }
 }

@@ -41,9 +41,13 @@ public:
 
     static constexpr int PassIntervalMs = 250;
     static constexpr int CrowdIntervalMs = 1000;
+    static constexpr int DefaultCrowdRate = 5;  // grabs per second and live campaign
+    static constexpr int MaxCrowdRate = 500;
 
 public Q_SLOTS:
     void start();
+    /** The simulated crowd's grabs per second into every live campaign (0: it stops). */
+    void setCrowdRate(int grabsPerSecond);
 
 Q_SIGNALS:
     void seeded(const lantern::SeedSummary &summary);
@@ -52,6 +56,8 @@ Q_SIGNALS:
     void persisted(qint64 rows);
     /** A pass failed; the worker keeps trying with a growing pause. */
     void passFailed(const QString &detail);
+    /** The first pass that succeeded after passFailed(). */
+    void recovered();
 
 private:
     void pass();
@@ -70,8 +76,10 @@ private:
     CampaignDemo m_demo;
     qint64 m_lastBeatMs = 0;
     qint64 m_lastCrowdMs = 0;
-    bool m_soldOut = false;
+    QList<qint64> m_soldOut;  // campaigns whose pool the crowd emptied
+    int m_crowdRate = DefaultCrowdRate;
     bool m_passing = false;
+    bool m_failing = false;  // the last pass failed
 };
 
 } // namespace lantern

@@ -27,7 +27,6 @@ struct CheckinRules {
     int makeupWindowDays = 0;            // 0: any past day of the current month; N: the last N days
     int makeupQuota = 3;                 // make-ups per calendar month of the made-up day
     bool makeupGrantsPoints = false;     // a make-up restores the streak but grants nothing
-    int daySetTtlDays = 62;              // how long the per-day uid sets stay for reconcile
 };
 
 /** A token bucket's shape for one API endpoint: `perSecond` tokens refill every second, up to

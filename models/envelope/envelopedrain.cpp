@@ -151,7 +151,7 @@ EnvelopeDrainStats EnvelopeDrain::advance(std::chrono::milliseconds slice)
             if (const auto task = PayoutTask::fromJson(raw)) {
                 claimed.append({raw, *task, 0});
             } else {
-                queueOf(id).deadLetter(m_redis, raw);
+                queueOf(id).deadLetter(m_redis, raw, {QStringLiteral("malformed task"), 0, 0});
                 logDeadLetter(id, raw, QStringLiteral("malformed task"));
                 ++stats.deadLettered;
             }
@@ -327,7 +327,7 @@ EnvelopeDrainStats EnvelopeDrain::settleInto(QueuePipeline &trip, QList<Outcome>
             ++stats.retried;
             break;
         case Settle::GiveUp:
-            trip.deadLetter(queueOf(id), outcome.claimed.raw);
+            trip.deadLetter(queueOf(id), outcome.claimed.raw, {outcome.why, outcome.claimed.attemptsSoFar + outcome.record.calls, 0});
             deadLetters << outcome;
             ++stats.deadLettered;
             break;

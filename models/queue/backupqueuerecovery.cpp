@@ -16,7 +16,7 @@ bool reclaimBackup(RedisClient &redis, const ReliableQueue &queue,
     for (const QByteArray &raw : entries) {
         const std::optional<bool> complete = isDone(raw);
         if (!complete) {
-            queue.deadLetter(redis, raw);
+            queue.deadLetter(redis, raw, {QStringLiteral("unreadable entry in a dead worker's backup list"), 0, 0});
             ++report.deadLettered;
         } else if (*complete) {
             done << raw;

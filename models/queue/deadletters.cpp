@@ -1,7 +1,9 @@
 #include "queue/deadletters.h"
 
 #include "audit/auditlog.h"
+#include "checkin/checkinentry.h"
 #include "core/errors.h"
+#include "envelope/payouttask.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
@@ -21,6 +23,35 @@ const LuaScript &moveScript()
 {
     static const LuaScript script(QStringLiteral("deadletter_move"));
     return script;
+}
+
+const LuaScript &replaceScript()
+{
+    static const LuaScript script(QStringLiteral("deadletter_replace"));
+    return script;
+}
+
+/** Runs `body` in one SQL transaction and never again after a failure (unlike
+    SqlConnection::transaction): the Redis script inside must not run twice. */
+template<typename Body>
+auto inOneTransaction(SqlConnection &sql, Body body)
+{
+    sql.begin();
+    try {
+        auto result = body();
+        sql.commit();
+        return result;
+    } catch (...) {
+        sql.rollback();
+        throw;
+    }
+}
+
+/** An entry in an audit row: its JSON when it is an object, else its text. */
+QJsonValue auditedEntry(const QByteArray &raw)
+{
+    const QJsonDocument parsed = QJsonDocument::fromJson(raw);
+    return parsed.isObject() ? QJsonValue(parsed.object()) : QJsonValue(QString::fromUtf8(raw));
 }
 
 QList<qint64> campaignIds(RedisClient &redis, const KeySchema &keys)
@@ -85,6 +116,13 @@ DeadLetterPage DeadLetters::page(const QString &name, qint64 offset, int count)
     page.depth = replies[0].toInteger();
     for (const RedisValue &entry : replies[1].elements)
         page.entries << entry.toBytes();
+    if (page.entries.isEmpty())
+        return page;
+    QByteArrayList notesCommand{QByteArrayLiteral("HMGET"), DeadLetterNote::notesKey(target.key)};
+    notesCommand += page.entries;
+    const RedisValue notes = m_redis.command(notesCommand);
+    for (qsizetype i = 0; i < page.entries.size(); ++i)
+        page.notes << (size_t(i) < notes.elements.size() ? DeadLetterNote::fromJson(notes.elements[size_t(i)].toBytes()) : DeadLetterNote());
     return page;
 }
 
@@ -105,7 +143,7 @@ QList<bool> DeadLetters::apply(DeadLetterAction action, const QString &name, con
     if (entries.isEmpty())
         return taken;
     const DeadLetterList target = list(name);
-    QByteArrayList keys{target.key};
+    QByteArrayList keys{target.key, DeadLetterNote::notesKey(target.key)};
     if (action == DeadLetterAction::Retry)
         keys << target.queueKey;
     const RedisValue reply = moveScript().run(m_redis, keys, entries);
@@ -114,6 +152,24 @@ QList<bool> DeadLetters::apply(DeadLetterAction action, const QString &name, con
     if (taken.size() != entries.size())
         throw RedisReplyError(tr("unexpected reply of deadletter_move.lua"));
     return taken;
+}
+
+bool DeadLetters::isReadable(const QString &name, const QByteArray &entry)
+{
+    if (name.startsWith(QLatin1String("payout:")))
+        return PayoutTask::fromJson(entry).has_value();
+    if (name.startsWith(QLatin1String("checkin:")))
+        return CheckinEntry::fromJson(entry).has_value();
+    return false;
+}
+
+bool DeadLetters::retryEdited(const QString &name, const QByteArray &entry, const QByteArray &edited)
+{
+    const DeadLetterList target = list(name);
+    if (!isReadable(name, edited))
+        throw InvalidInputError(tr("the edited entry is not a task a worker of %1 can read").arg(name));
+    const RedisValue reply = replaceScript().run(m_redis, {target.key, DeadLetterNote::notesKey(target.key), target.queueKey}, {entry, edited});
+    return reply.toInteger() > 0;
 }
 
 QString DeadLetters::actionName(DeadLetterAction action)
@@ -125,10 +181,9 @@ qint64 applyDeadLettersAudited(DeadLetters &deadLetters, SqlConnection &sql, Dea
                                const QByteArrayList &entries, const QString &actor, const QString &via, qint64 nowMs)
 {
     if (entries.isEmpty())
-        return 0;
+        return qint64(0);
     deadLetters.list(name);  // a bad name throws before anything is written
-    sql.begin();
-    try {
+    return inOneTransaction(sql, [&] {
         const QList<bool> taken = deadLetters.apply(action, name, entries);
         qint64 count = 0;
         AuditLog audit(sql);
@@ -136,16 +191,26 @@ qint64 applyDeadLettersAudited(DeadLetters &deadLetters, SqlConnection &sql, Dea
             if (!taken.at(i))
                 continue;
             ++count;
-            const QJsonDocument parsed = QJsonDocument::fromJson(entries.at(i));
-            const QJsonValue entry = parsed.isObject() ? QJsonValue(parsed.object()) : QJsonValue(QString::fromUtf8(entries.at(i)));
-            audit.record(actor, DeadLetters::actionName(action), name, {{QStringLiteral("entry"), entry}, {QStringLiteral("via"), via}}, nowMs);
+            audit.record(actor, DeadLetters::actionName(action), name, {{QStringLiteral("entry"), auditedEntry(entries.at(i))}, {QStringLiteral("via"), via}},
+                         nowMs);
         }
-        sql.commit();
         return count;
-    } catch (...) {
-        sql.rollback();
-        throw;
-    }
+    });
+}
+
+bool retryEditedDeadLetterAudited(DeadLetters &deadLetters, SqlConnection &sql, const QString &name, const QByteArray &entry,
+                                  const QByteArray &edited, const QString &actor, const QString &via, qint64 nowMs)
+{
+    deadLetters.list(name);  // a bad name throws before anything is written
+    return inOneTransaction(sql, [&] {
+        const bool replaced = deadLetters.retryEdited(name, entry, edited);
+        if (replaced) {
+            AuditLog(sql).record(actor, QStringLiteral("deadletter.edit_retry"), name,
+                                 {{QStringLiteral("entry"), auditedEntry(entry)}, {QStringLiteral("edited"), auditedEntry(edited)}, {QStringLiteral("via"), via}},
+                                 nowMs);
+        }
+        return replaced;
+    });
 }
 
 } // namespace lantern

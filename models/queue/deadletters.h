@@ -1,5 +1,7 @@
 #pragma once
 
+#include "queue/reliablequeue.h"
+
 #include <QByteArrayList>
 #include <QCoreApplication>
 #include <QList>
@@ -25,6 +27,7 @@ struct DeadLetterPage {
     qint64 offset = 0;    // index of entries.first() from the newest end
     qint64 depth = 0;     // the whole list, read with the slice
     QByteArrayList entries;
+    QList<DeadLetterNote> notes;  // one per entry; unknown for entries set aside without one
 };
 
 enum class DeadLetterAction {
@@ -48,12 +51,21 @@ public:
     QList<DeadLetterList> lists(bool nonEmptyOnly = true);
     /** Resolves a list's name; throws InvalidInputError for anything else. */
     DeadLetterList list(const QString &name) const;
-    /** Up to `count` (at most MaxPage) entries from `offset`, newest first, and the depth. */
+    /** Up to `count` (at most MaxPage) entries from `offset`, newest first, the depth and each
+        entry's note (a second round trip when the page is not empty). */
     DeadLetterPage page(const QString &name, qint64 offset, int count);
     /** The `count` (at most MaxPage) oldest entries, oldest first: what a bulk action takes next. */
     QByteArrayList oldest(const QString &name, int count);
     /** Retries or discards exactly these entries; per entry whether it was there (and acted on). */
     QList<bool> apply(DeadLetterAction action, const QString &name, const QByteArrayList &entries);
+
+    /** Edit-before-retry: replaces `entry` by `edited` on its way back to the queue
+        (deadletter_replace.lua); false when the entry was no longer there. Throws
+        InvalidInputError when `edited` is not an entry of that list's kind (a payout task, a
+        check-in entry): a worker could not read it. */
+    bool retryEdited(const QString &name, const QByteArray &entry, const QByteArray &edited);
+    /** Whether `entry` is an entry a worker of list `name` can read. */
+    static bool isReadable(const QString &name, const QByteArray &entry);
 
     static QString actionName(DeadLetterAction action);
 
@@ -67,5 +79,10 @@ private:
     transaction around the script. Returns how many entries were acted on. */
 qint64 applyDeadLettersAudited(DeadLetters &deadLetters, SqlConnection &sql, DeadLetterAction action, const QString &name,
                                const QByteArrayList &entries, const QString &actor, const QString &via, qint64 nowMs);
+
+/** retryEdited() with its audit row ("deadletter.edit_retry", target the list, the entry as it
+    was and as edited in the detail), in one SQL transaction around the script. */
+bool retryEditedDeadLetterAudited(DeadLetters &deadLetters, SqlConnection &sql, const QString &name, const QByteArray &entry,
+                                  const QByteArray &edited, const QString &actor, const QString &via, qint64 nowMs);
 
 } // namespace lantern

@@ -25,9 +25,10 @@ void QueuePipeline::retryLater(const ReliableQueue &queue, const QByteArray &ent
             << QByteArrayList{QByteArrayLiteral("LREM"), queue.backupKey(), OldestFirst, entry};
 }
 
-void QueuePipeline::deadLetter(const ReliableQueue &queue, const QByteArray &entry)
+void QueuePipeline::deadLetter(const ReliableQueue &queue, const QByteArray &entry, const DeadLetterNote &note)
 {
     m_moves << QByteArrayList{QByteArrayLiteral("LPUSH"), queue.deadLetterKey(), entry}
+            << QByteArrayList{QByteArrayLiteral("HSET"), DeadLetterNote::notesKey(queue.deadLetterKey()), entry, note.toJson()}
             << QByteArrayList{QByteArrayLiteral("LREM"), queue.backupKey(), OldestFirst, entry};
 }
 

@@ -9,6 +9,7 @@ namespace lantern {
 
 class RedisClient;
 class ReliableQueue;
+struct DeadLetterNote;
 
 /** Operations on several ReliableQueues sent in one pipeline (one round trip), in this order:
     the moves (to the back of a queue, or to its dead letters) in one MULTI, so each entry is in
@@ -21,8 +22,8 @@ public:
     void acknowledge(const ReliableQueue &queue, const QByteArrayList &entries);
     /** Moves an entry from the backup list to the back of the queue (the oldest are served first). */
     void retryLater(const ReliableQueue &queue, const QByteArray &entry);
-    /** Moves an entry from the backup list to the dead-letter list. */
-    void deadLetter(const ReliableQueue &queue, const QByteArray &entry);
+    /** Moves an entry from the backup list to the dead-letter list, with its note. */
+    void deadLetter(const ReliableQueue &queue, const QByteArray &entry, const DeadLetterNote &note);
     /** Everything the backup list holds (read before the claims); returns a handle for entries(). */
     int readBackup(const ReliableQueue &queue);
     /** Moves up to `max` entries into the backup list (claim.lua); returns a handle for entries(). */

@@ -4,6 +4,10 @@
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <algorithm>
 
 namespace lantern {
@@ -51,10 +55,29 @@ void ReliableQueue::acknowledge(RedisClient &redis, const QByteArrayList &entrie
     throwOnErrorReply(redis.pipeline(commands));
 }
 
-void ReliableQueue::deadLetter(RedisClient &redis, const QByteArray &entry) const
+QByteArray DeadLetterNote::toJson() const
+{
+    QJsonObject object{{QStringLiteral("reason"), reason}, {QStringLiteral("failed_at_ms"), failedAtMs > 0 ? failedAtMs : QDateTime::currentMSecsSinceEpoch()}};
+    if (attempts > 0)
+        object.insert(QStringLiteral("attempts"), attempts);
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+DeadLetterNote DeadLetterNote::fromJson(const QByteArray &json)
+{
+    const QJsonObject object = QJsonDocument::fromJson(json).object();
+    DeadLetterNote note;
+    note.reason = object.value(QStringLiteral("reason")).toString();
+    note.attempts = object.value(QStringLiteral("attempts")).toInt();
+    note.failedAtMs = object.value(QStringLiteral("failed_at_ms")).toInteger();
+    return note;
+}
+
+void ReliableQueue::deadLetter(RedisClient &redis, const QByteArray &entry, const DeadLetterNote &note) const
 {
     throwOnErrorReply(redis.pipeline({{QByteArrayLiteral("MULTI")},
                                  {QByteArrayLiteral("LPUSH"), m_deadLetter, entry},
+                                 {QByteArrayLiteral("HSET"), DeadLetterNote::notesKey(m_deadLetter), entry, note.toJson()},
                                  {QByteArrayLiteral("LREM"), m_backup, QByteArrayLiteral("1"), entry},
                                  {QByteArrayLiteral("EXEC")}}));
 }

@@ -2,12 +2,28 @@
 
 #include <QByteArray>
 #include <QByteArrayList>
+#include <QString>
 
 namespace lantern {
 
 class LuaScript;
 
 class RedisClient;
+
+/** Why an entry was set aside, kept next to it in the dead-letter list's notes hash (field: the
+    entry's bytes; see notesKey()). Entries set aside before notes existed have none. */
+struct DeadLetterNote {
+    QString reason;          // the last error, in the worker's words
+    int attempts = 0;        // tries that failed before it was set aside; 0: not counted
+    qint64 failedAtMs = 0;   // when it was set aside; 0: unknown
+
+    bool isKnown() const { return failedAtMs > 0; }
+    QByteArray toJson() const;
+    /** An unknown note for anything that is not a note's JSON. */
+    static DeadLetterNote fromJson(const QByteArray &json);
+    /** The hash of the notes of dead-letter list `listKey` (same hash tag). */
+    static QByteArray notesKey(const QByteArray &listKey) { return listKey + ":why"; }
+};
 
 /** A Redis list drained reliably (DESIGN §4): a worker moves entries into its own backup list,
     processes them, and only then acknowledges (removes) them. Entries of a worker that died stay
@@ -22,8 +38,9 @@ public:
     QByteArrayList inFlight(RedisClient &redis, int max) const;
     /** Removes processed entries from the backup list (one round trip). */
     void acknowledge(RedisClient &redis, const QByteArrayList &entries) const;
-    /** Moves one entry from the backup list to the dead-letter list, atomically. */
-    void deadLetter(RedisClient &redis, const QByteArray &entry) const;
+    /** Moves one entry from the backup list to the dead-letter list with its note, atomically
+        (a note without a time is stamped now). */
+    void deadLetter(RedisClient &redis, const QByteArray &entry, const DeadLetterNote &note = {}) const;
     /** Moves one entry from the backup list to the back of the queue, atomically: a task that
         failed for now is retried after the others. */
     void retryLater(RedisClient &redis, const QByteArray &entry) const;

@@ -8,13 +8,15 @@
 namespace lantern {
 
 
-KeySchema::KeySchema(const QString &prefix, int shards) : m_prefix(prefix.toUtf8()), m_shards(shards)
+KeySchema::KeySchema(const QString &prefix, int shards, qint64 denseUids) : m_prefix(prefix.toUtf8()), m_shards(shards), m_denseUids(denseUids)
 {
     static const QRegularExpression validPrefix(QStringLiteral("^[A-Za-z0-9_.:-]{0,32}$"));
     if (!validPrefix.match(prefix).hasMatch())
         throw InvalidInputError(tr("invalid key prefix '%1': use up to 32 of A-Z a-z 0-9 _ . : -").arg(prefix));
     if (shards < 1 || shards > 16384)
         throw InvalidInputError(tr("invalid shard count %1: expected 1..16384").arg(shards));
+    if (denseUids < 0 || denseUids > (qint64(1) << 40))
+        throw InvalidInputError(tr("invalid dense uid bound %1: expected 0..2^40").arg(denseUids));
 }
 
 void KeySchema::validateWorkerId(const QString &workerId)
@@ -27,6 +29,31 @@ void KeySchema::validateWorkerId(const QString &workerId)
 QByteArray KeySchema::checkinTag(int shard) const
 {
     return m_prefix + "{ck:" + QByteArray::number(shard) + "}:";
+}
+
+QByteArray KeySchema::monthBlock(int shard, qint64 block, QDate month) const
+{
+    return checkinTag(shard) + "mb:" + QByteArray::number(block) + ':' + compactMonth(month);
+}
+
+QByteArray KeySchema::makeupMarks(int shard, qint64 block, int group, QDate month) const
+{
+    return checkinTag(shard) + "mk:" + QByteArray::number(block) + ':' + QByteArray::number(group) + ':' + compactMonth(month);
+}
+
+QByteArray KeySchema::monthBlocks(int shard, QDate month) const
+{
+    return checkinTag(shard) + "blocks:" + compactMonth(month);
+}
+
+QByteArray KeySchema::sparseMonth(int shard, int bucket, QDate month) const
+{
+    return checkinTag(shard) + "sp:" + QByteArray::number(bucket) + ':' + compactMonth(month);
+}
+
+QByteArray KeySchema::checkinTagPattern() const
+{
+    return m_prefix + "{ck:*}:";
 }
 
 QByteArray KeySchema::signBits(qint64 uid, QDate month) const

@@ -8,24 +8,41 @@
 namespace lantern {
 
 /** Every Redis key Lantern uses, in one place (DESIGN §3).
-    Check-in keys carry the hash tag {ck:S} with S = uid mod shards, so one user's bitmaps, the
-    shard's day sets and its log queue share a cluster slot and one script may touch them all. */
+    Check-in keys carry the hash tag {ck:S} with S = uid mod shards, so one user's month words,
+    the shard's block list and its log queue share a cluster slot and one script may touch them
+    all. The check-in layout (docs/decisions.md, "Check-in bits in blocks"): a uid below
+    denseUids() is dense and owns the 32 bits at slot (uid / shards) mod 65,533 of its shard's
+    month block number (uid / shards) / 65,533; any other uid is sparse and keeps its month word
+    in a field of one of its shard's sparse hashes for the month. */
 class KeySchema final {
     Q_DECLARE_TR_FUNCTIONS(lantern::KeySchema)
 
 public:
     static constexpr int DefaultShards = 16;
+    /** uids 0 .. 2^27-1 are dense by default: at most ~2,050 blocks of 256 KiB a month (512 MiB),
+        whatever the uids, so a stray uid costs one block at worst (docs/decisions.md). */
+    static constexpr qint64 DefaultDenseUids = qint64(1) << 27;
 
-    /** Throws InvalidInputError for a prefix with braces or spaces, or shards outside 1..16384. */
-    explicit KeySchema(const QString &prefix = QStringLiteral("lt:"), int shards = DefaultShards);
+    /** Throws InvalidInputError for a prefix with braces or spaces, shards outside 1..16384, or
+        denseUids outside 0..2^40. */
+    explicit KeySchema(const QString &prefix = QStringLiteral("lt:"), int shards = DefaultShards, qint64 denseUids = DefaultDenseUids);
 
     int shards() const { return m_shards; }
     int shardOf(qint64 uid) const { return static_cast<int>(uid % m_shards); }
     const QByteArray &prefix() const { return m_prefix; }
+    qint64 denseUids() const { return m_denseUids; }
 
-    QByteArray signBits(qint64 uid, QDate month) const;      // bit d-1 = day d signed (normal or make-up)
-    QByteArray makeupBits(qint64 uid, QDate month) const;    // bit d-1 = day d was a make-up
-    QByteArray daySet(int shard, QDate day) const;           // uids of the shard that signed that day
+    // The check-in layout: everything check-in keeps in Redis besides its log queues.
+    QByteArray monthBlock(int shard, qint64 block, QDate month) const;   // string, 32 bits per user: bit 31 - (d-1) of its word = day d signed
+    QByteArray makeupMarks(int shard, qint64 block, int group, QDate month) const;  // hash slot -> make-up word (same bit order), users of the group with make-ups
+    QByteArray monthBlocks(int shard, QDate month) const;                // set of the block numbers the shard wrote that month
+    QByteArray sparseMonth(int shard, int bucket, QDate month) const;    // hash uid -> sign word, "m<uid>" -> make-up word, a bucket of the shard's sparse users
+
+    // The layout before issue 11, read (and removed) by `lanternd migrate-redis` only.
+    QByteArray signBits(qint64 uid, QDate month) const;      // legacy: bit d-1 = day d signed (normal or make-up)
+    QByteArray makeupBits(qint64 uid, QDate month) const;    // legacy: bit d-1 = day d was a make-up
+    QByteArray daySet(int shard, QDate day) const;           // legacy: uids of the shard that signed that day
+    QByteArray checkinTagPattern() const;                    // legacy keys' SCAN pattern prefix: "<prefix>{ck:*}:"
     QByteArray checkinQueue(int shard) const;                // log entries awaiting persistence
     QByteArray checkinBackup(int shard, const QString &workerId) const;  // a worker's in-flight entries
     QByteArray checkinDeadLetter(int shard) const;           // entries that cannot be persisted
@@ -57,6 +74,7 @@ private:
 
     QByteArray m_prefix;
     int m_shards;
+    qint64 m_denseUids;
 };
 
 } // namespace lantern

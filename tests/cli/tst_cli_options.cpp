@@ -116,7 +116,7 @@ void TestCliOptions::globalOptionsAnywhere()
     QCOMPARE(checkin.json().value(QStringLiteral("date")).toString(), Today);
     QCOMPARE(checkin.json().value(QStringLiteral("uid")).toInteger(), 42);
     lantern::RedisClient redis(lantern::test::redisUrl());
-    QCOMPARE(redis.command({QByteArrayLiteral("EXISTS"), prefix.toUtf8() + "{ck:10}:sign:42:202603"}).toInteger(), 1);
+    QCOMPARE(redis.command({QByteArrayLiteral("EXISTS"), prefix.toUtf8() + "{ck:10}:mb:0:202603"}).toInteger(), 1);  // uid 42: shard 10, block 0
 
     const Result work = lanternd.run(line(args({"work", "--id", "w-opt", "--once"})));
     LANTERND_VERIFY_OK(work);

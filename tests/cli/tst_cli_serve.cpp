@@ -3,6 +3,7 @@
 // have written nothing.
 #include "clitest.h"
 #include "serveprocess.h"
+#include "checkin/checkinlayout.h"
 #include "envelope/grabservice.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
@@ -406,8 +407,9 @@ void TestCliServe::featureSwitch()
     // Nothing was written for the refused user.
     lantern::RedisClient redis(redisUrlOf());
     const lantern::KeySchema keys(m_prefix);
-    QCOMPARE(redis.command({QByteArrayLiteral("EXISTS"), keys.signBits(probe, QDate(2026, 3, 1))}).toInteger(), 0);
-    QCOMPARE(redis.command({QByteArrayLiteral("EXISTS"), keys.signBits(1, QDate(2026, 3, 1))}).toInteger(), 1);
+    const lantern::CheckinLayout layout(keys);
+    QCOMPARE(lantern::CheckinLayout::word(redis.command(layout.readSign(probe, QDate(2026, 3, 1)))), 0u);
+    QVERIFY(lantern::CheckinLayout::word(redis.command(layout.readSign(1, QDate(2026, 3, 1)))) != 0);
 
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("switch"), QStringLiteral("--feature"), QStringLiteral("checkin"), QStringLiteral("--state"),
                                      QStringLiteral("on")}));

@@ -6,6 +6,9 @@
 // tst_cli_serve covers what the endpoints answer; this suite covers how the bytes travel.
 #include "clitest.h"
 #include "serveprocess.h"
+#include "checkin/checkinlayout.h"
+#include "checkin/monthscan.h"
+#include "checkin/monthstats.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "testservers.h"
@@ -371,13 +374,10 @@ QByteArray healthMismatch(const HttpResponse &response)
 // ---------------------------------------------------------------------------------------------
 // Redis: counts of what check-ins wrote, a stall, and who has not been read yet
 
-/** Users signed today, over every shard's day set. */
+/** Users signed today, over every shard's blocks. */
 qint64 signedToday(lantern::RedisClient &redis, const lantern::KeySchema &keys)
 {
-    qint64 total = 0;
-    for (int shard = 0; shard < keys.shards(); ++shard)
-        total += redis.command({QByteArrayLiteral("SCARD"), keys.daySet(shard, Today)}).toInteger();
-    return total;
+    return lantern::MonthStatsReader(redis, keys).read(Today, Today).days.back().checkedIn;
 }
 
 /** Check-in log entries awaiting the worker: one per new check-in. */
@@ -757,7 +757,7 @@ void TestCliServeWire::connectionHandling()
     // The request behind a closing one was never served.
     lantern::RedisClient redis(redisUrlOf());
     const lantern::KeySchema keys(m_prefix);
-    QCOMPARE(redis.command({QByteArrayLiteral("EXISTS"), keys.signBits(behindUid, Today)}).toInteger(), 0);
+    QCOMPARE(lantern::CheckinLayout::word(redis.command(lantern::CheckinLayout(keys).readSign(behindUid, Today))), 0u);
     QCOMPARE(signedToday(redis, keys), 1);
     QCOMPARE(server.stop().first, 0);
 }
@@ -1006,15 +1006,17 @@ void TestCliServeWire::clientGoneMidPipeline()
     lantern::RedisClient redis(redisUrlOf());
     const lantern::KeySchema keys(m_prefix);
     QSet<qint64> members;
-    for (int shard = 0; shard < keys.shards(); ++shard) {
-        const lantern::RedisValue set = redis.command({QByteArrayLiteral("SMEMBERS"), keys.daySet(shard, Today)});
-        for (const lantern::RedisValue &member : set.elements)
-            members.insert(member.toBytes().toLongLong());
-    }
+    lantern::MonthScan(redis, keys, Today).signWords([&](const lantern::MonthRound &round) {
+        for (const lantern::UserWord &user : round.words) {
+            if (lantern::MonthBits::fromWord(Today, user.word).isSigned(Today.day()))
+                members.insert(user.uid);
+        }
+    });
     for (const qint64 uid : std::as_const(members))
         QVERIFY2(uid >= firstUid && uid < firstUid + count, qPrintable(QString::number(uid)));
+    const lantern::CheckinLayout layout(keys);
     for (qint64 uid = firstUid; uid < firstUid + count; ++uid) {
-        const qint64 days = redis.command({QByteArrayLiteral("BITCOUNT"), keys.signBits(uid, Today)}).toInteger();
+        const qint64 days = lantern::CheckinLayout::bits(Today, redis.command(layout.readSign(uid, Today))).count();
         QVERIFY2(days == (members.contains(uid) ? 1 : 0), qPrintable(QStringLiteral("uid %1: %2 days signed").arg(uid).arg(days)));
     }
     QCOMPARE(queuedCheckins(redis, keys), qint64(members.size()));

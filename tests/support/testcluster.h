@@ -75,6 +75,13 @@ public:
     int failOver(int masterPort);
     /** Waits until every node reports cluster_state:ok and agrees on who serves every slot. */
     void waitUntilSettled() const;
+    /** waitUntilSettled(), then masters(): what a cluster test's cleanup() compares with the
+        layout its initTestCase() found, so each test starts from it. */
+    QList<int> settledMasters() const
+    {
+        waitUntilSettled();
+        return masters();
+    }
 
     /** A node killed by crash(), and what restart() needs to start it again as it was. */
     struct CrashedNode {

@@ -13,6 +13,7 @@
 #include "console/campaignpreviewer.h"
 #include "console/campaignsplitpreview.h"
 #include "console/dedicatedthread.h"
+#include "envelope/campaignservice.h"
 #include "envelope/envelopedrain.h"
 #include "envelope/grabservice.h"
 #include "messagebanner.h"
@@ -28,6 +29,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -80,6 +82,7 @@ private Q_SLOTS:
     void readOnlyDisablesEveryChange();
     void refreshNeverStacksRequests();
     void missingCampaignIsExplained();
+    void searchAndSortRunOnTheServer();
 
 private:
     void typeInto(CampaignCreateDialog *dialog, const char *field, const QString &text);
@@ -246,10 +249,8 @@ void TestCampaignsView::createDialogRejectsBadInputAndPreviews()
     QCOMPARE(bucketed, qint64(50));
     QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("previewStats"))->text().contains(QStringLiteral("¥2.00")));
 
-    // No operator, no campaign: the audit log needs a name.
-    typeInto(dialog, "operator", QString());
-    QVERIFY(!create->isEnabled());
-    typeInto(dialog, "operator", Operator);
+    // The session's operator, shown, not typed here.
+    QCOMPARE(dialog->findChild<QLabel *>(QStringLiteral("operator"))->text(), Operator);
     QVERIFY(create->isEnabled());
 
     QSignalSpy created(m_view.get(), &CampaignsView::campaignCreated);
@@ -539,6 +540,55 @@ void TestCampaignsView::readOnlyDisablesEveryChange()
     m_view->setReadOnly(false);
     QVERIFY(create->isEnabled());
     QCOMPARE(pause->toolTip(), pauseToolTip);
+}
+
+void TestCampaignsView::searchAndSortRunOnTheServer()
+{
+    CampaignService campaigns(*m_redis, *m_sql, *m_keys);
+    for (const QString &name : {QStringLiteral("sortcheck b"), QStringLiteral("sortcheck a"), QStringLiteral("sortcheck c 100%_off")}) {
+        CampaignDraft draft;
+        draft.name = name;
+        draft.totalCents = 1000;
+        draft.count = 10;
+        campaigns.create(draft, QDateTime::currentMSecsSinceEpoch());
+    }
+    const auto names = [this] {
+        QStringList list;
+        for (int row = 0; row < m_view->listModel()->rowCount(); ++row)
+            list << m_view->listModel()->rowAt(row).campaign.name;
+        return list;
+    };
+    const auto listed = [this](const std::function<void()> &ask) {
+        QSignalSpy shown(m_view.get(), &CampaignsView::pageShown);
+        ask();
+        return shown.wait(AnswerTimeoutMs);
+    };
+
+    // A search by part of the name, with SQL's wildcards taken literally.
+    QVERIFY(listed([this] { m_view->search(QStringLiteral("sortcheck")); }));
+    QCOMPARE(names().size(), 3);
+    QVERIFY(listed([this] { m_view->search(QStringLiteral("100%_")); }));
+    QCOMPARE(names(), QStringList{QStringLiteral("sortcheck c 100%_off")});
+    QVERIFY(listed([this] { m_view->search(QStringLiteral("%")); }));
+    QCOMPARE(names(), QStringList{QStringLiteral("sortcheck c 100%_off")});
+
+    // Sorted on the server, by a header click.
+    QVERIFY(listed([this] { m_view->search(QStringLiteral("sortcheck")); }));
+    QHeaderView *header = m_view->listView()->horizontalHeader();
+    QVERIFY(listed([header] { header->setSortIndicator(CampaignListModel::Name, Qt::AscendingOrder); }));
+    QCOMPARE(names(), (QStringList{QStringLiteral("sortcheck a"), QStringLiteral("sortcheck b"), QStringLiteral("sortcheck c 100%_off")}));
+    QVERIFY(listed([header] { header->setSortIndicator(CampaignListModel::Name, Qt::DescendingOrder); }));
+    QCOMPARE(names().first(), QStringLiteral("sortcheck c 100%_off"));
+    // Redis's counters cannot be sorted by on the server: the click is refused, the order stays.
+    header->setSortIndicator(CampaignListModel::Grabbed, Qt::AscendingOrder);
+    QCOMPARE(header->sortIndicatorSection(), int(CampaignListModel::Name));
+    QCOMPARE(m_view->listQuery().sortColumn, int(CampaignListModel::Name));
+
+    // Back to every campaign, newest first, for whatever runs next.
+    QVERIFY(listed([this, header] {
+        m_view->search(QString());
+        header->setSortIndicator(CampaignListModel::Id, Qt::DescendingOrder);
+    }));
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestCampaignsView);

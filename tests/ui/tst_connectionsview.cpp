@@ -73,6 +73,8 @@ private Q_SLOTS:
     void testConnectionExplainsFailures_data();
     void testConnectionExplainsFailures();
     void readOnlyProfileIsAppliedReadOnly();
+    void switchTestsTheProfileFirst_data();
+    void switchTestsTheProfileFirst();
     void latencyOfTheConnectionInUse();
 
 private:
@@ -338,8 +340,15 @@ void TestConnectionsView::readOnlyProfileIsAppliedReadOnly()
     QVERIFY(tested.readOnly);
     QVERIFY(tested.redisOk && tested.sqlOk);
 
+    QString asked;
+    view->setSwitchConfirmation([&asked](QWidget *, const QString &, const QString &text) {
+        asked = text;
+        return true;
+    });
     QVERIFY(view->useProfile());
+    QVERIFY(activated.wait(AnswerTimeoutMs));
     QCOMPARE(activated.size(), 1);
+    QVERIFY2(asked.contains(QStringLiteral("“support” is read-only")), qPrintable(asked));
     const auto config = activated.first().first().value<Config>();
     QVERIFY(config.readOnly);
     QCOMPARE(config.profile, QStringLiteral("support"));
@@ -349,6 +358,65 @@ void TestConnectionsView::readOnlyProfileIsAppliedReadOnly()
     QCOMPARE(view->activeProfileName(), QStringLiteral("support"));
     const int row = view->model()->rowOf(QStringLiteral("support"));
     QVERIFY(view->model()->data(view->model()->index(row), ConnectionProfileModel::ActiveRole).toBool());
+}
+
+void TestConnectionsView::switchTestsTheProfileFirst_data()
+{
+    QTest::addColumn<QString>("redis");
+    QTest::addColumn<bool>("sandbox");
+    QTest::addColumn<bool>("confirm");
+    QTest::addColumn<bool>("asked");
+    QTest::addColumn<bool>("switched");
+    QTest::addColumn<QString>("words");  // in the confirmation when asked, else in the banner
+    QTest::newRow("Redis down: refused before asking, the sandbox stays")
+            << QStringLiteral("redis://127.0.0.1:1") << true << true << false << false
+            << QStringLiteral("Not switched to “next”: Redis at redis://127.0.0.1:1/0 does not answer");
+    QTest::newRow("servers answer, the operator says no") << redisText() << false << false << true << false
+                                                          << QStringLiteral("The console leaves the servers given on the command line.");
+    QTest::newRow("servers answer, sandbox: told it stops, yes") << redisText() << true << true << true << true
+                                                                 << QStringLiteral("The sandbox stops");
+}
+
+void TestConnectionsView::switchTestsTheProfileFirst()
+{
+    QFETCH(QString, redis);
+    QFETCH(bool, sandbox);
+    QFETCH(bool, confirm);
+    QFETCH(bool, asked);
+    QFETCH(bool, switched);
+    QFETCH(QString, words);
+    auto view = makeView();
+    view->setSandboxSession(sandbox);
+    QString question;
+    int askedCount = 0;
+    view->setSwitchConfirmation([&](QWidget *, const QString &title, const QString &text) {
+        ++askedCount;
+        question = title + QLatin1Char('\n') + text;
+        return confirm;
+    });
+    QSignalSpy activated(view.get(), &ConnectionsView::profileActivated);
+    QSignalSpy declined(view.get(), &ConnectionsView::switchDeclined);
+    fillForm(*view, QStringLiteral("next"), redis, {}, QStringLiteral("sqlite://") + m_sqlite.path, {});
+    QVERIFY(view->useProfile());
+    QVERIFY(view->isSwitching());
+    QVERIFY(!view->useProfile());  // one switch at a time
+    QVERIFY(activated.isEmpty());  // never before the test answered
+    QVERIFY(switched ? activated.wait(AnswerTimeoutMs) : declined.wait(AnswerTimeoutMs));
+    QVERIFY(!view->isSwitching());
+    QCOMPARE(askedCount, asked ? 1 : 0);
+    QCOMPARE(activated.size(), switched ? 1 : 0);
+    QCOMPARE(declined.size(), switched ? 0 : 1);
+    if (asked)
+        QVERIFY2(question.contains(words), qPrintable(question));
+    else
+        QVERIFY2(view->banner()->text().contains(words), qPrintable(view->banner()->text()));
+    if (switched) {
+        QCOMPARE(view->activeProfileName(), QStringLiteral("next"));
+        QCOMPARE(activated.first().first().value<Config>().redis.port, test::redisUrl().port);
+    } else {
+        QCOMPARE(view->activeProfileName(), m_session.profile);  // the session in use stays marked
+        QVERIFY(view->banner()->text().contains(sandbox ? QLatin1String("the sandbox") : QLatin1String("the servers given")));
+    }
 }
 
 void TestConnectionsView::latencyOfTheConnectionInUse()

@@ -2,6 +2,7 @@
 // place, shrink, clear), their words and tones, and the throughput history's rates.
 #include "console/deadlettermodel.h"
 #include "console/queueformat.h"
+#include "console/nicescale.h"
 #include "console/queuehistory.h"
 #include "console/queuetablemodel.h"
 #include "console/queueworkermodel.h"
@@ -78,6 +79,10 @@ private Q_SLOTS:
     void ledgerChecks();
     void historyRates_data();
     void historyRates();
+    void historyGaps_data();
+    void historyGaps();
+    void niceScales_data();
+    void niceScales();
     void historyIsBounded();
 };
 
@@ -239,6 +244,59 @@ void TestQueueModels::historyRates()
     QVERIFY(!history.samples().first().drainedPerS);
     for (qsizetype i = 0; i < rates.size(); ++i)
         QCOMPARE(*history.samples().at(i + 1).drainedPerS, rates.at(i));
+}
+
+void TestQueueModels::historyGaps_data()
+{
+    QTest::addColumn<QList<qint64>>("atSeconds");
+    QTest::addColumn<QList<int>>("runSizes");
+    QTest::newRow("every 5 s: one run") << QList<qint64>{0, 5, 10, 15} << QList<int>{4};
+    QTest::newRow("hidden for 40 s after refreshes every 5 s: a gap") << QList<qint64>{0, 5, 10, 50, 55} << QList<int>{3, 2};
+    QTest::newRow("every 60 s (the slowest auto-refresh): no gap") << QList<qint64>{0, 60, 120, 180} << QList<int>{4};
+    QTest::newRow("two minutes away after the first sample: a gap") << QList<qint64>{0, 120, 125} << QList<int>{1, 2};
+}
+
+void TestQueueModels::historyGaps()
+{
+    QFETCH(QList<qint64>, atSeconds);
+    QFETCH(QList<int>, runSizes);
+    QueueHistory history;
+    for (const qint64 second : atSeconds)
+        history.add(second * 1000, 100 - second);
+    const QList<QList<QueueSample>> runs = history.runs();
+    QList<int> sizes;
+    for (const QList<QueueSample> &run : runs) {
+        sizes << int(run.size());
+        QVERIFY(!run.first().drainedPerS);  // no rate averaged across a gap
+    }
+    QCOMPARE(sizes, runSizes);
+}
+
+void TestQueueModels::niceScales_data()
+{
+    QTest::addColumn<double>("value");
+    QTest::addColumn<double>("minimumStep");
+    QTest::addColumn<double>("max");
+    QTest::addColumn<double>("step");
+    QTest::newRow("empty chart: 0 and 1, no repeated label") << 0.0 << 1.0 << 1.0 << 1.0;
+    QTest::newRow("7 tasks: 0, 2, 4, 6, 8") << 7.0 << 1.0 << 8.0 << 2.0;
+    QTest::newRow("3 tasks: whole steps") << 3.0 << 1.0 << 3.0 << 1.0;
+    QTest::newRow("1234 tasks: steps of 500") << 1234.0 << 1.0 << 1500.0 << 500.0;
+    QTest::newRow("0.3 per s with tenths") << 0.3 << 0.1 << 0.3 << 0.1;
+}
+
+void TestQueueModels::niceScales()
+{
+    QFETCH(double, value);
+    QFETCH(double, minimumStep);
+    QFETCH(double, max);
+    QFETCH(double, step);
+    const NiceScale scale = NiceScale::covering(value, 4, minimumStep);
+    QCOMPARE(scale.max, max);
+    QCOMPARE(scale.step, step);
+    QVERIFY(scale.intervals() <= 4);
+    QCOMPARE(NiceScale::timeStepMs(60'000, 5), qint64(15'000));
+    QCOMPARE(NiceScale::timeStepMs(5'000, 5), qint64(1'000));
 }
 
 void TestQueueModels::historyIsBounded()

@@ -9,9 +9,11 @@
 #include "console/queueservice.h"
 #include "console/queuetablemodel.h"
 #include "console/queueworkermodel.h"
+#include "deadletteredit.h"
 #include "deadletterpanel.h"
 #include "queueconfirmdialog.h"
 #include "queuejobbar.h"
+#include "queue/reliablequeue.h"
 #include "queuesview.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
@@ -35,6 +37,7 @@ namespace tst_queuesview {
 
 using namespace lantern;
 using lantern::ui::ConsoleView;
+using lantern::ui::DeadLetterEditDialog;
 using lantern::ui::DeadLetterPanel;
 using lantern::ui::QueueConfirmDialog;
 using lantern::ui::QueuesView;
@@ -86,6 +89,10 @@ private Q_SLOTS:
     void bulkJobStopsWhenCancelled();
     void linksOpenWhatTheyName_data() { dialects(); }
     void linksOpenWhatTheyName();
+    void notesSayWhyAndUnreadableEntriesAreNotRetried_data() { dialects(); }
+    void notesSayWhyAndUnreadableEntriesAreNotRetried();
+    void editAndRetryReplacesTheEntry_data() { dialects(); }
+    void editAndRetryReplacesTheEntry();
     void readOnlyDisablesRetryAndDiscard_data() { dialects(); }
     void readOnlyDisablesRetryAndDiscard();
 
@@ -93,7 +100,9 @@ private:
     void dialects();
     void waitLoaded();
     /** Accepts the confirmation dialog the view opened, as operator `name`. */
-    void confirmAs(const QString &name);
+    /** Clicks `button` as the session's operator `name`, and accepts the confirmation it opens
+        (which names that operator). */
+    void actAs(QAbstractButton *button, const QString &name);
     QByteArrayList range(const QByteArray &key);
     int auditRows(const QString &action, const QString &actor);
 
@@ -175,11 +184,13 @@ void TestQueuesView::waitLoaded()
     QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().at(0).toString()));
 }
 
-void TestQueuesView::confirmAs(const QString &name)
+void TestQueuesView::actAs(QAbstractButton *button, const QString &name)
 {
+    QVERIFY(m_view->operatorIdentity()->setName(name));
+    QTest::mouseClick(button, Qt::LeftButton);
     QueueConfirmDialog *dialog = nullptr;
     QTRY_VERIFY((dialog = m_view->findChild<QueueConfirmDialog *>(QStringLiteral("confirmDialog"))) != nullptr && dialog->isVisible());
-    dialog->operatorField()->setText(name);
+    QCOMPARE(dialog->operatorName(), name);
     QTest::mouseClick(dialog->actionButton(), Qt::LeftButton);
 }
 
@@ -216,14 +227,27 @@ void TestQueuesView::showsQueuesWorkersAndDeadLetters()
     QCOMPARE(workers->index(0, QueueWorkerModel::InFlight).data(QueueFormat::ValueRole).toLongLong(), 2);
     QCOMPARE(workers->index(1, QueueWorkerModel::State).data(QueueFormat::ValueRole).toBool(), true);
 
+    // A header click sorts the queues by their raw values; until then they keep the model's order.
+    QTableView *queueTable = m_view->findChild<QTableView *>(QStringLiteral("queueTable"));
+    QVERIFY(queueTable);
+    const auto firstQueue = [queueTable] { return queueTable->model()->index(0, QueueTableModel::Name).data(QueueTableModel::NameRole).toString(); };
+    QCOMPARE(firstQueue(), QStringLiteral("checkin"));
+    queueTable->sortByColumn(QueueTableModel::Depth, Qt::DescendingOrder);
+    QCOMPARE(firstQueue(), QStringLiteral("payout:4"));
+    queueTable->sortByColumn(QueueTableModel::Depth, Qt::AscendingOrder);
+    QCOMPARE(firstQueue(), QStringLiteral("checkin"));
+
     DeadLetterPanel *panel = m_view->deadLetters();
     QCOMPARE(panel->currentList(), QStringLiteral("payout:4"));
     QCOMPARE(panel->model()->rowCount(), 4);
     QCOMPARE(panel->model()->entryAt(0), QByteArray("{broken"));  // newest first
     QCOMPARE(panel->model()->index(1, DeadLetterModel::Kind).data().toString(), QStringLiteral("Payout"));
-    // Inspecting an entry shows it as indented JSON.
+    // Inspecting an entry shows its bytes as they are stored, not a re-formatted copy.
     panel->table()->selectRow(1);
-    QVERIFY(panel->inspector()->toPlainText().contains(QStringLiteral("\"seq\": \"13\"")));
+    QCOMPARE(panel->inspector()->toPlainText(), QString::fromUtf8(task(13, m_nowMs - 600'000)));
+    // Entries set aside before notes were kept say so.
+    QCOMPARE(panel->model()->index(1, DeadLetterModel::Reason).data().toString(), QStringLiteral("not recorded"));
+    QVERIFY(panel->noteLabel()->text().contains(QStringLiteral("were not recorded")));
     QCOMPARE(m_view->history().samples().size(), 1);
 }
 
@@ -240,8 +264,7 @@ void TestQueuesView::retrySelectedMovesOnlyThoseAndAudits()
 
     QSignalSpy done(panel, &DeadLetterPanel::jobDone);
     QSignalSpy loaded(m_view.get(), &QueuesView::loaded);
-    QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("retryButton")), Qt::LeftButton);
-    confirmAs(QStringLiteral("alice"));
+    actAs(panel->findChild<QPushButton *>(QStringLiteral("retryButton")), QStringLiteral("alice"));
     QVERIFY(panel->isJobRunning());
     QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), AnswerTimeoutMs);
     QVERIFY2(done.first().at(0).toString().contains(QStringLiteral("2 entry(s)")), qPrintable(done.first().at(0).toString()));
@@ -259,12 +282,75 @@ void TestQueuesView::retrySelectedMovesOnlyThoseAndAudits()
     QTRY_COMPARE_WITH_TIMEOUT(panel->model()->rowCount(), 2, AnswerTimeoutMs);
 }
 
+void TestQueuesView::notesSayWhyAndUnreadableEntriesAreNotRetried()
+{
+    // A worker gives a task up: the entry goes to the dead letters with its note, atomically.
+    const ReliableQueue queue(m_keys->campaignTasks(Campaign), m_keys->campaignBackup(Campaign, QStringLiteral("w-live")),
+                              m_keys->campaignDeadLetter(Campaign));
+    const QByteArray raw = task(14, m_nowMs - 60'000);
+    m_redis->command({"LPUSH", queue.backupKey(), raw});
+    queue.deadLetter(*m_redis, raw, {QStringLiteral("provider refused: account frozen"), 3, m_nowMs - 5'000});
+    QCOMPARE(m_redis->command({"LLEN", queue.backupKey()}).toInteger(), 0);
+
+    DeadLetterPanel *panel = m_view->deadLetters();
+    QSignalSpy page(panel, &DeadLetterPanel::pageShown);
+    m_view->refresh();  // the list grew: its page is read again
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isEmpty(), AnswerTimeoutMs);
+    DeadLetterModel *model = panel->model();
+    QCOMPARE(model->entryAt(0), raw);
+    QCOMPARE(model->index(0, DeadLetterModel::Reason).data().toString(), QStringLiteral("provider refused: account frozen"));
+    QCOMPARE(model->index(0, DeadLetterModel::Attempts).data(QueueFormat::ValueRole).toInt(), 3);
+    QCOMPARE(model->index(0, DeadLetterModel::FailedAt).data(QueueFormat::ValueRole).toLongLong(), m_nowMs - 5'000);
+    panel->table()->selectRow(0);
+    QVERIFY2(panel->noteLabel()->text().contains(QStringLiteral("account frozen")), qPrintable(panel->noteLabel()->text()));
+    QVERIFY(panel->noteLabel()->text().contains(QStringLiteral("after 3 tries")));
+    QVERIFY(panel->retryButton()->isEnabled());
+
+    // The unreadable entry cannot be retried: a worker could not read it either.
+    panel->table()->selectRow(1);
+    QCOMPARE(model->entryAt(1), QByteArray("{broken"));
+    QVERIFY(!panel->retryButton()->isEnabled());
+    QVERIFY(panel->retryButton()->toolTip().contains(QStringLiteral("cannot read")));
+    QVERIFY(panel->findChild<QPushButton *>(QStringLiteral("discardButton"))->isEnabled());
+
+    // Retried, the entry leaves with its note.
+    panel->table()->selectRow(0);
+    QSignalSpy done(panel, &DeadLetterPanel::jobDone);
+    actAs(panel->retryButton(), QStringLiteral("carol"));
+    QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), AnswerTimeoutMs);
+    QCOMPARE(m_redis->command({"HEXISTS", DeadLetterNote::notesKey(queue.deadLetterKey()), raw}).toInteger(), 0);
+    QVERIFY(range(m_keys->campaignTasks(Campaign)).contains(raw));
+}
+
+void TestQueuesView::editAndRetryReplacesTheEntry()
+{
+    DeadLetterPanel *panel = m_view->deadLetters();
+    QCOMPARE(panel->model()->entryAt(0), QByteArray("{broken"));
+    QVERIFY(m_view->operatorIdentity()->setName(QStringLiteral("dave")));
+    panel->table()->selectRow(0);
+    DeadLetterEditDialog *dialog = panel->editAndRetry();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->editor()->toPlainText(), QStringLiteral("{broken"));
+    QVERIFY(!dialog->retryButton()->isEnabled());  // unchanged
+    dialog->editor()->setPlainText(QStringLiteral("{\"not\": \"a task\"}"));
+    QVERIFY(!dialog->retryButton()->isEnabled());  // a worker could not read it either
+    const QByteArray fixed = task(15, m_nowMs - 30'000);
+    dialog->editor()->setPlainText(QString::fromUtf8(fixed));
+    QVERIFY(dialog->retryButton()->isEnabled());
+    QSignalSpy done(panel, &DeadLetterPanel::jobDone);
+    QTest::mouseClick(dialog->retryButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), AnswerTimeoutMs);
+    QVERIFY2(done.first().at(0).toString().contains(QStringLiteral("back on the queue")), qPrintable(done.first().at(0).toString()));
+    QVERIFY(!range(m_keys->campaignDeadLetter(Campaign)).contains("{broken"));
+    QVERIFY(range(m_keys->campaignTasks(Campaign)).contains(fixed));
+    QCOMPARE(auditRows(QStringLiteral("deadletter.edit_retry"), QStringLiteral("dave")), 1);
+}
+
 void TestQueuesView::discardAllEmptiesTheListAndAuditsEach()
 {
     DeadLetterPanel *panel = m_view->deadLetters();
     QSignalSpy done(panel, &DeadLetterPanel::jobDone);
-    QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("discardAllButton")), Qt::LeftButton);
-    confirmAs(QStringLiteral("bob"));
+    actAs(panel->findChild<QPushButton *>(QStringLiteral("discardAllButton")), QStringLiteral("bob"));
     QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), AnswerTimeoutMs);
     QCOMPARE(range(m_keys->campaignDeadLetter(Campaign)), QByteArrayList());
     QCOMPARE(range(m_keys->campaignTasks(Campaign)).size(), 3);  // nothing queued by a discard
@@ -327,7 +413,8 @@ void TestQueuesView::linksOpenWhatTheyName()
     QTableView *queues = m_view->findChild<QTableView *>(QStringLiteral("queueTable"));
     QVERIFY(queues);
     const auto clickDeadLetters = [&](int row) {
-        const QModelIndex cell = m_view->queueModel()->index(row, QueueTableModel::DeadLetter);
+        // The table shows the model through its sorting proxy (in the model's order here).
+        const QModelIndex cell = queues->model()->index(row, QueueTableModel::DeadLetter);
         QTest::mouseClick(queues->viewport(), Qt::LeftButton, {}, queues->visualRect(cell).center());
     };
     QCOMPARE(m_view->queueModel()->index(0, QueueTableModel::Name).data(QueueTableModel::NameRole).toString(), QStringLiteral("checkin"));

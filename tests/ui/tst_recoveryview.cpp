@@ -80,7 +80,9 @@ private Q_SLOTS:
 private:
     void startView();
     void waitLoaded();
-    void confirmAs(const QString &name);
+    /** Clicks `button` as the session's operator `name`, and accepts the confirmation it opens
+        (which names that operator). */
+    void actAs(QAbstractButton *button, const QString &name);
     qint64 llen(const QByteArray &key);
     /** A worker that is alive drains the payout queues (what `lanternd work` would do). */
     void drain(const QString &workerId, int batchSize = 500, bool once = false);
@@ -146,11 +148,13 @@ void TestRecoveryView::waitLoaded()
     QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().at(0).toString()));
 }
 
-void TestRecoveryView::confirmAs(const QString &name)
+void TestRecoveryView::actAs(QAbstractButton *button, const QString &name)
 {
+    QVERIFY(m_view->operatorIdentity()->setName(name));
+    QTest::mouseClick(button, Qt::LeftButton);
     QueueConfirmDialog *dialog = nullptr;
     QTRY_VERIFY((dialog = m_view->findChild<QueueConfirmDialog *>(QStringLiteral("confirmDialog"))) != nullptr && dialog->isVisible());
-    dialog->operatorField()->setText(name);
+    QCOMPARE(dialog->operatorName(), name);
     QTest::mouseClick(dialog->actionButton(), Qt::LeftButton);
 }
 
@@ -244,8 +248,7 @@ void TestRecoveryView::compensationEmptiesTheBackupListAndTheLedgerTurnsGreen()
     m_view->taskTree()->selectionModel()->select(worker, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     QSignalSpy done(m_view.get(), &RecoveryView::jobDone);
     QSignalSpy loaded(m_view.get(), &RecoveryView::loaded);
-    QTest::mouseClick(m_view->findChild<QPushButton *>(QStringLiteral("compensateButton")), Qt::LeftButton);
-    confirmAs(QStringLiteral("oncall"));
+    actAs(m_view->findChild<QPushButton *>(QStringLiteral("compensateButton")), QStringLiteral("oncall"));
     QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), AnswerTimeoutMs);
     QCOMPARE(llen(backup), 0);
     QCOMPARE(llen(tasks), 3 - completed);
@@ -295,8 +298,7 @@ void TestRecoveryView::reconciliationBackfillsLostCheckins()
     QCOMPARE(m_view->reconcileDate()->maximumDate(), Today);
 
     QSignalSpy shown(m_view.get(), &RecoveryView::reconcileShown);
-    QTest::mouseClick(m_view->findChild<QPushButton *>(QStringLiteral("reconcileButton")), Qt::LeftButton);
-    confirmAs(QStringLiteral("support"));
+    actAs(m_view->findChild<QPushButton *>(QStringLiteral("reconcileButton")), QStringLiteral("support"));
     QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), AnswerTimeoutMs);
     const auto report = shown.first().at(0).value<ReconcileReport>();
     QCOMPARE(report.redisCount, 2);

@@ -6,6 +6,7 @@
 #include "console/sandbox.h"
 #include "console/sandboxredis.h"
 #include "console/sandboxseeder.h"
+#include "envelope/campaignservice.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
@@ -97,6 +98,19 @@ void TestSandbox::seedsRealHistoryAndStopsCleanly()
     const qint64 grabbedAtStart = redis.command({"HGET", keys.campaignMeta(demo.liveId), "grabbed_count"}).toInteger();
     QTRY_VERIFY_WITH_TIMEOUT(redis.command({"HGET", keys.campaignMeta(demo.liveId), "grabbed_count"}).toInteger() > grabbedAtStart, 10000);
     QTRY_VERIFY_WITH_TIMEOUT(sqlCount(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"), demo.liveId) > 0,
+                             10000);
+
+    // The crowd joins a campaign the operator launches, at the rate set (issue 14, point 15):
+    // a launch can be rehearsed end to end in the sandbox.
+    sandbox->setCrowdRate(40);
+    const auto grabbed = [&redis, &keys](qint64 id) {
+        const RedisValue count = redis.command({"HGET", keys.campaignMeta(id), "grabbed_count"});
+        return count.isNil() ? 0 : count.toInteger();  // a draft has no pool in Redis yet
+    };
+    QCOMPARE(grabbed(demo.draftId), 0);
+    CampaignService(redis, sql, keys).launch(demo.draftId);
+    QTRY_VERIFY_WITH_TIMEOUT(grabbed(demo.draftId) >= 40, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(sqlCount(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"), demo.draftId) > 0,
                              10000);
 
     // Stopping takes the server down with it.
