@@ -382,9 +382,15 @@ private:
             rates.emplace_back(QStringLiteral("admitted/s with %1 worker(s)").arg(workers), admitted);
             rates.emplace_back(QStringLiteral("drained/s with %1 worker(s), during the storm").arg(workers), drained);
             ratios.push_back({QStringLiteral("drained / admitted, %1 worker(s)").arg(workers), drained, admitted});
-            summary.push_back({QStringLiteral("check-ins drained/s into MariaDB during the HTTP check-in storm, %1 lanternd work (backlog at the end: %2)")
+            QStringList quarters;
+            if (!m_results[workers].isEmpty()) {
+                for (const qint64 backlog : std::as_const(m_results[workers].constLast().backlogAtQuarters))
+                    quarters << QString::number(backlog);
+            }
+            summary.push_back({QStringLiteral("check-ins drained/s into MariaDB during the HTTP check-in storm, %1 lanternd work (backlog at 25 / 50 / "
+                                              "75 / 100 % of the storm: %2)")
                                        .arg(workers)
-                                       .arg(m_results[workers].isEmpty() ? 0 : m_results[workers].constLast().backlogAtQuarters.constLast()),
+                                       .arg(quarters.join(QStringLiteral(" / "))),
                                rate(drained), QStringLiteral("check-ins the storm admitted/s meanwhile"), rate(admitted), ratioText(drained, admitted)});
         }
         printSummary(m_out, m_http.bench.rounds, QStringLiteral("check-ins/s"), rates, ratios);

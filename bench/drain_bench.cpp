@@ -13,6 +13,7 @@
 
 #include "core/errors.h"
 #include "envelope/campaignservice.h"
+#include "envelope/campaignverifier.h"
 #include "envelope/envelopedrain.h"
 #include "envelope/payouttask.h"
 #include "payout/simulatedpayoutgateway.h"
@@ -32,6 +33,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 
 using namespace lantern;
 using namespace lantern::bench;
@@ -46,7 +48,7 @@ struct DrainSettings {
     DbUrl db;
     qint64 grabs = 100'000;
     int batch = 500;
-    int inFlight = 64;
+    int inFlight = DefaultPayoutsInFlight;
     int rowsPerStatement = 500;
 };
 
@@ -65,7 +67,7 @@ DrainSettings parseSettings(const QCoreApplication &app)
             {QStringLiteral("batch"), QStringLiteral("Tasks the worker claims per pass (lanternd work --batch)."), QStringLiteral("n"),
              QStringLiteral("500")},
             {QStringLiteral("in-flight"), QStringLiteral("Payouts in flight at once (lanternd work --in-flight)."), QStringLiteral("n"),
-             QStringLiteral("64")},
+             QString::number(DefaultPayoutsInFlight)},
             {QStringLiteral("rows-per-insert"), QStringLiteral("Rows per statement of the raw INSERT baseline."), QStringLiteral("n"),
              QStringLiteral("500")},
     });
@@ -162,6 +164,9 @@ private:
     double measure(const QString &label, const std::function<void()> &phase);
     /** drainAll(); keeps the time split for the second table. */
     void drain(int round);
+    /** `lanternd verify`'s checks of the campaign after a drain, the provider's ledger included
+        (outside the timed phase); throws on a violation. */
+    void verifyDrained();
 
     const DrainSettings &m_settings;
     QTextStream m_out{stdout};
@@ -179,6 +184,8 @@ private:
     const QTemporaryDir m_errorDir;  // the drain's error log, should a task fail
     RedisClient m_workerRedis;
     SimulatedPayoutGateway m_provider;
+    bool m_drained = false;  // the phase just measured was a drain: verify it
+    int m_verified = 0;      // drain phases verified clean
     QStringList m_splits;
     std::vector<double> m_batchStepRates;
 };
@@ -234,6 +241,9 @@ void DrainBench::run()
           << "| round | drain s | SQL transactions | queue round trips | payouts in flight (event loop) | the rest | batch steps alone, "
              "rows/s |\n|---:|---:|---:|---:|---:|---:|---:|\n"
           << m_splits.join(QLatin1Char('\n')) << '\n';
+    m_out << "\n`lanternd verify`'s checks (CampaignVerifier, every paid payout against the simulated provider's ledger) after each "
+             "drain phase: "
+          << m_verified << " of " << m_settings.bench.rounds << " ok.\n";
     const double batchSteps = median(m_batchStepRates);
     printSummary(m_out, m_settings.bench.rounds, QStringLiteral("rows/s"),
                  {{QStringLiteral("drain (EnvelopeDrain, simulated provider answering at once)"), medians[0]},
@@ -269,7 +279,7 @@ void DrainBench::printSetup(double grabsPerSecond)
           << "- raw INSERT: the same rows, `INSERT INTO grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES (...),...` "
              "with "
           << s.rowsPerStatement << " rows per statement, values in the SQL text, QSqlQuery::exec on the same connection, autocommit; "
-          << "*+ payout* also writes each grab's pending `payout` row, as the drain's persist step does\n\n"
+          << "*+ payout* also writes each grab's `payout` row (as pending), as the drain writes one per grab (with its result)\n\n"
           << "| round: phase | rows/s | seconds | SQL requests / " << s.batch << " rows | commits / " << s.batch
           << " rows | Redis round trips / " << s.batch << " rows |\n|---|---:|---:|---:|---:|---:|\n";
     m_out.flush();
@@ -294,6 +304,9 @@ double DrainBench::measure(const QString &label, const std::function<void()> &ph
     phase();
     const double seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
     const ServerCounters done = ServerCounters::read(*m_sql) - before;
+    const quint64 trips = m_workerRedis.roundTrips() - roundTrips;
+    if (std::exchange(m_drained, false))
+        verifyDrained();
     const qint64 persisted = countRows(*m_sql, QStringLiteral("grab"));
     if (persisted != m_settings.grabs)
         throw LanternError(QStringLiteral("%1 left %2 grab rows, expected %3").arg(label).arg(persisted).arg(m_settings.grabs));
@@ -302,7 +315,7 @@ double DrainBench::measure(const QString &label, const std::function<void()> &ph
     m_out << "| " << label << " | " << rate(rows / seconds) << " | " << QString::number(seconds, 'f', 2) << " | "
           << perBatch(static_cast<double>(done.statements - 1), rows, m_settings.batch) << " | "
           << perBatch(static_cast<double>(done.commits), rows, m_settings.batch) << " | "
-          << perBatch(static_cast<double>(m_workerRedis.roundTrips() - roundTrips), rows, m_settings.batch) << " |\n";
+          << perBatch(static_cast<double>(trips), rows, m_settings.batch) << " |\n";
     m_out.flush();
     return rows / seconds;
 }
@@ -318,6 +331,7 @@ void DrainBench::drain(int round)
     EnvelopeDrain drain(m_workerRedis, *m_sql, m_keys, WorkerId, m_provider, options);
     const EnvelopeDrainStats stats = drain.drainAll();
     const double total = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+    m_drained = true;
     if (stats.persisted != m_settings.grabs || stats.paid != m_settings.grabs)
         throw LanternError(QStringLiteral("the drain persisted %1 and paid %2; expected %3 each").arg(stats.persisted).arg(stats.paid).arg(m_settings.grabs));
     const EnvelopeDrainTimings &t = drain.timings();
@@ -331,6 +345,15 @@ void DrainBench::drain(int round)
                              QStringLiteral("%1 s (%2 %)").arg(QString::number(t.waitSeconds, 'f', 2), QString::number(100 * t.waitSeconds / total, 'f', 0)),
                              QStringLiteral("%1 s (%2 %)").arg(QString::number(rest, 'f', 2), QString::number(100 * rest / total, 'f', 0)),
                              rate(static_cast<double>(m_settings.grabs) / batchSeconds));
+}
+
+void DrainBench::verifyDrained()
+{
+    CampaignVerifier verifier(m_redis, *m_sql, m_keys, [this](const QString &key) { return m_provider.paidAmount(key); });
+    const QList<Violation> violations = verifier.verify(m_campaignId);
+    if (!violations.isEmpty())
+        throw LanternError(QStringLiteral("verify after the drain: invariant %1: %2").arg(violations.first().invariant).arg(violations.first().detail));
+    ++m_verified;
 }
 
 int run(const QCoreApplication &app)

@@ -8,7 +8,7 @@
 #include "benchserver.h"
 #include "benchsettings.h"
 #include "clientload.h"
-#include "payoutserver.h"
+#include "payoutprovider.h"
 #include "phasefigures.h"
 #include "rounds.h"
 #include "summaryrows.h"
@@ -17,6 +17,7 @@
 #include "core/errors.h"
 #include "envelope/campaignservice.h"
 #include "envelope/envelopesplitter.h"
+#include "payout/httppayoutgateway.h"
 #include "payout/simulatedpayoutgateway.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
@@ -167,7 +168,8 @@ private:
     const KeysRemovedOnExit m_keysCleanup{m_server, m_keys.prefix()};
     std::unique_ptr<SqlConnection> m_sql;
     SimulatedPayoutGateway m_ledger;
-    std::unique_ptr<PayoutServerThread> m_http;
+    std::unique_ptr<test::PayoutProvider> m_http;
+    QString m_httpLabel;  // the pooled HTTP phase's settings, for the summary row
     QList<BenchCampaign> m_campaigns;
 };
 
@@ -184,8 +186,14 @@ PayoutBench::PayoutBench(const PayoutSettings &settings)
                                                    "(scripts/bench starts one)")
                                             .arg(settings.db.redacted(), table));
     }
-    if (settings.http)
-        m_http = std::make_unique<PayoutServerThread>(settings.delayMs, settings.failRate, settings.bench.seed);
+    if (settings.http) {
+        test::ProviderScript script;
+        script.delayMs = settings.delayMs;
+        script.failRate = settings.failRate;
+        script.seed = settings.bench.seed;
+        script.keepRequests = false;
+        m_http = std::make_unique<test::PayoutProvider>(script);
+    }
 }
 
 BenchCampaign PayoutBench::prepareCampaign(CampaignService &campaigns, const QString &name, qint64 envelopes, quint64 seed)
@@ -234,8 +242,14 @@ void PayoutBench::run()
     for (const int inFlight : s.inFlights)
         phases.push_back({QStringLiteral("simulated, --in-flight %1").arg(inFlight), false, inFlight, 0, &big});
     if (s.http) {
-        phases.push_back({QStringLiteral("HTTP, --in-flight 64, one network manager (LANTERN_PAYOUT_CONNECTIONS=6)"), true, 64, 6, &m_campaigns[1]});
-        phases.push_back({QStringLiteral("HTTP, --in-flight 64, 64 connections (11 network managers)"), true, 64, 0, &big});
+        // At the worker's default window: over one network manager's 6 connections, then over as many
+        // connections as calls in flight (the default), spread over ceil(n / 6) managers.
+        const int window = DefaultPayoutsInFlight;
+        const int managers = (window + HttpPayoutGateway::ConnectionsPerManager - 1) / HttpPayoutGateway::ConnectionsPerManager;
+        phases.push_back({QStringLiteral("HTTP, --in-flight %1, one network manager (LANTERN_PAYOUT_CONNECTIONS=6)").arg(window), true, window,
+                          HttpPayoutGateway::ConnectionsPerManager, &m_campaigns[1]});
+        phases.push_back({QStringLiteral("HTTP, --in-flight %1, %1 connections (%2 network managers)").arg(window).arg(managers), true, window, 0, &big});
+        m_httpLabel = QStringLiteral("--in-flight %1 (the default) on %1 keep-alive connections (%2 network managers)").arg(window).arg(managers);
     }
 
     m_out << "Envelopes paid per second by one `lanternd work --once`, provider " << provider << ", " << s.bench.rounds
@@ -251,7 +265,7 @@ void PayoutBench::run()
           << "- simulated provider: `LANTERN_PAYOUT_DELAY_MS=" << s.delayMs << " LANTERN_PAYOUT_FAIL_RATE=" << s.failRate
           << "` (each call answered " << s.delayMs << " ms after it started; half the failures before paying, half after: a lost answer)\n";
     if (s.http)
-        m_out << "- HTTP provider: a server on a thread of this bench (HTTP/1.1, keep-alive), each request answered " << s.delayMs
+        m_out << "- HTTP provider: the tests' PayoutProvider (tests/support/payoutprovider.h: HttpRequestParser, HTTP/1.1 keep-alive) on a thread of this bench, each request answered " << s.delayMs
               << " ms after it arrived, " << qRound(s.failRate * 100)
               << " % answered 503 (half before paying, half after), its own ledger by Idempotency-Key; `LANTERN_PAYOUT_URL` set\n";
     m_out << "- exactly once: the worker's report (paid = envelopes, nothing dead-lettered), SQL (one paid payout per envelope, their "
@@ -276,16 +290,15 @@ void PayoutBench::run()
         ratios.push_back({QStringLiteral("ratio --in-flight %1 / one at a time").arg(phases[i].inFlight), medians[i], medians[0]});
         summary.push_back({QStringLiteral("envelopes paid/s, one lanternd work, --in-flight %1%2, simulated provider %3 (exactly once, verify ok)")
                                    .arg(phases[i].inFlight)
-                                   .arg(phases[i].inFlight == 64 ? QStringLiteral(" (the default)") : QString(), provider),
+                                   .arg(phases[i].inFlight == DefaultPayoutsInFlight ? QStringLiteral(" (the default)") : QString(), provider),
                            rate(medians[i]), QStringLiteral("the same worker paying one at a time (--in-flight 1)"), rate(medians[0]),
                            ratioText(medians[i], medians[0])});
     }
     if (s.http) {
         const size_t one = phases.size() - 2;
         const size_t pool = phases.size() - 1;
-        ratios.push_back({QStringLiteral("ratio HTTP 64 connections / one network manager"), medians[pool], medians[one]});
-        summary.push_back({QStringLiteral("envelopes paid/s over HTTP, --in-flight 64 on 64 keep-alive connections (11 network managers), provider %1")
-                                   .arg(provider),
+        ratios.push_back({QStringLiteral("ratio HTTP %1 connections / one network manager").arg(phases[pool].inFlight), medians[pool], medians[one]});
+        summary.push_back({QStringLiteral("envelopes paid/s over HTTP, %1, provider %2").arg(m_httpLabel, provider),
                            rate(medians[pool]), QStringLiteral("one QNetworkAccessManager (6 connections per host)"), rate(medians[one]),
                            ratioText(medians[pool], medians[one])});
     }
@@ -370,7 +383,7 @@ QString PayoutBench::checkExactlyOnce(const Phase &phase, const QJsonObject &wor
     qint64 payments = 0;
     qint64 cents = 0;
     if (phase.http) {
-        const PayoutServerFigures figures = m_http->figures();
+        const test::ProviderFigures figures = m_http->figures();
         payments = figures.payments;
         cents = figures.paidCents;
         providerCalls = figures.requests;

@@ -9,6 +9,7 @@
 #include "envelope/grabservice.h"
 #include "redis/keyschema.h"
 #include "redis/keyslot.h"
+#include "redis/rediscluster.h"
 #include "redis/redisclient.h"
 #include "redis/rediscluster.h"
 #include "sql/sqlconnection.h"

@@ -65,6 +65,8 @@ private Q_SLOTS:
     void expectContinue_data();
     void expectContinue();
     void startedAndHeadersComplete();
+    void keptHeaders_data();
+    void keptHeaders();
     void response_data();
     void response();
     void reasonPhrases_data();
@@ -501,6 +503,45 @@ void TestHttpRequestParser::startedAndHeadersComplete()
     QCOMPARE(request.body, QByteArray("{}"));
     QVERIFY(!parser.started());
     QVERIFY(!parser.headersComplete());
+}
+
+void TestHttpRequestParser::keptHeaders_data()
+{
+    QTest::addColumn<QByteArray>("raw");
+    QTest::addColumn<qsizetype>("piece");
+    QTest::addColumn<HeaderList>("expected");
+
+    const QByteArray payout = "POST /v1/payouts HTTP/1.1\r\nContent-Type: application/json\r\nIdempotency-Key:  cp:7:3 \t\r\n"
+                              "X-Other: no\r\nContent-Length: 2\r\n\r\n{}";
+    const HeaderList both{{"content-type", "application/json"}, {"idempotency-key", "cp:7:3"}};
+    QTest::newRow("kept headers in the order sent, trimmed") << payout << qsizetype(0) << both;
+    QTest::newRow("the same, byte by byte") << payout << qsizetype(1) << both;
+    QTest::newRow("names in any case")
+        << QByteArray("GET / HTTP/1.1\r\nIDEMPOTENCY-KEY: k\r\n\r\n") << qsizetype(0) << HeaderList{{"idempotency-key", "k"}};
+    QTest::newRow("a name that only starts like a kept one is not kept")
+        << QByteArray("GET / HTTP/1.1\r\nIdempotency-Keys: k\r\nContent-Typo: x\r\n\r\n") << qsizetype(0) << HeaderList{};
+    QTest::newRow("none sent") << QByteArray("GET / HTTP/1.1\r\nHost: a\r\n\r\n") << qsizetype(0) << HeaderList{};
+}
+
+void TestHttpRequestParser::keptHeaders()
+{
+    QFETCH(QByteArray, raw);
+    QFETCH(qsizetype, piece);
+    QFETCH(HeaderList, expected);
+
+    HttpRequestParser parser;
+    parser.keepHeaders({"content-type", "idempotency-key"});
+    QCOMPARE(feedInPieces(parser, raw, piece), raw.size());
+    QCOMPARE(parser.state(), State::Complete);
+    QCOMPARE(parser.take().headers, expected);
+    // Each request its own: a second one on the connection starts with none.
+    const QByteArray plain = "GET / HTTP/1.1\r\n\r\n";
+    QCOMPARE(feedInPieces(parser, plain), plain.size());
+    QCOMPARE(parser.take().headers, HeaderList{});
+
+    HttpRequestParser defaults;  // keeps none unless told
+    QCOMPARE(feedInPieces(defaults, raw, piece), raw.size());
+    QCOMPARE(defaults.take().headers, HeaderList{});
 }
 
 void TestHttpRequestParser::response_data()

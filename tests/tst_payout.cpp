@@ -569,6 +569,16 @@ void TestPayout::factoryChoosesTheProvider()
     const auto *http = dynamic_cast<HttpPayoutGateway *>(gateway.get());
     QVERIFY(http);
     QCOMPARE(http->options().endpoint, QUrl(QStringLiteral("https://payouts.example.com/v1/payouts")));
+    QCOMPARE(http->options().timeout, HttpPayoutOptions{}.timeout);  // LANTERN_PAYOUT_TIMEOUT_MS unset: the default
+
+    environment.insert(QStringLiteral("LANTERN_PAYOUT_TIMEOUT_MS"), QStringLiteral("45000"));
+    gateway = makePayoutGateway(*m_redis, m_prefix, environment);
+    QCOMPARE(dynamic_cast<HttpPayoutGateway *>(gateway.get())->options().timeout, std::chrono::milliseconds(45000));
+    for (const QString &bad : {QStringLiteral("0"), QStringLiteral("-5"), QStringLiteral("1.5"), QStringLiteral("3s"), QStringLiteral("600001")}) {
+        environment.insert(QStringLiteral("LANTERN_PAYOUT_TIMEOUT_MS"), bad);
+        QVERIFY_THROWS_EXCEPTION(InvalidInputError, makePayoutGateway(*m_redis, m_prefix, environment));
+    }
+    environment.remove(QStringLiteral("LANTERN_PAYOUT_TIMEOUT_MS"));
 
     environment.insert(QStringLiteral("LANTERN_PAYOUT_URL"), QStringLiteral("payouts.example.com"));
     QVERIFY_THROWS_EXCEPTION(InvalidInputError, makePayoutGateway(*m_redis, m_prefix, environment));

@@ -12,6 +12,7 @@
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
+#include "sql/sqlworker.h"
 #include "testservers.h"
 #include "testsuite.h"
 
@@ -52,6 +53,18 @@ qint64 signMonth(RedisClient &redis, const KeySchema &keys, int users, int days)
     }
     return points;
 }
+/** A month's check-ins waiting in the queues, over empty tables. */
+struct QueuedMonth {
+    qint64 points = 0;  // granted
+    qint64 count = 0;   // entries queued
+};
+
+QueuedMonth queueMonth(RedisClient &redis, const DbUrl &url, const KeySchema &keys, int users, int days)
+{
+    test::resetTables(url);
+    const qint64 points = signMonth(redis, keys, users, days);
+    return {points, queued(redis, keys)};
+}
 } // namespace
 
 class TestPersistence : public QObject {
@@ -72,6 +85,7 @@ private Q_SLOTS:
     void malformedEntriesGoToDeadLetter();
     void reconcileBackfillsLostRows_data() { dialects_data(); }
     void reconcileBackfillsLostRows();
+    void passOverTwoConnections();
 
 private:
     RedisUrl m_redisUrl;
@@ -92,12 +106,10 @@ void TestPersistence::dialects_data()
 void TestPersistence::drainPersistsEverythingOnce()
 {
     QFETCH(DbUrl, url);
-    test::resetTables(url);
     RedisClient redis(m_redisUrl);
-    SqlConnection sql(url);
     const KeySchema keys(test::uniquePrefix(), 8);
-    const qint64 points = signMonth(redis, keys, 40, 10);
-    const qint64 signedCount = queued(redis, keys);
+    const auto [points, signedCount] = queueMonth(redis, url, keys, 40, 10);
+    SqlConnection sql(url);
     QCOMPARE(signedCount, 320);  // 40 users x 10 days, minus every fifth (uid + day)
 
     const DrainStats stats = CheckinDrain(redis, sql, keys, QStringLiteral("w1"), 37).drainAll();
@@ -110,6 +122,52 @@ void TestPersistence::drainPersistsEverythingOnce()
     QCOMPARE(scalar(sql, QStringLiteral("SELECT COALESCE(SUM(points), 0) FROM checkin_log")), points);
     // Invariant 5: one reward per normal check-in.
     QCOMPARE(scalar(sql, QStringLiteral("SELECT COUNT(*) FROM points_ledger")), signedCount);
+    for (int shard = 0; shard < keys.shards(); ++shard)
+        QCOMPARE(redis.command({"LLEN", keys.checkinBackup(shard, QStringLiteral("w1"))}).toInteger(), 0LL);
+}
+
+void TestPersistence::passOverTwoConnections()
+{
+    // lanternd work on MySQL writes a pass over its connection and a SqlWorker's at once, each a
+    // uid range. A share that fails leaves the whole pass unacknowledged; the replay completes it.
+    DbUrl url;
+    for (const auto &[name, candidate] : test::sqlDialects()) {
+        if (candidate.dialect == DbUrl::Dialect::MySql)
+            url = candidate;
+    }
+    QCOMPARE(url.dialect, DbUrl::Dialect::MySql);
+    RedisClient redis(m_redisUrl);
+    const KeySchema keys(test::uniquePrefix(), 4);
+    const auto [points, signedCount] = queueMonth(redis, url, keys, 150, 10);
+    SqlConnection sql(url);
+    QCOMPARE(signedCount, 1200);  // one pass of 4 shards x 300: two shares of 600
+
+    DbUrl unreachable = url;
+    unreachable.host = QStringLiteral("127.0.0.1");
+    unreachable.port = 1;
+    unreachable.unixSocket = QStringLiteral("/nonexistent/lantern-test-mysqld.sock");
+    {
+        SqlWorker broken(unreachable);
+        CheckinDrain drain(redis, sql, keys, QStringLiteral("w1"), 500);
+        drain.setWriters({&broken});
+        QVERIFY_THROWS_EXCEPTION(SqlUnavailableError, drain.pass());
+    }
+    const qint64 half = scalar(sql, QStringLiteral("SELECT COUNT(*) FROM checkin_log"));
+    QCOMPARE(half, signedCount / 2);  // this connection's share committed, the worker's never began
+    qint64 held = 0;
+    for (int shard = 0; shard < keys.shards(); ++shard)
+        held += redis.command({"LLEN", keys.checkinBackup(shard, QStringLiteral("w1"))}).toInteger();
+    QCOMPARE(held, signedCount);  // nothing acknowledged
+
+    SqlWorker worker(url);
+    CheckinDrain drain(redis, sql, keys, QStringLiteral("w1"), 500);
+    drain.setWriters({&worker});
+    const DrainStats stats = drain.drainAll();
+    QCOMPARE(stats.claimed, signedCount);
+    QCOMPARE(stats.persisted, signedCount - half);
+    QCOMPARE(scalar(sql, QStringLiteral("SELECT COUNT(*) FROM checkin_log")), signedCount);
+    QCOMPARE(scalar(sql, QStringLiteral("SELECT COUNT(*) FROM points_ledger")), signedCount);
+    QCOMPARE(scalar(sql, QStringLiteral("SELECT COALESCE(SUM(delta), 0) FROM points_ledger")), points);
     for (int shard = 0; shard < keys.shards(); ++shard)
         QCOMPARE(redis.command({"LLEN", keys.checkinBackup(shard, QStringLiteral("w1"))}).toInteger(), 0LL);
 }

@@ -1258,8 +1258,8 @@ Key prefix: %3</translation>
         <translation>a payout of %1 cents is not possible: the amount must be positive</translation>
     </message>
     <message>
-        <source>invalid %1 &apos;%2&apos;: expected a whole number from 1 to 1024</source>
-        <translation>invalid %1 &apos;%2&apos;: expected a whole number from 1 to 1024</translation>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number from 1 to %3</source>
+        <translation>invalid %1 &apos;%2&apos;: expected a whole number from 1 to %3</translation>
     </message>
 </context>
 <context>

@@ -1253,8 +1253,8 @@ SQL：%2
         <translation>无法发放 %1 分：金额必须为正数</translation>
     </message>
     <message>
-        <source>invalid %1 &apos;%2&apos;: expected a whole number from 1 to 1024</source>
-        <translation>%1“%2”无效：应为 1 到 1024 的整数</translation>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number from 1 to %3</source>
+        <translation>%1“%2”无效：应为 1 到 %3 的整数</translation>
     </message>
 </context>
 <context>

@@ -15,6 +15,7 @@
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
+#include "sql/sqlworker.h"
 #include "token/usertoken.h"
 
 #include <QDateTime>
@@ -33,6 +34,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -150,6 +152,10 @@ int workOption(CommandContext &context, const QString &name, int fallback, int m
     claimed entries); glibc would give that back to the kernel after every batch (brk and munmap,
     each a TLB shootdown on every CPU: a fifth of a check-in worker's time on the development VM).
     The worker keeps up to 64 MB instead. */
+/** MySQL connections a check-in pass is written over at once: two kept one worker up with the
+    HTTP storm on 2 cores, as two workers with one each did (docs/decisions.md). */
+constexpr int CheckinConnections = 2;
+
 void keepFreedMemory()
 {
 #ifdef __GLIBC__
@@ -166,15 +172,25 @@ int runWork(CommandContext &context)
     const QString workerId = context.line().value(QStringLiteral("id"), defaultWorkerId());
     KeySchema::validateWorkerId(workerId);
     const int batch = workOption(context, QStringLiteral("batch"), 500, 1, 10000);
-    const int inFlight = workOption(context, QStringLiteral("in-flight"), 64, 1, 1024);
+    const int inFlight = workOption(context, QStringLiteral("in-flight"), DefaultPayoutsInFlight, 1, 1024);
     const bool once = context.line().switches.contains(QStringLiteral("once"));
     keepFreedMemory();
     WorkerHeartbeat heartbeat(context.keys(), workerId, WorkerHeartbeat::configuredTtlSeconds());
 
     // Both reachable before this worker registers; the payout provider and its shared rate are
     // chosen by the environment.
-    context.sql();
+    const SqlConnection &firstSql = context.sql();
     RedisClient &redis = context.redis();
+    // On MySQL a check-in pass is written over several connections at once (CheckinDrain::
+    // setWriters): one worker then gets several of the database's threads in a storm.
+    std::vector<std::unique_ptr<SqlWorker>> checkinWorkers;
+    QList<SqlWorker *> checkinWriters;
+    if (firstSql.dialect() == DbUrl::Dialect::MySql) {
+        for (int i = 1; i < CheckinConnections; ++i) {
+            checkinWorkers.push_back(std::make_unique<SqlWorker>(firstSql.url()));
+            checkinWriters << checkinWorkers.back().get();
+        }
+    }
     const std::unique_ptr<PayoutGateway> gateway = makePayoutGateway(redis, context.keys().prefix(), QProcessEnvironment::systemEnvironment(), inFlight);
     std::optional<PayoutRateLimit> rate;
     if (const std::optional<double> perSecond = PayoutRateLimit::rateFromEnvironment())
@@ -222,7 +238,9 @@ int runWork(CommandContext &context)
             }
             redisRun.checked();  // not before: a check cut short by an outage runs again
         }
-        const DrainStats c = CheckinDrain(redis, sql, context.keys(), workerId, batch).pass();
+        CheckinDrain checkinDrain(redis, sql, context.keys(), workerId, batch);
+        checkinDrain.setWriters(checkinWriters);
+        const DrainStats c = checkinDrain.pass();
         if (!drain)
             drain = std::make_unique<EnvelopeDrain>(redis, sql, context.keys(), workerId, *gateway, payoutOptions);
         const EnvelopeDrainStats p = drain->advance(std::chrono::milliseconds(250));

@@ -28,6 +28,7 @@ struct ApiRequest {
     QByteArray query;          // "month=2026-03", undecoded
     QByteArray authorization;  // the Authorization header
     QByteArray body;
+    QList<QPair<QByteArray, QByteArray>> headers;  // only those HttpRequestParser::keepHeaders() named, as named there
 };
 
 /** What to send back. */

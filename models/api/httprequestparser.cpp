@@ -232,6 +232,9 @@ int HttpRequestParser::onHeaderValue(const char *at, qsizetype length)
     case KnownHeader::Expect:
         m_expectValue.append(at, length);
         break;
+    case KnownHeader::Kept:
+        m_request.headers.last().second.append(at, length);
+        break;
     case KnownHeader::Other:
         break;
     }
@@ -251,14 +254,22 @@ void HttpRequestParser::finishField()
     } else if (m_fieldName.equalsNoCase("expect")) {
         m_currentHeader = KnownHeader::Expect;
         m_expectValue.size = 0;
+    } else {
+        for (const QByteArray &name : std::as_const(m_keptNames)) {
+            if (m_fieldName.equalsNoCase(name.constData())) {
+                m_currentHeader = KnownHeader::Kept;
+                m_request.headers.append({name, {}});
+                break;
+            }
+        }
     }
 }
 
 void HttpRequestParser::finishValue()
 {
-    if (m_currentHeader == KnownHeader::Authorization) {
+    if (m_currentHeader == KnownHeader::Authorization || m_currentHeader == KnownHeader::Kept) {
         // http_parser drops the leading blanks but keeps trailing ones.
-        QByteArray &value = m_request.authorization;
+        QByteArray &value = m_currentHeader == KnownHeader::Authorization ? m_request.authorization : m_request.headers.last().second;
         qsizetype end = value.size();
         while (end > 0 && isBlank(value.at(end - 1)))
             --end;

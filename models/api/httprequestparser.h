@@ -4,6 +4,7 @@
 #include "api/httpframingcheck.h"
 
 #include <QByteArray>
+#include <QByteArrayList>
 #include <QCoreApplication>
 #include <QString>
 
@@ -38,6 +39,10 @@ public:
         request (state() == Complete), so bytes of a next pipelined request are not consumed.
         In states Complete (until take()) and Failed it consumes nothing. */
     qsizetype feed(const char *data, qsizetype size);
+    /** Also keeps these headers' values (names as given, lower case, at most 24 characters,
+        compared case-insensitively; values without surrounding whitespace) in ApiRequest::headers,
+        for a server that needs more than Authorization (the tests' and benches' payout provider). */
+    void keepHeaders(QByteArrayList names) { m_keptNames = std::move(names); }
     State state() const { return m_state; }
 
     /** The complete request (only in state Complete); resets for the next request on the same
@@ -76,7 +81,7 @@ private:
         bool equalsNoCase(const char *latin1) const;
     };
     enum class HeaderPhase { None, Field, Value };
-    enum class KnownHeader { Other, Authorization, Expect };
+    enum class KnownHeader { Other, Authorization, Expect, Kept };
 
     qsizetype execute(const char *data, qsizetype size);
     void fail(int status, const QString &message);
@@ -104,6 +109,7 @@ private:
     KnownHeader m_currentHeader = KnownHeader::Other;
     ShortText m_fieldName;
     ShortText m_expectValue;
+    QByteArrayList m_keptNames;
     bool m_started = false;
     bool m_headersComplete = false;
     bool m_chunked = false;

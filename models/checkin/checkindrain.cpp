@@ -5,6 +5,11 @@
 #include "queue/queuepipeline.h"
 #include "queue/reliablequeue.h"
 #include "redis/keyschema.h"
+#include "sql/sqlworker.h"
+
+#include <algorithm>
+#include <exception>
+#include <vector>
 
 namespace lantern {
 
@@ -58,11 +63,51 @@ DrainStats CheckinDrain::pass()
     }
     if (stats.claimed == 0)
         return stats;
-    stats.persisted = CheckinStore(m_sql).persist(parsed);
+    stats.persisted = persist(std::move(parsed));
     for (qsizetype shard = 0; shard < queues.size(); ++shard)
         settle.acknowledge(queues.at(shard), good.at(shard));
     settle.run(m_redis);
     return stats;
+}
+
+int CheckinDrain::persist(QList<CheckinEntry> entries)
+{
+    constexpr qsizetype MinShare = 500;  // smaller passes are not worth a second transaction
+    const qsizetype shares = std::min(m_writers.size() + 1, entries.size() / MinShare);
+    if (shares < 2)
+        return CheckinStore(m_sql).persist(entries);
+    // Contiguous uid ranges, one transaction each, all at once: the first here, the others on the
+    // writers' threads and connections. Every row is keyed, so a share that committed before
+    // another failed is harmless when the pass is replayed.
+    std::sort(entries.begin(), entries.end(), [](const CheckinEntry &a, const CheckinEntry &b) {
+        return a.uid != b.uid ? a.uid < b.uid : a.date < b.date;
+    });
+    std::vector<QList<CheckinEntry>> parts;  // not shared with the threads' jobs: each reads its own
+    for (qsizetype i = 0; i < shares; ++i)
+        parts.push_back(entries.mid(entries.size() * i / shares, entries.size() * (i + 1) / shares - entries.size() * i / shares));
+    std::vector<int> persisted(static_cast<size_t>(shares), 0);
+    for (size_t i = 1; i < parts.size(); ++i)
+        m_writers[qsizetype(i) - 1]->start([&parts, &persisted, i](SqlConnection &sql) { persisted[i] = CheckinStore(sql).persist(parts[i]); });
+    std::exception_ptr error;
+    try {
+        persisted[0] = CheckinStore(m_sql).persist(parts[0]);
+    } catch (...) {
+        error = std::current_exception();
+    }
+    for (qsizetype i = 1; i < shares; ++i) {
+        try {
+            m_writers[i - 1]->take();
+        } catch (...) {
+            if (!error)
+                error = std::current_exception();
+        }
+    }
+    if (error)
+        std::rethrow_exception(error);
+    int total = 0;
+    for (const int rows : persisted)
+        total += rows;
+    return total;
 }
 
 DrainStats CheckinDrain::drainAll()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArrayList>
+#include <QList>
 #include <QString>
 
 namespace lantern {
@@ -9,6 +10,8 @@ class KeySchema;
 class ReliableQueue;
 class RedisClient;
 class SqlConnection;
+class SqlWorker;
+struct CheckinEntry;
 
 /** Counts of one drain pass. */
 struct DrainStats {
@@ -33,13 +36,20 @@ public:
     DrainStats pass();
     /** Passes until a pass claims nothing. */
     DrainStats drainAll();
+    /** Each pass's rows written over this connection and these workers' at once, split by uid
+        range, so a pass gets more of the database's time (issue 12); all of them are committed
+        before anything is acknowledged. Empty: this connection only. */
+    void setWriters(QList<SqlWorker *> writers) { m_writers = std::move(writers); }
 
 private:
+    int persist(QList<CheckinEntry> entries);
+
     RedisClient &m_redis;
     SqlConnection &m_sql;
     const KeySchema &m_keys;
     QString m_workerId;
     int m_batchSize;
+    QList<SqlWorker *> m_writers;
 };
 
 } // namespace lantern

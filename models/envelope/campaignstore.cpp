@@ -77,24 +77,26 @@ bool CampaignStore::setRefund(qint64 campaignId, qint64 refundedCents)
 CampaignLedger CampaignStore::ledger(qint64 campaignId)
 {
     CampaignLedger ledger;
-    QSqlQuery grabs = m_connection.exec(QStringLiteral("SELECT COUNT(*), COALESCE(SUM(amount_cents), 0) FROM grab WHERE campaign_id = ?"), {campaignId});
-    if (grabs.next()) {
-        ledger.persistedCount = grabs.value(0).toLongLong();
-        ledger.persistedCents = grabs.value(1).toLongLong();
-    }
+    // One statement, so the grabs and their payouts are read from one snapshot: a grab's payout
+    // row comes with the first outcome of its calls (PayoutLedger), so a grab without one is in
+    // flight, and one with a pending row waits for a retry.
     QSqlQuery payouts = m_connection.exec(
-            QStringLiteral("SELECT COALESCE(SUM(CASE WHEN status = 'paid' THEN 1 ELSE 0 END), 0), "
+            QStringLiteral("SELECT (SELECT COUNT(*) FROM grab WHERE campaign_id = ?), "
+                           "(SELECT COALESCE(SUM(amount_cents), 0) FROM grab WHERE campaign_id = ?), "
+                           "COALESCE(SUM(CASE WHEN status = 'paid' THEN 1 ELSE 0 END), 0), "
                            "COALESCE(SUM(CASE WHEN status = 'paid' THEN amount_cents ELSE 0 END), 0), "
-                           "COALESCE(SUM(CASE WHEN status = 'pending' THEN 1 ELSE 0 END), 0), "
-                           "COALESCE(SUM(CASE WHEN status = 'pending' THEN amount_cents ELSE 0 END), 0), COALESCE(SUM(attempts), 0) "
+                           "COALESCE(SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0), "
+                           "COALESCE(SUM(CASE WHEN status = 'failed' THEN amount_cents ELSE 0 END), 0), COALESCE(SUM(attempts), 0) "
                            "FROM payout WHERE campaign_id = ?"),
-            {campaignId});
+            {campaignId, campaignId, campaignId});
     if (payouts.next()) {
-        ledger.paidCount = payouts.value(0).toLongLong();
-        ledger.paidCents = payouts.value(1).toLongLong();
-        ledger.pendingCount = payouts.value(2).toLongLong();
-        ledger.pendingCents = payouts.value(3).toLongLong();
-        ledger.payoutCalls = payouts.value(4).toLongLong();
+        ledger.persistedCount = payouts.value(0).toLongLong();
+        ledger.persistedCents = payouts.value(1).toLongLong();
+        ledger.paidCount = payouts.value(2).toLongLong();
+        ledger.paidCents = payouts.value(3).toLongLong();
+        ledger.pendingCount = ledger.persistedCount - ledger.paidCount - payouts.value(4).toLongLong();
+        ledger.pendingCents = ledger.persistedCents - ledger.paidCents - payouts.value(5).toLongLong();
+        ledger.payoutCalls = payouts.value(6).toLongLong();
     }
     QSqlQuery refused = m_connection.exec(QStringLiteral("SELECT COUNT(*), COALESCE(SUM(amount_cents), 0) FROM grab_refused WHERE campaign_id = ?"),
                                           {campaignId});

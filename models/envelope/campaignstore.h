@@ -15,7 +15,7 @@ struct CampaignLedger {
     qint64 persistedCents = 0;
     qint64 paidCount = 0;       // payouts that succeeded
     qint64 paidCents = 0;
-    qint64 pendingCount = 0;    // payouts persisted and not confirmed yet: in flight or waiting to be retried
+    qint64 pendingCount = 0;    // grabs persisted whose payout is neither paid nor given up: in flight or waiting to be retried
     qint64 pendingCents = 0;
     qint64 payoutCalls = 0;     // calls to the provider recorded for the campaign's payouts (payout.attempts)
     qint64 refusedCount = 0;    // grabs the ledger refused after Redis lost state (grab_refused)

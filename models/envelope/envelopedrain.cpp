@@ -9,6 +9,7 @@
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
+#include "sql/sqlworker.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -70,6 +71,8 @@ EnvelopeDrain::EnvelopeDrain(RedisClient &redis, SqlConnection &sql, const KeySc
     dispatch.redis = &m_redis;
     dispatch.keepAlive = m_options.keepAlive;
     m_dispatcher = std::make_unique<PayoutDispatcher>(gateway, std::move(dispatch));
+    if (m_options.ledgerThread && m_sql.dialect() == DbUrl::Dialect::MySql)
+        m_writer = std::make_unique<SqlWorker>(m_sql.url());
 }
 
 EnvelopeDrain::~EnvelopeDrain() = default;
@@ -241,7 +244,7 @@ EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed)
 
     QElapsedTimer timer;
     timer.start();
-    const LedgerWrite written = PayoutLedger(m_sql).write(records, tasks);
+    const LedgerWrite written = writeLedger(records, tasks);
     m_timings.sqlSeconds += drainSeconds(timer);
     ++m_timings.batches;
 
@@ -282,6 +285,31 @@ EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed)
     if (!written.refusals.isEmpty())
         stats += handleRefusals(written.refusals);
     return stats;
+}
+
+LedgerWrite EnvelopeDrain::writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks)
+{
+    if (!m_writer)
+        return PayoutLedger(m_sql).write(records, tasks);
+    // The payouts in flight keep running in this thread's event loop while the transaction runs on
+    // the writer's; their outcomes wait for the next transaction, like any that come in between.
+    LedgerWrite written;
+    m_writer->start([&](SqlConnection &sql) { written = PayoutLedger(sql).write(records, tasks); },
+                    [dispatcher = m_dispatcher.get()] { QMetaObject::invokeMethod(dispatcher, &PayoutDispatcher::recheck, Qt::QueuedConnection); });
+    try {
+        while (m_writer->busy() && !m_dispatcher->idle())
+            m_dispatcher->wait([this] { return !m_writer->busy(); }, QDeadlineTimer(QDeadlineTimer::Forever));
+    } catch (...) {
+        // The job writes into this frame's locals: it ends before they do. The wait's error is
+        // the one to report (the drain is spent either way).
+        try {
+            m_writer->take();
+        } catch (...) {
+        }
+        throw;
+    }
+    m_writer->take();
+    return written;
 }
 
 EnvelopeDrainStats EnvelopeDrain::settleInto(QueuePipeline &trip, QList<Outcome> &deadLetters)

@@ -24,16 +24,19 @@ class QueuePipeline;
 class RedisClient;
 class ReliableQueue;
 class SqlConnection;
+class SqlWorker;
 
 struct EnvelopeDrainOptions {
     int batchSize = 500;       // tasks claimed per campaign and batch
-    int inFlight = 64;         // payout calls in flight at once (lanternd work --in-flight)
+    int inFlight = DefaultPayoutsInFlight;  // payout calls in flight at once (lanternd work --in-flight)
     int payAttempts = 3;       // calls to the gateway per task and pass
     int backoffMs = 50;        // before a task's next call; doubled after each failed call
     int maxFailedPasses = 5;   // then the task goes to dead letter and the error log
     const PayoutRateLimit *rate = nullptr;  // LANTERN_PAYOUT_RATE, shared by every worker; null: no limit
     QString errorLogPath;      // empty: LANTERN_ERROR_LOG, else <data dir>/lantern/errors.log
     std::function<void()> keepAlive;  // called every 250 ms while payouts are in flight: the heartbeat
+    bool ledgerThread = true;  // MySQL: each batch's transaction on a connection and thread of its own
+                               // (SqlWorker) while the payouts in flight go on; SQLite: always inline
 };
 
 struct EnvelopeDrainStats {
@@ -116,6 +119,9 @@ private:
     void runTrip(QueuePipeline &trip);
     /** The transaction of a batch: records the unrecorded outcomes, persists `claimed`. */
     EnvelopeDrainStats writeBatch(const QList<Claimed> &claimed);
+    /** PayoutLedger::write(), on the SqlWorker's thread when there is one (payouts in flight go
+        on meanwhile), else on this connection. */
+    LedgerWrite writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks);
     void takeOutcomes();
     void logDeadLetter(qint64 campaignId, const QByteArray &entry, const QString &why);
     /** Undoes refused grabs in Redis and repairs their campaigns (issue 15). */
@@ -137,6 +143,7 @@ private:
     QList<Outcome> m_unrecorded;         // finished, not yet in SQL
     QList<Outcome> m_unsettled;          // in SQL, still in the backup list
     EnvelopeDrainTimings m_timings;
+    std::unique_ptr<SqlWorker> m_writer;  // after m_dispatcher: stopped before it goes
 };
 
 } // namespace lantern

@@ -30,8 +30,9 @@ void PayoutLedger::record(const QList<PayoutRecord> &records, qint64 nowMs)
 {
     if (records.isEmpty())
         return;
-    // An upsert on rows an earlier write() created: status and provider reference replaced,
-    // attempts added, in multi-row statements (MySQL ON DUPLICATE KEY UPDATE, SQLite ON CONFLICT).
+    // The first outcome of a payout inserts its row; a later one (a retry after a pending outcome,
+    // a replay) replaces status and provider reference and adds the attempts: multi-row upserts
+    // (MySQL ON DUPLICATE KEY UPDATE, SQLite ON CONFLICT).
     const bool mysql = m_sql.dialect() == DbUrl::Dialect::MySql;
     const QString head = QStringLiteral("INSERT INTO payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, provider_ref, attempts, "
                                         "updated_at_ms) VALUES ");
@@ -78,14 +79,15 @@ void PayoutLedger::persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerW
     // Which of these grabs the ledger holds now, in this transaction: a task whose (campaign, seq,
     // uid) row is not there lost to an earlier grab of the same user or envelope, which only a
     // Redis that forgot state can hand out (issue 15). When every row went in, every task is its
-    // own row and there is nothing to read back.
+    // own new row, so no payout can have been recorded for it: nothing to read back.
+    if (insertedRows == chunk.size()) {
+        for (const PayoutTask &task : chunk)
+            write.accepted.append({task, false, 0});
+        return;
+    }
     QList<PayoutTask> accepted;
     QList<GrabRefusal> refused;
-    if (insertedRows == chunk.size())
-        accepted = chunk;
-    else
-        judge(chunk, accepted, refused);
-
+    judge(chunk, accepted, refused);
     if (!refused.isEmpty()) {
         QVariantList values;
         for (const GrabRefusal &refusal : std::as_const(refused))
@@ -97,32 +99,10 @@ void PayoutLedger::persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerW
                                          values);
         write.refusals << refused;
     }
-    if (accepted.isEmpty())
-        return;
-    // Payouts only for the grabs the ledger holds; uq_payout_user refuses a second one for a user
-    // even if this code were wrong.
-    std::vector<std::pair<QString, const PayoutTask *>> byKey;  // in the primary key's order, as record() writes
-    byKey.reserve(static_cast<size_t>(accepted.size()));
-    for (const PayoutTask &task : std::as_const(accepted))
-        byKey.emplace_back(task.idempotencyKey(), &task);
-    std::sort(byKey.begin(), byKey.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    const QString pendingStatus = QStringLiteral("pending");
-    QVariantList payouts;
-    payouts.reserve(accepted.size() * 7);
-    for (const auto &[key, task] : byKey)
-        payouts << key << task->campaignId << task->seq << task->uid << task->amountCents << pendingStatus << nowMs;
-    const int pending = m_sql.write(m_sql.insertIgnoreInto()
-                                            + QStringLiteral("payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, updated_at_ms) VALUES ")
-                                            + SqlConnection::placeholderRows(accepted.size(), 7),
-                                    payouts);
-    // Every pending row new (the normal path): nothing paid or tried yet. Otherwise some tasks are
-    // replays (a crash, a recovery, a retry): where their payouts stand is read back.
-    if (pending == accepted.size()) {
-        for (const PayoutTask &task : std::as_const(accepted))
-            write.accepted.append({task, false, 0});
-    } else {
+    // Some tasks are replays (a crash, a recovery, a retry): where the payouts of the grabs the
+    // ledger holds stand is read back (no row: none recorded yet).
+    if (!accepted.isEmpty())
         write.accepted << states(accepted);
-    }
 }
 
 QList<AcceptedGrab> PayoutLedger::states(const QList<PayoutTask> &tasks)

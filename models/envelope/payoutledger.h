@@ -42,17 +42,18 @@ struct LedgerWrite {
 };
 
 /** The drain's SQL side (DESIGN §3, issue 15): one transaction per batch that records the results
-    of the payouts that finished since the last one and persists the next batch of grabs with
-    their pending payouts. A payout row is written only for a grab whose (campaign, seq, uid) row
-    the ledger holds; the others become grab_refused rows. Every statement is multi-row and keyed
-    on business keys, so a replay writes nothing twice. */
+    of the payouts that finished since the last one and persists the next batch of grabs. A grab
+    row comes before any money moves for it; its payout row is written once, with the first
+    outcome of its calls (paid, pending: to be retried, failed: given up), and only for a grab
+    whose (campaign, seq, uid) row the ledger holds; the others become grab_refused rows. Every
+    statement is multi-row and keyed on business keys, so a replay writes nothing twice. */
 class PayoutLedger final {
 public:
     explicit PayoutLedger(SqlConnection &sql) : m_sql(sql) {}
 
-    /** Upserts `records` (status and reference replaced, attempts added), then inserts the grabs
-        of `tasks`, judges the ones that did not go in, and inserts the accepted grabs' pending
-        payouts: one transaction (retried as a whole after a deadlock). */
+    /** Upserts `records` (a new row, or status and reference replaced and attempts added), then
+        inserts the grabs of `tasks` and judges the ones that did not go in, reading where their
+        payouts stand: one transaction (retried as a whole after a deadlock). */
     LedgerWrite write(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks);
 
     /** Rows per multi-row statement (9000 values at most: within SQLite's 32766 and MySQL's 65535). */
@@ -63,7 +64,7 @@ private:
     void persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write);
     /** Splits tasks into those the ledger holds and refusals (a read in the transaction). */
     void judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &accepted, QList<GrabRefusal> &refused);
-    /** Where the payouts of `tasks` stand, for tasks whose pending row was already there. */
+    /** Where the payouts of `tasks` stand, for replayed tasks (no payout row: nothing recorded yet). */
     QList<AcceptedGrab> states(const QList<PayoutTask> &tasks);
 
     SqlConnection &m_sql;

@@ -18,7 +18,7 @@ struct HttpPayoutOptions {
     std::chrono::milliseconds timeout{3000};  // per attempt: connect, send and the whole answer
     int attempts = 3;                         // tries per pay() call, the first included (start() makes one)
     std::chrono::milliseconds backoff{100};   // wait before the 2nd try; doubles before each later one
-    int connections = 64;                     // keep-alive connections start() may open to the provider
+    int connections = DefaultPayoutsInFlight; // keep-alive connections start() may open to the provider
 };
 
 /** POSTs JSON {"idempotency_key","campaign_id","seq","uid","amount_cents"} with header

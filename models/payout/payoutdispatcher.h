@@ -21,7 +21,7 @@ class PayoutRateLimit;
 class RedisClient;
 
 struct PayoutDispatchOptions {
-    int maxInFlight = 64;                     // calls on the wire at once (capped by the gateway's concurrency())
+    int maxInFlight = DefaultPayoutsInFlight; // calls on the wire at once (capped by the gateway's concurrency())
     int attempts = 3;                         // calls per submitted payout before it comes back unpaid
     std::chrono::milliseconds backoff{50};    // before the 2nd call of a payout; doubles before each later one
     const PayoutRateLimit *rate = nullptr;    // calls per second shared by every worker; null: no limit
@@ -83,6 +83,9 @@ public:
     void wait(const std::function<bool()> &enough, QDeadlineTimer deadline);
     /** The outcomes since the last call. */
     QList<PayoutOutcome> takeOutcomes();
+    /** Checks the running wait()'s condition again: for a condition that changes with something
+        other than a payout's answer (queue a call to it from the thread where that happens). */
+    void recheck() { checkWait(); }
 
     /** Submitted payouts without an outcome yet (in line, in flight or waiting to retry). */
     int backlog() const { return m_backlog; }

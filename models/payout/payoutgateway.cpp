@@ -24,17 +24,31 @@ QString PayoutGateway::validate(const PayoutRequest &request)
     return {};
 }
 
-int payoutConnections(const QProcessEnvironment &environment, int fallback)
+namespace {
+/** The whole number in variable `name`, 1 to `max`, or `fallback` when it is unset or empty;
+    throws InvalidInputError naming the variable for anything else. */
+int positiveFromEnvironment(const QProcessEnvironment &environment, const QString &name, int max, int fallback)
 {
-    const QString name = QStringLiteral("LANTERN_PAYOUT_CONNECTIONS");
     const QString text = environment.value(name).trimmed();
     if (text.isEmpty())
         return fallback;
     bool ok = false;
-    const int connections = text.toInt(&ok);
-    if (!ok || connections < 1 || connections > 1024)
-        throw InvalidInputError(PayoutGateway::tr("invalid %1 '%2': expected a whole number from 1 to 1024").arg(name, text));
-    return connections;
+    const int value = text.toInt(&ok);
+    if (!ok || value < 1 || value > max)
+        throw InvalidInputError(PayoutGateway::tr("invalid %1 '%2': expected a whole number from 1 to %3").arg(name, text).arg(max));
+    return value;
+}
+} // namespace
+
+int payoutConnections(const QProcessEnvironment &environment, int fallback)
+{
+    return positiveFromEnvironment(environment, QStringLiteral("LANTERN_PAYOUT_CONNECTIONS"), 1024, fallback);
+}
+
+std::chrono::milliseconds payoutTimeout(const QProcessEnvironment &environment, std::chrono::milliseconds fallback)
+{
+    return std::chrono::milliseconds(
+            positiveFromEnvironment(environment, QStringLiteral("LANTERN_PAYOUT_TIMEOUT_MS"), MaxPayoutTimeoutMs, static_cast<int>(fallback.count())));
 }
 
 std::unique_ptr<PayoutGateway> makePayoutGateway(RedisClient &redis, const QByteArray &prefix, const QProcessEnvironment &environment,
@@ -48,6 +62,7 @@ std::unique_ptr<PayoutGateway> makePayoutGateway(RedisClient &redis, const QByte
     HttpPayoutOptions options;
     options.endpoint = QUrl(url, QUrl::StrictMode);
     options.connections = payoutConnections(environment, connections);
+    options.timeout = payoutTimeout(environment, options.timeout);
     return std::make_unique<HttpPayoutGateway>(options);
 }
 

@@ -5,6 +5,7 @@
 #include <QProcessEnvironment>
 #include <QString>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -63,14 +64,25 @@ public:
     static QString validate(const PayoutRequest &request);
 };
 
+/** Payout calls one worker has out at once unless told otherwise (lanternd work --in-flight): at a
+    provider's 100 ms with a fifth of the calls failing, 128 calls pay up to 1024 envelopes a
+    second, 64 at most 512 (docs/decisions.md, "Payouts in flight: 128 by default"). */
+inline constexpr int DefaultPayoutsInFlight = 128;
+
 /** LANTERN_PAYOUT_URL set -> HTTP provider with LANTERN_PAYOUT_CONNECTIONS keep-alive connections
-    (default `connections`, the worker's payouts in flight); otherwise the simulated one with
+    (default `connections`, the worker's payouts in flight) and LANTERN_PAYOUT_TIMEOUT_MS per
+    attempt (default HttpPayoutOptions::timeout); otherwise the simulated one with
     knobsFromEnvironment(), on `redis` under `prefix`. Throws InvalidInputError for a malformed URL
     or knob. */
 std::unique_ptr<PayoutGateway> makePayoutGateway(RedisClient &redis, const QByteArray &prefix,
                                                  const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(),
-                                                 int connections = 64);
+                                                 int connections = DefaultPayoutsInFlight);
 /** LANTERN_PAYOUT_CONNECTIONS (1..1024), or `fallback` when unset or empty; throws InvalidInputError. */
 int payoutConnections(const QProcessEnvironment &environment, int fallback);
+
+/** The longest LANTERN_PAYOUT_TIMEOUT_MS: ten minutes. */
+inline constexpr int MaxPayoutTimeoutMs = 600'000;
+/** LANTERN_PAYOUT_TIMEOUT_MS (1..MaxPayoutTimeoutMs), or `fallback` when unset or empty; throws InvalidInputError. */
+std::chrono::milliseconds payoutTimeout(const QProcessEnvironment &environment, std::chrono::milliseconds fallback);
 
 } // namespace lantern

@@ -153,6 +153,8 @@ void SimulatedPayoutGateway::serveDue()
 {
     // Every call started delayMs ago or more, served together as a remote provider serving many
     // clients would: its ledger writes in one pipeline, each call's fate drawn as pay() draws it.
+    // HSETNX answering 1 means this call's payment is the ledger's; only the keys paid before (a
+    // retry after a lost answer) are read back, in a second round trip.
     std::vector<Call> due;
     const Clock::time_point now = Clock::now();
     while (!m_calls.empty() && m_calls.front().due <= now) {
@@ -160,43 +162,57 @@ void SimulatedPayoutGateway::serveDue()
         m_calls.pop_front();
     }
     std::vector<Fate> fates;
+    std::vector<QByteArray> entries;  // what each paying call offers the ledger
     QList<QByteArrayList> commands;
     for (const Call &call : due) {
         fates.push_back(drawFate());
         const QByteArray key = call.request.idempotencyKey.toUtf8();
         commands << QByteArrayList{"HINCRBY", callsKey(), key, "1"};
-        if (!fates.back().failBeforePaying) {
-            commands << QByteArrayList{"HSETNX", ledgerKey(), key, QByteArray::number(call.request.amountCents) + '|' + fates.back().ref};
-            commands << QByteArrayList{"HGET", ledgerKey(), key};
-        }
+        entries.push_back(fates.back().failBeforePaying ? QByteArray() : QByteArray::number(call.request.amountCents) + '|' + fates.back().ref);
+        if (!fates.back().failBeforePaying)
+            commands << QByteArrayList{"HSETNX", ledgerKey(), key, entries.back()};
     }
-    std::vector<RedisValue> replies;
+    std::vector<RedisValue> paid(due.size());  // the ledger's entry for each paying call (or the error)
     QString unreachable;
     try {
-        replies = m_redis.pipeline(commands);
+        const std::vector<RedisValue> replies = m_redis.pipeline(commands);
+        QList<QByteArrayList> reads;
+        std::vector<size_t> readFor;
+        size_t reply = 0;
+        for (size_t i = 0; i < due.size(); ++i) {
+            const RedisValue &counted = replies[reply++];
+            if (fates[i].failBeforePaying) {
+                paid[i] = counted.isError() ? counted : RedisValue{};
+                continue;
+            }
+            const RedisValue &set = replies[reply++];
+            if (counted.isError() || set.isError()) {
+                paid[i] = counted.isError() ? counted : set;
+            } else if (set.toInteger() == 1) {
+                paid[i] = RedisValue{RedisValue::Type::String, 0, entries[i], {}};
+            } else {
+                reads << QByteArrayList{"HGET", ledgerKey(), due[i].request.idempotencyKey.toUtf8()};
+                readFor.push_back(i);
+            }
+        }
+        if (!reads.isEmpty()) {
+            const std::vector<RedisValue> earlier = m_redis.pipeline(reads);
+            for (size_t r = 0; r < readFor.size(); ++r)
+                paid[readFor[r]] = earlier[r];
+        }
     } catch (const UnavailableError &error) {
         unreachable = tr("the simulated payout provider is unreachable: %1").arg(error.message());
     } catch (const RedisReplyError &error) {
         unreachable = tr("the simulated payout provider failed: %1").arg(error.message());
     }
-    size_t reply = 0;
     for (size_t i = 0; i < due.size(); ++i) {
-        const Fate &fate = fates[i];
-        const size_t count = fate.failBeforePaying ? 1 : 3;
         PayoutResult result;
-        if (!unreachable.isEmpty()) {
+        if (!unreachable.isEmpty())
             result = PayoutResult::failure(PayoutResult::Status::RetryableFailure, unreachable);
-        } else {
-            const auto first = replies.begin() + static_cast<std::ptrdiff_t>(reply);
-            const auto error = std::find_if(first, first + static_cast<std::ptrdiff_t>(count), [](const RedisValue &value) { return value.isError(); });
-            if (error != first + static_cast<std::ptrdiff_t>(count))
-                result = settle(due[i].request, fate, *error);
-            else if (fate.failBeforePaying)
-                result = failedBeforePaying();
-            else
-                result = settle(due[i].request, fate, replies[reply + 2]);
-        }
-        reply += count;
+        else if (paid[i].isError() || !fates[i].failBeforePaying)
+            result = settle(due[i].request, fates[i], paid[i]);
+        else
+            result = failedBeforePaying();
         if (due[i].context)
             due[i].done(result);
     }
