@@ -78,9 +78,12 @@ void TestCliCrash::killedWorkerIsRecovered()
     environment.insert(QStringLiteral("LANTERN_HEARTBEAT_TTL_S"), QStringLiteral("1"));
     victim.setProcessEnvironment(environment);
     // Batches of 20: a batch's payouts reach SQL together when it ends, so the kill lands between
-    // batches that are recorded and batches that are paid but not yet recorded.
+    // batches that are recorded and batches that are paid but not yet recorded. One payout at a
+    // time, so a batch takes long enough to be caught (at the default 128 in flight the whole
+    // campaign can be paid before the first freeze; killedWithPayoutsInFlight covers that case).
     victim.start(QStringLiteral(LANTERND_PATH), lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), QStringLiteral("victim"),
-                                                                       QStringLiteral("--batch"), QStringLiteral("20")}));
+                                                                       QStringLiteral("--batch"), QStringLiteral("20"),
+                                                                       QStringLiteral("--in-flight"), QStringLiteral("1")}));
     QVERIFY(victim.waitForStarted());
     const QString paidQuery = QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'");
     QTRY_VERIFY_WITH_TIMEOUT(sqlNumber(sql.db, paidQuery, {id.toLongLong()}) >= 20, 60000);
