@@ -1,7 +1,10 @@
 #include "benchserver.h"
 
+#include "redis/keyslot.h"
 #include "redis/luascript.h"
 #include "redis/rediserror.h"
+
+#include <QMap>
 
 namespace lantern::bench {
 
@@ -87,22 +90,34 @@ QByteArrayList BenchServer::captureCommand(const std::function<void()> &action, 
 
 qint64 BenchServer::removeKeys(const QByteArray &prefix)
 {
+    // SCAN describes the node that answers: every master, a cursor each (one server: itself).
     qint64 removed = 0;
-    QByteArray cursor = QByteArrayLiteral("0");
-    do {
-        const RedisValue reply = m_redis.command({QByteArrayLiteral("SCAN"), cursor, QByteArrayLiteral("MATCH"), prefix + '*',
-                                                  QByteArrayLiteral("COUNT"), QByteArrayLiteral("1000")});
-        if (reply.elements.size() != 2)
-            throw RedisReplyError(QStringLiteral("SCAN returned an unexpected reply"));
-        cursor = reply.elements[0].toBytes();
-        // DEL, not UNLINK: the big day set and queue are freed now, not by a background thread
-        // while the next phase is being timed.
-        QByteArrayList del{QByteArrayLiteral("DEL")};
-        for (const RedisValue &key : reply.elements[1].elements)
-            del << key.toBytes();
-        if (del.size() > 1)
-            removed += m_redis.command(del).toInteger();
-    } while (cursor != "0");
+    const QByteArrayList first{QByteArrayLiteral("SCAN"), QByteArrayLiteral("0"), QByteArrayLiteral("MATCH"), prefix + '*',
+                               QByteArrayLiteral("COUNT"), QByteArrayLiteral("1000")};
+    for (auto [master, reply] : m_redis.onEveryMaster(first)) {
+        while (true) {
+            if (reply.isError() || reply.elements.size() != 2)
+                throw RedisReplyError(QStringLiteral("SCAN on %1 returned an unexpected reply").arg(master.text()));
+            // DEL, not UNLINK: the big day set and queue are freed now, not by a background thread
+            // while the next phase is being timed. One DEL per slot (a cluster refuses keys of two).
+            QMap<int, QByteArrayList> bySlot;
+            for (const RedisValue &key : reply.elements[1].elements)
+                bySlot[keyslot::of(key.toBytes())] << key.toBytes();
+            QList<QByteArrayList> deletes;
+            for (const QByteArrayList &keys : std::as_const(bySlot))
+                deletes << QByteArrayList{QByteArrayLiteral("DEL")} + keys;
+            if (!deletes.isEmpty()) {
+                for (const RedisValue &count : m_redis.pipeline(deletes))
+                    removed += count.toInteger();
+            }
+            const QByteArray cursor = reply.elements[0].toBytes();
+            if (cursor == "0")
+                break;
+            QByteArrayList next = first;
+            next[1] = cursor;
+            reply = m_redis.onMaster(master, next);
+        }
+    }
     return removed;
 }
 
