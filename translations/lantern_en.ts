@@ -1173,12 +1173,12 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::LayoutMigration</name>
     <message>
-        <source>migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster answers per node (run it against each master&apos;s data before joining the cluster)</source>
-        <translation>migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster answers per node (run it against each master&apos;s data before joining the cluster)</translation>
-    </message>
-    <message>
         <source>unexpected SCAN reply</source>
         <translation>unexpected SCAN reply</translation>
+    </message>
+    <message>
+        <source>%1 is in slot %2 but the uid&apos;s blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</source>
+        <translation>%1 is in slot %2 but the uid&apos;s blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</translation>
     </message>
 </context>
 <context>

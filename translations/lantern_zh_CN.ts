@@ -1169,12 +1169,12 @@ SQL：%2
 <context>
     <name>lantern::LayoutMigration</name>
     <message>
-        <source>migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster answers per node (run it against each master&apos;s data before joining the cluster)</source>
-        <translation>migrate-redis 需要单个 Redis 服务器：它用 SCAN 查找旧键，而 Redis 集群按节点分别应答（请在加入集群之前对每个主节点的数据运行）</translation>
-    </message>
-    <message>
         <source>unexpected SCAN reply</source>
         <translation>SCAN 返回了意外的应答</translation>
+    </message>
+    <message>
+        <source>%1 is in slot %2 but the uid&apos;s blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</source>
+        <translation>%1 位于槽 %2，但该 uid 的块位于槽 %3（分片 %4）：它的分片标签是按另一个分片数写入的，因此无法在 Redis Cluster 上一步迁移；请在单个 Redis 服务器上迁移它</translation>
     </message>
 </context>
 <context>
