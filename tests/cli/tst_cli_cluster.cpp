@@ -1,10 +1,12 @@
 // lanternd against a real Redis Cluster (scripts/services), given its seed list or one node's
 // URL: the check-in and campaign contracts hold, workers drain, verify is ok; a dead first seed
 // does not stop a command, no seed answering is an outage (exit 3), a bad URL is refused (exit 2);
-// lanternd serve answers check-ins and grabs over every master; what does not run on a cluster
-// yet (campaign repair) says so and writes nothing.
+// lanternd serve answers check-ins and grabs over every master; migrate-redis moves the old
+// check-in layout on every master; what does not run on a cluster yet (campaign repair) says so
+// and writes nothing.
 #include "clitest.h"
 #include "privateserver.h"
+#include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "serveprocess.h"
 #include "testcluster.h"
@@ -56,6 +58,7 @@ private Q_SLOTS:
     void serveOnACluster_data();
     void serveOnACluster();
     void campaignRepairRefusesClearly();
+    void migrateRedisOnACluster();
 
 private:
     lantern::test::TestCluster m_cluster;
@@ -322,6 +325,54 @@ void TestCliCluster::campaignRepairRefusesClearly()
     LANTERND_VERIFY_OK(grab);
     QCOMPARE(grab.json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
     QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 0);
+}
+
+void TestCliCluster::migrateRedisOnACluster()
+{
+    // The old layout of 20 users (16 shards, so every master): migrate-redis SCANs every master
+    // and moves each user-month in its slot; a second run finds nothing. An old key whose shard
+    // tag is not the uid's shard today cannot move in one slot: exit 2, nothing written.
+    const QString prefix = lantern::test::uniquePrefix();
+    const lantern::KeySchema keys(prefix);
+    lantern::RedisClient redis(m_cluster.url());
+    const QDate month(2026, 3, 1);
+    for (qint64 uid = 1; uid <= 20; ++uid) {
+        for (const int day : {1, 2})
+            redis.command({"SETBIT", keys.signBits(uid, month), QByteArray::number(day - 1), "1"});
+        redis.command({"SADD", keys.daySet(keys.shardOf(uid), month), QByteArray::number(uid)});
+        redis.command({"SADD", keys.daySet(keys.shardOf(uid), month.addDays(1)), QByteArray::number(uid)});
+    }
+    redis.command({"SETBIT", keys.makeupBits(7, month), "1", "1"});
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd(m_cluster.urlText(), sql.url, prefix, QStringLiteral("2026-03-05"));
+
+    LANTERND_COMPARE_JSON(lanternd.run({QStringLiteral("migrate-redis"), QStringLiteral("--scan-count"), QStringLiteral("10")}),
+                          (QJsonObject{{QStringLiteral("dry_run"), false},
+                                       {QStringLiteral("user_months"), 20},
+                                       {QStringLiteral("migrated"), 20},
+                                       {QStringLiteral("day_sets"), 32},  // 16 shards x 2 days
+                                       {QStringLiteral("day_sets_removed"), 32}}));
+    for (int uid = 1; uid <= 20; ++uid) {
+        const Result calendar = lanternd.run({QStringLiteral("calendar"), QStringLiteral("--uid"), QString::number(uid),
+                                              QStringLiteral("--month"), QStringLiteral("2026-03")});
+        LANTERND_VERIFY_OK(calendar);
+        QCOMPARE(calendar.json().value(QStringLiteral("signed")).toArray(), (QJsonArray{1, 2}));
+        QCOMPARE(calendar.json().value(QStringLiteral("makeup")).toArray(), uid == 7 ? QJsonArray{2} : QJsonArray{});
+    }
+    LANTERND_COMPARE_JSON(lanternd.run({QStringLiteral("migrate-redis")}), (QJsonObject{{QStringLiteral("dry_run"), false},
+                                                                                        {QStringLiteral("user_months"), 0},
+                                                                                        {QStringLiteral("migrated"), 0},
+                                                                                        {QStringLiteral("day_sets"), 0},
+                                                                                        {QStringLiteral("day_sets_removed"), 0}}));
+
+    const QByteArray stray = lantern::KeySchema(prefix, 5).signBits(7, month);  // {ck:2}; uid 7 is in {ck:7} now
+    redis.command({"SETBIT", stray, "0", "1"});
+    const RedisSnapshot before = snapshotRedis(redis, prefix.toUtf8());
+    const Result refused = lanternd.run({QStringLiteral("migrate-redis")});
+    QVERIFY2(refused.exitCode == 2, refused.describe().constData());
+    QVERIFY2(refused.err.contains(stray) && refused.out.isEmpty(), refused.describe().constData());
+    const RedisSnapshot after = snapshotRedis(redis, prefix.toUtf8());
+    QVERIFY2(after.keys == before.keys, before.describeChange(after).constData());
 }
 
 LANTERN_TEST_SUITE(TestCliCluster);
