@@ -59,6 +59,7 @@ private Q_SLOTS:
     void serveOnACluster();
     void campaignRepairRefusesClearly();
     void migrateRedisOnACluster();
+    void serveCountsRedirects();
 
 private:
     lantern::test::TestCluster m_cluster;
@@ -373,6 +374,50 @@ void TestCliCluster::migrateRedisOnACluster()
     QVERIFY2(refused.err.contains(stray) && refused.out.isEmpty(), refused.describe().constData());
     const RedisSnapshot after = snapshotRedis(redis, prefix.toUtf8());
     QVERIFY2(after.keys == before.keys, before.describeChange(after).constData());
+}
+
+void TestCliCluster::serveCountsRedirects()
+{
+    // A grab after the campaign's slot moved to another master meets -MOVED; /metrics counts it.
+    const QString secret = QStringLiteral("cluster-serve-secret");
+    const QString prefix = lantern::test::uniquePrefix();
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    Lanternd lanternd(m_cluster.urlText(), sql.url, prefix, QStringLiteral("2026-11-23"));
+    lanternd.defaults.insert(QStringLiteral("token-secret"), secret);
+    const auto bearer = [&](qint64 uid) {
+        return lantern::UserTokens(QStringLiteral("lantern"), secret.toUtf8()).mintBearer(uid, QDateTime::currentSecsSinceEpoch() + 3600);
+    };
+    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "1000", "--count", "10"}));
+    LANTERND_VERIFY_OK(created);
+    const qint64 id = created.json().value(QLatin1String("id")).toInteger();
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), QString::number(id)}));
+    const int slot = m_cluster.keySlot(lantern::KeySchema(prefix).campaignMeta(id));
+    const int home = m_cluster.masterOf(slot);
+    int away = 0;
+    for (const int master : m_cluster.masters())
+        away = master != home ? master : away;
+
+    ServeClient server(lanternd);
+    QVERIFY2(server.waitListening(), server.stderrText().constData());
+    const QString grabPath = QStringLiteral("/v1/campaigns/%1/grab").arg(id);
+    const auto counter = [&](const QByteArray &kind) {
+        const HttpReply metrics = server.request("GET", QStringLiteral("/metrics"));
+        const QByteArray series = "lantern_redis_cluster_replies_total{kind=\"" + kind + "\"} ";
+        for (const QByteArray &line : metrics.body.split('\n')) {
+            if (line.startsWith(series))
+                return line.mid(series.size()).toLongLong();
+        }
+        return qint64(-1);
+    };
+    QCOMPARE(server.request("POST", grabPath, bearer(1)).json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    QCOMPARE(counter("moved"), qint64(0));
+    m_cluster.moveSlot(slot, away);
+    QCOMPARE(server.request("POST", grabPath, bearer(2)).json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    const qint64 moved = counter("moved");
+    m_cluster.moveSlot(slot, home);
+    QVERIFY2(moved >= 1, qPrintable(QString::number(moved)));
+    QCOMPARE(counter("ask"), qint64(0));
+    QCOMPARE(server.stop().first, 0);
 }
 
 LANTERN_TEST_SUITE(TestCliCluster);
