@@ -1,8 +1,13 @@
 #include "livereshard.h"
 
+#include "core/errors.h"
 #include "redis/clusterslotmap.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
+
+#include <QStringList>
+
+#include <algorithm>
 
 #include <QElapsedTimer>
 
@@ -26,16 +31,34 @@ LiveReshard::Move LiveReshard::moveToNextMaster(int slot, int keysPerMigrate)
     RedisClient redis(m_admin);
     redis.ensureConnected();
     const ClusterSlotMap map = ClusterSlotMap::fromSlotsReply(redis.command({"CLUSTER", "SLOTS"}), m_admin.seeds().first());
+    QStringList masters;
+    for (const RedisEndpoint &master : map.masters())
+        masters << master.text();
+    masters.sort();
+    const QString source = map.masterOf(slot)->text();
+    return moveTo(slot, masters.at((masters.indexOf(source) + 1) % masters.size()), keysPerMigrate);
+}
+
+LiveReshard::Move LiveReshard::moveTo(int slot, const QString &targetText, int keysPerMigrate)
+{
+    RedisClient redis(m_admin);
+    redis.ensureConnected();
+    const ClusterSlotMap map = ClusterSlotMap::fromSlotsReply(redis.command({"CLUSTER", "SLOTS"}), m_admin.seeds().first());
     const QList<RedisEndpoint> masters = map.masters();
     const RedisEndpoint source = *map.masterOf(slot);
-    const RedisEndpoint target = masters.at((masters.indexOf(source) + 1) % masters.size());
+    const auto found = std::find_if(masters.cbegin(), masters.cend(), [&](const RedisEndpoint &m) { return m.text() == targetText; });
+    if (found == masters.cend())
+        throw LanternError(QStringLiteral("%1 is not a master of the cluster").arg(targetText));
+    const RedisEndpoint target = *found;
+    Move move;
+    move.from = source.text();
+    move.to = target.text();
+    if (source == target)
+        return move;
     const QByteArray sourceId = checked(redis, source, {"CLUSTER", "MYID"}).toBytes();
     const QByteArray targetId = checked(redis, target, {"CLUSTER", "MYID"}).toBytes();
     const QByteArray slotText = QByteArray::number(slot);
 
-    Move move;
-    move.from = source.text();
-    move.to = target.text();
     QElapsedTimer timer;
     timer.start();
     checked(redis, target, {"CLUSTER", "SETSLOT", slotText, "IMPORTING", sourceId});

@@ -21,8 +21,11 @@ public:
         int batches = 0;
         double milliseconds = 0;  // from IMPORTING to the last SETSLOT NODE
     };
-    /** Moves `slot` to the master after its current one (in the map's order). Throws on any error. */
+    /** Moves `slot` to the master after its current one (masters in host:port order, so
+        repeated moves visit every master in turn). Throws on any error. */
     Move moveToNextMaster(int slot, int keysPerMigrate = 1);
+    /** Moves `slot` to the master at `target` (host:port); nothing to do when it serves it. */
+    Move moveTo(int slot, const QString &target, int keysPerMigrate = 1);
 
 private:
     RedisUrl m_admin;
