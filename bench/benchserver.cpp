@@ -2,6 +2,7 @@
 
 #include "redis/keyslot.h"
 #include "redis/luascript.h"
+#include "redis/masterscan.h"
 #include "redis/rediserror.h"
 
 #include <QMap>
@@ -90,34 +91,19 @@ QByteArrayList BenchServer::captureCommand(const std::function<void()> &action, 
 
 qint64 BenchServer::removeKeys(const QByteArray &prefix)
 {
-    // SCAN describes the node that answers: every master, a cursor each (one server: itself).
     qint64 removed = 0;
-    const QByteArrayList first{QByteArrayLiteral("SCAN"), QByteArrayLiteral("0"), QByteArrayLiteral("MATCH"), prefix + '*',
-                               QByteArrayLiteral("COUNT"), QByteArrayLiteral("1000")};
-    for (auto [master, reply] : m_redis.onEveryMaster(first)) {
-        while (true) {
-            if (reply.isError() || reply.elements.size() != 2)
-                throw RedisReplyError(QStringLiteral("SCAN on %1 returned an unexpected reply").arg(master.text()));
-            // DEL, not UNLINK: the big day set and queue are freed now, not by a background thread
-            // while the next phase is being timed. One DEL per slot (a cluster refuses keys of two).
-            QMap<int, QByteArrayList> bySlot;
-            for (const RedisValue &key : reply.elements[1].elements)
-                bySlot[keyslot::of(key.toBytes())] << key.toBytes();
-            QList<QByteArrayList> deletes;
-            for (const QByteArrayList &keys : std::as_const(bySlot))
-                deletes << QByteArrayList{QByteArrayLiteral("DEL")} + keys;
-            if (!deletes.isEmpty()) {
-                for (const RedisValue &count : m_redis.pipeline(deletes))
-                    removed += count.toInteger();
-            }
-            const QByteArray cursor = reply.elements[0].toBytes();
-            if (cursor == "0")
-                break;
-            QByteArrayList next = first;
-            next[1] = cursor;
-            reply = m_redis.onMaster(master, next);
-        }
-    }
+    MasterScan::run(m_redis, prefix + '*', 1000, [&](const QByteArrayList &keys) {
+        // DEL, not UNLINK: the big day set and queue are freed now, not by a background thread
+        // while the next phase is being timed. One DEL per slot (a cluster refuses keys of two).
+        QMap<int, QByteArrayList> bySlot;
+        for (const QByteArray &key : keys)
+            bySlot[keyslot::of(key)] << key;
+        QList<QByteArrayList> deletes;
+        for (const QByteArrayList &slotKeys : std::as_const(bySlot))
+            deletes << QByteArrayList{QByteArrayLiteral("DEL")} + slotKeys;
+        for (const RedisValue &count : m_redis.pipeline(deletes))
+            removed += count.toInteger();
+    });
     return removed;
 }
 

@@ -1173,10 +1173,6 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::LayoutMigration</name>
     <message>
-        <source>unexpected SCAN reply</source>
-        <translation>unexpected SCAN reply</translation>
-    </message>
-    <message>
         <source>%1 is in slot %2 but the uid&apos;s blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</source>
         <translation>%1 is in slot %2 but the uid&apos;s blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</translation>
     </message>
@@ -1209,6 +1205,13 @@ Key prefix: %3</translation>
     <message>
         <source>Redis computed a different SHA1 for script %1</source>
         <translation>Redis computed a different SHA1 for script %1</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::MasterScan</name>
+    <message>
+        <source>unexpected SCAN reply from %1</source>
+        <translation>unexpected SCAN reply from %1</translation>
     </message>
 </context>
 <context>

@@ -1169,10 +1169,6 @@ SQL：%2
 <context>
     <name>lantern::LayoutMigration</name>
     <message>
-        <source>unexpected SCAN reply</source>
-        <translation>SCAN 返回了意外的应答</translation>
-    </message>
-    <message>
         <source>%1 is in slot %2 but the uid&apos;s blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</source>
         <translation>%1 位于槽 %2，但该 uid 的块位于槽 %3（分片 %4）：它的分片标签是按另一个分片数写入的，因此无法在 Redis Cluster 上一步迁移；请在单个 Redis 服务器上迁移它</translation>
     </message>
@@ -1205,6 +1201,13 @@ SQL：%2
     <message>
         <source>Redis computed a different SHA1 for script %1</source>
         <translation>Redis 为脚本 %1 算出的 SHA1 与预期不符</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::MasterScan</name>
+    <message>
+        <source>unexpected SCAN reply from %1</source>
+        <translation>来自 %1 的 SCAN 应答出乎意料</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include "redis/keyschema.h"
 #include "redis/keyslot.h"
 #include "redis/luascript.h"
+#include "redis/masterscan.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 
@@ -48,28 +49,10 @@ LayoutMigrationReport LayoutMigration::run(bool dryRun, const Progress &progress
 
 void LayoutMigration::scan(const QByteArray &pattern, const std::function<void(const QByteArrayList &)> &page)
 {
-    // SCAN describes the node that answers: every master of the map read now, a cursor each
-    // (one server: itself). A key that a reshard moves meanwhile may be missed or seen twice;
-    // the migration is idempotent and resumable, so a second run finds what the first missed.
-    const QByteArrayList first{QByteArrayLiteral("SCAN"), QByteArrayLiteral("0"), QByteArrayLiteral("MATCH"), pattern,
-                               QByteArrayLiteral("COUNT"), QByteArray::number(m_scanCount)};
-    for (auto [master, reply] : m_redis.onEveryMaster(first)) {
-        while (true) {
-            if (reply.isError())
-                throw RedisReplyError(QString::fromUtf8(reply.string));
-            if (reply.elements.size() != 2)
-                throw RedisReplyError(tr("unexpected SCAN reply"));
-            const QByteArray cursor = reply.elements[0].toBytes();
-            const QByteArrayList keys = reply.elements[1].toBytesList();
-            if (!keys.isEmpty())
-                page(keys);
-            if (cursor == "0")
-                break;
-            QByteArrayList next = first;
-            next[1] = cursor;
-            reply = m_redis.onMaster(master, next);
-        }
-    }
+    // SCAN describes the node that answers: every master, a cursor each (one server: itself).
+    // A key a reshard moves meanwhile may be missed or seen twice; the migration is idempotent
+    // and resumable, so a second run finds what the first missed.
+    MasterScan::run(m_redis, pattern, m_scanCount, page);
 }
 
 qint64 LayoutMigration::unlink(const QByteArrayList &keys)

@@ -4,6 +4,7 @@
 #include "checkin/layoutmigration.h"
 #include "checkin/streakcalculator.h"
 #include "redis/keyschema.h"
+#include "redis/masterscan.h"
 #include "redis/redisclient.h"
 
 #include <QMap>
@@ -58,18 +59,7 @@ OldUser readOld(RedisClient &redis, const KeySchema &keys, qint64 uid)
 qint64 countKeys(RedisClient &redis, const QByteArray &pattern)
 {
     qint64 count = 0;
-    const QByteArrayList first{"SCAN", "0", "MATCH", pattern, "COUNT", "1000"};
-    for (auto [master, reply] : redis.onEveryMaster(first)) {
-        while (true) {
-            count += qint64(reply.elements.at(1).elements.size());
-            const QByteArray cursor = reply.elements.at(0).toBytes();
-            if (cursor == "0")
-                break;
-            QByteArrayList next = first;
-            next[1] = cursor;
-            reply = redis.onMaster(master, next);
-        }
-    }
+    MasterScan::run(redis, pattern, 1000, [&](const QByteArrayList &keys) { count += keys.size(); });
     return count;
 }
 
