@@ -43,7 +43,7 @@ int runTransition(CommandContext &context, Transition transition)
 int runCampaignCreate(CommandContext &context)
 {
     requireOnly(context.line(), {QStringLiteral("name"), QStringLiteral("total-cents"), QStringLiteral("count"), QStringLiteral("min-cents"),
-                                 QStringLiteral("algorithm"), QStringLiteral("seed"), QStringLiteral("max-attempts"), QStringLiteral("operator")});
+                                 QStringLiteral("algorithm"), QStringLiteral("seed"), QStringLiteral("max-attempts"), QStringLiteral("pools"), QStringLiteral("operator")});
     const CommandLine &line = context.line();
     CampaignDraft draft;
     draft.name = line.required(QStringLiteral("name"));
@@ -51,6 +51,7 @@ int runCampaignCreate(CommandContext &context)
     draft.count = line.integer(QStringLiteral("count"), 1, 10'000'000);
     draft.minCents = line.integer(QStringLiteral("min-cents"), 1, MaxId, 1);
     draft.maxAttempts = int(line.integer(QStringLiteral("max-attempts"), 1, 1000, 9));
+    draft.pools = int(line.integer(QStringLiteral("pools"), 1, CampaignPools::MaxPools, 1));
     const QString algorithm = line.value(QStringLiteral("algorithm"), QStringLiteral("double-mean"));
     const auto parsed = splitAlgorithmFromName(algorithm);
     if (!parsed)
@@ -123,6 +124,18 @@ int runCampaignShow(CommandContext &context)
     if (summary.refusedCount > 0) {
         json.insert(QStringLiteral("refused_count"), summary.refusedCount);
         json.insert(QStringLiteral("refused_cents"), summary.refusedCents);
+    }
+    if (summary.pools.size() > 1) {
+        QJsonArray pools;
+        for (const PoolProgress &pool : summary.pools)
+            pools.append(QJsonObject{{QStringLiteral("pool"), QString::fromLatin1(pool.name)},
+                                     {QStringLiteral("count"), pool.count},
+                                     {QStringLiteral("remaining_count"), pool.remainingCount},
+                                     {QStringLiteral("grabbed_count"), pool.grabbedCount},
+                                     {QStringLiteral("grabbed_cents"), pool.grabbedCents},
+                                     {QStringLiteral("borrowed_count"), pool.borrowedCount},
+                                     {QStringLiteral("lent_in_flight"), pool.lentInFlight}});
+        json.insert(QStringLiteral("pools"), pools);
     }
     printJson(json);
     return 0;

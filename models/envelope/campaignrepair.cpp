@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 #include "envelope/campaign.h"
+#include "envelope/campaignpools.h"
 #include "envelope/campaignstore.h"
 #include "envelope/payouttask.h"
 #include "redis/keyschema.h"
@@ -108,6 +109,13 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
     const QByteArray status = repairedStatus(campaign->status, redisStatus.isNil() ? QByteArray() : redisStatus.toBytes());
     if (status.isEmpty() || status == "draft")
         throw RefusedError(tr("campaign %1 is a draft: it has no grabs to repair").arg(campaignId));
+    if (campaign->pools > 1) {
+        if (skipIfBusy)
+            return std::nullopt;
+        throw RefusedError(tr("campaign %1 has %2 sub-pools: a repair from the ledger rebuilds campaigns of one pool only (docs/cluster.md)")
+                                   .arg(campaignId)
+                                   .arg(campaign->pools));
+    }
 
     // 1. Grabs of this campaign wait from here on (grab.lua answers 'repairing').
     const QByteArray lock = m_keys.campaignRepairLock(campaignId);
@@ -278,6 +286,8 @@ bool CampaignRepair::consistent(qint64 campaignId)
     const QByteArray redisStatus = meta.elements.at(0).isNil() ? QByteArray() : meta.elements.at(0).toBytes();
     if (campaign->status == CampaignStatus::Draft)
         return true;  // nothing grabbed in SQL; a launch that crashed halfway is resumed by launching again
+    if (campaign->pools > 1)
+        return true;  // not repaired from the ledger (run() says why); verify reports what it finds
     // Redis lost the campaign, or a close SQL recorded. A live/paused difference alone is not
     // taken for a loss: it is also what a transition in progress looks like (SQL commits after
     // the Redis move); a repair for another reason still settles it the safe way.
@@ -319,8 +329,10 @@ QList<CampaignRepairReport> CampaignRepair::checkAll()
         ids.insert(open.value(0).toLongLong());
     const RedisValue launched = m_redis.command({"SMEMBERS", m_keys.campaignSet()});
     throwOnError(launched);
-    for (const RedisValue &member : launched.elements)
-        ids.insert(member.toInteger());
+    for (const RedisValue &member : launched.elements) {
+        if (const auto id = CampaignPools::campaignOf(member.toBytes()))
+            ids.insert(*id);
+    }
     QList<qint64> sorted(ids.cbegin(), ids.cend());
     std::sort(sorted.begin(), sorted.end());
     QList<CampaignRepairReport> repairs;

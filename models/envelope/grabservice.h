@@ -1,5 +1,6 @@
 #pragma once
 
+#include "envelope/campaignpools.h"
 #include "redis/redisconversation.h"
 
 #include <QCoreApplication>
@@ -17,7 +18,11 @@ struct GrabOutcome {
     qint64 amountCents = 0;
 };
 
-/** One run of grab.lua as a Redis conversation (one round). */
+/** One grab as a Redis conversation. Usually one round: grab.lua on the user's home pool (the
+    campaign's pools are remembered per process; the first grab of a campaign reads them first).
+    When the home pool is dry and the campaign has sub-pools, three more: lend from another pool,
+    receive on the home pool, settle on the lender (poollending.h); a pool after another is asked
+    until one lends or all are dry (sold out). */
 class GrabRun final : public RedisConversation {
 public:
     GrabRun(const KeySchema &keys, qint64 campaignId, qint64 uid, qint64 nowMs);
@@ -27,8 +32,27 @@ public:
     const GrabOutcome &outcome() const { return m_outcome; }
 
 private:
+    enum class Step { ReadPools, Grab, Lend, Receive, Settle, Done };
+
+    void takePools(const RedisValue &reply);
+    void takeGrab(const RedisValue &reply);
+    void takeLend(const RedisValue &reply);
+    void takeReceive(const RedisValue &reply);
+    /** The pool asked to lend on try `tries` (0-based): every other pool once, starting at one
+        the uid picks so the users of a dry pool spread over the others. */
+    int donor(int tries) const;
+
+    const KeySchema &m_keys;
     qint64 m_campaignId = 0;
-    QByteArrayList m_command;  // empty once sent
+    qint64 m_uid = 0;
+    qint64 m_nowMs = 0;
+    std::optional<CampaignPools> m_pools;
+    Step m_step = Step::ReadPools;
+    bool m_readAgain = false;  // the pools were read after a 'stale': a second one means not live
+    int m_home = 0;
+    int m_lendTries = 0;
+    QByteArray m_lent;         // the envelope lent, "seq:amount"
+    bool m_kept = false;
     GrabOutcome m_outcome;
 };
 
