@@ -130,14 +130,16 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
         report.campaignId = campaignId;
         report.status = QString::fromLatin1(status);
 
-        // 2. What is on its way to SQL, read at one instant: the task queue and every worker's
-        //    backup list (read again if a worker registered in between).
+        // 2. What is on its way to SQL, read at one instant (one MULTI in the campaign's slot):
+        //    the task queue and every worker's backup list. The worker registry (lt:workers) is
+        //    in another slot, so it is read before and after: a worker registers (its first
+        //    heartbeat) before it claims anything, so one whose claim the snapshot could have
+        //    missed is in the registry by the second read, and the snapshot is taken again.
         QList<PayoutTask> queued;
         for (int attempt = 1;; ++attempt) {
             const RedisValue members = m_redis.command({"SMEMBERS", m_keys.workerSet()});
             throwOnError(members);
             QList<QByteArrayList> commands{{"MULTI"},
-                                           {"SMEMBERS", m_keys.workerSet()},
                                            {"LLEN", m_keys.campaignPool(campaignId)},
                                            {"HLEN", m_keys.campaignDraws(campaignId)},
                                            {"LRANGE", m_keys.campaignTasks(campaignId), "0", "-1"}};
@@ -153,17 +155,19 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
             const RedisValue &results = replies.back();
             if (results.type != RedisValue::Type::Array || qsizetype(results.elements.size()) != commands.size() - 2)
                 throw RedisReplyError(QStringLiteral("the repair's snapshot of campaign %1 came back incomplete").arg(campaignId));
+            const RedisValue after = m_redis.command({"SMEMBERS", m_keys.workerSet()});
+            throwOnError(after);
             QSet<QByteArray> workersThen;
-            for (const RedisValue &member : results.elements[0].elements)
+            for (const RedisValue &member : after.elements)
                 workersThen.insert(member.toBytes());
-            if (workersThen != workers) {
+            if (!workersThen.contains(workers) || workersThen.size() != workers.size()) {
                 if (attempt == SnapshotAttempts)
                     throw UnavailableError(tr("workers keep registering; the repair of campaign %1 could not read their lists").arg(campaignId));
                 continue;
             }
-            report.poolBefore = results.elements[1].toInteger();
-            report.drawsBefore = results.elements[2].toInteger();
-            for (size_t list = 3; list < results.elements.size(); ++list) {
+            report.poolBefore = results.elements[0].toInteger();
+            report.drawsBefore = results.elements[1].toInteger();
+            for (size_t list = 2; list < results.elements.size(); ++list) {
                 for (const RedisValue &entry : results.elements[list].elements) {
                     const auto task = PayoutTask::fromJson(entry.toBytes());
                     if (task && task->campaignId == campaignId)

@@ -46,6 +46,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase() { dropFreshDatabases(); }
     void checkinContract();
+    void campaignContract_data();
     void campaignContract();
     void oneNodesUrlIsEnough();
     void deadFirstSeed();
@@ -55,7 +56,7 @@ private Q_SLOTS:
     void badInputWritesNothingOnACluster();
     void serveOnACluster_data();
     void serveOnACluster();
-    void campaignRepairRefusesClearly();
+    void campaignRepairOnACluster();
 
 private:
     lantern::test::TestCluster m_cluster;
@@ -94,12 +95,22 @@ void TestCliCluster::checkinContract()
     QCOMPARE(reconcile.json().value(QLatin1String("missing")).toInt(), 0);
 }
 
+void TestCliCluster::campaignContract_data()
+{
+    QTest::addColumn<int>("pools");
+    QTest::newRow("one pool") << 1;
+    QTest::newRow("three sub-pools") << 3;
+}
+
 void TestCliCluster::campaignContract()
 {
+    QFETCH(int, pools);
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     const Lanternd lanternd(m_cluster.urlText(), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
-    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "2000", "--count", "20", "--seed", "9"}));
+    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "2000", "--count", "20", "--seed", "9"})
+                                        << QStringLiteral("--pools") << QString::number(pools));
     LANTERND_VERIFY_OK(created);
+    QCOMPARE(created.json().value(QLatin1String("pools")).toInt(1), pools);
     const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
 
@@ -131,6 +142,7 @@ void TestCliCluster::campaignContract()
     QCOMPARE(show.json().value(QLatin1String("remaining_count")).toInteger(), 0);
     QCOMPARE(show.json().value(QLatin1String("paid_count")).toInteger(), 20);
     QCOMPARE(show.json().value(QLatin1String("paid_cents")).toInteger(), 2000);
+    QCOMPARE(show.json().value(QLatin1String("pools")).toArray().size(), pools > 1 ? pools : 0);
     LANTERND_COMPARE_JSON(lanternd.run({QStringLiteral("verify"), QStringLiteral("--campaign"), id}),
                           (QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("violations"), QJsonArray{}}}));
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("close"), QStringLiteral("--id"), id}));
@@ -305,23 +317,41 @@ void TestCliCluster::serveOnACluster()
              2000);
 }
 
-void TestCliCluster::campaignRepairRefusesClearly()
+void TestCliCluster::campaignRepairOnACluster()
 {
-    // Its snapshot is one MULTI over the worker registry (lt:workers) and the campaign's lists:
-    // two slots. Refused before anything is sent; the repair lock it took is released.
+    // Its snapshot is one MULTI in the campaign's slot; the worker registry, in another slot, is
+    // read before and after it.
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     const Lanternd lanternd(m_cluster.urlText(), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
     const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "500", "--count", "5"}));
     LANTERND_VERIFY_OK(created);
     const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    for (const char *uid : {"1", "2"})
+        LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QLatin1String(uid)}));
+    LANTERND_VERIFY_OK(lanternd.run(cliArgs({"work", "--once"})));
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("3")}));
     const Result repair = lanternd.run({QStringLiteral("campaign"), QStringLiteral("repair"), QStringLiteral("--id"), id});
-    QVERIFY2(repair.exitCode == 1, repair.describe().constData());
-    QVERIFY2(repair.err.contains("different slots of the Redis Cluster"), repair.describe().constData());
-    const Result grab = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("1")});
-    LANTERND_VERIFY_OK(grab);
-    QCOMPARE(grab.json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
-    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 0);
+    LANTERND_VERIFY_OK(repair);
+    QCOMPARE(repair.json().value(QLatin1String("grabbed_count")).toInteger(), 3);  // two in the ledger, one on its way
+    const Result again = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("3")});
+    QCOMPARE(again.json().value(QLatin1String("status")).toString(), QStringLiteral("already"));
+    const Result next = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("4")});
+    QCOMPARE(next.json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    LANTERND_VERIFY_OK(lanternd.run(cliArgs({"work", "--once"})));
+    LANTERND_COMPARE_JSON(lanternd.run({QStringLiteral("verify"), QStringLiteral("--campaign"), id}),
+                          (QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("violations"), QJsonArray{}}}));
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 1);
+
+    // A campaign of sub-pools is not rebuilt from the ledger: refused, said why, nothing written.
+    const Result pooled = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "500", "--count", "5", "--pools", "2"}));
+    LANTERND_VERIFY_OK(pooled);
+    const QString pooledId = QString::number(pooled.json().value(QLatin1String("id")).toInteger());
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), pooledId}));
+    const Result refused = lanternd.run({QStringLiteral("campaign"), QStringLiteral("repair"), QStringLiteral("--id"), pooledId});
+    QVERIFY2(refused.exitCode == 4, refused.describe().constData());  // refused by a rule (DESIGN §6)
+    QVERIFY2(refused.err.contains("sub-pools"), refused.describe().constData());
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 1);
 }
 
 LANTERN_TEST_SUITE(TestCliCluster);
