@@ -77,6 +77,7 @@ private Q_SLOTS:
     void dryPoolBorrowsInAStorm();
     void interruptedLendIsFinished();
     void closeSettlesLentEnvelopes();
+    void grabWaitWithoutReplicas();
 
 private:
     RedisUrl m_redisUrl;
@@ -346,6 +347,24 @@ void TestCampaignPools::closeSettlesLentEnvelopes()
     QCOMPARE(kept.status, QStringLiteral("not_live"));
     QCOMPARE(redis.command({"HGET", keys.campaignDraws(pools.name(2)), QByteArray::number(home2[3])}).toBytes(), lent.elements.at(1).toBytes());
     QVERIFY2(CampaignVerifier(redis, sql, keys).verify(id).isEmpty(), qPrintable(violationsText(CampaignVerifier(redis, sql, keys).verify(id))));
+}
+
+void TestCampaignPools::grabWaitWithoutReplicas()
+{
+    // The private redis-server has no replica: WAIT gives up after its timeout and says 0. The
+    // grab still happened (the envelope is the user's) and says how many replicas had it.
+    const DbUrl url = test::sqliteUrl();
+    test::resetTables(url);
+    RedisClient redis(m_redisUrl);
+    SqlConnection sql(url);
+    const KeySchema keys(test::uniquePrefix());
+    CampaignService service(redis, sql, keys);
+    const qint64 id = service.create(pooledDraft(300, 3, 1), Now).id;
+    service.launch(id);
+    const GrabOutcome outcome = GrabService(redis, keys, GrabWait{1, 5}).grab(id, 9, Now);
+    QCOMPARE(outcome.status, QStringLiteral("ok"));
+    QCOMPARE(outcome.replicas, 0);
+    QCOMPARE(GrabService(redis, keys).grab(id, 9, Now).seq, outcome.seq);
 }
 
 LANTERN_TEST_SUITE(TestCampaignPools);

@@ -13,6 +13,7 @@
 #include "redis/keyslot.h"
 #include "redis/redisclient.h"
 #include "redis/rediscluster.h"
+#include "redis/rediserror.h"
 #include "sql/sqlconnection.h"
 #include "testcluster.h"
 #include "testservers.h"
@@ -42,6 +43,7 @@ private Q_SLOTS:
     void monthWithAMakeup();
     void grabStormOverCampaignsOnEveryMaster();
     void subPoolsOnEveryMasterBorrowWhenDry();
+    void grabWaitsForItsReplica();
 
 private:
     test::TestCluster m_cluster;
@@ -301,6 +303,42 @@ void TestClusterServices::subPoolsOnEveryMasterBorrowWhenDry()
     QCOMPARE(again.seq, won.first().seq);
     QVERIFY(CampaignVerifier(redis, sql, keys).verify(id).isEmpty());
     QCOMPARE(service.close(id).refundedCents, 0LL);
+}
+
+void TestClusterServices::grabWaitsForItsReplica()
+{
+    // grab-wait: each write round ends with WAIT, which the client sends to the node of the script
+    // before it. Every master here has one replica, so each grab is acknowledged by it; a borrowed
+    // grab waits after its lend and its receive, on two masters.
+    const DbUrl db = test::sqliteUrl();
+    test::resetTables(db);
+    const KeySchema keys(test::uniquePrefix());
+    RedisClient redis(m_url);
+    SqlConnection sql(db);
+    CampaignService service(redis, sql, keys);
+    CampaignDraft draft;
+    draft.name = QStringLiteral("waited");
+    draft.totalCents = 600;
+    draft.count = 6;
+    draft.pools = 3;
+    const qint64 id = service.create(draft, ClusterNow).id;
+    service.launch(id);
+    const CampaignPools pools = CampaignPools::read(redis, keys, id);
+    GrabService grabs(redis, keys, GrabWait{1, 2000});
+    QList<qint64> home0;
+    for (qint64 uid = 1; home0.size() < 4; ++uid) {
+        if (pools.homeOf(uid) == 0)
+            home0 << uid;
+    }
+    for (const qint64 uid : std::as_const(home0)) {  // two from pool 0, then two borrowed
+        const GrabOutcome outcome = grabs.grab(id, uid, ClusterNow);
+        QCOMPARE(outcome.status, QStringLiteral("ok"));
+        QCOMPARE(outcome.replicas, 1);
+    }
+    QCOMPARE(GrabService(redis, keys).grab(id, home0.first(), ClusterNow).replicas, -1);  // off: no WAIT sent
+
+    // WAIT on its own has no node to go to on a cluster: refused before anything is sent.
+    QVERIFY_THROWS_EXCEPTION(RedisClusterRefusal, redis.command({"WAIT", "1", "10"}));
 }
 
 LANTERN_TEST_SUITE(TestClusterServices);

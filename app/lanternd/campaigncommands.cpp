@@ -146,19 +146,14 @@ int runGrab(CommandContext &context)
     requireOnly(context.line(), {QStringLiteral("campaign"), QStringLiteral("uid"), QStringLiteral("token")});
     const qint64 campaignId = context.line().integer(QStringLiteral("campaign"), 1, MaxId);
     const qint64 uid = context.user();
-    const GrabOutcome outcome = GrabService(context.redis(), context.keys()).grab(campaignId, uid, context.nowMs());
+    const GrabOutcome outcome = GrabService(context.redis(), context.keys(), context.config().grabWait).grab(campaignId, uid, context.nowMs());
     // A campaign that never reached Redis is a draft or does not exist; only SQL can tell, and
     // only this cold path asks it (a launched campaign always has its meta hash).
     if (outcome.status == QLatin1String("not_live")
         && context.redis().command({QByteArrayLiteral("EXISTS"), context.keys().campaignMeta(campaignId)}).toInteger() == 0
         && !CampaignStore(context.sql()).find(campaignId))
         throw InvalidInputError(CampaignService::tr("no campaign with id %1").arg(campaignId));
-    QJsonObject json{{QStringLiteral("status"), outcome.status}};
-    if (outcome.seq > 0) {
-        json.insert(QStringLiteral("amount_cents"), outcome.amountCents);
-        json.insert(QStringLiteral("envelope"), outcome.seq);
-    }
-    printJson(json);
+    printJson(grabOutcomeJson(outcome));
     return 0;
 }
 

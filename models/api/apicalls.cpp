@@ -42,12 +42,14 @@ private:
 
 class GrabCall final : public ApiCall {
 public:
-    GrabCall(ApiShared &shared, qint64 campaignId, qint64 uid, qint64 nowMs) : m_shared(shared), m_run(shared.keys(), campaignId, uid, nowMs) {}
+    GrabCall(ApiShared &shared, qint64 campaignId, qint64 uid, qint64 nowMs) : m_shared(shared), m_run(shared.keys(), campaignId, uid, nowMs, shared.config().grabWait) {}
     QList<QByteArrayList> nextRound() override { return m_run.nextRound(); }
     void takeReplies(std::vector<RedisValue> replies) override { m_run.takeReplies(std::move(replies)); }
     ApiResponse response() const override
     {
         m_shared.metrics().recordGrab(m_run.outcome().status);
+        if (m_run.outcome().replicas >= 0 && m_run.outcome().replicas < m_shared.config().grabWait.replicas)
+            m_shared.metrics().recordUnreplicatedGrab();
         return apiJson(grabOutcomeJson(m_run.outcome()));
     }
 

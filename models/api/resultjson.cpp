@@ -69,6 +69,9 @@ QJsonObject grabOutcomeJson(const GrabOutcome &outcome)
         json.insert(QStringLiteral("amount_cents"), outcome.amountCents);
         json.insert(QStringLiteral("envelope"), outcome.seq);
     }
+    // Only with grab-wait on: how many replicas had the grab's writes when it was answered.
+    if (outcome.replicas >= 0)
+        json.insert(QStringLiteral("replicas"), outcome.replicas);
     return json;
 }
 

@@ -7,6 +7,7 @@
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace lantern {
@@ -35,8 +36,8 @@ void setEnvelope(GrabOutcome &outcome, const QByteArray &envelope)
 }
 } // namespace
 
-GrabRun::GrabRun(const KeySchema &keys, qint64 campaignId, qint64 uid, qint64 nowMs)
-    : m_keys(keys), m_campaignId(campaignId), m_uid(uid), m_nowMs(nowMs), m_pools(CampaignPools::remembered(keys, campaignId))
+GrabRun::GrabRun(const KeySchema &keys, qint64 campaignId, qint64 uid, qint64 nowMs, GrabWait wait)
+    : m_keys(keys), m_campaignId(campaignId), m_uid(uid), m_nowMs(nowMs), m_wait(wait), m_pools(CampaignPools::remembered(keys, campaignId))
 {
     if (m_pools) {
         m_home = m_pools->homeOf(uid);
@@ -50,6 +51,13 @@ int GrabRun::donor(int tries) const
     return (m_home + 1 + int((quint64(m_uid) + quint64(tries)) % quint64(others))) % m_pools->count();
 }
 
+QList<QByteArrayList> GrabRun::writeRound(QByteArrayList script) const
+{
+    if (!m_wait.enabled())
+        return {script};
+    return {script, {"WAIT", QByteArray::number(m_wait.replicas), QByteArray::number(m_wait.timeoutMs)}};
+}
+
 QList<QByteArrayList> GrabRun::nextRound()
 {
     switch (m_step) {
@@ -57,15 +65,15 @@ QList<QByteArrayList> GrabRun::nextRound()
         return {{"HMGET", m_keys.campaignMeta(m_campaignId), "status", "pools"}};
     case Step::Grab: {
         const QByteArray &home = m_pools->name(m_home);
-        return {grabScript().evalshaCommand({m_keys.campaignMeta(home), m_keys.campaignPool(home), m_keys.campaignDraws(home),
-                                             m_keys.campaignAttempts(home), m_keys.campaignTasks(home), m_keys.campaignRepairLock(home)},
-                                            {QByteArray::number(m_campaignId), QByteArray::number(m_uid), QByteArray::number(m_nowMs),
-                                             QByteArray::number(m_pools->count())})};
+        return writeRound(grabScript().evalshaCommand({m_keys.campaignMeta(home), m_keys.campaignPool(home), m_keys.campaignDraws(home),
+                                                       m_keys.campaignAttempts(home), m_keys.campaignTasks(home), m_keys.campaignRepairLock(home)},
+                                                      {QByteArray::number(m_campaignId), QByteArray::number(m_uid), QByteArray::number(m_nowMs),
+                                                       QByteArray::number(m_pools->count())}));
     }
     case Step::Lend:
-        return {poollending::lendCommand(m_keys, m_pools->name(donor(m_lendTries)), m_pools->name(m_home), m_uid, m_nowMs)};
+        return writeRound(poollending::lendCommand(m_keys, m_pools->name(donor(m_lendTries)), m_pools->name(m_home), m_uid, m_nowMs));
     case Step::Receive:
-        return {poollending::receiveCommand(m_keys, m_campaignId, m_pools->name(m_home), m_uid, m_lent, m_nowMs)};
+        return writeRound(poollending::receiveCommand(m_keys, m_campaignId, m_pools->name(m_home), m_uid, m_lent, m_nowMs));
     case Step::Settle:
         return {poollending::settleCommand(m_keys, m_pools->name(donor(m_lendTries)), m_lent, m_kept)};
     case Step::Done:
@@ -78,6 +86,11 @@ void GrabRun::takeReplies(std::vector<RedisValue> replies)
 {
     const RedisValue &reply = replies.at(0);
     throwOnError(reply);
+    if (m_wait.enabled() && replies.size() == 2 && m_step != Step::ReadPools && m_step != Step::Settle) {
+        throwOnError(replies[1]);
+        const int acknowledged = int(replies[1].toInteger());
+        m_outcome.replicas = m_outcome.replicas < 0 ? acknowledged : std::min(m_outcome.replicas, acknowledged);
+    }
     switch (m_step) {
     case Step::ReadPools:
         return takePools(reply);
@@ -172,7 +185,7 @@ void GrabRun::takeReceive(const RedisValue &reply)
 
 GrabOutcome GrabService::grab(qint64 campaignId, qint64 uid, qint64 nowMs)
 {
-    GrabRun run(m_keys, campaignId, uid, nowMs);
+    GrabRun run(m_keys, campaignId, uid, nowMs, m_wait);
     runConversation(m_redis, run);
     return run.outcome();
 }

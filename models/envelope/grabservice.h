@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/config.h"
 #include "envelope/campaignpools.h"
 #include "redis/redisconversation.h"
 
@@ -16,6 +17,7 @@ struct GrabOutcome {
     QString status;  // ok, already, sold_out, not_live, too_many_attempts (a repair in progress throws UnavailableError)
     qint64 seq = 0;
     qint64 amountCents = 0;
+    int replicas = -1;  // with grab-wait on: the fewest replicas that acknowledged one of its writes in time
 };
 
 /** One grab as a Redis conversation. Usually one round: grab.lua on the user's home pool (the
@@ -25,7 +27,9 @@ struct GrabOutcome {
     until one lends or all are dry (sold out). */
 class GrabRun final : public RedisConversation {
 public:
-    GrabRun(const KeySchema &keys, qint64 campaignId, qint64 uid, qint64 nowMs);
+    /** With `wait` enabled, each round that writes ends with WAIT (sent to the node of the
+        script before it: RedisCluster and RedisPipe route it so). */
+    GrabRun(const KeySchema &keys, qint64 campaignId, qint64 uid, qint64 nowMs, GrabWait wait = {});
 
     QList<QByteArrayList> nextRound() override;
     void takeReplies(std::vector<RedisValue> replies) override;
@@ -41,11 +45,14 @@ private:
     /** The pool asked to lend on try `tries` (0-based): every other pool once, starting at one
         the uid picks so the users of a dry pool spread over the others. */
     int donor(int tries) const;
+    /** The step's script, followed by WAIT when grab-wait is on. */
+    QList<QByteArrayList> writeRound(QByteArrayList script) const;
 
     const KeySchema &m_keys;
     qint64 m_campaignId = 0;
     qint64 m_uid = 0;
     qint64 m_nowMs = 0;
+    GrabWait m_wait;
     std::optional<CampaignPools> m_pools;
     Step m_step = Step::ReadPools;
     bool m_readAgain = false;  // the pools were read after a 'stale': a second one means not live
@@ -61,13 +68,14 @@ class GrabService final {
     Q_DECLARE_TR_FUNCTIONS(GrabService)
 
 public:
-    GrabService(RedisClient &redis, const KeySchema &keys) : m_redis(redis), m_keys(keys) {}
+    GrabService(RedisClient &redis, const KeySchema &keys, GrabWait wait = {}) : m_redis(redis), m_keys(keys), m_wait(wait) {}
 
     GrabOutcome grab(qint64 campaignId, qint64 uid, qint64 nowMs);
 
 private:
     RedisClient &m_redis;
     const KeySchema &m_keys;
+    GrabWait m_wait;
 };
 
 } // namespace lantern

@@ -57,6 +57,7 @@ private Q_SLOTS:
     void serveOnACluster_data();
     void serveOnACluster();
     void campaignRepairOnACluster();
+    void grabWaitsForTheReplica();
 
 private:
     lantern::test::TestCluster m_cluster;
@@ -249,8 +250,11 @@ void TestCliCluster::badInputWritesNothingOnACluster()
 void TestCliCluster::serveOnACluster_data()
 {
     QTest::addColumn<bool>("seedList");
-    QTest::newRow("the seed list") << true;
-    QTest::newRow("one node's URL") << false;
+    QTest::addColumn<int>("pools");
+    QTest::addColumn<bool>("grabWait");
+    QTest::newRow("the seed list") << true << 1 << false;
+    QTest::newRow("one node's URL") << false << 1 << false;
+    QTest::newRow("3 sub-pools, grab-wait 1/2000") << true << 3 << true;
 }
 
 void TestCliCluster::serveOnACluster()
@@ -258,15 +262,20 @@ void TestCliCluster::serveOnACluster()
     // The event loops' pipes route each script to the master of its slot: check-ins of users on
     // every shard (so every master), and grabs on one campaign, answered as on one server.
     QFETCH(bool, seedList);
+    QFETCH(int, pools);
+    QFETCH(bool, grabWait);
     const QString url = seedList ? m_cluster.urlText() : QStringLiteral("redis://127.0.0.1:%1").arg(m_cluster.ports().first());
     const QString secret = QStringLiteral("cluster-serve-secret");
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     Lanternd lanternd(url, sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
     lanternd.defaults.insert(QStringLiteral("token-secret"), secret);
+    if (grabWait)
+        lanternd.defaults.insert(QStringLiteral("grab-wait"), QStringLiteral("1/2000"));
     const auto bearer = [&](qint64 uid) {
         return lantern::UserTokens(QStringLiteral("lantern"), secret.toUtf8()).mintBearer(uid, QDateTime::currentSecsSinceEpoch() + 3600);
     };
-    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "2000", "--count", "20", "--seed", "5"}));
+    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "2000", "--count", "20", "--seed", "5"})
+                                        << QStringLiteral("--pools") << QString::number(pools));
     LANTERND_VERIFY_OK(created);
     const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
@@ -293,12 +302,17 @@ void TestCliCluster::serveOnACluster()
         if (status == QLatin1String("ok")) {
             ++ok;
             cents += reply.json().value(QLatin1String("amount_cents")).toInteger();
+            // With grab-wait, the pipe sent WAIT to the master that ran the script: its replica had it.
+            QCOMPARE(reply.json().value(QLatin1String("replicas")).toInt(-1), grabWait ? 1 : -1);
         } else {
             QCOMPARE(status, QStringLiteral("sold_out"));
         }
     }
     QCOMPARE(ok, 20);
     QCOMPARE(cents, 2000);
+    const HttpReply shown = server.request("GET", QStringLiteral("/v1/campaigns/%1").arg(id), bearer(3));
+    QCOMPARE(shown.json().value(QLatin1String("grabbed_count")).toInt(), 20);  // every pool's, summed
+    QCOMPARE(shown.json().value(QLatin1String("remaining_count")).toInt(), 0);
     QCOMPARE(server.request("POST", grabPath, bearer(3)).json().value(QLatin1String("status")).toString(), QStringLiteral("already"));
     const HttpReply calendar = server.request("GET", QStringLiteral("/v1/calendar?month=2026-11"), bearer(7));
     QVERIFY2(calendar.status == 200, calendar.describe().constData());
@@ -352,6 +366,30 @@ void TestCliCluster::campaignRepairOnACluster()
     QVERIFY2(refused.exitCode == 4, refused.describe().constData());  // refused by a rule (DESIGN §6)
     QVERIFY2(refused.err.contains("sub-pools"), refused.describe().constData());
     QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 1);
+}
+
+void TestCliCluster::grabWaitsForTheReplica()
+{
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd(m_cluster.urlText(), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
+    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "500", "--count", "5"}));
+    LANTERND_VERIFY_OK(created);
+    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    for (const char *bad : {"0/50", "1", "1/0", "17/50", "1/10001", "one/50", "1/50/2"}) {
+        const Result refused = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("1"),
+                                             QStringLiteral("--grab-wait"), QLatin1String(bad)});
+        QVERIFY2(refused.exitCode == 2, refused.describe().constData());
+        QVERIFY2(refused.err.contains("invalid"), refused.describe().constData());
+    }
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM grab")), 0);
+    const Result first = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("1"),
+                                       QStringLiteral("--grab-wait"), QStringLiteral("1/2000")});
+    LANTERND_VERIFY_OK(first);
+    QCOMPARE(first.json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    QCOMPARE(first.json().value(QLatin1String("replicas")).toInt(-1), 1);
+    const Result plain = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("2")});
+    QVERIFY(!plain.json().contains(QLatin1String("replicas")));  // off by default: the contract's reply as it was
 }
 
 LANTERN_TEST_SUITE(TestCliCluster);
