@@ -6,6 +6,7 @@
 // close with an envelope still lent.
 #include "core/errors.h"
 #include "envelope/campaignpools.h"
+#include "envelope/campaignrepair.h"
 #include "envelope/campaignservice.h"
 #include "envelope/campaignverifier.h"
 #include "envelope/envelopedrain.h"
@@ -78,6 +79,7 @@ private Q_SLOTS:
     void interruptedLendIsFinished();
     void closeSettlesLentEnvelopes();
     void grabWaitWithoutReplicas();
+    void repairRebuildsEveryPool();
 
 private:
     RedisUrl m_redisUrl;
@@ -365,6 +367,85 @@ void TestCampaignPools::grabWaitWithoutReplicas()
     QCOMPARE(outcome.status, QStringLiteral("ok"));
     QCOMPARE(outcome.replicas, 0);
     QCOMPARE(GrabService(redis, keys).grab(id, 9, Now).seq, outcome.seq);
+}
+
+void TestCampaignPools::repairRebuildsEveryPool()
+{
+    // Redis forgets two of three pools (the first one's names field with it), with grabs both
+    // persisted and still queued; the repair rebuilds each pool from the ledger and the queues.
+    const DbUrl url = test::sqliteUrl();
+    test::resetTables(url);
+    RedisClient redis(m_redisUrl);
+    SqlConnection sql(url);
+    const KeySchema keys(test::uniquePrefix());
+    CampaignService service(redis, sql, keys);
+    const qint64 id = service.create(pooledDraft(30'000, 30, 3), Now).id;
+    service.launch(id);
+    const CampaignPools pools = CampaignPools::read(redis, keys, id);
+    GrabService grabs(redis, keys);
+    QList<qint64> users = usersOfPool(pools, 0, 14);  // pool 0 has 10: four of them borrow
+    users << usersOfPool(pools, 1, 3, 1'000) << usersOfPool(pools, 2, 3, 1'000);
+    QHash<qint64, GrabOutcome> won;
+    for (qsizetype i = 0; i < users.size(); ++i) {
+        won.insert(users[i], grabs.grab(id, users[i], Now));
+        QCOMPARE(won[users[i]].status, QStringLiteral("ok"));
+        if (i == 9) {  // the first ten persisted and paid; the rest stay queued
+            QTemporaryDir errors;
+            SimulatedPayoutGateway gateway(redis, keys.prefix(), SimulationKnobs{}, 3);
+            EnvelopeDrainOptions options;
+            options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
+            EnvelopeDrain(redis, sql, keys, QStringLiteral("w1"), gateway, options).drainAll();
+        }
+    }
+    CampaignRepair repair(redis, sql, keys);
+    QVERIFY(repair.consistent(id));
+    for (const QByteArray &pool : {pools.name(0), pools.name(1)})
+        redis.command({"DEL", keys.campaignMeta(pool), keys.campaignPool(pool), keys.campaignDraws(pool), keys.campaignAttempts(pool)});
+    CampaignPools::forget(keys, id);
+    QVERIFY(!repair.consistent(id));
+
+    const CampaignRepairReport report = repair.repair(id);
+    QCOMPARE(report.ledgerGrabs, 10LL);
+    QCOMPARE(report.inFlight, 10LL);
+    QCOMPARE(report.grabbedCount, 20LL);
+    QCOMPARE(report.poolAfter, 10LL);
+    QVERIFY(repair.consistent(id));
+    QCOMPARE(CampaignPools::read(redis, keys, id), pools);  // the names came back from SQL
+    for (auto it = won.cbegin(); it != won.cend(); ++it) {
+        const GrabOutcome again = grabs.grab(id, it.key(), Now);
+        QCOMPARE(again.status, QStringLiteral("already"));
+        QCOMPARE(again.seq, it->seq);
+    }
+    // The ten left go to ten new users, each once; then it is sold out.
+    QSet<qint64> seqs;
+    qint64 cents = 0;
+    for (const GrabOutcome &outcome : std::as_const(won)) {
+        seqs.insert(outcome.seq);
+        cents += outcome.amountCents;
+    }
+    for (qint64 uid = 50'000; uid < 50'011; ++uid) {
+        const GrabOutcome outcome = grabs.grab(id, uid, Now);
+        if (uid == 50'010) {
+            QCOMPARE(outcome.status, QStringLiteral("sold_out"));
+            break;
+        }
+        QCOMPARE(outcome.status, QStringLiteral("ok"));
+        QVERIFY(!seqs.contains(outcome.seq));
+        seqs.insert(outcome.seq);
+        cents += outcome.amountCents;
+    }
+    QCOMPARE(seqs.size(), 30);
+    QCOMPARE(cents, 30'000LL);
+    QTemporaryDir errors;
+    SimulatedPayoutGateway gateway(redis, keys.prefix(), SimulationKnobs{}, 3);
+    EnvelopeDrainOptions options;
+    options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
+    const EnvelopeDrainStats drained = EnvelopeDrain(redis, sql, keys, QStringLiteral("w1"), gateway, options).drainAll();
+    QCOMPARE(drained.persisted, 20LL);
+    QCOMPARE(drained.refused, 0LL);
+    const auto providerAmount = [&](const QString &key) { return gateway.paidAmount(key); };
+    const QList<Violation> violations = CampaignVerifier(redis, sql, keys, providerAmount).verify(id);
+    QVERIFY2(violations.isEmpty(), qPrintable(violationsText(violations)));
 }
 
 LANTERN_TEST_SUITE(TestCampaignPools);

@@ -1,6 +1,7 @@
 #include "envelope/campaignpools.h"
 
 #include "core/errors.h"
+#include "envelope/campaign.h"
 #include "redis/clusterslotmap.h"
 #include "redis/keyschema.h"
 #include "redis/keyslot.h"
@@ -69,6 +70,16 @@ CampaignPools CampaignPools::read(RedisClient &redis, const KeySchema &keys, qin
     if (!pools)
         throw RedisReplyError(tr("campaign %1's pools field in Redis is not a list of its pools: %2").arg(campaignId).arg(QString::fromUtf8(reply.toBytes())));
     return *pools;
+}
+
+std::optional<CampaignPools> CampaignPools::named(const Campaign &campaign)
+{
+    if (campaign.pools <= 1)
+        return single(campaign.id);
+    if (campaign.poolNames.isEmpty())
+        return std::nullopt;
+    const auto pools = fromField(campaign.id, campaign.poolNames);
+    return pools && pools->count() == campaign.pools ? pools : std::nullopt;
 }
 
 CampaignPools CampaignPools::single(qint64 campaignId)

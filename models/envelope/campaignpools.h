@@ -7,6 +7,7 @@
 
 namespace lantern {
 
+struct Campaign;
 class KeySchema;
 class RedisClient;
 
@@ -31,6 +32,10 @@ public:
     /** From the first pool's meta field "pools" ("42,42.7,42.9"); an absent field is one pool.
         nullopt for a field that does not name this campaign's pools. */
     static std::optional<CampaignPools> fromField(qint64 campaignId, const QByteArray &field);
+    /** The pools as SQL knows them: one for a campaign without sub-pools, the names a launch
+        recorded (Campaign::poolNames) otherwise; nullopt before a launch named them, or for
+        names that are not this campaign's. */
+    static std::optional<CampaignPools> named(const Campaign &campaign);
     /** Reads the pools from the first pool's meta: one pool for a campaign not launched yet.
         Throws RedisReplyError for a field that does not name this campaign's pools. */
     static CampaignPools read(RedisClient &redis, const KeySchema &keys, qint64 campaignId);

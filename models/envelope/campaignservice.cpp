@@ -84,15 +84,25 @@ CampaignPools CampaignService::poolsOf(const Campaign &campaign, bool nameIfNew)
 {
     if (campaign.pools <= 1)
         return CampaignPools::single(campaign.id);
-    const QByteArray meta = m_keys.campaignMeta(campaign.id);
-    if (nameIfNew) {
-        const RedisValue known = m_redis.command({"HGET", meta, "pools"});
-        if (known.isNil())
-            m_redis.command({"HSETNX", meta, "pools", CampaignPools::choose(m_redis, m_keys, campaign.id, campaign.pools).field()});
+    // SQL keeps the names once a launch chose them; Redis's copy (the first pool's meta) is what
+    // grabs read, put back when it is missing.
+    if (!campaign.poolNames.isEmpty()) {
+        const auto pools = CampaignPools::fromField(campaign.id, campaign.poolNames);
+        if (!pools || pools->count() != campaign.pools)
+            throw LanternError(tr("campaign %1's pool names in SQL are not a list of its %2 pools").arg(campaign.id).arg(campaign.pools));
+        if (nameIfNew)
+            m_redis.command({"HSETNX", m_keys.campaignMeta(campaign.id), "pools", pools->field()});
+        return *pools;
     }
+    if (!nameIfNew)
+        return CampaignPools::read(m_redis, m_keys, campaign.id);
+    const QByteArray meta = m_keys.campaignMeta(campaign.id);
+    if (m_redis.command({"HGET", meta, "pools"}).isNil())
+        m_redis.command({"HSETNX", meta, "pools", CampaignPools::choose(m_redis, m_keys, campaign.id, campaign.pools).field()});
     const CampaignPools pools = CampaignPools::read(m_redis, m_keys, campaign.id);
-    if (nameIfNew && pools.count() != campaign.pools)
+    if (pools.count() != campaign.pools)
         throw RedisReplyError(QStringLiteral("campaign %1 has %2 pools in Redis and %3 in SQL").arg(campaign.id).arg(pools.count()).arg(campaign.pools));
+    CampaignStore(m_sql).setPoolNames(campaign.id, pools.field());
     return pools;
 }
 

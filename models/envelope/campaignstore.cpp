@@ -21,7 +21,7 @@ qint64 CampaignStore::insert(const Campaign &campaign)
 std::optional<Campaign> CampaignStore::find(qint64 id)
 {
     QSqlQuery query = m_connection.exec(QStringLiteral("SELECT id, name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, "
-                                                       "refunded_cents, created_at_ms, pools FROM campaign WHERE id = ?"),
+                                                       "refunded_cents, created_at_ms, pools, pool_names FROM campaign WHERE id = ?"),
                                         {id});
     if (!query.next())
         return std::nullopt;
@@ -38,6 +38,7 @@ std::optional<Campaign> CampaignStore::find(qint64 id)
     campaign.refundedCents = query.value(9).toLongLong();
     campaign.createdAtMs = query.value(10).toLongLong();
     campaign.pools = query.value(11).toInt();
+    campaign.poolNames = query.value(12).toString().toLatin1();
     return campaign;
 }
 
@@ -55,6 +56,11 @@ void CampaignStore::insertEnvelopes(qint64 campaignId, const std::vector<qint64>
                               values);
         }
     });
+}
+
+void CampaignStore::setPoolNames(qint64 campaignId, const QByteArray &names)
+{
+    m_connection.exec(QStringLiteral("UPDATE campaign SET pool_names = ? WHERE id = ? AND pool_names = ''"), {QString::fromLatin1(names), campaignId});
 }
 
 bool CampaignStore::setStatus(qint64 campaignId, CampaignStatus status)

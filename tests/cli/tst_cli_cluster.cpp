@@ -357,15 +357,25 @@ void TestCliCluster::campaignRepairOnACluster()
                           (QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("violations"), QJsonArray{}}}));
     QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 1);
 
-    // A campaign of sub-pools is not rebuilt from the ledger: refused, said why, nothing written.
-    const Result pooled = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "500", "--count", "5", "--pools", "2"}));
+    // A campaign of three sub-pools, one on each master: every pool rebuilt, each under its own lock.
+    const Result pooled = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "900", "--count", "9", "--pools", "3"}));
     LANTERND_VERIFY_OK(pooled);
     const QString pooledId = QString::number(pooled.json().value(QLatin1String("id")).toInteger());
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), pooledId}));
-    const Result refused = lanternd.run({QStringLiteral("campaign"), QStringLiteral("repair"), QStringLiteral("--id"), pooledId});
-    QVERIFY2(refused.exitCode == 4, refused.describe().constData());  // refused by a rule (DESIGN §6)
-    QVERIFY2(refused.err.contains("sub-pools"), refused.describe().constData());
-    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 1);
+    for (int uid = 1; uid <= 5; ++uid)
+        LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), pooledId, QStringLiteral("--uid"), QString::number(uid)}));
+    const Result rebuilt = lanternd.run({QStringLiteral("campaign"), QStringLiteral("repair"), QStringLiteral("--id"), pooledId});
+    LANTERND_VERIFY_OK(rebuilt);
+    QCOMPARE(rebuilt.json().value(QLatin1String("grabbed_count")).toInteger(), 5);
+    QCOMPARE(rebuilt.json().value(QLatin1String("pool_after")).toInteger(), 4);
+    for (int uid = 6; uid <= 10; ++uid) {
+        const Result grab = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), pooledId, QStringLiteral("--uid"), QString::number(uid)});
+        QCOMPARE(grab.json().value(QLatin1String("status")).toString(), uid <= 9 ? QStringLiteral("ok") : QStringLiteral("sold_out"));
+    }
+    LANTERND_VERIFY_OK(lanternd.run(cliArgs({"work", "--once"})));
+    LANTERND_COMPARE_JSON(lanternd.run({QStringLiteral("verify"), QStringLiteral("--campaign"), pooledId}),
+                          (QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("violations"), QJsonArray{}}}));
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 2);
 }
 
 void TestCliCluster::grabWaitsForTheReplica()
