@@ -29,8 +29,6 @@ namespace lantern {
 
 namespace {
 constexpr std::chrono::milliseconds CampaignsReadEvery{1000};
-/** A grab finishes its lend within a request's time; a record older than this was interrupted. */
-constexpr qint64 LentGraceMs = 10'000;
 constexpr std::chrono::milliseconds LentCheckEvery{5000};
 
 const LuaScript &refusedGrabScript()
@@ -351,14 +349,7 @@ EnvelopeDrainStats EnvelopeDrain::settleInto(QueuePipeline &trip, QList<Outcome>
 void EnvelopeDrain::settleInterruptedLends()
 {
     m_lentFresh.setRemainingTime(LentCheckEvery);
-    QSet<qint64> split;  // campaigns with sub-pools: a pool named "id.N" is in the set
-    for (const QByteArray &pool : pools()) {
-        if (pool.contains('.'))
-            split.insert(*CampaignPools::campaignOf(pool));
-    }
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    for (const qint64 id : std::as_const(split))
-        PoolLending(m_redis, m_keys).settleLent(CampaignPools::read(m_redis, m_keys, id), LentGraceMs, now);
+    PoolLending(m_redis, m_keys).settleEveryCampaign(LentGraceMs, QDateTime::currentMSecsSinceEpoch());
 }
 
 void EnvelopeDrain::runTrip(QueuePipeline &trip)

@@ -5,6 +5,10 @@
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 
+#include <QSet>
+
+#include <algorithm>
+
 namespace lantern {
 
 namespace {
@@ -65,6 +69,34 @@ std::optional<LentEnvelope> LentEnvelope::parse(const QByteArray &donor, const Q
     if (parts.size() != 3 || !uidOk || !atOk || colon <= 0 || CampaignPools::campaignOf(lent.home) != CampaignPools::campaignOf(donor))
         return std::nullopt;
     return lent;
+}
+
+LentSettlement &LentSettlement::operator+=(const LentSettlement &other)
+{
+    found += other.found;
+    kept += other.kept;
+    returned += other.returned;
+    refunded += other.refunded;
+    malformed += other.malformed;
+    return *this;
+}
+
+LentSettlement PoolLending::settleEveryCampaign(qint64 minAgeMs, qint64 nowMs)
+{
+    QSet<qint64> split;  // campaigns with sub-pools: a pool named "id.N" is in the set
+    const RedisValue members = m_redis.command({"SMEMBERS", m_keys.campaignSet()});
+    throwOnError(members);
+    for (const RedisValue &member : members.elements) {
+        const QByteArray pool = member.toBytes();
+        if (const auto id = CampaignPools::campaignOf(pool); id && pool.contains('.'))
+            split.insert(*id);
+    }
+    QList<qint64> ids(split.cbegin(), split.cend());
+    std::sort(ids.begin(), ids.end());
+    LentSettlement total;
+    for (const qint64 id : std::as_const(ids))
+        total += settleLent(CampaignPools::read(m_redis, m_keys, id), minAgeMs, nowMs);
+    return total;
 }
 
 qint64 PoolLending::lentCount(const CampaignPools &pools)

@@ -40,6 +40,8 @@ struct LentEnvelope {
 
 /** What settleLent() did. */
 struct LentSettlement {
+    LentSettlement &operator+=(const LentSettlement &other);
+
     qint64 found = 0;     // lent records old enough
     qint64 kept = 0;      // given to their user (now, or by the step the crash interrupted)
     qint64 returned = 0;  // back to their pool (their user holds another envelope)
@@ -49,6 +51,9 @@ struct LentSettlement {
 
 /** Finishes lent envelopes whose grab was interrupted: runs receive then settle for every record
     at least `minAgeMs` old. Safe beside live grabs: both steps decide once. */
+/** A grab finishes its lend within a request's time; a record older than this was interrupted. */
+inline constexpr qint64 LentGraceMs = 10'000;
+
 class PoolLending final {
     Q_DECLARE_TR_FUNCTIONS(lantern::PoolLending)
 
@@ -56,6 +61,8 @@ public:
     PoolLending(RedisClient &redis, const KeySchema &keys) : m_redis(redis), m_keys(keys) {}
 
     LentSettlement settleLent(const CampaignPools &pools, qint64 minAgeMs, qint64 nowMs);
+    /** settleLent() for every launched campaign with sub-pools (the workers, `lanternd recover`). */
+    LentSettlement settleEveryCampaign(qint64 minAgeMs, qint64 nowMs);
     /** Lent records of the campaign's pools now, however old. */
     qint64 lentCount(const CampaignPools &pools);
 
