@@ -64,6 +64,50 @@ QString violationsText(const QList<Violation> &violations)
         lines << QStringLiteral("%1: %2").arg(violation.invariant).arg(violation.detail);
     return lines.join(QLatin1Char('\n'));
 }
+DbUrl emptied(const DbUrl &url)
+{
+    test::resetTables(url);
+    return url;
+}
+
+/** A campaign of `pools` pools, launched on a fresh key prefix and SQL database, with what the
+    tests use on it. */
+struct Launched {
+    Launched(const RedisUrl &redisUrl, qint64 total, qint64 count, int poolCount, const DbUrl &db = test::sqliteUrl())
+        : redis(redisUrl), sql(emptied(db)), keys(test::uniquePrefix()), service(redis, sql, keys), grabs(redis, keys),
+          id(service.create(pooledDraft(total, count, poolCount), Now).id), pools(launch())
+    {
+    }
+    /** Every pool's queue drained by one worker paying through the simulated provider. */
+    EnvelopeDrainStats drain()
+    {
+        EnvelopeDrainOptions options;
+        options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
+        return EnvelopeDrain(redis, sql, keys, QStringLiteral("w1"), gateway, options).drainAll();
+    }
+    /** DESIGN §4's invariants, the provider's ledger included; empty when they all hold. */
+    QString violations()
+    {
+        return violationsText(CampaignVerifier(redis, sql, keys, [this](const QString &key) { return gateway.paidAmount(key); }).verify(id));
+    }
+
+    RedisClient redis;
+    SqlConnection sql;
+    const KeySchema keys;
+    CampaignService service;
+    GrabService grabs;
+    const qint64 id;
+    const CampaignPools pools;
+    QTemporaryDir errors;
+    SimulatedPayoutGateway gateway{redis, keys.prefix(), SimulationKnobs{}, 3};
+
+private:
+    CampaignPools launch()
+    {
+        service.launch(id);
+        return CampaignPools::read(redis, keys, id);
+    }
+};
 } // namespace
 
 class TestCampaignPools : public QObject {
@@ -127,19 +171,13 @@ void TestCampaignPools::namesAndHomes()
 
 void TestCampaignPools::launchDealsEveryPoolAlike()
 {
-    const DbUrl url = test::sqliteUrl();
-    test::resetTables(url);
-    RedisClient redis(m_redisUrl);
-    SqlConnection sql(url);
-    const KeySchema keys(test::uniquePrefix());
-    CampaignService service(redis, sql, keys);
-    const Campaign campaign = service.create(pooledDraft(1'000'000, 1001, 4), Now);
-    QCOMPARE(campaign.pools, 4);
-    service.launch(campaign.id);
-    service.launch(campaign.id);  // again: unchanged, nothing loaded twice
-
-    const CampaignPools pools = CampaignPools::read(redis, keys, campaign.id);
+    Launched campaign(m_redisUrl, 1'000'000, 1001, 4);
+    RedisClient &redis = campaign.redis;
+    const KeySchema &keys = campaign.keys;
+    CampaignService &service = campaign.service;
+    const CampaignPools &pools = campaign.pools;
     QCOMPARE(pools.count(), 4);
+    QCOMPARE(service.launch(campaign.id).pools, 4);  // again: unchanged, nothing loaded twice
     qint64 sum = 0;
     QSet<qint64> seqs;
     for (int index = 0; index < 4; ++index) {
@@ -160,7 +198,7 @@ void TestCampaignPools::launchDealsEveryPoolAlike()
     const CampaignSummary summary = service.show(campaign.id);
     QCOMPARE(summary.pools.size(), 4);
     QCOMPARE(summary.remainingCount, 1001LL);
-    QVERIFY2(CampaignVerifier(redis, sql, keys).verify(campaign.id).isEmpty(), qPrintable(violationsText(CampaignVerifier(redis, sql, keys).verify(campaign.id))));
+    QCOMPARE(campaign.violations(), QString());
 
     // Pause and resume move every pool.
     service.pause(campaign.id);
@@ -174,20 +212,12 @@ void TestCampaignPools::launchDealsEveryPoolAlike()
 void TestCampaignPools::dryPoolBorrowsInAStorm()
 {
     QFETCH(DbUrl, url);
-    test::resetTables(url);
-    const KeySchema keys(test::uniquePrefix());
     constexpr qint64 Total = 4'000'000;
     constexpr qint64 Envelopes = 400;  // 100 per pool
-    qint64 campaignId = 0;
-    {
-        RedisClient redis(m_redisUrl);
-        SqlConnection sql(url);
-        CampaignService service(redis, sql, keys);
-        campaignId = service.create(pooledDraft(Total, Envelopes, 4), Now).id;
-        service.launch(campaignId);
-    }
-    RedisClient redis(m_redisUrl);
-    const CampaignPools pools = CampaignPools::read(redis, keys, campaignId);
+    Launched campaign(m_redisUrl, Total, Envelopes, 4, url);
+    const KeySchema &keys = campaign.keys;
+    const qint64 campaignId = campaign.id;
+    const CampaignPools &pools = campaign.pools;
     // 500 users of pool 0 (five per envelope it holds) and 100 of each other pool: pool 0 runs dry
     // first, and its users take what the others have left.
     QList<qint64> users = usersOfPool(pools, 0, 500);
@@ -235,9 +265,7 @@ void TestCampaignPools::dryPoolBorrowsInAStorm()
     QCOMPARE(sum, Total);
     QVERIFY2(borrowedByPool0 > 0, "pool 0's users got envelopes of other pools");
 
-    SqlConnection sql(url);
-    CampaignService service(redis, sql, keys);
-    const CampaignSummary summary = service.show(campaignId);
+    const CampaignSummary summary = campaign.service.show(campaignId);
     QCOMPARE(summary.grabbedCount, Envelopes);
     QCOMPARE(summary.grabbedCents, Total);
     QCOMPARE(summary.remainingCount, 0LL);
@@ -250,35 +278,23 @@ void TestCampaignPools::dryPoolBorrowsInAStorm()
     QCOMPARE(borrowed, borrowedByPool0);
 
     // The worker drains every pool's queue; each grab is persisted and paid once.
-    QTemporaryDir errors;
-    SimulatedPayoutGateway gateway(redis, keys.prefix(), SimulationKnobs{}, 3);
-    EnvelopeDrainOptions options;
-    options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
-    const EnvelopeDrainStats drained = EnvelopeDrain(redis, sql, keys, QStringLiteral("w1"), gateway, options).drainAll();
+    const EnvelopeDrainStats drained = campaign.drain();
     QCOMPARE(drained.persisted, Envelopes);
     QCOMPARE(drained.paid, Envelopes);
-    const auto providerAmount = [&](const QString &key) { return gateway.paidAmount(key); };
-    const QList<Violation> violations = CampaignVerifier(redis, sql, keys, providerAmount).verify(campaignId);
-    QVERIFY2(violations.isEmpty(), qPrintable(violationsText(violations)));
-
-    const Campaign closed = service.close(campaignId);
-    QCOMPARE(closed.refundedCents, 0LL);
-    QVERIFY(CampaignVerifier(redis, sql, keys, providerAmount).verify(campaignId).isEmpty());
+    QCOMPARE(campaign.violations(), QString());
+    QCOMPARE(campaign.service.close(campaignId).refundedCents, 0LL);
+    QCOMPARE(campaign.violations(), QString());
 }
 
 void TestCampaignPools::interruptedLendIsFinished()
 {
-    const DbUrl url = test::sqliteUrl();
-    test::resetTables(url);
-    RedisClient redis(m_redisUrl);
-    SqlConnection sql(url);
-    const KeySchema keys(test::uniquePrefix());
-    CampaignService service(redis, sql, keys);
-    const qint64 id = service.create(pooledDraft(10'000, 6, 2), Now).id;  // three envelopes a pool
-    service.launch(id);
-    const CampaignPools pools = CampaignPools::read(redis, keys, id);
+    Launched campaign(m_redisUrl, 10'000, 6, 2);  // three envelopes a pool
+    RedisClient &redis = campaign.redis;
+    const KeySchema &keys = campaign.keys;
+    GrabService &grabs = campaign.grabs;
+    const CampaignPools &pools = campaign.pools;
+    const qint64 id = campaign.id;
     const QList<qint64> home0 = usersOfPool(pools, 0, 5);
-    GrabService grabs(redis, keys);
     for (int i = 0; i < 3; ++i)
         QCOMPARE(grabs.grab(id, home0[i], Now).status, QStringLiteral("ok"));  // pool 0 is now dry
 
@@ -291,7 +307,7 @@ void TestCampaignPools::interruptedLendIsFinished()
     QCOMPARE(lending.lentCount(pools), 2LL);
     QCOMPARE(redis.command({"LLEN", keys.campaignPool(pools.name(1))}).toInteger(), 1LL);
     // While they are lent, verify waits (no violation) and the money adds up.
-    QVERIFY2(CampaignVerifier(redis, sql, keys).verify(id).isEmpty(), qPrintable(violationsText(CampaignVerifier(redis, sql, keys).verify(id))));
+    QCOMPARE(campaign.violations(), QString());
 
     // Too young to be taken for interrupted: left alone.
     QCOMPARE(lending.settleLent(pools, 10'000, Now + 5'000).found, 0LL);
@@ -314,24 +330,21 @@ void TestCampaignPools::interruptedLendIsFinished()
     QCOMPARE(grabs.grab(id, usersOfPool(pools, 1, 1).first(), Now).status, QStringLiteral("ok"));
     QCOMPARE(grabs.grab(id, usersOfPool(pools, 1, 2).last(), Now).status, QStringLiteral("sold_out"));
     QCOMPARE(grabs.grab(id, usersOfPool(pools, 0, 6).last(), Now).status, QStringLiteral("sold_out"));
-    const CampaignSummary summary = service.show(id);
+    const CampaignSummary summary = campaign.service.show(id);
     QCOMPARE(summary.grabbedCount, 6LL);
     QCOMPARE(summary.grabbedCents, 10'000LL);
-    QVERIFY2(CampaignVerifier(redis, sql, keys).verify(id).isEmpty(), qPrintable(violationsText(CampaignVerifier(redis, sql, keys).verify(id))));
+    QCOMPARE(campaign.violations(), QString());
 }
 
 void TestCampaignPools::closeSettlesLentEnvelopes()
 {
-    const DbUrl url = test::sqliteUrl();
-    test::resetTables(url);
-    RedisClient redis(m_redisUrl);
-    SqlConnection sql(url);
-    const KeySchema keys(test::uniquePrefix());
-    CampaignService service(redis, sql, keys);
-    const qint64 id = service.create(pooledDraft(9'000, 9, 3), Now).id;
-    service.launch(id);
-    const CampaignPools pools = CampaignPools::read(redis, keys, id);
-    GrabService grabs(redis, keys);
+    Launched campaign(m_redisUrl, 9'000, 9, 3);
+    RedisClient &redis = campaign.redis;
+    const KeySchema &keys = campaign.keys;
+    GrabService &grabs = campaign.grabs;
+    const CampaignPools &pools = campaign.pools;
+    CampaignService &service = campaign.service;
+    const qint64 id = campaign.id;
     const QList<qint64> home2 = usersOfPool(pools, 2, 5);
     for (int i = 0; i < 3; ++i)
         QCOMPARE(grabs.grab(id, home2[i], Now).status, QStringLiteral("ok"));
@@ -348,54 +361,39 @@ void TestCampaignPools::closeSettlesLentEnvelopes()
     const GrabOutcome kept = grabs.grab(id, home2[3], Now);
     QCOMPARE(kept.status, QStringLiteral("not_live"));
     QCOMPARE(redis.command({"HGET", keys.campaignDraws(pools.name(2)), QByteArray::number(home2[3])}).toBytes(), lent.elements.at(1).toBytes());
-    QVERIFY2(CampaignVerifier(redis, sql, keys).verify(id).isEmpty(), qPrintable(violationsText(CampaignVerifier(redis, sql, keys).verify(id))));
+    QCOMPARE(campaign.violations(), QString());
 }
 
 void TestCampaignPools::grabWaitWithoutReplicas()
 {
     // The private redis-server has no replica: WAIT gives up after its timeout and says 0. The
     // grab still happened (the envelope is the user's) and says how many replicas had it.
-    const DbUrl url = test::sqliteUrl();
-    test::resetTables(url);
-    RedisClient redis(m_redisUrl);
-    SqlConnection sql(url);
-    const KeySchema keys(test::uniquePrefix());
-    CampaignService service(redis, sql, keys);
-    const qint64 id = service.create(pooledDraft(300, 3, 1), Now).id;
-    service.launch(id);
-    const GrabOutcome outcome = GrabService(redis, keys, GrabWait{1, 5}).grab(id, 9, Now);
+    Launched campaign(m_redisUrl, 300, 3, 1);
+    const GrabOutcome outcome = GrabService(campaign.redis, campaign.keys, GrabWait{1, 5}).grab(campaign.id, 9, Now);
     QCOMPARE(outcome.status, QStringLiteral("ok"));
     QCOMPARE(outcome.replicas, 0);
-    QCOMPARE(GrabService(redis, keys).grab(id, 9, Now).seq, outcome.seq);
+    QCOMPARE(campaign.grabs.grab(campaign.id, 9, Now).seq, outcome.seq);
 }
 
 void TestCampaignPools::repairRebuildsEveryPool()
 {
     // Redis forgets two of three pools (the first one's names field with it), with grabs both
     // persisted and still queued; the repair rebuilds each pool from the ledger and the queues.
-    const DbUrl url = test::sqliteUrl();
-    test::resetTables(url);
-    RedisClient redis(m_redisUrl);
-    SqlConnection sql(url);
-    const KeySchema keys(test::uniquePrefix());
-    CampaignService service(redis, sql, keys);
-    const qint64 id = service.create(pooledDraft(30'000, 30, 3), Now).id;
-    service.launch(id);
-    const CampaignPools pools = CampaignPools::read(redis, keys, id);
-    GrabService grabs(redis, keys);
+    Launched campaign(m_redisUrl, 30'000, 30, 3);
+    RedisClient &redis = campaign.redis;
+    SqlConnection &sql = campaign.sql;
+    const KeySchema &keys = campaign.keys;
+    GrabService &grabs = campaign.grabs;
+    const CampaignPools &pools = campaign.pools;
+    const qint64 id = campaign.id;
     QList<qint64> users = usersOfPool(pools, 0, 14);  // pool 0 has 10: four of them borrow
     users << usersOfPool(pools, 1, 3, 1'000) << usersOfPool(pools, 2, 3, 1'000);
     QHash<qint64, GrabOutcome> won;
     for (qsizetype i = 0; i < users.size(); ++i) {
         won.insert(users[i], grabs.grab(id, users[i], Now));
         QCOMPARE(won[users[i]].status, QStringLiteral("ok"));
-        if (i == 9) {  // the first ten persisted and paid; the rest stay queued
-            QTemporaryDir errors;
-            SimulatedPayoutGateway gateway(redis, keys.prefix(), SimulationKnobs{}, 3);
-            EnvelopeDrainOptions options;
-            options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
-            EnvelopeDrain(redis, sql, keys, QStringLiteral("w1"), gateway, options).drainAll();
-        }
+        if (i == 9)
+            QCOMPARE(campaign.drain().persisted, 10LL);  // the first ten persisted and paid; the rest stay queued
     }
     CampaignRepair repair(redis, sql, keys);
     QVERIFY(repair.consistent(id));
@@ -436,16 +434,10 @@ void TestCampaignPools::repairRebuildsEveryPool()
     }
     QCOMPARE(seqs.size(), 30);
     QCOMPARE(cents, 30'000LL);
-    QTemporaryDir errors;
-    SimulatedPayoutGateway gateway(redis, keys.prefix(), SimulationKnobs{}, 3);
-    EnvelopeDrainOptions options;
-    options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
-    const EnvelopeDrainStats drained = EnvelopeDrain(redis, sql, keys, QStringLiteral("w1"), gateway, options).drainAll();
+    const EnvelopeDrainStats drained = campaign.drain();
     QCOMPARE(drained.persisted, 20LL);
     QCOMPARE(drained.refused, 0LL);
-    const auto providerAmount = [&](const QString &key) { return gateway.paidAmount(key); };
-    const QList<Violation> violations = CampaignVerifier(redis, sql, keys, providerAmount).verify(id);
-    QVERIFY2(violations.isEmpty(), qPrintable(violationsText(violations)));
+    QCOMPARE(campaign.violations(), QString());
 }
 
 LANTERN_TEST_SUITE(TestCampaignPools);
