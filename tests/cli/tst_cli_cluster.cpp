@@ -219,10 +219,7 @@ void TestCliCluster::badInputWritesNothingOnACluster()
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     const QString prefix = lantern::test::uniquePrefix();
     const Lanternd lanternd(m_cluster.urlText(), sql.url, prefix, QStringLiteral("2026-11-23"));
-    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "500", "--count", "5"}));
-    LANTERND_VERIFY_OK(created);
-    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    LANTERND_LAUNCH_CAMPAIGN(id, lanternd, cliArgs({"--name", "gala", "--total-cents", "500", "--count", "5"}));
     LANTERND_VERIFY_OK(lanternd.run(cliArgs({"checkin", "--uid", "5"})));
 
     lantern::RedisClient redis(m_cluster.url());
@@ -337,10 +334,7 @@ void TestCliCluster::campaignRepairOnACluster()
     // read before and after it.
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     const Lanternd lanternd(m_cluster.urlText(), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
-    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "500", "--count", "5"}));
-    LANTERND_VERIFY_OK(created);
-    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    LANTERND_LAUNCH_CAMPAIGN(id, lanternd, cliArgs({"--name", "gala", "--total-cents", "500", "--count", "5"}));
     for (const char *uid : {"1", "2"})
         LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QLatin1String(uid)}));
     LANTERND_VERIFY_OK(lanternd.run(cliArgs({"work", "--once"})));
@@ -358,10 +352,7 @@ void TestCliCluster::campaignRepairOnACluster()
     QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 1);
 
     // A campaign of three sub-pools, one on each master: every pool rebuilt, each under its own lock.
-    const Result pooled = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "900", "--count", "9", "--pools", "3"}));
-    LANTERND_VERIFY_OK(pooled);
-    const QString pooledId = QString::number(pooled.json().value(QLatin1String("id")).toInteger());
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), pooledId}));
+    LANTERND_LAUNCH_CAMPAIGN(pooledId, lanternd, cliArgs({"--name", "gala", "--total-cents", "900", "--count", "9", "--pools", "3"}));
     for (int uid = 1; uid <= 5; ++uid)
         LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), pooledId, QStringLiteral("--uid"), QString::number(uid)}));
     const Result rebuilt = lanternd.run({QStringLiteral("campaign"), QStringLiteral("repair"), QStringLiteral("--id"), pooledId});
@@ -382,10 +373,7 @@ void TestCliCluster::grabWaitsForTheReplica()
 {
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     const Lanternd lanternd(m_cluster.urlText(), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
-    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "500", "--count", "5"}));
-    LANTERND_VERIFY_OK(created);
-    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    LANTERND_LAUNCH_CAMPAIGN(id, lanternd, cliArgs({"--name", "gala", "--total-cents", "500", "--count", "5"}));
     for (const char *bad : {"0/50", "1", "1/0", "17/50", "1/10001", "one/50", "1/50/2"}) {
         const Result refused = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("1"),
                                              QStringLiteral("--grab-wait"), QLatin1String(bad)});
