@@ -5,13 +5,15 @@
 // checked on the master that serves it, over a connection of the test's own.
 #include "checkin/checkinlayout.h"
 #include "checkin/checkinservice.h"
+#include "envelope/campaignpools.h"
 #include "envelope/campaignservice.h"
+#include "envelope/campaignverifier.h"
 #include "envelope/grabservice.h"
 #include "redis/keyschema.h"
 #include "redis/keyslot.h"
-#include "redis/rediscluster.h"
 #include "redis/redisclient.h"
 #include "redis/rediscluster.h"
+#include "redis/rediserror.h"
 #include "sql/sqlconnection.h"
 #include "testcluster.h"
 #include "testservers.h"
@@ -40,6 +42,8 @@ private Q_SLOTS:
     void checkinsLandOnEveryMaster();
     void monthWithAMakeup();
     void grabStormOverCampaignsOnEveryMaster();
+    void subPoolsOnEveryMasterBorrowWhenDry();
+    void grabWaitsForItsReplica();
 
 private:
     test::TestCluster m_cluster;
@@ -197,6 +201,144 @@ void TestClusterServices::grabStormOverCampaignsOnEveryMaster()
         QCOMPARE(m_cluster.checked(it.key(), {"HLEN", keys.campaignDraws(id)}).integer, Count);
         QCOMPARE(m_cluster.checked(it.key(), {"LLEN", keys.campaignTasks(id)}).integer, Count);
     }
+}
+
+void TestClusterServices::subPoolsOnEveryMasterBorrowWhenDry()
+{
+    const DbUrl db = test::sqliteUrl();
+    test::resetTables(db);
+    const KeySchema keys(test::uniquePrefix());
+    constexpr qint64 Count = 90;  // 30 a pool
+    constexpr qint64 Total = 9'000;
+    RedisClient redis(m_url);
+    SqlConnection sql(db);
+    CampaignService service(redis, sql, keys);
+    CampaignDraft draft;
+    draft.name = QStringLiteral("one giant campaign");
+    draft.totalCents = Total;
+    draft.count = Count;
+    draft.seed = 5;
+    draft.pools = 3;
+    const qint64 id = service.create(draft, ClusterNow).id;
+    service.launch(id);
+
+    // The pools' tags were chosen so each lands on another master.
+    const CampaignPools pools = CampaignPools::read(redis, keys, id);
+    QSet<int> owners;
+    for (const QByteArray &pool : pools.names())
+        owners.insert(m_cluster.masterOf(m_cluster.keySlot(keys.campaignPool(pool))));
+    QCOMPARE(owners.size(), 3);
+
+    // 70 users of pool 0 and 15 of each other: pool 0 runs dry first and borrows across masters.
+    QList<qint64> users;
+    for (qint64 uid = 1; users.size() < 70; ++uid) {
+        if (pools.homeOf(uid) == 0)
+            users << uid;
+    }
+    for (int home = 1; home < 3; ++home) {
+        int taken = 0;
+        for (qint64 uid = 100'000; taken < 15; ++uid) {
+            if (pools.homeOf(uid) == home) {
+                users << uid;
+                ++taken;
+            }
+        }
+    }
+    std::mutex mutex;
+    QMap<qint64, GrabOutcome> won;
+    int soldOut = 0;
+    std::atomic<int> failures{0};
+    std::vector<std::thread> clients;
+    for (int c = 0; c < 4; ++c) {
+        clients.emplace_back([&, c] {
+            try {
+                RedisClient client(m_url);
+                GrabService grabs(client, keys);
+                for (qsizetype i = c; i < users.size(); i += 4) {
+                    const GrabOutcome outcome = grabs.grab(id, users[i], ClusterNow);
+                    const std::lock_guard lock(mutex);
+                    if (outcome.status == QLatin1String("ok"))
+                        won.insert(users[i], outcome);
+                    else if (outcome.status == QLatin1String("sold_out"))
+                        ++soldOut;
+                    else
+                        ++failures;
+                }
+            } catch (const std::exception &) {
+                ++failures;
+            }
+        });
+    }
+    for (std::thread &client : clients)
+        client.join();
+    QCOMPARE(failures.load(), 0);
+    QCOMPARE(qint64(won.size()), Count);
+    QCOMPARE(qint64(soldOut), qint64(users.size()) - Count);
+    QSet<qint64> seqs;
+    qint64 sum = 0;
+    int borrowed = 0;
+    for (auto it = won.cbegin(); it != won.cend(); ++it) {
+        seqs.insert(it->seq);
+        sum += it->amountCents;
+        borrowed += pools.poolOfSeq(it->seq) != pools.homeOf(it.key()) ? 1 : 0;
+    }
+    QCOMPARE(qint64(seqs.size()), Count);
+    QCOMPARE(sum, Total);
+    // At least 60 of the winners live in pool 0, which held 30: the rest came from other masters.
+    QVERIFY2(borrowed >= 30, qPrintable(QString::number(borrowed)));
+    // On each pool's own master: the pool empty, nothing lent, a draw and a task per home user.
+    qint64 draws = 0;
+    for (int index = 0; index < 3; ++index) {
+        const QByteArray &pool = pools.name(index);
+        const int owner = m_cluster.masterOf(m_cluster.keySlot(keys.campaignPool(pool)));
+        QCOMPARE(m_cluster.checked(owner, {"LLEN", keys.campaignPool(pool)}).integer, 0LL);
+        QCOMPARE(m_cluster.checked(owner, {"HLEN", keys.campaignLent(pool)}).integer, 0LL);
+        const qint64 held = m_cluster.checked(owner, {"HLEN", keys.campaignDraws(pool)}).integer;
+        QCOMPARE(m_cluster.checked(owner, {"LLEN", keys.campaignTasks(pool)}).integer, held);
+        draws += held;
+    }
+    QCOMPARE(draws, Count);
+    const GrabOutcome again = GrabService(redis, keys).grab(id, won.firstKey(), ClusterNow);
+    QCOMPARE(again.status, QStringLiteral("already"));
+    QCOMPARE(again.seq, won.first().seq);
+    QVERIFY(CampaignVerifier(redis, sql, keys).verify(id).isEmpty());
+    QCOMPARE(service.close(id).refundedCents, 0LL);
+}
+
+void TestClusterServices::grabWaitsForItsReplica()
+{
+    // grab-wait: each write round ends with WAIT, which the client sends to the node of the script
+    // before it. Every master here has one replica, so each grab is acknowledged by it; a borrowed
+    // grab waits after its lend and its receive, on two masters.
+    const DbUrl db = test::sqliteUrl();
+    test::resetTables(db);
+    const KeySchema keys(test::uniquePrefix());
+    RedisClient redis(m_url);
+    SqlConnection sql(db);
+    CampaignService service(redis, sql, keys);
+    CampaignDraft draft;
+    draft.name = QStringLiteral("waited");
+    draft.totalCents = 600;
+    draft.count = 6;
+    draft.pools = 3;
+    const qint64 id = service.create(draft, ClusterNow).id;
+    service.launch(id);
+    const CampaignPools pools = CampaignPools::read(redis, keys, id);
+    GrabService grabs(redis, keys, GrabWait{1, 2000});
+    QList<qint64> home0;
+    for (qint64 uid = 1; home0.size() < 4; ++uid) {
+        if (pools.homeOf(uid) == 0)
+            home0 << uid;
+    }
+    for (const qint64 uid : std::as_const(home0)) {  // two from pool 0, then two borrowed
+        const GrabOutcome outcome = grabs.grab(id, uid, ClusterNow);
+        QCOMPARE(outcome.status, QStringLiteral("ok"));
+        QCOMPARE(outcome.replicas, 1);
+    }
+    QCOMPARE(GrabService(redis, keys).grab(id, home0.first(), ClusterNow).replicas, -1);  // off: no WAIT sent
+
+    // WAIT on its own has no node to go to on a cluster: refused before anything is sent.
+    QVERIFY_THROWS_EXCEPTION(RedisClusterRefusal, redis.command({"WAIT", "1", "10"}));
 }
 
 LANTERN_TEST_SUITE(TestClusterServices);

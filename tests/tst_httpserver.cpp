@@ -7,6 +7,10 @@
 #include "core/config.h"
 #include "core/errors.h"
 #include "serve/httpserver.h"
+#include "envelope/campaignservice.h"
+#include "redis/keyschema.h"
+#include "redis/redisclient.h"
+#include "sql/sqlconnection.h"
 #include "testservers.h"
 #include "testsuite.h"
 #include "token/usertoken.h"
@@ -27,10 +31,10 @@ namespace {
 
 const QByteArray TokenSecret = QByteArrayLiteral("in-process-serve-secret");
 
-Config serverConfig(const QString &prefix)
+Config serverConfig(const QString &prefix, const DbUrl &db = test::sqliteUrl())
 {
     return Config::resolve({{QStringLiteral("redis"), qEnvironmentVariable("LANTERN_TEST_REDIS")},
-                            {QStringLiteral("db"), test::sqliteUrl().redacted()},
+                            {QStringLiteral("db"), db.redacted()},
                             {QStringLiteral("prefix"), prefix},
                             {QStringLiteral("today"), QStringLiteral("2026-11-23")},
                             {QStringLiteral("token-secret"), QString::fromLatin1(TokenSecret)}},
@@ -75,6 +79,7 @@ class TestHttpServer final : public QObject {
 
 private Q_SLOTS:
     void servesInProcess();
+    void campaignOfSubPools();
     void badAddressesAreRefused_data();
     void badAddressesAreRefused();
     void aPortTakenIsAClearError();
@@ -104,6 +109,51 @@ void TestHttpServer::servesInProcess()
     QCOMPARE(shared.metrics().requests(ApiEndpoint::Checkin, 401), quint64(1));
     QCOMPARE(shared.metrics().requests(ApiEndpoint::Health, 200), quint64(1));
     QCOMPARE(ask(server.port(), "GET", "/healthz").status, 0);  // nothing listens any more
+}
+
+void TestHttpServer::campaignOfSubPools()
+{
+    // Grabs and GET /v1/campaigns/{id} of a campaign of three sub-pools: the pools' counts are
+    // summed, and the caller's envelope is read from its home pool.
+    const QString prefix = test::uniquePrefix();
+    const DbUrl db = test::sqliteUrl();
+    test::resetTables(db);
+    qint64 id = 0;
+    {
+        RedisClient redis(RedisUrl::parse(qEnvironmentVariable("LANTERN_TEST_REDIS")));
+        SqlConnection sql(db);
+        const KeySchema keys(prefix);
+        CampaignService service(redis, sql, keys);
+        CampaignDraft draft;
+        draft.name = QStringLiteral("http pools");
+        draft.totalCents = 3'000;
+        draft.count = 6;
+        draft.pools = 3;
+        id = service.create(draft, 1795000000000).id;
+        service.launch(id);
+    }
+    ApiShared shared(serverConfig(prefix, db));
+    HttpServer server(shared, HttpServer::parseAddress(QStringLiteral("127.0.0.1:0")), 2);
+    const QByteArray path = "/v1/campaigns/" + QByteArray::number(id);
+    qint64 cents = 0;
+    for (qint64 uid = 1; uid <= 8; ++uid) {
+        const Answer grab = ask(server.port(), "POST", path + "/grab", bearerFor(uid));
+        QCOMPARE(grab.status, 200);
+        const QString status = grab.json.value(QLatin1String("status")).toString();
+        QCOMPARE(status, uid <= 6 ? QStringLiteral("ok") : QStringLiteral("sold_out"));  // a dry home pool borrows until all are dry
+        cents += grab.json.value(QLatin1String("amount_cents")).toInteger();
+        const Answer shown = ask(server.port(), "GET", path, bearerFor(uid));
+        QCOMPARE(shown.status, 200);
+        QCOMPARE(shown.json.value(QLatin1String("grabbed_count")).toInteger(), std::min<qint64>(uid, 6));
+        QCOMPARE(shown.json.value(QLatin1String("remaining_count")).toInteger(), 6 - std::min<qint64>(uid, 6));
+        if (uid <= 6)
+            QCOMPARE(shown.json.value(QLatin1String("mine")).toObject().value(QLatin1String("envelope")).toInteger(),
+                     grab.json.value(QLatin1String("envelope")).toInteger());
+        else
+            QVERIFY(shown.json.value(QLatin1String("mine")).isNull());
+    }
+    QCOMPARE(cents, 3'000);
+    server.stop();
 }
 
 void TestHttpServer::badAddressesAreRefused_data()

@@ -136,6 +136,18 @@
         <source>campaign %1 is being repaired from the ledger; try again in a moment</source>
         <translation>campaign %1 is being repaired from the ledger; try again in a moment</translation>
     </message>
+    <message>
+        <source>invalid --pools %1: expected 1 to %2</source>
+        <translation>invalid --pools %1: expected 1 to %2</translation>
+    </message>
+    <message>
+        <source>invalid --pools %1: a campaign of %2 envelopes has at most %2 pools</source>
+        <translation>invalid --pools %1: a campaign of %2 envelopes has at most %2 pools</translation>
+    </message>
+    <message>
+        <source>campaign %1&apos;s pool names in SQL are not a list of its %2 pools</source>
+        <translation>campaign %1&apos;s pool names in SQL are not a list of its %2 pools</translation>
+    </message>
 </context>
 <context>
     <name>CampaignVerifier</name>
@@ -190,6 +202,10 @@
     <message>
         <source>%1 grabs (%2 cents) in Redis, %3 rows (%4 cents) in SQL</source>
         <translation>%1 grabs (%2 cents) in Redis, %3 rows (%4 cents) in SQL</translation>
+    </message>
+    <message>
+        <source>%1 envelopes left in the pools and %2 grabbed, of %3</source>
+        <translation>%1 envelopes left in the pools and %2 grabbed, of %3</translation>
     </message>
 </context>
 <context>
@@ -563,6 +579,17 @@
     </message>
 </context>
 <context>
+    <name>lantern::CampaignPools</name>
+    <message>
+        <source>campaign %1&apos;s pools field in Redis is not a list of its pools: %2</source>
+        <translation>campaign %1&apos;s pools field in Redis is not a list of its pools: %2</translation>
+    </message>
+    <message>
+        <source>invalid --pools %1: expected 1 to %2</source>
+        <translation>invalid --pools %1: expected 1 to %2</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CampaignPreviewer</name>
     <message>
         <source>Not enough memory to preview this many envelopes.</source>
@@ -738,6 +765,18 @@
     <message>
         <source>read-only switch</source>
         <translation>read-only switch</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected REPLICAS/MILLISECONDS such as 1/50</source>
+        <translation>invalid %1 &apos;%2&apos;: expected REPLICAS/MILLISECONDS such as 1/50</translation>
+    </message>
+    <message>
+        <source>replicas to wait for</source>
+        <translation>replicas to wait for</translation>
+    </message>
+    <message>
+        <source>wait for replicas, in milliseconds</source>
+        <translation>wait for replicas, in milliseconds</translation>
     </message>
 </context>
 <context>

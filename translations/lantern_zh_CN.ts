@@ -135,6 +135,18 @@
         <source>campaign %1 is being repaired from the ledger; try again in a moment</source>
         <translation>活动 %1 正在依据账本修复；请稍后重试</translation>
     </message>
+    <message>
+        <source>invalid --pools %1: expected 1 to %2</source>
+        <translation>无效的 --pools %1：应为 1 到 %2</translation>
+    </message>
+    <message>
+        <source>invalid --pools %1: a campaign of %2 envelopes has at most %2 pools</source>
+        <translation>无效的 --pools %1：%2 个红包的活动最多有 %2 个子池</translation>
+    </message>
+    <message>
+        <source>campaign %1&apos;s pool names in SQL are not a list of its %2 pools</source>
+        <translation>活动 %1 在 SQL 中的子池名称不是其 %2 个子池的列表</translation>
+    </message>
 </context>
 <context>
     <name>CampaignVerifier</name>
@@ -189,6 +201,10 @@
     <message>
         <source>%1 grabs (%2 cents) in Redis, %3 rows (%4 cents) in SQL</source>
         <translation>Redis 中有 %1 次抢红包（%2 分），SQL 中有 %3 行（%4 分）</translation>
+    </message>
+    <message>
+        <source>%1 envelopes left in the pools and %2 grabbed, of %3</source>
+        <translation>子池中剩余 %1 个红包，已抢 %2 个，共 %3 个</translation>
     </message>
 </context>
 <context>
@@ -561,6 +577,17 @@
     </message>
 </context>
 <context>
+    <name>lantern::CampaignPools</name>
+    <message>
+        <source>campaign %1&apos;s pools field in Redis is not a list of its pools: %2</source>
+        <translation>活动 %1 在 Redis 中的 pools 字段不是其子池的列表：%2</translation>
+    </message>
+    <message>
+        <source>invalid --pools %1: expected 1 to %2</source>
+        <translation>无效的 --pools %1：应为 1 到 %2</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CampaignPreviewer</name>
     <message>
         <source>Not enough memory to preview this many envelopes.</source>
@@ -736,6 +763,18 @@
     <message>
         <source>read-only switch</source>
         <translation>只读开关</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected REPLICAS/MILLISECONDS such as 1/50</source>
+        <translation>无效的 %1“%2”：应为 副本数/毫秒，例如 1/50</translation>
+    </message>
+    <message>
+        <source>replicas to wait for</source>
+        <translation>要等待的副本数</translation>
+    </message>
+    <message>
+        <source>wait for replicas, in milliseconds</source>
+        <translation>等待副本的时间（毫秒）</translation>
     </message>
 </context>
 <context>

@@ -43,7 +43,7 @@ int runTransition(CommandContext &context, Transition transition)
 int runCampaignCreate(CommandContext &context)
 {
     requireOnly(context.line(), {QStringLiteral("name"), QStringLiteral("total-cents"), QStringLiteral("count"), QStringLiteral("min-cents"),
-                                 QStringLiteral("algorithm"), QStringLiteral("seed"), QStringLiteral("max-attempts"), QStringLiteral("operator")});
+                                 QStringLiteral("algorithm"), QStringLiteral("seed"), QStringLiteral("max-attempts"), QStringLiteral("pools"), QStringLiteral("operator")});
     const CommandLine &line = context.line();
     CampaignDraft draft;
     draft.name = line.required(QStringLiteral("name"));
@@ -51,6 +51,7 @@ int runCampaignCreate(CommandContext &context)
     draft.count = line.integer(QStringLiteral("count"), 1, 10'000'000);
     draft.minCents = line.integer(QStringLiteral("min-cents"), 1, MaxId, 1);
     draft.maxAttempts = int(line.integer(QStringLiteral("max-attempts"), 1, 1000, 9));
+    draft.pools = int(line.integer(QStringLiteral("pools"), 1, CampaignPools::MaxPools, 1));
     const QString algorithm = line.value(QStringLiteral("algorithm"), QStringLiteral("double-mean"));
     const auto parsed = splitAlgorithmFromName(algorithm);
     if (!parsed)
@@ -124,6 +125,18 @@ int runCampaignShow(CommandContext &context)
         json.insert(QStringLiteral("refused_count"), summary.refusedCount);
         json.insert(QStringLiteral("refused_cents"), summary.refusedCents);
     }
+    if (summary.pools.size() > 1) {
+        QJsonArray pools;
+        for (const PoolProgress &pool : summary.pools)
+            pools.append(QJsonObject{{QStringLiteral("pool"), QString::fromLatin1(pool.name)},
+                                     {QStringLiteral("count"), pool.count},
+                                     {QStringLiteral("remaining_count"), pool.remainingCount},
+                                     {QStringLiteral("grabbed_count"), pool.grabbedCount},
+                                     {QStringLiteral("grabbed_cents"), pool.grabbedCents},
+                                     {QStringLiteral("borrowed_count"), pool.borrowedCount},
+                                     {QStringLiteral("lent_in_flight"), pool.lentInFlight}});
+        json.insert(QStringLiteral("pools"), pools);
+    }
     printJson(json);
     return 0;
 }
@@ -133,19 +146,14 @@ int runGrab(CommandContext &context)
     requireOnly(context.line(), {QStringLiteral("campaign"), QStringLiteral("uid"), QStringLiteral("token")});
     const qint64 campaignId = context.line().integer(QStringLiteral("campaign"), 1, MaxId);
     const qint64 uid = context.user();
-    const GrabOutcome outcome = GrabService(context.redis(), context.keys()).grab(campaignId, uid, context.nowMs());
+    const GrabOutcome outcome = GrabService(context.redis(), context.keys(), context.config().grabWait).grab(campaignId, uid, context.nowMs());
     // A campaign that never reached Redis is a draft or does not exist; only SQL can tell, and
     // only this cold path asks it (a launched campaign always has its meta hash).
     if (outcome.status == QLatin1String("not_live")
         && context.redis().command({QByteArrayLiteral("EXISTS"), context.keys().campaignMeta(campaignId)}).toInteger() == 0
         && !CampaignStore(context.sql()).find(campaignId))
         throw InvalidInputError(CampaignService::tr("no campaign with id %1").arg(campaignId));
-    QJsonObject json{{QStringLiteral("status"), outcome.status}};
-    if (outcome.seq > 0) {
-        json.insert(QStringLiteral("amount_cents"), outcome.amountCents);
-        json.insert(QStringLiteral("envelope"), outcome.seq);
-    }
-    printJson(json);
+    printJson(grabOutcomeJson(outcome));
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "envelope/campaignrepair.h"
 #include "envelope/envelopedrain.h"
 #include "envelope/enveloperecovery.h"
+#include "envelope/poollending.h"
 #include "payout/payoutgateway.h"
 #include "payout/payoutratelimit.h"
 #include "commandcontext.h"
@@ -309,6 +310,8 @@ int runRecover(CommandContext &context)
     CheckinRecovery checkins(context.redis(), sql, context.keys());
     EnvelopeRecovery payouts(context.redis(), sql, context.keys());
     const RecoveryReport report = BackupQueueRecovery(context.redis(), context.keys(), {&checkins, &payouts}).recover(worker);
+    // Grabs of sub-pooled campaigns interrupted between their lend and their settle (docs/cluster.md).
+    const LentSettlement lent = PoolLending(context.redis(), context.keys()).settleEveryCampaign(LentGraceMs, context.nowMs());
     if (report.reclaimed > 0 || worker) {
         AuditLog(sql).record(context.actor(), QStringLiteral("queue.recover"), worker.value_or(QStringLiteral("expired-workers")),
                              {{QStringLiteral("workers"), QJsonArray::fromStringList(report.workers)},
@@ -317,11 +320,14 @@ int runRecover(CommandContext &context)
                               {QStringLiteral("dead_lettered"), report.deadLettered}},
                              context.nowMs());
     }
-    printJson({{QStringLiteral("reclaimed"), report.reclaimed},
-               {QStringLiteral("requeued"), report.requeued},
-               {QStringLiteral("completed"), report.completed},
-               {QStringLiteral("dead_lettered"), report.deadLettered},
-               {QStringLiteral("workers"), QJsonArray::fromStringList(report.workers)}});
+    QJsonObject json{{QStringLiteral("reclaimed"), report.reclaimed},
+                     {QStringLiteral("requeued"), report.requeued},
+                     {QStringLiteral("completed"), report.completed},
+                     {QStringLiteral("dead_lettered"), report.deadLettered},
+                     {QStringLiteral("workers"), QJsonArray::fromStringList(report.workers)}};
+    if (lent.found > 0)
+        json.insert(QStringLiteral("lent_settled"), QJsonObject{{QStringLiteral("kept"), lent.kept}, {QStringLiteral("returned"), lent.returned + lent.refunded}});
+    printJson(json);
     return 0;
 }
 

@@ -1,9 +1,12 @@
 #include "api/apicalls.h"
 
+#include "envelope/campaignpools.h"
+
 #include "api/resultjson.h"
 #include "checkin/checkinrun.h"
 #include "core/errors.h"
 #include "core/monotonicclock.h"
+#include "envelope/campaignpools.h"
 #include "envelope/grabservice.h"
 #include "redis/keyschema.h"
 #include "redis/rediserror.h"
@@ -39,12 +42,14 @@ private:
 
 class GrabCall final : public ApiCall {
 public:
-    GrabCall(ApiShared &shared, qint64 campaignId, qint64 uid, qint64 nowMs) : m_shared(shared), m_run(shared.keys(), campaignId, uid, nowMs) {}
+    GrabCall(ApiShared &shared, qint64 campaignId, qint64 uid, qint64 nowMs) : m_shared(shared), m_run(shared.keys(), campaignId, uid, nowMs, shared.config().grabWait) {}
     QList<QByteArrayList> nextRound() override { return m_run.nextRound(); }
     void takeReplies(std::vector<RedisValue> replies) override { m_run.takeReplies(std::move(replies)); }
     ApiResponse response() const override
     {
         m_shared.metrics().recordGrab(m_run.outcome().status);
+        if (m_run.outcome().replicas >= 0 && m_run.outcome().replicas < m_shared.config().grabWait.replicas)
+            m_shared.metrics().recordUnreplicatedGrab();
         return apiJson(grabOutcomeJson(m_run.outcome()));
     }
 
@@ -53,14 +58,19 @@ private:
     GrabRun m_run;
 };
 
-/** GET /v1/campaigns/{id}: status and counts, and the caller's own envelope, in one round. */
+/** GET /v1/campaigns/{id}: status and counts, and the caller's own envelope: one round for a
+    campaign of one pool, a second over every pool for one of sub-pools (its counts summed, the
+    caller's envelope in its home pool). */
 class CampaignCall final : public ApiCall {
     Q_DECLARE_TR_FUNCTIONS(lantern::ApiHandler)
 
 public:
     CampaignCall(const KeySchema &keys, qint64 campaignId, qint64 uid)
-        : m_campaignId(campaignId),
-          m_round{{QByteArrayLiteral("HMGET"), keys.campaignMeta(campaignId), QByteArrayLiteral("status"), QByteArrayLiteral("grabbed_count")},
+        : m_keys(keys),
+          m_campaignId(campaignId),
+          m_uid(uid),
+          m_round{{QByteArrayLiteral("HMGET"), keys.campaignMeta(campaignId), QByteArrayLiteral("status"), QByteArrayLiteral("grabbed_count"),
+                   QByteArrayLiteral("pools")},
                   {QByteArrayLiteral("LLEN"), keys.campaignPool(campaignId)},
                   {QByteArrayLiteral("HGET"), keys.campaignDraws(campaignId), QByteArray::number(uid)}}
     {
@@ -72,17 +82,47 @@ public:
             if (reply.isError())
                 throw RedisReplyError(QString::fromUtf8(reply.string));
         }
+        if (m_pools)
+            return takePools(replies);
         const RedisValue &meta = replies.at(0);
-        if (meta.elements.size() != 2 || meta.elements[0].isNil()) {
+        if (meta.elements.size() != 3 || meta.elements[0].isNil()) {
             m_response = apiError(404, "not_found", tr("campaign %1 is not launched or does not exist").arg(m_campaignId));
             return;
         }
+        m_status = QString::fromUtf8(meta.elements[0].toBytes());
+        if (!meta.elements[2].isNil()) {
+            m_pools = CampaignPools::fromField(m_campaignId, meta.elements[2].toBytes());
+            if (!m_pools)
+                throw RedisReplyError(QStringLiteral("campaign %1's pools field in Redis is not a list of its pools").arg(m_campaignId));
+            for (const QByteArray &pool : m_pools->names())
+                m_round << QByteArrayList{QByteArrayLiteral("HGET"), m_keys.campaignMeta(pool), QByteArrayLiteral("grabbed_count")}
+                        << QByteArrayList{QByteArrayLiteral("LLEN"), m_keys.campaignPool(pool)};
+            m_round << QByteArrayList{QByteArrayLiteral("HGET"), m_keys.campaignDraws(m_pools->name(m_pools->homeOf(m_uid))), QByteArray::number(m_uid)};
+            return;
+        }
+        respond(meta.elements[1].isNil() ? 0 : meta.elements[1].toInteger(), replies.at(1).toInteger(), replies.at(2));
+    }
+    ApiResponse response() const override { return m_response; }
+
+private:
+    void takePools(const std::vector<RedisValue> &replies)
+    {
+        qint64 grabbed = 0;
+        qint64 remaining = 0;
+        for (int pool = 0; pool < m_pools->count(); ++pool) {
+            grabbed += replies.at(size_t(pool) * 2).isNil() ? 0 : replies.at(size_t(pool) * 2).toInteger();
+            remaining += replies.at(size_t(pool) * 2 + 1).toInteger();
+        }
+        respond(grabbed, remaining, replies.back());
+    }
+    void respond(qint64 grabbed, qint64 remaining, const RedisValue &held)
+    {
         QJsonObject json{{QStringLiteral("id"), m_campaignId},
-                         {QStringLiteral("status"), QString::fromUtf8(meta.elements[0].toBytes())},
-                         {QStringLiteral("grabbed_count"), meta.elements[1].isNil() ? 0 : qint64(meta.elements[1].toInteger())},
-                         {QStringLiteral("remaining_count"), qint64(replies.at(1).toInteger())}};
+                         {QStringLiteral("status"), m_status},
+                         {QStringLiteral("grabbed_count"), grabbed},
+                         {QStringLiteral("remaining_count"), remaining}};
         QJsonValue mine;  // null unless this user holds one
-        if (const RedisValue &held = replies.at(2); !held.isNil()) {
+        if (!held.isNil()) {
             const QByteArray entry = held.toBytes();
             const qsizetype colon = entry.indexOf(':');
             mine = QJsonObject{{QStringLiteral("envelope"), entry.left(colon).toLongLong()},
@@ -91,11 +131,13 @@ public:
         json.insert(QStringLiteral("mine"), mine);
         m_response = apiJson(json);
     }
-    ApiResponse response() const override { return m_response; }
 
-private:
+    const KeySchema &m_keys;
     qint64 m_campaignId;
+    qint64 m_uid;
     QList<QByteArrayList> m_round;
+    QString m_status;
+    std::optional<CampaignPools> m_pools;
     ApiResponse m_response;
 };
 

@@ -168,6 +168,9 @@ QByteArray ApiMetrics::render(const QueueOverview *queues) const
            "# TYPE lantern_grabs_total counter\n";
     for (size_t i = 0; i < GrabOutcomes.size(); ++i)
         out += "lantern_grabs_total{outcome=\"" + QByteArray(GrabOutcomes[i]) + "\"} " + QByteArray::number(m_grabs[i].load(Relaxed)) + '\n';
+    out += "# HELP lantern_grabs_unreplicated_total Grabs answered (grab-wait on) before the replicas asked for had their writes.\n"
+           "# TYPE lantern_grabs_unreplicated_total counter\n"
+           "lantern_grabs_unreplicated_total " + QByteArray::number(m_grabsUnreplicated.load(Relaxed)) + '\n';
     out += "# HELP lantern_checkins_total Check-ins answered by this server (already: the day was signed before).\n"
            "# TYPE lantern_checkins_total counter\n"
            "lantern_checkins_total{result=\"new\"} " + QByteArray::number(m_checkinsNew.load(Relaxed)) + "\n"

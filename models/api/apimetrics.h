@@ -25,6 +25,9 @@ public:
 
     void recordRequest(ApiEndpoint endpoint, int status, double seconds);
     void recordGrab(const QString &outcome);
+    /** A grab answered (grab-wait on) before the replicas asked for had its writes. */
+    void recordUnreplicatedGrab() { m_grabsUnreplicated.fetch_add(1, std::memory_order_relaxed); }
+    quint64 unreplicatedGrabs() const { return m_grabsUnreplicated.load(std::memory_order_relaxed); }
     void recordCheckin(bool already);
     /** Commands the event loops' RedisPipes sent, and the write() calls that carried them. */
     void recordRedisBatches(quint64 commands, quint64 writes);
@@ -52,6 +55,7 @@ private:
     };
     std::array<PerEndpoint, ApiEndpointCount> m_endpoints{};
     std::array<std::atomic<quint64>, GrabOutcomes.size()> m_grabs{};
+    std::atomic<quint64> m_grabsUnreplicated{0};
     std::atomic<quint64> m_checkinsNew{0};
     std::atomic<quint64> m_checkinsAlready{0};
     std::atomic<quint64> m_redisCommands{0};

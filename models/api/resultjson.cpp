@@ -46,7 +46,7 @@ QJsonObject calendarJson(const CalendarMonth &calendar, qint64 pointsBalance)
 
 QJsonObject campaignJson(const Campaign &campaign)
 {
-    return {{QStringLiteral("id"), campaign.id},
+    QJsonObject json{{QStringLiteral("id"), campaign.id},
             {QStringLiteral("name"), campaign.name},
             {QStringLiteral("status"), campaignStatusName(campaign.status)},
             {QStringLiteral("total_cents"), campaign.totalCents},
@@ -56,6 +56,10 @@ QJsonObject campaignJson(const Campaign &campaign)
             {QStringLiteral("seed"), QString::number(campaign.seed)},
             {QStringLiteral("max_attempts"), campaign.maxAttempts},
             {QStringLiteral("refunded_cents"), campaign.refundedCents}};
+    // Sub-pools only when asked for: the contract's fields stay as they were otherwise.
+    if (campaign.pools > 1)
+        json.insert(QStringLiteral("pools"), campaign.pools);
+    return json;
 }
 
 QJsonObject grabOutcomeJson(const GrabOutcome &outcome)
@@ -65,6 +69,9 @@ QJsonObject grabOutcomeJson(const GrabOutcome &outcome)
         json.insert(QStringLiteral("amount_cents"), outcome.amountCents);
         json.insert(QStringLiteral("envelope"), outcome.seq);
     }
+    // Only with grab-wait on: how many replicas had the grab's writes when it was answered.
+    if (outcome.replicas >= 0)
+        json.insert(QStringLiteral("replicas"), outcome.replicas);
     return json;
 }
 

@@ -122,7 +122,8 @@ QStringList Config::settingNames()
             QStringLiteral("makeup-points"), QStringLiteral("token-salt"),
             QStringLiteral("token-secret"),  QStringLiteral("rate-checkin"),
             QStringLiteral("rate-calendar"), QStringLiteral("rate-grab"),
-            QStringLiteral("rate-campaign"), QStringLiteral("read-only")};
+            QStringLiteral("rate-campaign"), QStringLiteral("read-only"),
+            QStringLiteral("grab-wait")};
 }
 
 Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvironment &environment)
@@ -189,6 +190,14 @@ Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvir
     }
     if (const auto readOnly = setting(QStringLiteral("read-only")))
         config.readOnly = parseBool(*readOnly, tr("read-only switch"));
+    if (const auto wait = setting(QStringLiteral("grab-wait"))) {
+        const QStringList parts = wait->split(QLatin1Char('/'));
+        if (parts.size() != 2)
+            throw InvalidInputError(tr("invalid %1 '%2': expected REPLICAS/MILLISECONDS such as 1/50")
+                                            .arg(sources.value(QStringLiteral("grab-wait")), *wait));
+        config.grabWait.replicas = parseInt(parts[0], tr("replicas to wait for"), 1, 16);
+        config.grabWait.timeoutMs = parseInt(parts[1], tr("wait for replicas, in milliseconds"), 1, 10000);
+    }
     if (flags.value(QStringLiteral("config"), environment.value(QStringLiteral("LANTERN_CONFIG"))).isEmpty())
         config.profile = flags.value(QStringLiteral("profile"), environment.value(QStringLiteral("LANTERN_PROFILE")));
     return config;

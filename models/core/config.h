@@ -46,6 +46,14 @@ struct ApiLimits {
     RateLimit campaign;
 };
 
+/** `grab-wait` "N/MS": after each grab's write, WAIT until N replicas have it or MS pass, before
+    answering (docs/cluster.md "Acknowledged grabs and failover"). Off (0) by default. */
+struct GrabWait {
+    int replicas = 0;
+    int timeoutMs = 0;
+    bool enabled() const { return replicas > 0; }
+};
+
 /** Everything a command needs to know about its environment (DESIGN §5).
     Resolution order for every setting: command-line flag, environment (LANTERN_*), the profile
     file (--profile NAME or --config FILE), the built-in default. */
@@ -63,6 +71,7 @@ public:
     QString tokenSalt = QStringLiteral("lantern");
     QString tokenSecret;  // never written to disk by Lantern
     ApiLimits api;
+    GrabWait grabWait;
     bool readOnly = false;  // read-only: connections refuse every write (RedisOptions, SqlAccess)
     QString profile;        // the --profile NAME the settings came from; empty: none
 

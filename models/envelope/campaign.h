@@ -23,6 +23,8 @@ struct Campaign {
     SplitAlgorithm algorithm = SplitAlgorithm::DoubleMean;
     quint64 seed = 0;  // recorded so the split can be reproduced for an audit
     int maxAttempts = 9;
+    int pools = 1;  // sub-pools in Redis (campaign create --pools K)
+    QByteArray poolNames;  // "42,42.7,42.9" once a launch named them (CampaignPools::field); empty before
     CampaignStatus status = CampaignStatus::Draft;
     qint64 refundedCents = 0;
     qint64 createdAtMs = 0;

@@ -2,14 +2,17 @@
 
 #include "core/errors.h"
 #include "envelope/campaign.h"
+#include "envelope/campaignpools.h"
 #include "envelope/campaignstore.h"
 #include "envelope/payouttask.h"
+#include "envelope/poollending.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 #include "sql/sqlconnection.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QRandomGenerator>
 #include <QSet>
@@ -102,64 +105,99 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
     const auto campaign = CampaignStore(m_sql).find(campaignId);
     if (!campaign)
         throw InvalidInputError(tr("no campaign with id %1").arg(campaignId));
-    const QByteArray meta = m_keys.campaignMeta(campaignId);
-    const RedisValue redisStatus = m_redis.command({"HGET", meta, "status"});
+    const RedisValue redisStatus = m_redis.command({"HGET", m_keys.campaignMeta(campaignId), "status"});
     throwOnError(redisStatus);
     const QByteArray status = repairedStatus(campaign->status, redisStatus.isNil() ? QByteArray() : redisStatus.toBytes());
     if (status.isEmpty() || status == "draft")
         throw RefusedError(tr("campaign %1 is a draft: it has no grabs to repair").arg(campaignId));
+    // The pools' names: SQL keeps them from the launch that chose them, so a Redis that lost
+    // them gets the same ones back.
+    const auto named = CampaignPools::named(*campaign);
+    const CampaignPools pools = named ? *named : CampaignPools::read(m_redis, m_keys, campaignId);
 
-    // 1. Grabs of this campaign wait from here on (grab.lua answers 'repairing').
-    const QByteArray lock = m_keys.campaignRepairLock(campaignId);
+    // 1. Grabs of this campaign wait from here on (grab.lua and pool_lend.lua answer
+    //    'repairing'): a lock on every pool, all or none.
     const QByteArray token = QByteArray::number(QRandomGenerator::system()->generate64(), 16);
-    if (m_redis.command({"SET", lock, token, "NX", "PX", QByteArray::number(LockTtlMs)}).isNil()) {
-        if (skipIfBusy)
-            return std::nullopt;
-        throw RefusedError(tr("campaign %1 is being repaired by another process; try again when it is done").arg(campaignId));
+    QByteArrayList locked;
+    const auto unlock = [&] {
+        for (const QByteArray &pool : std::as_const(locked)) {
+            try {
+                const RedisValue holder = m_redis.command({"GET", m_keys.campaignRepairLock(pool)});
+                if (!holder.isNil() && holder.toBytes() == token)
+                    m_redis.command({"DEL", m_keys.campaignRepairLock(pool)});
+            } catch (const LanternError &) {
+                // The lock expires by itself; the error that got us here is the one to report.
+            }
+        }
+    };
+    for (const QByteArray &pool : pools.names()) {
+        if (m_redis.command({"SET", m_keys.campaignRepairLock(pool), token, "NX", "PX", QByteArray::number(LockTtlMs)}).isNil()) {
+            unlock();
+            if (skipIfBusy)
+                return std::nullopt;
+            throw RefusedError(tr("campaign %1 is being repaired by another process; try again when it is done").arg(campaignId));
+        }
+        locked << pool;
     }
     try {
         CampaignRepairReport report;
         report.campaignId = campaignId;
         report.status = QString::fromLatin1(status);
+        // Envelopes lent between sub-pools when the lock came: each given to its user or
+        // returned, so the snapshot below sees every grab as a draw or a task.
+        PoolLending(m_redis, m_keys).settleLent(pools, 0, QDateTime::currentMSecsSinceEpoch());
 
-        // 2. What is on its way to SQL, read at one instant: the task queue and every worker's
-        //    backup list (read again if a worker registered in between).
+        // 2. What is on its way to SQL: per pool, read at one instant (one MULTI in its slot),
+        //    the task queue and every worker's backup list. The worker registry (lt:workers) is
+        //    in another slot, so it is read before and after: a worker registers (its first
+        //    heartbeat) before it claims anything, so one whose claim the snapshot could have
+        //    missed is in the registry by the second read, and the snapshot is taken again.
+        //    Tasks never move between pools, and grabs wait, so pool after pool is enough.
         QList<PayoutTask> queued;
         for (int attempt = 1;; ++attempt) {
             const RedisValue members = m_redis.command({"SMEMBERS", m_keys.workerSet()});
             throwOnError(members);
-            QList<QByteArrayList> commands{{"MULTI"},
-                                           {"SMEMBERS", m_keys.workerSet()},
-                                           {"LLEN", m_keys.campaignPool(campaignId)},
-                                           {"HLEN", m_keys.campaignDraws(campaignId)},
-                                           {"LRANGE", m_keys.campaignTasks(campaignId), "0", "-1"}};
-            QSet<QByteArray> workers;
-            for (const RedisValue &member : members.elements) {
-                workers.insert(member.toBytes());
-                commands.append({"LRANGE", m_keys.campaignBackup(campaignId, QString::fromUtf8(member.toBytes())), "0", "-1"});
+            QList<QByteArrayList> commands;
+            QList<qsizetype> execAt;
+            for (const QByteArray &pool : pools.names()) {
+                commands << QByteArrayList{"MULTI"} << QByteArrayList{"LLEN", m_keys.campaignPool(pool)}
+                         << QByteArrayList{"HLEN", m_keys.campaignDraws(pool)} << QByteArrayList{"LRANGE", m_keys.campaignTasks(pool), "0", "-1"};
+                for (const RedisValue &member : members.elements)
+                    commands.append({"LRANGE", m_keys.campaignBackup(pool, QString::fromUtf8(member.toBytes())), "0", "-1"});
+                execAt << commands.size();
+                commands.append({"EXEC"});
             }
-            commands.append({"EXEC"});
             const std::vector<RedisValue> replies = m_redis.pipeline(commands);
             for (const RedisValue &reply : replies)
                 throwOnError(reply);
-            const RedisValue &results = replies.back();
-            if (results.type != RedisValue::Type::Array || qsizetype(results.elements.size()) != commands.size() - 2)
-                throw RedisReplyError(QStringLiteral("the repair's snapshot of campaign %1 came back incomplete").arg(campaignId));
+            const RedisValue after = m_redis.command({"SMEMBERS", m_keys.workerSet()});
+            throwOnError(after);
+            QSet<QByteArray> workers;
+            for (const RedisValue &member : members.elements)
+                workers.insert(member.toBytes());
             QSet<QByteArray> workersThen;
-            for (const RedisValue &member : results.elements[0].elements)
+            for (const RedisValue &member : after.elements)
                 workersThen.insert(member.toBytes());
             if (workersThen != workers) {
                 if (attempt == SnapshotAttempts)
                     throw UnavailableError(tr("workers keep registering; the repair of campaign %1 could not read their lists").arg(campaignId));
                 continue;
             }
-            report.poolBefore = results.elements[1].toInteger();
-            report.drawsBefore = results.elements[2].toInteger();
-            for (size_t list = 3; list < results.elements.size(); ++list) {
-                for (const RedisValue &entry : results.elements[list].elements) {
-                    const auto task = PayoutTask::fromJson(entry.toBytes());
-                    if (task && task->campaignId == campaignId)
-                        queued << *task;
+            report.poolBefore = 0;
+            report.drawsBefore = 0;
+            queued.clear();
+            for (const qsizetype exec : std::as_const(execAt)) {
+                const RedisValue &results = replies[size_t(exec)];
+                if (results.type != RedisValue::Type::Array || results.elements.size() != 3 + members.elements.size())
+                    throw RedisReplyError(QStringLiteral("the repair's snapshot of campaign %1 came back incomplete").arg(campaignId));
+                report.poolBefore += results.elements[0].toInteger();
+                report.drawsBefore += results.elements[1].toInteger();
+                for (size_t list = 2; list < results.elements.size(); ++list) {
+                    for (const RedisValue &entry : results.elements[list].elements) {
+                        const auto task = PayoutTask::fromJson(entry.toBytes());
+                        if (task && task->campaignId == campaignId)
+                            queued << *task;
+                    }
                 }
             }
             break;
@@ -175,13 +213,13 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
         std::sort(queued.begin(), queued.end(), [](const PayoutTask &a, const PayoutTask &b) {
             return std::tie(a.atMs, a.seq) < std::tie(b.atMs, b.seq);
         });
-        QByteArrayList refusedMembers;
+        QList<QByteArrayList> refusedMembers(pools.count());  // per home pool
         for (const PayoutTask &task : std::as_const(queued)) {
             const auto mine = held.constFind(task.uid);
             if (mine != held.cend() && mine->first == task.seq)
                 continue;  // persisted already
             if (mine != held.cend() || heldSeqs.contains(task.seq)) {
-                refusedMembers << QByteArray::number(task.seq) + ':' + QByteArray::number(task.uid);
+                refusedMembers[pools.homeOf(task.uid)] << QByteArray::number(task.seq) + ':' + QByteArray::number(task.uid);
                 ++report.refusedInFlight;
                 continue;
             }
@@ -190,42 +228,56 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
             ++report.inFlight;
         }
         report.grabbedCount = held.size();
-        for (const auto &[seq, amount] : std::as_const(held))
+        // Per pool: what left it (grabbed, whoever's home took it), and its users' draws.
+        QList<qint64> grabbedCount(pools.count(), 0);
+        QList<qint64> grabbedCents(pools.count(), 0);
+        for (const auto &[seq, amount] : std::as_const(held)) {
             report.grabbedCents += amount;
+            ++grabbedCount[pools.poolOfSeq(seq)];
+            grabbedCents[pools.poolOfSeq(seq)] += amount;
+        }
 
-        // 4. The new draws and pool, staged next to the live ones.
-        const QByteArray stagingPool = m_keys.campaignRepairStaging(campaignId, "pool");
-        const QByteArray stagingDraws = m_keys.campaignRepairStaging(campaignId, "draws");
-        throwOnError(m_redis.command({"DEL", stagingPool, stagingDraws}));
-        const auto flush = [&](QByteArrayList &command, qsizetype head) {
+        // 4. The new draws and pools, staged next to the live ones.
+        const auto flush = [&](const QByteArray &pool, QByteArrayList &command, qsizetype head) {
             if (command.size() > head) {
-                throwOnError(m_redis.pipeline({command, {"PEXPIRE", lock, QByteArray::number(LockTtlMs)}}).front());
+                throwOnError(m_redis.pipeline({command, {"PEXPIRE", m_keys.campaignRepairLock(pool), QByteArray::number(LockTtlMs)}}).front());
                 command.resize(head);
             }
         };
-        QByteArrayList draws{"HSET", stagingDraws};
-        for (auto it = held.cbegin(); it != held.cend(); ++it) {
-            draws << QByteArray::number(it.key()) << envelopeEntry(it->first, it->second);
-            if (draws.size() >= 2 + 2 * RepairChunk)
-                flush(draws, 2);
+        QList<QByteArrayList> stagedPools;
+        QList<QByteArrayList> stagedDraws;
+        for (const QByteArray &pool : pools.names()) {
+            const QByteArray stagingPool = m_keys.campaignRepairStaging(pool, "pool");
+            const QByteArray stagingDraws = m_keys.campaignRepairStaging(pool, "draws");
+            throwOnError(m_redis.command({"DEL", stagingPool, stagingDraws}));
+            stagedPools << QByteArrayList{"RPUSH", stagingPool};
+            stagedDraws << QByteArrayList{"HSET", stagingDraws};
         }
-        flush(draws, 2);
+        for (auto it = held.cbegin(); it != held.cend(); ++it) {
+            const int home = pools.homeOf(it.key());
+            stagedDraws[home] << QByteArray::number(it.key()) << envelopeEntry(it->first, it->second);
+            if (stagedDraws[home].size() >= 2 + 2 * RepairChunk)
+                flush(pools.name(home), stagedDraws[home], 2);
+        }
+        for (int index = 0; index < pools.count(); ++index)
+            flush(pools.name(index), stagedDraws[index], 2);
         report.drawsAfter = held.size();
         if (status != "closed") {
             QSqlQuery envelopes = m_sql.exec(QStringLiteral("SELECT seq, amount_cents FROM envelope WHERE campaign_id = ? ORDER BY seq"), {campaignId});
             qint64 envelopeCount = 0;
-            QByteArrayList pool{"RPUSH", stagingPool};
             while (envelopes.next()) {
                 ++envelopeCount;
                 const qint64 seq = envelopes.value(0).toLongLong();
                 if (heldSeqs.contains(seq))
                     continue;
-                pool << envelopeEntry(seq, envelopes.value(1).toLongLong());
+                const int index = pools.poolOfSeq(seq);
+                stagedPools[index] << envelopeEntry(seq, envelopes.value(1).toLongLong());
                 ++report.poolAfter;
-                if (pool.size() >= 2 + RepairChunk)
-                    flush(pool, 2);
+                if (stagedPools[index].size() >= 2 + RepairChunk)
+                    flush(pools.name(index), stagedPools[index], 2);
             }
-            flush(pool, 2);
+            for (int index = 0; index < pools.count(); ++index)
+                flush(pools.name(index), stagedPools[index], 2);
             if (envelopeCount != campaign->count)
                 throw LanternError(tr("campaign %1 has %2 envelopes in SQL instead of %3: its pool cannot be rebuilt")
                                            .arg(campaignId)
@@ -233,22 +285,36 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
                                            .arg(campaign->count));
         }
 
-        // 5. Known to workers, and the staged state in place in one script, which also lifts the wait.
-        throwOnError(m_redis.command({"SADD", m_keys.campaignSet(), QByteArray::number(campaignId)}));
-        QByteArrayList args{token,
-                            QByteArray::number(report.grabbedCount),
-                            QByteArray::number(report.grabbedCents),
-                            status,
-                            QByteArray::number(campaign->maxAttempts),
-                            QByteArray::number(campaign->totalCents),
-                            QByteArray::number(campaign->count)};
-        args << refusedMembers;
-        const RedisValue swapped = repairSwapScript().run(m_redis,
-                                                          {meta, m_keys.campaignPool(campaignId), m_keys.campaignDraws(campaignId),
-                                                           m_keys.campaignRefused(campaignId), lock, stagingPool, stagingDraws},
-                                                          args);
-        if (swapped.toBytes() != "ok")
-            throw UnavailableError(tr("the repair of campaign %1 took longer than %2 s and was abandoned; run it again").arg(campaignId).arg(LockTtlMs / 1000));
+        // 5. Known to workers, and each pool's staged state in place in one script, which also
+        //    lifts that pool's wait. Sub-pools get back the fields that say which pool they are.
+        QByteArrayList known{"SADD", m_keys.campaignSet()};
+        known << pools.names();
+        throwOnError(m_redis.command(known));
+        for (int index = 0; index < pools.count(); ++index) {
+            const QByteArray &pool = pools.name(index);
+            const QByteArray meta = m_keys.campaignMeta(pool);
+            if (pools.count() > 1) {
+                QByteArrayList fields{"HSET", meta, "pools_count", QByteArray::number(pools.count()), "pool_index", QByteArray::number(index)};
+                if (index == 0)
+                    fields << "pools" << pools.field();
+                throwOnError(m_redis.command(fields));
+            }
+            QByteArrayList args{token,
+                                QByteArray::number(grabbedCount[index]),
+                                QByteArray::number(grabbedCents[index]),
+                                status,
+                                QByteArray::number(campaign->maxAttempts),
+                                QByteArray::number(campaign->totalCents),
+                                QByteArray::number(pools.envelopesIn(index, campaign->count))};
+            args << refusedMembers[index];
+            const RedisValue swapped = repairSwapScript().run(m_redis,
+                                                              {meta, m_keys.campaignPool(pool), m_keys.campaignDraws(pool), m_keys.campaignRefused(pool),
+                                                               m_keys.campaignRepairLock(pool), m_keys.campaignRepairStaging(pool, "pool"),
+                                                               m_keys.campaignRepairStaging(pool, "draws")},
+                                                              args);
+            if (swapped.toBytes() != "ok")
+                throw UnavailableError(tr("the repair of campaign %1 took longer than %2 s and was abandoned; run it again").arg(campaignId).arg(LockTtlMs / 1000));
+        }
 
         // 6. A closed campaign refunds what nobody holds.
         if (status == "closed") {
@@ -257,13 +323,7 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
         }
         return report;
     } catch (...) {
-        try {
-            const RedisValue holder = m_redis.command({"GET", lock});
-            if (!holder.isNil() && holder.toBytes() == token)
-                m_redis.command({"DEL", lock});
-        } catch (const LanternError &) {
-            // the lock expires by itself
-        }
+        unlock();
         throw;
     }
 }
@@ -273,42 +333,61 @@ bool CampaignRepair::consistent(qint64 campaignId)
     const auto campaign = CampaignStore(m_sql).find(campaignId);
     if (!campaign)
         return true;
-    const RedisValue meta = m_redis.command({"HMGET", m_keys.campaignMeta(campaignId), "status", "grabbed_count"});
-    throwOnError(meta);
-    const QByteArray redisStatus = meta.elements.at(0).isNil() ? QByteArray() : meta.elements.at(0).toBytes();
     if (campaign->status == CampaignStatus::Draft)
         return true;  // nothing grabbed in SQL; a launch that crashed halfway is resumed by launching again
-    // Redis lost the campaign, or a close SQL recorded. A live/paused difference alone is not
-    // taken for a loss: it is also what a transition in progress looks like (SQL commits after
-    // the Redis move); a repair for another reason still settles it the safe way.
-    if (redisStatus.isEmpty() || (campaign->status == CampaignStatus::Closed && redisStatus != "closed"))
-        return false;
+    const auto named = CampaignPools::named(*campaign);
+    const CampaignPools pools = named ? *named : CampaignPools::read(m_redis, m_keys, campaignId);
+    QList<QByteArrayList> metas;
+    for (const QByteArray &pool : pools.names())
+        metas << QByteArrayList{"HMGET", m_keys.campaignMeta(pool), "status", "grabbed_count"};
+    qint64 grabbed = 0;
+    for (const RedisValue &meta : m_redis.pipeline(metas)) {
+        throwOnError(meta);
+        const QByteArray redisStatus = meta.elements.at(0).isNil() ? QByteArray() : meta.elements.at(0).toBytes();
+        // Redis lost the campaign (or one of its pools), or a close SQL recorded. A live/paused
+        // difference alone is not taken for a loss: it is also what a transition in progress
+        // looks like (SQL commits after the Redis move); a repair for another reason still
+        // settles it the safe way.
+        if (redisStatus.isEmpty() || (campaign->status == CampaignStatus::Closed && redisStatus != "closed"))
+            return false;
+        grabbed += meta.elements.at(1).isNil() ? 0 : meta.elements.at(1).toInteger();
+    }
     const QHash<qint64, std::pair<qint64, qint64>> grabs = ledgerGrabs(m_sql, campaignId);
-    if ((meta.elements.at(1).isNil() ? 0 : meta.elements.at(1).toInteger()) < grabs.size())
+    if (grabbed < grabs.size())
         return false;
-    QByteArrayList command{"HMGET", m_keys.campaignDraws(campaignId)};
-    QByteArrayList expected;
-    const auto check = [&] {
-        if (expected.isEmpty())
+    // Every grab of the ledger is its user's draw, in the user's home pool.
+    QList<QByteArrayList> commands;
+    QList<QByteArrayList> expected;
+    for (const QByteArray &pool : pools.names()) {
+        commands << QByteArrayList{"HMGET", m_keys.campaignDraws(pool)};
+        expected << QByteArrayList{};
+    }
+    const auto check = [&](int index) {
+        if (expected[index].isEmpty())
             return true;
-        const RedisValue reply = m_redis.command(command);
+        const RedisValue reply = m_redis.command(commands[index]);
         throwOnError(reply);
-        for (qsizetype i = 0; i < expected.size(); ++i) {
+        for (qsizetype i = 0; i < expected[index].size(); ++i) {
             const RedisValue &draw = reply.elements.at(size_t(i));
-            if (draw.isNil() || draw.toBytes() != expected.at(i))
+            if (draw.isNil() || draw.toBytes() != expected[index].at(i))
                 return false;
         }
-        command.resize(2);
-        expected.clear();
+        commands[index].resize(2);
+        expected[index].clear();
         return true;
     };
     for (auto it = grabs.cbegin(); it != grabs.cend(); ++it) {
-        command << QByteArray::number(it.key());
-        expected << envelopeEntry(it->first, it->second);
-        if (expected.size() >= RepairChunk && !check())
+        const int home = pools.homeOf(it.key());
+        commands[home] << QByteArray::number(it.key());
+        expected[home] << envelopeEntry(it->first, it->second);
+        if (expected[home].size() >= RepairChunk && !check(home))
             return false;
     }
-    return check();
+    for (int index = 0; index < pools.count(); ++index) {
+        if (!check(index))
+            return false;
+    }
+    return true;
 }
 
 QList<CampaignRepairReport> CampaignRepair::checkAll()
@@ -319,8 +398,10 @@ QList<CampaignRepairReport> CampaignRepair::checkAll()
         ids.insert(open.value(0).toLongLong());
     const RedisValue launched = m_redis.command({"SMEMBERS", m_keys.campaignSet()});
     throwOnError(launched);
-    for (const RedisValue &member : launched.elements)
-        ids.insert(member.toInteger());
+    for (const RedisValue &member : launched.elements) {
+        if (const auto id = CampaignPools::campaignOf(member.toBytes()))
+            ids.insert(*id);
+    }
     QList<qint64> sorted(ids.cbegin(), ids.cend());
     std::sort(sorted.begin(), sorted.end());
     QList<CampaignRepairReport> repairs;

@@ -3,12 +3,14 @@
 #include "audit/auditlog.h"
 #include "core/errors.h"
 #include "envelope/campaignstore.h"
+#include "envelope/poollending.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 #include "sql/sqlconnection.h"
 
+#include <QDateTime>
 #include <QRandomGenerator>
 
 #include <algorithm>
@@ -46,6 +48,10 @@ void CampaignService::validate(const CampaignDraft &draft)
         throw InvalidInputError(tr("a campaign name must not contain control characters or text that is not valid UTF-8"));
     if (draft.maxAttempts < 1 || draft.maxAttempts > 1000)
         throw InvalidInputError(tr("invalid --max-attempts %1: expected 1 to 1000").arg(draft.maxAttempts));
+    if (draft.pools < 1 || draft.pools > CampaignPools::MaxPools)
+        throw InvalidInputError(tr("invalid --pools %1: expected 1 to %2").arg(draft.pools).arg(CampaignPools::MaxPools));
+    if (draft.count > 0 && draft.pools > draft.count)
+        throw InvalidInputError(tr("invalid --pools %1: a campaign of %2 envelopes has at most %2 pools").arg(draft.pools).arg(draft.count));
     validateSplit({draft.totalCents, draft.count, draft.minCents, draft.algorithm, draft.seed.value_or(0)});
 }
 
@@ -60,6 +66,7 @@ Campaign CampaignService::create(const CampaignDraft &draft, qint64 nowMs)
     campaign.algorithm = draft.algorithm;
     campaign.seed = draft.seed ? *draft.seed : QRandomGenerator::system()->generate64() >> 1;
     campaign.maxAttempts = draft.maxAttempts;
+    campaign.pools = draft.pools;
     campaign.createdAtMs = nowMs;
     campaign.id = CampaignStore(m_sql).insert(campaign);
     return campaign;
@@ -73,24 +80,63 @@ Campaign CampaignService::load(qint64 id)
     return *campaign;
 }
 
+CampaignPools CampaignService::poolsOf(const Campaign &campaign, bool nameIfNew)
+{
+    if (campaign.pools <= 1)
+        return CampaignPools::single(campaign.id);
+    // SQL keeps the names once a launch chose them; Redis's copy (the first pool's meta) is what
+    // grabs read, put back when it is missing.
+    if (!campaign.poolNames.isEmpty()) {
+        const auto pools = CampaignPools::fromField(campaign.id, campaign.poolNames);
+        if (!pools || pools->count() != campaign.pools)
+            throw LanternError(tr("campaign %1's pool names in SQL are not a list of its %2 pools").arg(campaign.id).arg(campaign.pools));
+        if (nameIfNew)
+            m_redis.command({"HSETNX", m_keys.campaignMeta(campaign.id), "pools", pools->field()});
+        return *pools;
+    }
+    if (!nameIfNew)
+        return CampaignPools::read(m_redis, m_keys, campaign.id);
+    const QByteArray meta = m_keys.campaignMeta(campaign.id);
+    if (m_redis.command({"HGET", meta, "pools"}).isNil())
+        m_redis.command({"HSETNX", meta, "pools", CampaignPools::choose(m_redis, m_keys, campaign.id, campaign.pools).field()});
+    const CampaignPools pools = CampaignPools::read(m_redis, m_keys, campaign.id);
+    if (pools.count() != campaign.pools)
+        throw RedisReplyError(QStringLiteral("campaign %1 has %2 pools in Redis and %3 in SQL").arg(campaign.id).arg(pools.count()).arg(campaign.pools));
+    CampaignStore(m_sql).setPoolNames(campaign.id, pools.field());
+    return pools;
+}
+
 bool CampaignService::moveTo(const Campaign &campaign, CampaignStatus target, bool initialiseMeta)
 {
-    QByteArrayList args{campaignStatusName(target).toLatin1(), QByteArray::number(campaign.count)};
-    // The script sets these before it checks the edge, so they are passed only by the moves that
-    // may create the meta hash; a refused pause of a draft must not leave one behind.
-    if (initialiseMeta)
-        args << "max_attempts" << QByteArray::number(campaign.maxAttempts) << "total_cents" << QByteArray::number(campaign.totalCents) << "count"
-             << QByteArray::number(campaign.count) << "grabbed_count" << "0" << "grabbed_cents" << "0" << "loaded_seq" << "0";
-    const RedisValue reply = statusScript().run(m_redis, {m_keys.campaignMeta(campaign.id), m_keys.campaignPool(campaign.id), m_keys.campaignRepairLock(campaign.id)}, args);
-    if (reply.elements.size() != 2)
-        throw RedisReplyError(QStringLiteral("campaign_status.lua returned an unexpected reply"));
-    if (reply.elements[0].toBytes() == "repairing")
-        throw UnavailableError(tr("campaign %1 is being repaired from the ledger; try again in a moment").arg(campaign.id));
-    if (reply.elements[0].toBytes() == "refused")
-        throw RefusedError(tr("campaign %1 is %2: it cannot become %3")
-                                   .arg(campaign.id)
-                                   .arg(QString::fromLatin1(reply.elements[1].toBytes()), campaignStatusName(target)));
-    return reply.elements[0].toBytes() == "ok";
+    const CampaignPools pools = poolsOf(campaign, initialiseMeta);
+    bool moved = false;
+    // Pool after pool, the first one first: a refusal comes from it before any other moved, and
+    // a move cut short is completed by the same command again (the pools already moved answer
+    // 'unchanged'). Grabs obey their own pool's status.
+    for (int index = 0; index < pools.count(); ++index) {
+        const QByteArray &pool = pools.name(index);
+        const qint64 dealt = pools.envelopesIn(index, campaign.count);
+        QByteArrayList args{campaignStatusName(target).toLatin1(), QByteArray::number(dealt)};
+        // The script sets these before it checks the edge, so they are passed only by the moves that
+        // may create the meta hash; a refused pause of a draft must not leave one behind.
+        if (initialiseMeta) {
+            args << "max_attempts" << QByteArray::number(campaign.maxAttempts) << "total_cents" << QByteArray::number(campaign.totalCents)
+                 << "count" << QByteArray::number(dealt) << "grabbed_count" << "0" << "grabbed_cents" << "0" << "loaded_seq" << "0";
+            if (pools.count() > 1)
+                args << "pools_count" << QByteArray::number(pools.count()) << "pool_index" << QByteArray::number(index);
+        }
+        const RedisValue reply = statusScript().run(m_redis, {m_keys.campaignMeta(pool), m_keys.campaignPool(pool), m_keys.campaignRepairLock(pool)}, args);
+        if (reply.elements.size() != 2)
+            throw RedisReplyError(QStringLiteral("campaign_status.lua returned an unexpected reply"));
+        if (reply.elements[0].toBytes() == "repairing")
+            throw UnavailableError(tr("campaign %1 is being repaired from the ledger; try again in a moment").arg(campaign.id));
+        if (reply.elements[0].toBytes() == "refused")
+            throw RefusedError(tr("campaign %1 is %2: it cannot become %3")
+                                       .arg(campaign.id)
+                                       .arg(QString::fromLatin1(reply.elements[1].toBytes()), campaignStatusName(target)));
+        moved = reply.elements[0].toBytes() == "ok" || moved;
+    }
+    return moved;
 }
 
 Campaign CampaignService::launch(qint64 id, const std::optional<TransitionAudit> &audit, bool *changed)
@@ -103,24 +149,34 @@ Campaign CampaignService::launch(qint64 id, const std::optional<TransitionAudit>
     const std::vector<qint64> amounts = splitEnvelopes(campaign.splitSpec());
     CampaignStore(m_sql).insertEnvelopes(id, amounts);
 
-    // 2. The pool to Redis, chunk by chunk; loaded_seq makes a resumed launch continue exactly.
-    const QByteArray meta = m_keys.campaignMeta(id);
-    const QByteArray pool = m_keys.campaignPool(id);
-    m_redis.command({"HSETNX", meta, "loaded_seq", "0"});
-    qint64 loaded = m_redis.command({"HGET", meta, "loaded_seq"}).toInteger();
-    while (loaded < campaign.count) {
-        const qint64 end = std::min(campaign.count, loaded + PoolChunk);
-        QByteArrayList args{QByteArray::number(loaded + 1)};
-        for (qint64 seq = loaded + 1; seq <= end; ++seq)
-            args << QByteArray::number(seq) + ':' + QByteArray::number(amounts[size_t(seq - 1)]);
-        const qint64 after = poolLoadScript().run(m_redis, {meta, pool}, args).toInteger();
-        if (after <= loaded)
-            throw RedisReplyError(QStringLiteral("pool_load.lua made no progress for campaign %1").arg(id));
-        loaded = after;
+    // 2. The pools to Redis, chunk by chunk; each pool's loaded_seq (how many of its envelopes
+    //    it holds) makes a resumed launch continue exactly. Envelope seq s goes to pool (s-1) mod K,
+    //    so every pool's amounts follow the same distribution.
+    const CampaignPools pools = poolsOf(campaign, true);
+    for (int index = 0; index < pools.count(); ++index) {
+        const QByteArray meta = m_keys.campaignMeta(pools.name(index));
+        const QByteArray pool = m_keys.campaignPool(pools.name(index));
+        const qint64 dealt = pools.envelopesIn(index, campaign.count);
+        m_redis.command({"HSETNX", meta, "loaded_seq", "0"});
+        qint64 loaded = m_redis.command({"HGET", meta, "loaded_seq"}).toInteger();
+        while (loaded < dealt) {
+            const qint64 end = std::min(dealt, loaded + PoolChunk);
+            QByteArrayList args{QByteArray::number(loaded + 1)};
+            for (qint64 nth = loaded; nth < end; ++nth) {
+                const qint64 seq = index + 1 + nth * pools.count();
+                args << QByteArray::number(seq) + ':' + QByteArray::number(amounts[size_t(seq - 1)]);
+            }
+            const qint64 after = poolLoadScript().run(m_redis, {meta, pool}, args).toInteger();
+            if (after <= loaded)
+                throw RedisReplyError(QStringLiteral("pool_load.lua made no progress for campaign %1").arg(id));
+            loaded = after;
+        }
     }
 
     // 3. Known to workers, then live in Redis (grabs start) and in SQL.
-    m_redis.command({"SADD", m_keys.campaignSet(), QByteArray::number(id)});
+    QByteArrayList known{"SADD", m_keys.campaignSet()};
+    known << pools.names();
+    m_redis.command(known);
     return transition(campaign, CampaignStatus::Live, QStringLiteral("campaign.launch"), true, audit, changed);
 }
 
@@ -140,9 +196,17 @@ Campaign CampaignService::transition(const Campaign &campaign, CampaignStatus ta
         const bool moved = moveTo(campaign, target, initialiseMeta);
         now.status = target;
         if (target == CampaignStatus::Closed) {
-            // Closed: no grab can change grabbed_cents any more, so the refund is what was never grabbed.
-            const RedisValue grabbed = m_redis.command({"HGET", m_keys.campaignMeta(campaign.id), "grabbed_cents"});
-            now.refundedCents = campaign.totalCents - (grabbed.isNil() ? 0 : grabbed.toInteger());
+            // Closed: no grab can take an envelope any more. Envelopes lent between pools are
+            // settled first (given to their user or returned), so the refund is exactly what was
+            // never grabbed.
+            const CampaignPools pools = poolsOf(campaign, false);
+            PoolLending(m_redis, m_keys).settleLent(pools, 0, QDateTime::currentMSecsSinceEpoch());
+            qint64 grabbedCents = 0;
+            for (const QByteArray &pool : pools.names()) {
+                const RedisValue grabbed = m_redis.command({"HGET", m_keys.campaignMeta(pool), "grabbed_cents"});
+                grabbedCents += grabbed.isNil() ? 0 : grabbed.toInteger();
+            }
+            now.refundedCents = campaign.totalCents - grabbedCents;
             sqlChanged = store.setRefund(campaign.id, now.refundedCents) || sqlChanged;
         }
         if ((moved || sqlChanged) && audit) {
@@ -180,24 +244,39 @@ CampaignSummary CampaignService::show(qint64 id)
 {
     CampaignSummary summary;
     summary.campaign = load(id);
-    const QByteArray meta = m_keys.campaignMeta(id);
-    const std::vector<RedisValue> replies =
-            m_redis.pipeline({{"HMGET", meta, "status", "grabbed_count", "grabbed_cents"}, {"LLEN", m_keys.campaignPool(id)}});
+    const CampaignPools pools = poolsOf(summary.campaign, false);
+    QList<QByteArrayList> commands;
+    for (const QByteArray &pool : pools.names())
+        commands << QByteArrayList{"HMGET", m_keys.campaignMeta(pool), "status", "grabbed_count", "grabbed_cents", "count", "borrowed_count"}
+                 << QByteArrayList{"LLEN", m_keys.campaignPool(pool)} << QByteArrayList{"HLEN", m_keys.campaignLent(pool)};
+    const std::vector<RedisValue> replies = m_redis.pipeline(commands);
     for (const RedisValue &reply : replies) {
         if (reply.isError())
             throw RedisReplyError(QString::fromUtf8(reply.string));
     }
-    const auto &fields = replies[0].elements;
-    if (!fields.at(0).isNil()) {
-        if (const auto status = campaignStatusFromName(QString::fromLatin1(fields.at(0).toBytes())))
+    const auto integer = [](const RedisValue &value) { return value.isNil() ? 0 : value.toInteger(); };
+    const RedisValue &firstStatus = replies[0].elements.at(0);
+    if (!firstStatus.isNil()) {
+        if (const auto status = campaignStatusFromName(QString::fromLatin1(firstStatus.toBytes())))
             summary.campaign.status = *status;
     }
-    summary.grabbedCount = fields.at(1).isNil() ? 0 : fields.at(1).toInteger();
-    summary.grabbedCents = fields.at(2).isNil() ? 0 : fields.at(2).toInteger();
-    summary.remainingCount = summary.campaign.status == CampaignStatus::Closed ? 0 : replies[1].toInteger();
-    summary.remainingCents = summary.campaign.status == CampaignStatus::Closed
-            ? 0
-            : summary.campaign.totalCents - summary.grabbedCents;
+    const bool closed = summary.campaign.status == CampaignStatus::Closed;
+    for (int index = 0; index < pools.count(); ++index) {
+        const auto &fields = replies[size_t(index) * 3].elements;
+        PoolProgress pool;
+        pool.name = pools.name(index);
+        pool.count = pools.envelopesIn(index, summary.campaign.count);
+        pool.grabbedCount = integer(fields.at(1));
+        pool.grabbedCents = integer(fields.at(2));
+        pool.borrowedCount = integer(fields.at(4));
+        pool.remainingCount = closed ? 0 : replies[size_t(index) * 3 + 1].toInteger();
+        pool.lentInFlight = replies[size_t(index) * 3 + 2].toInteger();
+        summary.grabbedCount += pool.grabbedCount;
+        summary.grabbedCents += pool.grabbedCents;
+        summary.remainingCount += pool.remainingCount;
+        summary.pools << pool;
+    }
+    summary.remainingCents = closed ? 0 : summary.campaign.totalCents - summary.grabbedCents;
     const CampaignLedger ledger = CampaignStore(m_sql).ledger(id);
     summary.persistedCount = ledger.persistedCount;
     summary.paidCount = ledger.paidCount;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "envelope/campaign.h"
+#include "envelope/campaignpools.h"
 
 #include <QCoreApplication>
 
@@ -19,6 +20,18 @@ struct CampaignDraft {
     SplitAlgorithm algorithm = SplitAlgorithm::DoubleMean;
     std::optional<quint64> seed;  // drawn at random when absent, then recorded
     int maxAttempts = 9;
+    int pools = 1;  // sub-pools in Redis, 1..64 and at most one per envelope (docs/cluster.md "Sub-pools")
+};
+
+/** One sub-pool's progress, as `campaign show` and the console report it. */
+struct PoolProgress {
+    QByteArray name;          // "42" or "42.7"
+    qint64 count = 0;         // envelopes dealt to it at launch
+    qint64 remainingCount = 0;
+    qint64 grabbedCount = 0;  // envelopes that left it, whoever's home pool took them
+    qint64 grabbedCents = 0;
+    qint64 borrowedCount = 0; // envelopes its users got from other pools once it was dry
+    qint64 lentInFlight = 0;  // lent envelopes not settled yet (a grab under way, or interrupted)
 };
 
 /** `campaign show` (DESIGN §6): Redis for what is live, SQL for what is persisted and paid. */
@@ -36,6 +49,7 @@ struct CampaignSummary {
     qint64 pendingCount = 0;     // payouts persisted, not confirmed yet: in flight or to be retried (issue 12)
     qint64 pendingCents = 0;
     qint64 providerErrors = 0;   // recorded calls to the provider that did not pay
+    QList<PoolProgress> pools;   // one entry per pool, in pool order (one for a campaign without sub-pools)
 };
 
 /** Who a transition is recorded as in audit_log, when it changes something. */
@@ -78,6 +92,9 @@ private:
         when the campaign already had that status in Redis. `initialiseMeta` passes the meta
         fields a campaign's first move (launch or close of a draft) creates. */
     bool moveTo(const Campaign &campaign, CampaignStatus target, bool initialiseMeta);
+    /** The campaign's pools in Redis: named at its first launch (kept in the first pool's meta,
+        so a resumed launch finds the same ones), read afterwards. */
+    CampaignPools poolsOf(const Campaign &campaign, bool nameIfNew);
     /** Moves the campaign in Redis and makes SQL follow, in one SQL transaction that also writes
         the audit row when either changed; returns the campaign as it now is. */
     Campaign transition(const Campaign &campaign, CampaignStatus target, const QString &action, bool initialiseMeta,

@@ -11,17 +11,17 @@ constexpr size_t EnvelopeRowsPerInsert = 500;
 qint64 CampaignStore::insert(const Campaign &campaign)
 {
     QSqlQuery query = m_connection.exec(
-            QStringLiteral("INSERT INTO campaign (name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, created_at_ms) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            QStringLiteral("INSERT INTO campaign (name, total_cents, count, min_cents, algorithm, seed, max_attempts, pools, status, created_at_ms) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             {campaign.name, campaign.totalCents, campaign.count, campaign.minCents, splitAlgorithmName(campaign.algorithm),
-             QString::number(campaign.seed), campaign.maxAttempts, campaignStatusName(CampaignStatus::Draft), campaign.createdAtMs});
+             QString::number(campaign.seed), campaign.maxAttempts, campaign.pools, campaignStatusName(CampaignStatus::Draft), campaign.createdAtMs});
     return query.lastInsertId().toLongLong();
 }
 
 std::optional<Campaign> CampaignStore::find(qint64 id)
 {
     QSqlQuery query = m_connection.exec(QStringLiteral("SELECT id, name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, "
-                                                       "refunded_cents, created_at_ms FROM campaign WHERE id = ?"),
+                                                       "refunded_cents, created_at_ms, pools, pool_names FROM campaign WHERE id = ?"),
                                         {id});
     if (!query.next())
         return std::nullopt;
@@ -37,6 +37,8 @@ std::optional<Campaign> CampaignStore::find(qint64 id)
     campaign.status = campaignStatusFromName(query.value(8).toString()).value_or(CampaignStatus::Draft);
     campaign.refundedCents = query.value(9).toLongLong();
     campaign.createdAtMs = query.value(10).toLongLong();
+    campaign.pools = query.value(11).toInt();
+    campaign.poolNames = query.value(12).toString().toLatin1();
     return campaign;
 }
 
@@ -54,6 +56,11 @@ void CampaignStore::insertEnvelopes(qint64 campaignId, const std::vector<qint64>
                               values);
         }
     });
+}
+
+void CampaignStore::setPoolNames(qint64 campaignId, const QByteArray &names)
+{
+    m_connection.exec(QStringLiteral("UPDATE campaign SET pool_names = ? WHERE id = ? AND pool_names = ''"), {QString::fromLatin1(names), campaignId});
 }
 
 bool CampaignStore::setStatus(qint64 campaignId, CampaignStatus status)

@@ -32,6 +32,8 @@ public:
     std::optional<Campaign> find(qint64 id);
     /** Writes envelopes 1..N idempotently on (campaign, seq), in one transaction. */
     void insertEnvelopes(qint64 campaignId, const std::vector<qint64> &amounts);
+    /** Records the names a launch gave the campaign's pools, unless it has them already. */
+    void setPoolNames(qint64 campaignId, const QByteArray &names);
     /** Sets the status unless the row already has it; true when this call changed the row, which
         then stays locked until the transaction ends (MySQL: the row, SQLite: the database). */
     bool setStatus(qint64 campaignId, CampaignStatus status);

@@ -1,6 +1,7 @@
 #include "envelope/campaignverifier.h"
 
 #include "core/errors.h"
+#include "envelope/campaignpools.h"
 #include "envelope/campaignstore.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
@@ -51,21 +52,38 @@ QList<Violation> CampaignVerifier::verify(qint64 campaignId)
         return query.next() ? query.value(0).toLongLong() : 0;
     };
 
-    // Redis: what grabs did, and whether anything is still on its way to SQL.
-    const QByteArray meta = m_keys.campaignMeta(campaignId);
-    const std::vector<RedisValue> redis = m_redis.pipeline({{"HMGET", meta, "status", "grabbed_count", "grabbed_cents"},
-                                                            {"HLEN", m_keys.campaignDraws(campaignId)},
-                                                            {"LLEN", m_keys.campaignTasks(campaignId)},
-                                                            {"LLEN", m_keys.campaignDeadLetter(campaignId)},
-                                                            {"SMEMBERS", m_keys.workerSet()}});
-    const bool launched = !redis[0].elements.at(0).isNil();
-    const QString status = launched ? QString::fromLatin1(redis[0].elements.at(0).toBytes()) : QStringLiteral("draft");
-    const qint64 grabbedCount = integerOrZero(redis[0].elements.at(1));
-    const qint64 grabbedCents = integerOrZero(redis[0].elements.at(2));
-    qint64 inFlight = redis[2].toInteger();
-    for (const RedisValue &worker : redis[4].elements)
-        inFlight += m_redis.command({"LLEN", m_keys.campaignBackup(campaignId, QString::fromUtf8(worker.toBytes()))}).toInteger();
-    const qint64 deadLetters = redis[3].toInteger();
+    // Redis: what grabs did, and whether anything is still on its way to SQL, summed over the
+    // campaign's pools (one, or its sub-pools).
+    const CampaignPools pools = CampaignPools::read(m_redis, m_keys, campaignId);
+    QList<QByteArrayList> commands{{"SMEMBERS", m_keys.workerSet()}};
+    for (const QByteArray &pool : pools.names())
+        commands << QByteArrayList{"HMGET", m_keys.campaignMeta(pool), "status", "grabbed_count", "grabbed_cents", "count"}
+                 << QByteArrayList{"HLEN", m_keys.campaignDraws(pool)} << QByteArrayList{"LLEN", m_keys.campaignTasks(pool)}
+                 << QByteArrayList{"LLEN", m_keys.campaignDeadLetter(pool)} << QByteArrayList{"LLEN", m_keys.campaignPool(pool)}
+                 << QByteArrayList{"HLEN", m_keys.campaignLent(pool)};
+    const std::vector<RedisValue> redis = m_redis.pipeline(commands);
+    const RedisValue &firstMeta = redis.at(1);
+    const bool launched = !firstMeta.elements.at(0).isNil();
+    const QString status = launched ? QString::fromLatin1(firstMeta.elements.at(0).toBytes()) : QStringLiteral("draft");
+    qint64 grabbedCount = 0;
+    qint64 grabbedCents = 0;
+    qint64 holders = 0;
+    qint64 inFlight = 0;
+    qint64 deadLetters = 0;
+    qint64 inPools = 0;
+    qint64 lent = 0;
+    for (int index = 0; index < pools.count(); ++index) {
+        const size_t at = 1 + size_t(index) * 6;
+        grabbedCount += integerOrZero(redis[at].elements.at(1));
+        grabbedCents += integerOrZero(redis[at].elements.at(2));
+        holders += redis[at + 1].toInteger();
+        inFlight += redis[at + 2].toInteger();
+        deadLetters += redis[at + 3].toInteger();
+        inPools += redis[at + 4].toInteger();
+        lent += redis[at + 5].toInteger();
+        for (const RedisValue &worker : redis[0].elements)
+            inFlight += m_redis.command({"LLEN", m_keys.campaignBackup(pools.name(index), QString::fromUtf8(worker.toBytes()))}).toInteger();
+    }
 
     // 1. The split.
     if (launched) {
@@ -85,8 +103,11 @@ QList<Violation> CampaignVerifier::verify(qint64 campaignId)
     const qint64 grabRows = scalar(QStringLiteral("SELECT COUNT(*) FROM grab WHERE campaign_id = ?"));
     if (grabbedCount > campaign->count || grabRows > campaign->count)
         fail(2, tr("%1 grabbed (%2 in SQL) of %3 envelopes").arg(grabbedCount).arg(grabRows).arg(campaign->count));
-    if (redis[1].toInteger() != grabbedCount)
-        fail(2, tr("%1 users hold an envelope but %2 were grabbed").arg(redis[1].toInteger()).arg(grabbedCount));
+    // An envelope lent between sub-pools has left its pool and may not be its user's yet.
+    if (lent == 0 && holders != grabbedCount)
+        fail(2, tr("%1 users hold an envelope but %2 were grabbed").arg(holders).arg(grabbedCount));
+    if (launched && status != QLatin1String("closed") && inPools + grabbedCount != campaign->count)
+        fail(2, tr("%1 envelopes left in the pools and %2 grabbed, of %3").arg(inPools).arg(grabbedCount).arg(campaign->count));
     if (scalar(QStringLiteral("SELECT COUNT(DISTINCT uid) FROM grab WHERE campaign_id = ?")) != grabRows)
         fail(2, tr("a user holds more than one envelope in SQL"));
     const qint64 mismatched = scalar(QStringLiteral("SELECT COUNT(*) FROM grab g LEFT JOIN envelope e ON e.campaign_id = g.campaign_id "
@@ -97,7 +118,7 @@ QList<Violation> CampaignVerifier::verify(qint64 campaignId)
     // 3. Once drained: one row and exactly one successful payout per grab.
     if (deadLetters > 0)
         fail(3, tr("%1 payout tasks are in the dead-letter list").arg(deadLetters));
-    if (inFlight == 0) {
+    if (inFlight == 0 && lent == 0) {
         const qint64 paid = scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"));
         const qint64 paidCents = scalar(QStringLiteral("SELECT COALESCE(SUM(amount_cents), 0) FROM payout WHERE campaign_id = ? AND status = 'paid'"));
         const qint64 grabRowCents = scalar(QStringLiteral("SELECT COALESCE(SUM(amount_cents), 0) FROM grab WHERE campaign_id = ?"));

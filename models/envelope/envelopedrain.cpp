@@ -1,7 +1,9 @@
 #include "envelope/envelopedrain.h"
 
 #include "audit/auditlog.h"
+#include "envelope/campaignpools.h"
 #include "envelope/campaignrepair.h"
+#include "envelope/poollending.h"
 #include "payout/payoutgateway.h"
 #include "queue/queuepipeline.h"
 #include "queue/reliablequeue.h"
@@ -27,6 +29,7 @@ namespace lantern {
 
 namespace {
 constexpr std::chrono::milliseconds CampaignsReadEvery{1000};
+constexpr std::chrono::milliseconds LentCheckEvery{5000};
 
 const LuaScript &refusedGrabScript()
 {
@@ -77,21 +80,23 @@ EnvelopeDrain::EnvelopeDrain(RedisClient &redis, SqlConnection &sql, const KeySc
 
 EnvelopeDrain::~EnvelopeDrain() = default;
 
-ReliableQueue EnvelopeDrain::queueOf(qint64 campaignId) const
+ReliableQueue EnvelopeDrain::queueOf(const QByteArray &pool) const
 {
-    return {m_keys.campaignTasks(campaignId), m_keys.campaignBackup(campaignId, m_workerId), m_keys.campaignDeadLetter(campaignId)};
+    return {m_keys.campaignTasks(pool), m_keys.campaignBackup(pool, m_workerId), m_keys.campaignDeadLetter(pool)};
 }
 
-const QList<qint64> &EnvelopeDrain::campaigns()
+const QByteArrayList &EnvelopeDrain::pools()
 {
-    if (m_exhausted || m_campaignsFresh.hasExpired()) {
-        m_campaigns.clear();
-        for (const RedisValue &member : m_redis.command({"SMEMBERS", m_keys.campaignSet()}).elements)
-            m_campaigns << member.toInteger();
-        std::sort(m_campaigns.begin(), m_campaigns.end());
-        m_campaignsFresh.setRemainingTime(CampaignsReadEvery);
+    if (m_exhausted || m_poolsFresh.hasExpired()) {
+        m_pools.clear();
+        for (const RedisValue &member : m_redis.command({"SMEMBERS", m_keys.campaignSet()}).elements) {
+            if (CampaignPools::campaignOf(member.toBytes()))
+                m_pools << member.toBytes();
+        }
+        std::sort(m_pools.begin(), m_pools.end());
+        m_poolsFresh.setRemainingTime(CampaignsReadEvery);
     }
-    return m_campaigns;
+    return m_pools;
 }
 
 bool EnvelopeDrain::busy() const
@@ -124,6 +129,8 @@ EnvelopeDrainStats EnvelopeDrain::advance(std::chrono::milliseconds slice)
     const QDeadlineTimer deadline(slice);
     EnvelopeDrainStats stats;
     takeOutcomes();
+    if (m_lentFresh.hasExpired())
+        settleInterruptedLends();
 
     // 1. One round trip: settle what the last transaction recorded, take over what this worker's
     //    backup lists held before it started, and claim a batch per campaign when the payouts
@@ -133,9 +140,9 @@ EnvelopeDrainStats EnvelopeDrain::advance(std::chrono::milliseconds slice)
     QueuePipeline trip;
     QList<Outcome> deadLetters;
     stats += settleInto(trip, deadLetters);
-    QList<std::pair<qint64, int>> reads;  // campaign, handle
-    QList<std::pair<qint64, int>> claims;
-    for (const qint64 id : campaigns()) {
+    QList<std::pair<QByteArray, int>> reads;  // pool, handle
+    QList<std::pair<QByteArray, int>> claims;
+    for (const QByteArray &id : pools()) {
         if (!m_resumed.contains(id))
             reads.append({id, trip.readBackup(queueOf(id))});
         if (wantMore)
@@ -143,13 +150,13 @@ EnvelopeDrainStats EnvelopeDrain::advance(std::chrono::milliseconds slice)
     }
     runTrip(trip);
     for (const Outcome &outcome : std::as_const(deadLetters))
-        logDeadLetter(outcome.claimed.task.campaignId, outcome.claimed.raw, outcome.why);
+        logDeadLetter(outcome.claimed.pool, outcome.claimed.raw, outcome.why);
 
     QList<Claimed> claimed;
-    const auto collect = [&](qint64 id, const QByteArrayList &entries) {
+    const auto collect = [&](const QByteArray &id, const QByteArrayList &entries) {
         for (const QByteArray &raw : entries) {
             if (const auto task = PayoutTask::fromJson(raw)) {
-                claimed.append({raw, *task, 0});
+                claimed.append({id, raw, *task, 0});
             } else {
                 queueOf(id).deadLetter(m_redis, raw, {QStringLiteral("malformed task"), 0, 0});
                 logDeadLetter(id, raw, QStringLiteral("malformed task"));
@@ -203,7 +210,7 @@ EnvelopeDrainStats EnvelopeDrain::finish()
         stats += settleInto(trip, deadLetters);
         runTrip(trip);
         for (const Outcome &outcome : std::as_const(deadLetters))
-            logDeadLetter(outcome.claimed.task.campaignId, outcome.claimed.raw, outcome.why);
+            logDeadLetter(outcome.claimed.pool, outcome.claimed.raw, outcome.why);
     }
     return stats;
 }
@@ -315,9 +322,9 @@ LedgerWrite EnvelopeDrain::writeLedger(const QList<PayoutRecord> &records, const
 EnvelopeDrainStats EnvelopeDrain::settleInto(QueuePipeline &trip, QList<Outcome> &deadLetters)
 {
     EnvelopeDrainStats stats;
-    QHash<qint64, QByteArrayList> done;  // campaign -> entries
+    QHash<QByteArray, QByteArrayList> done;  // pool -> entries
     for (const Outcome &outcome : std::as_const(m_unsettled)) {
-        const qint64 id = outcome.claimed.task.campaignId;
+        const QByteArray &id = outcome.claimed.pool;
         switch (outcome.settle) {
         case Settle::Done:
             done[id] << outcome.claimed.raw;
@@ -339,6 +346,12 @@ EnvelopeDrainStats EnvelopeDrain::settleInto(QueuePipeline &trip, QList<Outcome>
     return stats;
 }
 
+void EnvelopeDrain::settleInterruptedLends()
+{
+    m_lentFresh.setRemainingTime(LentCheckEvery);
+    PoolLending(m_redis, m_keys).settleEveryCampaign(LentGraceMs, QDateTime::currentMSecsSinceEpoch());
+}
+
 void EnvelopeDrain::runTrip(QueuePipeline &trip)
 {
     if (trip.isEmpty())
@@ -356,8 +369,11 @@ EnvelopeDrainStats EnvelopeDrain::handleRefusals(const QList<GrabRefusal> &refus
     QList<qint64> undoneCampaigns;
     for (const GrabRefusal &refusal : refusals) {
         const qint64 id = refusal.task.campaignId;
+        // The user's draw lives in its home pool, where the refused envelope goes back too.
+        const CampaignPools pools = CampaignPools::read(m_redis, m_keys, id);
+        const QByteArray home = pools.name(pools.homeOf(refusal.task.uid));
         const RedisValue reply = refusedGrabScript().run(
-                m_redis, {m_keys.campaignMeta(id), m_keys.campaignPool(id), m_keys.campaignDraws(id), m_keys.campaignRefused(id)},
+                m_redis, {m_keys.campaignMeta(home), m_keys.campaignPool(home), m_keys.campaignDraws(home), m_keys.campaignRefused(home)},
                 {QByteArray::number(refusal.task.seq), QByteArray::number(refusal.task.amountCents), QByteArray::number(refusal.task.uid),
                  refusal.held, refusal.holder != 0 ? QByteArray::number(refusal.holder) : QByteArray()});
         if (reply.toBytes() != "seen" && !undoneCampaigns.contains(id))
@@ -371,7 +387,7 @@ EnvelopeDrainStats EnvelopeDrain::handleRefusals(const QList<GrabRefusal> &refus
     stats += settleInto(trip, deadLetters);
     runTrip(trip);
     for (const Outcome &outcome : std::as_const(deadLetters))
-        logDeadLetter(outcome.claimed.task.campaignId, outcome.claimed.raw, outcome.why);
+        logDeadLetter(outcome.claimed.pool, outcome.claimed.raw, outcome.why);
 
     // A refused grab means Redis forgot grabs the ledger holds, so its pool may still hand them
     // out: rebuild the campaign's Redis state from SQL (skipped while another process does).
@@ -385,14 +401,14 @@ EnvelopeDrainStats EnvelopeDrain::handleRefusals(const QList<GrabRefusal> &refus
     return stats;
 }
 
-void EnvelopeDrain::logDeadLetter(qint64 campaignId, const QByteArray &entry, const QString &why)
+void EnvelopeDrain::logDeadLetter(const QByteArray &pool, const QByteArray &entry, const QString &why)
 {
     QDir().mkpath(QFileInfo(m_options.errorLogPath).absolutePath());
     QFile log(m_options.errorLogPath);
     if (log.open(QIODevice::Append | QIODevice::Text)) {
         const QJsonObject line{{QStringLiteral("at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
                                {QStringLiteral("worker"), m_workerId},
-                               {QStringLiteral("queue"), QString::fromUtf8(m_keys.campaignTasks(campaignId))},
+                               {QStringLiteral("queue"), QString::fromUtf8(m_keys.campaignTasks(pool))},
                                {QStringLiteral("task"), QString::fromUtf8(entry)},
                                {QStringLiteral("error"), why}};
         log.write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');

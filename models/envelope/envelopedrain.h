@@ -99,6 +99,7 @@ private:
     enum class Settle { Done, Later, GiveUp };
     /** A claimed task on its way: which queue it came from and its entry there. */
     struct Claimed {
+        QByteArray pool;  // the pool whose queue it came from ("42", or "42.7" for a sub-pool)
         QByteArray raw;
         PayoutTask task;
         int attemptsSoFar = 0;
@@ -111,19 +112,22 @@ private:
         QString why;          // for the dead-letter entry and the error log
     };
 
-    ReliableQueue queueOf(qint64 campaignId) const;
-    /** Known campaigns (SMEMBERS), read again when the last claims came up short or a second passed. */
-    const QList<qint64> &campaigns();
+    ReliableQueue queueOf(const QByteArray &pool) const;
+    /** Known campaigns' pools (SMEMBERS), read again when the last claims came up short or a second passed. */
+    const QByteArrayList &pools();
     /** Adds the settlements of recorded outcomes to `trip`; returns what they count for. */
     EnvelopeDrainStats settleInto(QueuePipeline &trip, QList<Outcome> &deadLetters);
     void runTrip(QueuePipeline &trip);
+    /** Finishes grabs interrupted between their lend and settle steps (poollending.h): records
+        older than LentGraceMs, looked for every LentCheckEvery. */
+    void settleInterruptedLends();
     /** The transaction of a batch: records the unrecorded outcomes, persists `claimed`. */
     EnvelopeDrainStats writeBatch(const QList<Claimed> &claimed);
     /** PayoutLedger::write(), on the SqlWorker's thread when there is one (payouts in flight go
         on meanwhile), else on this connection. */
     LedgerWrite writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks);
     void takeOutcomes();
-    void logDeadLetter(qint64 campaignId, const QByteArray &entry, const QString &why);
+    void logDeadLetter(const QByteArray &pool, const QByteArray &entry, const QString &why);
     /** Undoes refused grabs in Redis and repairs their campaigns (issue 15). */
     EnvelopeDrainStats handleRefusals(const QList<GrabRefusal> &refusals);
 
@@ -134,9 +138,10 @@ private:
     EnvelopeDrainOptions m_options;
     std::unique_ptr<PayoutDispatcher> m_dispatcher;
 
-    QList<qint64> m_campaigns;
-    QDeadlineTimer m_campaignsFresh;
-    QSet<qint64> m_resumed;              // campaigns whose backup list this drain took over
+    QByteArrayList m_pools;
+    QDeadlineTimer m_poolsFresh;
+    QSet<QByteArray> m_resumed;          // pools whose backup list this drain took over
+    QDeadlineTimer m_lentFresh;          // expired: look for interrupted lends
     bool m_exhausted = false;            // the last claims got fewer tasks than asked
     quint64 m_nextTag = 1;
     QHash<quint64, Claimed> m_paying;    // tag -> task whose payout is with the dispatcher

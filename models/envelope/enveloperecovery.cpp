@@ -1,5 +1,6 @@
 #include "envelope/enveloperecovery.h"
 
+#include "envelope/campaignpools.h"
 #include "envelope/payouttask.h"
 #include "queue/reliablequeue.h"
 #include "redis/keyschema.h"
@@ -20,7 +21,9 @@ bool EnvelopeRecovery::reclaim(const QString &workerId, RecoveryReport &report)
     };
     bool hadEntries = false;
     for (const RedisValue &member : m_redis.command({"SMEMBERS", m_keys.campaignSet()}).elements) {
-        const qint64 id = member.toInteger();
+        const QByteArray id = member.toBytes();  // a pool: "42", or "42.7" for a sub-pool
+        if (!CampaignPools::campaignOf(id))
+            continue;
         const ReliableQueue queue(m_keys.campaignTasks(id), m_keys.campaignBackup(id, workerId), m_keys.campaignDeadLetter(id));
         hadEntries = reclaimBackup(m_redis, queue, isDone, report) || hadEntries;
     }

@@ -3,6 +3,7 @@
 #include "audit/auditlog.h"
 #include "checkin/checkinentry.h"
 #include "core/errors.h"
+#include "envelope/campaignpools.h"
 #include "envelope/payouttask.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
@@ -54,13 +55,22 @@ QJsonValue auditedEntry(const QByteArray &raw)
     return parsed.isObject() ? QJsonValue(parsed.object()) : QJsonValue(QString::fromUtf8(raw));
 }
 
-QList<qint64> campaignIds(RedisClient &redis, const KeySchema &keys)
+/** Launched campaigns' pools ("42", "42.7"), in the order of their campaign, then pool. */
+QByteArrayList campaignPools(RedisClient &redis, const KeySchema &keys)
 {
-    QList<qint64> ids;
-    for (const RedisValue &member : redis.command({QByteArrayLiteral("SMEMBERS"), keys.campaignSet()}).elements)
-        ids << member.toInteger();
-    std::sort(ids.begin(), ids.end());
-    return ids;
+    QList<std::pair<std::pair<qint64, qint64>, QByteArray>> pools;
+    for (const RedisValue &member : redis.command({QByteArrayLiteral("SMEMBERS"), keys.campaignSet()}).elements) {
+        const QByteArray name = member.toBytes();
+        const qsizetype dot = name.indexOf('.');
+        const qint64 id = name.left(dot < 0 ? name.size() : dot).toLongLong();
+        if (id > 0)
+            pools.append({{id, dot < 0 ? -1 : name.mid(dot + 1).toLongLong()}, name});
+    }
+    std::sort(pools.begin(), pools.end());
+    QByteArrayList names;
+    for (const auto &pool : std::as_const(pools))
+        names << pool.second;
+    return names;
 }
 
 } // namespace
@@ -72,8 +82,8 @@ QList<DeadLetterList> DeadLetters::lists(bool nonEmptyOnly)
     QList<DeadLetterList> all;
     for (int shard = 0; shard < m_keys.shards(); ++shard)
         all << DeadLetterList{QStringLiteral("checkin:%1").arg(shard), m_keys.checkinDeadLetter(shard), m_keys.checkinQueue(shard), 0};
-    for (const qint64 id : campaignIds(m_redis, m_keys))
-        all << DeadLetterList{QStringLiteral("payout:%1").arg(id), m_keys.campaignDeadLetter(id), m_keys.campaignTasks(id), 0};
+    for (const QByteArray &pool : campaignPools(m_redis, m_keys))
+        all << DeadLetterList{QStringLiteral("payout:%1").arg(QString::fromLatin1(pool)), m_keys.campaignDeadLetter(pool), m_keys.campaignTasks(pool), 0};
     QList<QByteArrayList> commands;
     for (const DeadLetterList &list : std::as_const(all))
         commands << QByteArrayList{QByteArrayLiteral("LLEN"), list.key};
@@ -96,8 +106,11 @@ DeadLetterList DeadLetters::list(const QString &name) const
     const QStringView kind = QStringView(name).left(colon);
     if (ok && kind == u"checkin" && number >= 0 && number < m_keys.shards())
         return {name, m_keys.checkinDeadLetter(int(number)), m_keys.checkinQueue(int(number)), 0};
-    if (ok && kind == u"payout" && number > 0)
-        return {name, m_keys.campaignDeadLetter(number), m_keys.campaignTasks(number), 0};
+    if (kind == u"payout" && colon > 0) {
+        const QByteArray pool = name.mid(colon + 1).toLatin1();  // "42", or "42.7" for a sub-pool
+        if (CampaignPools::campaignOf(pool))
+            return {name, m_keys.campaignDeadLetter(pool), m_keys.campaignTasks(pool), 0};
+    }
     throw InvalidInputError(tr("no dead-letter list called '%1': expected checkin:<shard> or payout:<campaign id>").arg(name));
 }
 

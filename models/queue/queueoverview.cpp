@@ -1,9 +1,12 @@
 #include "queue/queueoverview.h"
 
 #include "checkin/checkinentry.h"
+#include "envelope/campaignpools.h"
 #include "envelope/payouttask.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+
+#include <QMap>
 
 #include <algorithm>
 
@@ -40,10 +43,16 @@ QStringList sortedMembers(RedisClient &redis, const QByteArray &set)
 
 QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qint64 nowMs)
 {
-    QList<qint64> campaigns;
-    for (const QString &id : sortedMembers(redis, keys.campaignSet()))
-        campaigns << id.toLongLong();
-    std::sort(campaigns.begin(), campaigns.end());
+    // Launched campaigns and their pools ("42", or "42", "42.7", ... with sub-pools): one queue
+    // line per campaign, its pools' figures summed.
+    QMap<qint64, QByteArrayList> campaigns;
+    QByteArrayList pools;
+    for (const QString &member : sortedMembers(redis, keys.campaignSet())) {
+        if (const auto id = CampaignPools::campaignOf(member.toLatin1()))
+            campaigns[*id] << member.toLatin1();
+    }
+    for (const QByteArrayList &names : std::as_const(campaigns))
+        pools << names;
     QStringList workerIds = sortedMembers(redis, keys.workerSet());
     workerIds.sort();
 
@@ -52,17 +61,17 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
     QList<QByteArrayList> commands;
     for (int shard = 0; shard < keys.shards(); ++shard)
         commands << llen(keys.checkinQueue(shard)) << oldest(keys.checkinQueue(shard)) << llen(keys.checkinDeadLetter(shard));
-    for (const qint64 id : std::as_const(campaigns))
-        commands << llen(keys.campaignTasks(id)) << oldest(keys.campaignTasks(id)) << llen(keys.campaignDeadLetter(id))
-                 << QByteArrayList{QByteArrayLiteral("SCARD"), keys.campaignRefused(id)};
+    for (const QByteArray &pool : std::as_const(pools))
+        commands << llen(keys.campaignTasks(pool)) << oldest(keys.campaignTasks(pool)) << llen(keys.campaignDeadLetter(pool))
+                 << QByteArrayList{QByteArrayLiteral("SCARD"), keys.campaignRefused(pool)};
     for (const QString &worker : std::as_const(workerIds)) {
         commands << QByteArrayList{QByteArrayLiteral("GET"), keys.workerHeartbeat(worker)}
                  << QByteArrayList{QByteArrayLiteral("HMGET"), keys.workerPayouts(worker), QByteArrayLiteral("paid"), QByteArrayLiteral("calls"),
                                    QByteArrayLiteral("errors"), QByteArrayLiteral("in_flight"), QByteArrayLiteral("paid_per_s")};
         for (int shard = 0; shard < keys.shards(); ++shard)
             commands << llen(keys.checkinBackup(shard, worker));
-        for (const qint64 id : std::as_const(campaigns))
-            commands << llen(keys.campaignBackup(id, worker));
+        for (const QByteArray &pool : std::as_const(pools))
+            commands << llen(keys.campaignBackup(pool, worker));
     }
     const std::vector<RedisValue> replies = redis.pipeline(commands);
     size_t at = 0;
@@ -78,13 +87,17 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
     }
     checkin.oldestAgeS = ageSeconds(nowMs, checkinOldest);
     overview.queues << checkin;
-    for (const qint64 id : std::as_const(campaigns)) {
-        QueueStatus payout{QStringLiteral("payout:%1").arg(id), id, 0, 0, 0};
-        payout.depth = replies[at++].toInteger();
-        const auto task = PayoutTask::fromJson(replies[at++].toBytes());
-        payout.oldestAgeS = ageSeconds(nowMs, task ? std::optional<qint64>(task->atMs) : std::nullopt);
-        payout.deadLetter = replies[at++].toInteger();
-        payout.refused = replies[at++].toInteger();
+    for (auto campaign = campaigns.cbegin(); campaign != campaigns.cend(); ++campaign) {
+        QueueStatus payout{QStringLiteral("payout:%1").arg(campaign.key()), campaign.key(), 0, 0, 0};
+        std::optional<qint64> payoutOldest;
+        for (qsizetype pool = 0; pool < campaign.value().size(); ++pool) {
+            payout.depth += replies[at++].toInteger();
+            if (const auto task = PayoutTask::fromJson(replies[at++].toBytes()))
+                payoutOldest = earlier(payoutOldest, task->atMs);
+            payout.deadLetter += replies[at++].toInteger();
+            payout.refused += replies[at++].toInteger();
+        }
+        payout.oldestAgeS = ageSeconds(nowMs, payoutOldest);
         overview.queues << payout;
     }
     for (const QueueStatus &queue : std::as_const(overview.queues)) {
@@ -114,7 +127,7 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
             overview.payouts.inFlight += payouts.inFlight;
             overview.payouts.paidPerSecond += payouts.paidPerSecond;
         }
-        for (qsizetype list = 0; list < keys.shards() + campaigns.size(); ++list)
+        for (qsizetype list = 0; list < keys.shards() + pools.size(); ++list)
             worker.backupDepth += replies[at++].toInteger();
         overview.workers << worker;
     }

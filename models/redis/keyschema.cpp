@@ -86,59 +86,64 @@ QByteArray KeySchema::checkinDeadLetter(int shard) const
     return checkinTag(shard) + "dead";
 }
 
-QByteArray KeySchema::campaignTag(qint64 campaignId) const
+QByteArray KeySchema::campaignTag(const QByteArray &pool) const
 {
-    return m_prefix + "{cp:" + QByteArray::number(campaignId) + "}:";
+    return m_prefix + "{cp:" + pool + "}:";
 }
 
-QByteArray KeySchema::campaignMeta(qint64 campaignId) const
+QByteArray KeySchema::campaignMeta(const QByteArray &pool) const
 {
-    return campaignTag(campaignId) + "meta";
+    return campaignTag(pool) + "meta";
 }
 
-QByteArray KeySchema::campaignPool(qint64 campaignId) const
+QByteArray KeySchema::campaignPool(const QByteArray &pool) const
 {
-    return campaignTag(campaignId) + "pool";
+    return campaignTag(pool) + "pool";
 }
 
-QByteArray KeySchema::campaignDraws(qint64 campaignId) const
+QByteArray KeySchema::campaignDraws(const QByteArray &pool) const
 {
-    return campaignTag(campaignId) + "draws";
+    return campaignTag(pool) + "draws";
 }
 
-QByteArray KeySchema::campaignAttempts(qint64 campaignId) const
+QByteArray KeySchema::campaignAttempts(const QByteArray &pool) const
 {
-    return campaignTag(campaignId) + "attempts";
+    return campaignTag(pool) + "attempts";
 }
 
-QByteArray KeySchema::campaignTasks(qint64 campaignId) const
+QByteArray KeySchema::campaignTasks(const QByteArray &pool) const
 {
-    return campaignTag(campaignId) + "tasks";
+    return campaignTag(pool) + "tasks";
 }
 
-QByteArray KeySchema::campaignBackup(qint64 campaignId, const QString &workerId) const
+QByteArray KeySchema::campaignBackup(const QByteArray &pool, const QString &workerId) const
 {
-    return campaignTag(campaignId) + "backup:" + workerId.toUtf8();
+    return campaignTag(pool) + "backup:" + workerId.toUtf8();
 }
 
-QByteArray KeySchema::campaignDeadLetter(qint64 campaignId) const
+QByteArray KeySchema::campaignDeadLetter(const QByteArray &pool) const
 {
-    return campaignTag(campaignId) + "dead";
+    return campaignTag(pool) + "dead";
 }
 
-QByteArray KeySchema::campaignRefused(qint64 campaignId) const
+QByteArray KeySchema::campaignRefused(const QByteArray &pool) const
 {
-    return campaignTag(campaignId) + "refused";
+    return campaignTag(pool) + "refused";
 }
 
-QByteArray KeySchema::campaignRepairLock(qint64 campaignId) const
+QByteArray KeySchema::campaignRepairLock(const QByteArray &pool) const
 {
-    return campaignTag(campaignId) + "repair";
+    return campaignTag(pool) + "repair";
 }
 
-QByteArray KeySchema::campaignRepairStaging(qint64 campaignId, const QByteArray &what) const
+QByteArray KeySchema::campaignRepairStaging(const QByteArray &pool, const QByteArray &what) const
 {
-    return campaignTag(campaignId) + "repair:" + what;
+    return campaignTag(pool) + "repair:" + what;
+}
+
+QByteArray KeySchema::campaignLent(const QByteArray &pool) const
+{
+    return campaignTag(pool) + "lent";
 }
 
 QByteArray KeySchema::campaignSet() const

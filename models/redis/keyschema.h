@@ -47,18 +47,38 @@ public:
     QByteArray checkinBackup(int shard, const QString &workerId) const;  // a worker's in-flight entries
     QByteArray checkinDeadLetter(int shard) const;           // entries that cannot be persisted
 
-    // Campaign keys carry the hash tag {cp:ID}: one campaign's keys share a slot.
-    QByteArray campaignMeta(qint64 campaignId) const;      // hash: status, max_attempts, grabbed_*
-    QByteArray campaignPool(qint64 campaignId) const;      // list of "seq:amount", next on the left
-    QByteArray campaignDraws(qint64 campaignId) const;     // hash uid -> "seq:amount"
-    QByteArray campaignAttempts(qint64 campaignId) const;  // hash uid -> grab attempts
-    QByteArray campaignTasks(qint64 campaignId) const;     // payout tasks awaiting a worker
-    QByteArray campaignBackup(qint64 campaignId, const QString &workerId) const;
-    QByteArray campaignDeadLetter(qint64 campaignId) const;
-    QByteArray campaignRefused(qint64 campaignId) const;  // set of "seq:uid" grabs the ledger refused, already undone here
-    QByteArray campaignRepairLock(qint64 campaignId) const;  // string with a TTL: grabs wait while a repair runs
-    QByteArray campaignRepairStaging(qint64 campaignId, const QByteArray &what) const;  // pool or draws being rebuilt
-    QByteArray campaignSet() const;  // ids of launched campaigns whose task queues workers drain
+    // Campaign keys carry the hash tag {cp:POOL}: one pool's keys share a slot. A campaign is one
+    // pool named by its id ("42"), or K sub-pools (campaign create --pools K): "42" and K-1 more
+    // named "42.N" with N chosen so the pools land on different masters (CampaignPools).
+    QByteArray campaignMeta(const QByteArray &pool) const;      // hash: status, max_attempts, count, grabbed_*, loaded_seq, pools
+    QByteArray campaignPool(const QByteArray &pool) const;      // list of "seq:amount", next on the left
+    QByteArray campaignDraws(const QByteArray &pool) const;     // hash uid -> "seq:amount", for the users whose home pool it is
+    QByteArray campaignAttempts(const QByteArray &pool) const;  // hash uid -> grab attempts
+    QByteArray campaignTasks(const QByteArray &pool) const;     // payout tasks awaiting a worker
+    QByteArray campaignBackup(const QByteArray &pool, const QString &workerId) const;
+    QByteArray campaignDeadLetter(const QByteArray &pool) const;
+    QByteArray campaignRefused(const QByteArray &pool) const;  // set of "seq:uid" grabs the ledger refused, already undone here
+    QByteArray campaignRepairLock(const QByteArray &pool) const;  // string with a TTL: grabs wait while a repair runs
+    QByteArray campaignRepairStaging(const QByteArray &pool, const QByteArray &what) const;  // pool or draws being rebuilt
+    QByteArray campaignLent(const QByteArray &pool) const;  // hash "seq:amount" -> "home|uid|ms": envelopes on their way to a user of another pool
+
+    // A campaign's first (or only) pool is named by its id.
+    QByteArray campaignMeta(qint64 campaignId) const { return campaignMeta(QByteArray::number(campaignId)); }
+    QByteArray campaignPool(qint64 campaignId) const { return campaignPool(QByteArray::number(campaignId)); }
+    QByteArray campaignDraws(qint64 campaignId) const { return campaignDraws(QByteArray::number(campaignId)); }
+    QByteArray campaignAttempts(qint64 campaignId) const { return campaignAttempts(QByteArray::number(campaignId)); }
+    QByteArray campaignTasks(qint64 campaignId) const { return campaignTasks(QByteArray::number(campaignId)); }
+    QByteArray campaignBackup(qint64 campaignId, const QString &workerId) const { return campaignBackup(QByteArray::number(campaignId), workerId); }
+    QByteArray campaignDeadLetter(qint64 campaignId) const { return campaignDeadLetter(QByteArray::number(campaignId)); }
+    QByteArray campaignRefused(qint64 campaignId) const { return campaignRefused(QByteArray::number(campaignId)); }
+    QByteArray campaignRepairLock(qint64 campaignId) const { return campaignRepairLock(QByteArray::number(campaignId)); }
+    QByteArray campaignRepairStaging(qint64 campaignId, const QByteArray &what) const
+    {
+        return campaignRepairStaging(QByteArray::number(campaignId), what);
+    }
+    /** Pool names of launched campaigns, whose task queues workers drain: "42" for a campaign of
+        one pool, "42", "42.7", ... for one of sub-pools. */
+    QByteArray campaignSet() const;
 
     QByteArray workerHeartbeat(const QString &workerId) const;
     QByteArray workerPayouts(const QString &workerId) const;  // hash of its payout figures, renewed with each beat
@@ -70,7 +90,7 @@ public:
 
 private:
     QByteArray checkinTag(int shard) const;
-    QByteArray campaignTag(qint64 campaignId) const;
+    QByteArray campaignTag(const QByteArray &pool) const;
 
     QByteArray m_prefix;
     int m_shards;

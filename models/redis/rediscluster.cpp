@@ -169,6 +169,14 @@ std::vector<RedisCluster::Unit> RedisCluster::plan(const QList<QByteArrayList> &
     std::vector<Unit> units;
     units.reserve(size_t(commands.size()));
     for (qsizetype i = 0; i < commands.size();) {
+        // WAIT right after a keyed unit goes with it, to the node that took its writes (and with
+        // it again after a redirect): how a grab waits for its replicas (GrabWait).
+        if (isCommand(commands.at(i), "WAIT") && !units.empty() && units.back().kind == CommandRoute::Kind::Keys
+            && units.back().first + units.back().count == i) {
+            ++units.back().count;
+            ++i;
+            continue;
+        }
         Unit unit;
         unit.first = i;
         qsizetype last = i;  // the unit's last command

@@ -42,6 +42,7 @@ struct RedisPipeJob {
     qsizetype outstanding = 0;
     qint64 retryUntilNs = 0;  // cluster: waiting out a reply ends here (set at the first wait)
     int pauses = 0;
+    std::optional<RedisEndpoint> lastKeyedNode;  // cluster: where the round's last keyed command went (a WAIT follows it)
 };
 
 RedisPipe::RedisPipe(RedisUrl url, RedisOptions options, std::shared_ptr<ClusterTopology> cluster)
@@ -114,6 +115,14 @@ void RedisPipe::route(const std::shared_ptr<RedisPipeJob> &job, qsizetype index,
         return;
     }
     const CommandRoute target = CommandRoute::of(command);
+    if (index > 0 && command.first().compare("WAIT", Qt::CaseInsensitive) == 0 && job->lastKeyedNode) {
+        // WAIT goes to the node of the keyed command before it in the round (a grab's WAIT after
+        // its script). Should that command be redirected (its slot moved), the WAIT has gone to
+        // the first node and answers for that connection's writes, not the grab's: then the
+        // grab is answered without a real wait (docs/cluster.md).
+        nodeAt(*job->lastKeyedNode).send(job, index, command);
+        return;
+    }
     int slot = -1;
     if (target.kind == CommandRoute::Kind::Keys) {
         for (const QByteArray &key : target.keys) {
@@ -136,6 +145,7 @@ void RedisPipe::route(const std::shared_ptr<RedisPipeJob> &job, qsizetype index,
     std::optional<RedisEndpoint> master;
     if (slot >= 0) {
         master = m_map.masterOf(slot);
+        job->lastKeyedNode = master;
     } else if (const QList<RedisEndpoint> masters = m_map.masters(); !masters.isEmpty()) {
         master = masters.first();
     }

@@ -5,11 +5,19 @@
 -- KEYS[5] payout task queue (LPUSH in, the oldest on the right)
 -- KEYS[6] repair lock: while a repair rebuilds the campaign from SQL, grabs wait
 -- ARGV[1] campaign id   ARGV[2] uid   ARGV[3] time in ms
+-- ARGV[4] how many pools the caller believes the campaign has (absent: 1); the keys are those of
+--         the user's home pool (campaign create --pools K, docs/cluster.md "Sub-pools")
 -- Reply: {status} or {status, "seq:amount"}
 --   status: 'ok' | 'already' (the user's envelope) | 'not_live' | 'too_many_attempts' | 'sold_out'
 --           | 'repairing' (try again in a moment)
+--           | 'stale' (the campaign has another number of pools: read them again)
+--           | 'dry' (this pool is empty but others may not be: the attempt is counted, borrow one)
 if redis.call('EXISTS', KEYS[6]) == 1 then
   return {'repairing'}
+end
+local pools = tonumber(ARGV[4] or '1')
+if tonumber(redis.call('HGET', KEYS[1], 'pools_count') or '1') ~= pools then
+  return {'stale'}
 end
 if redis.call('HGET', KEYS[1], 'status') ~= 'live' then
   return {'not_live'}
@@ -24,6 +32,9 @@ if attempts > tonumber(redis.call('HGET', KEYS[1], 'max_attempts')) then
 end
 local envelope = redis.call('LPOP', KEYS[2])
 if not envelope then
+  if pools > 1 then
+    return {'dry'}
+  end
   return {'sold_out'}
 end
 local colon = string.find(envelope, ':', 1, true)

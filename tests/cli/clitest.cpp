@@ -281,6 +281,22 @@ Result finish(QProcess &process)
 
 } // namespace
 
+QString Lanternd::launchCampaign(const QStringList &createOptions, QByteArray *failure) const
+{
+    const Result created = run(QStringList{QStringLiteral("campaign"), QStringLiteral("create")} + createOptions);
+    if (const QByteArray why = notOk(created); !why.isEmpty()) {
+        *failure = why;
+        return {};
+    }
+    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
+    const Result launched = run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id});
+    if (const QByteArray why = notOk(launched); !why.isEmpty()) {
+        *failure = why;
+        return {};
+    }
+    return id;
+}
+
 Result Lanternd::run(const QStringList &arguments) const
 {
     return runConcurrently({arguments}).constFirst();

@@ -84,6 +84,9 @@ public:
     QList<Result> runConcurrently(const QList<QStringList> &runs) const;
     /** The arguments that `run` would pass (defaults added). */
     QStringList withDefaults(const QStringList &arguments) const;
+    /** `campaign create` with `createOptions` (--name, --total-cents, ...), then `campaign
+        launch`: the new campaign's id, or an empty id and the failed run in `failure`. */
+    QString launchCampaign(const QStringList &createOptions, QByteArray *failure) const;
 };
 
 /** The environment every lanternd child gets before a test adds to it. */
@@ -166,6 +169,16 @@ QByteArray jsonMismatch(const Result &result, const QJsonObject &expected);
     do {                                                                                                              \
         const QByteArray lantern_why_ = lantern::test::cli::notOk(result);                                            \
         QVERIFY2(lantern_why_.isEmpty(), lantern_why_.constData());                                                   \
+    } while (false)
+
+/** Declares `id`, the id of a campaign created with `createOptions` and launched; fails the test
+    when either command does. */
+#define LANTERND_LAUNCH_CAMPAIGN(id, lanternd, createOptions)                                                         \
+    QString id;                                                                                                       \
+    do {                                                                                                              \
+        QByteArray lantern_why_;                                                                                      \
+        id = (lanternd).launchCampaign(createOptions, &lantern_why_);                                                 \
+        QVERIFY2(!id.isEmpty(), lantern_why_.constData());                                                            \
     } while (false)
 
 /** Fails the test unless `result` exited 0 and printed exactly `expected` (keys and values). */

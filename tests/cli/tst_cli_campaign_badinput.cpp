@@ -219,6 +219,10 @@ CaseList cases(const QString &dialect)
     invalid("create: max-attempts 1001", create({{"max-attempts", text("1001")}}), "invalid --max-attempts '1001'");
     invalid("create: max-attempts past int32", create({{"max-attempts", text("2147483648")}}), "invalid --max-attempts");
     invalid("create: max-attempts not a number", create({{"max-attempts", text("nine")}}), "invalid --max-attempts");
+    invalid("create: pools 0", create({{"pools", text("0")}}), "invalid --pools '0'");
+    invalid("create: pools 65", create({{"pools", text("65")}}), "invalid --pools '65'");
+    invalid("create: pools not a number", create({{"pools", text("four")}}), "invalid --pools");
+    invalid("create: more pools than envelopes", create({{"count", text("3")}, {"pools", text("4")}}), "invalid --pools 4: a campaign of 3 envelopes has at most 3 pools");
 
     // --- campaign create: free text ---
     invalid("create: name empty", create({{"name", text("")}}), "a campaign needs a name of 1 to 128 characters");

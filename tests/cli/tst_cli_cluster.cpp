@@ -1,9 +1,9 @@
 // lanternd against a real Redis Cluster (scripts/services), given its seed list or one node's
 // URL: the check-in and campaign contracts hold, workers drain, verify is ok; a dead first seed
 // does not stop a command, no seed answering is an outage (exit 3), a bad URL is refused (exit 2);
-// lanternd serve answers check-ins and grabs over every master; migrate-redis moves the old
-// check-in layout on every master; what does not run on a cluster yet (campaign repair) says so
-// and writes nothing.
+// lanternd serve answers check-ins and grabs over every master and counts the redirects it
+// followed; migrate-redis moves the old check-in layout on every master; what does not run on a
+// cluster yet says so and writes nothing.
 #include "clitest.h"
 #include "privateserver.h"
 #include "redis/keyschema.h"
@@ -48,6 +48,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase() { dropFreshDatabases(); }
     void checkinContract();
+    void campaignContract_data();
     void campaignContract();
     void oneNodesUrlIsEnough();
     void deadFirstSeed();
@@ -57,7 +58,8 @@ private Q_SLOTS:
     void badInputWritesNothingOnACluster();
     void serveOnACluster_data();
     void serveOnACluster();
-    void campaignRepairRefusesClearly();
+    void campaignRepairOnACluster();
+    void grabWaitsForTheReplica();
     void migrateRedisOnACluster();
     void serveCountsRedirects();
 
@@ -98,12 +100,22 @@ void TestCliCluster::checkinContract()
     QCOMPARE(reconcile.json().value(QLatin1String("missing")).toInt(), 0);
 }
 
+void TestCliCluster::campaignContract_data()
+{
+    QTest::addColumn<int>("pools");
+    QTest::newRow("one pool") << 1;
+    QTest::newRow("three sub-pools") << 3;
+}
+
 void TestCliCluster::campaignContract()
 {
+    QFETCH(int, pools);
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     const Lanternd lanternd(m_cluster.urlText(), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
-    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "2000", "--count", "20", "--seed", "9"}));
+    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "2000", "--count", "20", "--seed", "9"})
+                                        << QStringLiteral("--pools") << QString::number(pools));
     LANTERND_VERIFY_OK(created);
+    QCOMPARE(created.json().value(QLatin1String("pools")).toInt(1), pools);
     const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
 
@@ -135,6 +147,7 @@ void TestCliCluster::campaignContract()
     QCOMPARE(show.json().value(QLatin1String("remaining_count")).toInteger(), 0);
     QCOMPARE(show.json().value(QLatin1String("paid_count")).toInteger(), 20);
     QCOMPARE(show.json().value(QLatin1String("paid_cents")).toInteger(), 2000);
+    QCOMPARE(show.json().value(QLatin1String("pools")).toArray().size(), pools > 1 ? pools : 0);
     LANTERND_COMPARE_JSON(lanternd.run({QStringLiteral("verify"), QStringLiteral("--campaign"), id}),
                           (QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("violations"), QJsonArray{}}}));
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("close"), QStringLiteral("--id"), id}));
@@ -210,10 +223,7 @@ void TestCliCluster::badInputWritesNothingOnACluster()
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     const QString prefix = lantern::test::uniquePrefix();
     const Lanternd lanternd(m_cluster.urlText(), sql.url, prefix, QStringLiteral("2026-11-23"));
-    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "500", "--count", "5"}));
-    LANTERND_VERIFY_OK(created);
-    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    LANTERND_LAUNCH_CAMPAIGN(id, lanternd, cliArgs({"--name", "gala", "--total-cents", "500", "--count", "5"}));
     LANTERND_VERIFY_OK(lanternd.run(cliArgs({"checkin", "--uid", "5"})));
 
     lantern::RedisClient redis(m_cluster.url());
@@ -241,8 +251,11 @@ void TestCliCluster::badInputWritesNothingOnACluster()
 void TestCliCluster::serveOnACluster_data()
 {
     QTest::addColumn<bool>("seedList");
-    QTest::newRow("the seed list") << true;
-    QTest::newRow("one node's URL") << false;
+    QTest::addColumn<int>("pools");
+    QTest::addColumn<bool>("grabWait");
+    QTest::newRow("the seed list") << true << 1 << false;
+    QTest::newRow("one node's URL") << false << 1 << false;
+    QTest::newRow("3 sub-pools, grab-wait 1/2000") << true << 3 << true;
 }
 
 void TestCliCluster::serveOnACluster()
@@ -250,15 +263,20 @@ void TestCliCluster::serveOnACluster()
     // The event loops' pipes route each script to the master of its slot: check-ins of users on
     // every shard (so every master), and grabs on one campaign, answered as on one server.
     QFETCH(bool, seedList);
+    QFETCH(int, pools);
+    QFETCH(bool, grabWait);
     const QString url = seedList ? m_cluster.urlText() : QStringLiteral("redis://127.0.0.1:%1").arg(m_cluster.ports().first());
     const QString secret = QStringLiteral("cluster-serve-secret");
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     Lanternd lanternd(url, sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
     lanternd.defaults.insert(QStringLiteral("token-secret"), secret);
+    if (grabWait)
+        lanternd.defaults.insert(QStringLiteral("grab-wait"), QStringLiteral("1/2000"));
     const auto bearer = [&](qint64 uid) {
         return lantern::UserTokens(QStringLiteral("lantern"), secret.toUtf8()).mintBearer(uid, QDateTime::currentSecsSinceEpoch() + 3600);
     };
-    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "2000", "--count", "20", "--seed", "5"}));
+    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "2000", "--count", "20", "--seed", "5"})
+                                        << QStringLiteral("--pools") << QString::number(pools));
     LANTERND_VERIFY_OK(created);
     const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
@@ -285,12 +303,17 @@ void TestCliCluster::serveOnACluster()
         if (status == QLatin1String("ok")) {
             ++ok;
             cents += reply.json().value(QLatin1String("amount_cents")).toInteger();
+            // With grab-wait, the pipe sent WAIT to the master that ran the script: its replica had it.
+            QCOMPARE(reply.json().value(QLatin1String("replicas")).toInt(-1), grabWait ? 1 : -1);
         } else {
             QCOMPARE(status, QStringLiteral("sold_out"));
         }
     }
     QCOMPARE(ok, 20);
     QCOMPARE(cents, 2000);
+    const HttpReply shown = server.request("GET", QStringLiteral("/v1/campaigns/%1").arg(id), bearer(3));
+    QCOMPARE(shown.json().value(QLatin1String("grabbed_count")).toInt(), 20);  // every pool's, summed
+    QCOMPARE(shown.json().value(QLatin1String("remaining_count")).toInt(), 0);
     QCOMPARE(server.request("POST", grabPath, bearer(3)).json().value(QLatin1String("status")).toString(), QStringLiteral("already"));
     const HttpReply calendar = server.request("GET", QStringLiteral("/v1/calendar?month=2026-11"), bearer(7));
     QVERIFY2(calendar.status == 200, calendar.describe().constData());
@@ -309,23 +332,66 @@ void TestCliCluster::serveOnACluster()
              2000);
 }
 
-void TestCliCluster::campaignRepairRefusesClearly()
+void TestCliCluster::campaignRepairOnACluster()
 {
-    // Its snapshot is one MULTI over the worker registry (lt:workers) and the campaign's lists:
-    // two slots. Refused before anything is sent; the repair lock it took is released.
+    // Its snapshot is one MULTI in the campaign's slot; the worker registry, in another slot, is
+    // read before and after it.
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     const Lanternd lanternd(m_cluster.urlText(), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
-    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "500", "--count", "5"}));
-    LANTERND_VERIFY_OK(created);
-    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    LANTERND_LAUNCH_CAMPAIGN(id, lanternd, cliArgs({"--name", "gala", "--total-cents", "500", "--count", "5"}));
+    for (const char *uid : {"1", "2"})
+        LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QLatin1String(uid)}));
+    LANTERND_VERIFY_OK(lanternd.run(cliArgs({"work", "--once"})));
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("3")}));
     const Result repair = lanternd.run({QStringLiteral("campaign"), QStringLiteral("repair"), QStringLiteral("--id"), id});
-    QVERIFY2(repair.exitCode == 1, repair.describe().constData());
-    QVERIFY2(repair.err.contains("different slots of the Redis Cluster"), repair.describe().constData());
-    const Result grab = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("1")});
-    LANTERND_VERIFY_OK(grab);
-    QCOMPARE(grab.json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
-    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 0);
+    LANTERND_VERIFY_OK(repair);
+    QCOMPARE(repair.json().value(QLatin1String("grabbed_count")).toInteger(), 3);  // two in the ledger, one on its way
+    const Result again = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("3")});
+    QCOMPARE(again.json().value(QLatin1String("status")).toString(), QStringLiteral("already"));
+    const Result next = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("4")});
+    QCOMPARE(next.json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    LANTERND_VERIFY_OK(lanternd.run(cliArgs({"work", "--once"})));
+    LANTERND_COMPARE_JSON(lanternd.run({QStringLiteral("verify"), QStringLiteral("--campaign"), id}),
+                          (QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("violations"), QJsonArray{}}}));
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 1);
+
+    // A campaign of three sub-pools, one on each master: every pool rebuilt, each under its own lock.
+    LANTERND_LAUNCH_CAMPAIGN(pooledId, lanternd, cliArgs({"--name", "gala", "--total-cents", "900", "--count", "9", "--pools", "3"}));
+    for (int uid = 1; uid <= 5; ++uid)
+        LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), pooledId, QStringLiteral("--uid"), QString::number(uid)}));
+    const Result rebuilt = lanternd.run({QStringLiteral("campaign"), QStringLiteral("repair"), QStringLiteral("--id"), pooledId});
+    LANTERND_VERIFY_OK(rebuilt);
+    QCOMPARE(rebuilt.json().value(QLatin1String("grabbed_count")).toInteger(), 5);
+    QCOMPARE(rebuilt.json().value(QLatin1String("pool_after")).toInteger(), 4);
+    for (int uid = 6; uid <= 10; ++uid) {
+        const Result grab = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), pooledId, QStringLiteral("--uid"), QString::number(uid)});
+        QCOMPARE(grab.json().value(QLatin1String("status")).toString(), uid <= 9 ? QStringLiteral("ok") : QStringLiteral("sold_out"));
+    }
+    LANTERND_VERIFY_OK(lanternd.run(cliArgs({"work", "--once"})));
+    LANTERND_COMPARE_JSON(lanternd.run({QStringLiteral("verify"), QStringLiteral("--campaign"), pooledId}),
+                          (QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("violations"), QJsonArray{}}}));
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair'")), 2);
+}
+
+void TestCliCluster::grabWaitsForTheReplica()
+{
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd(m_cluster.urlText(), sql.url, lantern::test::uniquePrefix(), QStringLiteral("2026-11-23"));
+    LANTERND_LAUNCH_CAMPAIGN(id, lanternd, cliArgs({"--name", "gala", "--total-cents", "500", "--count", "5"}));
+    for (const char *bad : {"0/50", "1", "1/0", "17/50", "1/10001", "one/50", "1/50/2"}) {
+        const Result refused = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("1"),
+                                             QStringLiteral("--grab-wait"), QLatin1String(bad)});
+        QVERIFY2(refused.exitCode == 2, refused.describe().constData());
+        QVERIFY2(refused.err.contains("invalid"), refused.describe().constData());
+    }
+    QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM grab")), 0);
+    const Result first = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("1"),
+                                       QStringLiteral("--grab-wait"), QStringLiteral("1/2000")});
+    LANTERND_VERIFY_OK(first);
+    QCOMPARE(first.json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    QCOMPARE(first.json().value(QLatin1String("replicas")).toInt(-1), 1);
+    const Result plain = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("2")});
+    QVERIFY(!plain.json().contains(QLatin1String("replicas")));  // off by default: the contract's reply as it was
 }
 
 void TestCliCluster::migrateRedisOnACluster()

@@ -54,12 +54,9 @@ void TestCliCrash::killedWorkerIsRecovered()
     constexpr qint64 Envelopes = 200;
     constexpr qint64 Total = 2'000'000;
 
-    const Result created = lanternd.run({QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("crash"),
-                                         QStringLiteral("--total-cents"), QString::number(Total), QStringLiteral("--count"),
-                                         QString::number(Envelopes)});
-    LANTERND_VERIFY_OK(created);
-    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    LANTERND_LAUNCH_CAMPAIGN(id, lanternd, (QStringList{QStringLiteral("--name"), QStringLiteral("crash"),
+                                                        QStringLiteral("--total-cents"), QString::number(Total), QStringLiteral("--count"),
+                                                        QString::number(Envelopes)}));
 
     // More users than envelopes grab through the library (the CLI path is tested elsewhere).
     RedisClient redis(redisUrlOf());
@@ -150,13 +147,10 @@ void TestCliCrash::killedWithPayoutsInFlight()
     constexpr int AnsweredFirst = 40;
     constexpr int HeartbeatTtlS = 2;
 
-    const Result created = lanternd.run({QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("inflight"),
-                                         QStringLiteral("--total-cents"), QString::number(Total), QStringLiteral("--count"),
-                                         QString::number(Envelopes)});
-    LANTERND_VERIFY_OK(created);
-    const qint64 campaign = created.json().value(QLatin1String("id")).toInteger();
-    const QString id = QString::number(campaign);
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    LANTERND_LAUNCH_CAMPAIGN(id, lanternd, (QStringList{QStringLiteral("--name"), QStringLiteral("inflight"),
+                                                        QStringLiteral("--total-cents"), QString::number(Total), QStringLiteral("--count"),
+                                                        QString::number(Envelopes)}));
+    const qint64 campaign = id.toLongLong();
     RedisClient redis(redisUrlOf());
     const KeySchema keys(prefix);
     GrabService grabs(redis, keys);

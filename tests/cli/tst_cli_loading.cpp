@@ -154,11 +154,8 @@ void TestCliLoading::serveAnswers503()
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     Lanternd lanternd(server.urlText(), sql.url, QStringLiteral("load:"), Today);
     lanternd.defaults.insert(QStringLiteral("token-secret"), Secret);
-    const Result created = lanternd.run({QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("loading"),
-                                         QStringLiteral("--total-cents"), QStringLiteral("1000"), QStringLiteral("--count"), QStringLiteral("10")});
-    LANTERND_VERIFY_OK(created);
-    const QString id = QString::number(created.json().value(QLatin1String("id")).toInteger());
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    LANTERND_LAUNCH_CAMPAIGN(id, lanternd, (QStringList{QStringLiteral("--name"), QStringLiteral("loading"),
+                                                        QStringLiteral("--total-cents"), QStringLiteral("1000"), QStringLiteral("--count"), QStringLiteral("10")}));
     const QString grabPath = QStringLiteral("/v1/campaigns/%1/grab").arg(id);
 
     restartLoading(server);

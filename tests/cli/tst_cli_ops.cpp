@@ -332,10 +332,7 @@ void TestCliOps::queuesPayouts()
     const SqlTarget sql = freshSql(dialect);
     const QString prefix = lantern::test::uniquePrefix();
     const Lanternd lanternd(redisUrlText(), sql.url, prefix, QStringLiteral("2026-03-05"));
-    const Result created = lanternd.run(args({"campaign", "create", "--name", "queues", "--total-cents", "1000", "--count", "10"}));
-    LANTERND_VERIFY_OK(created);
-    const QString id = QString::number(created.json().value(QStringLiteral("id")).toInteger());
-    LANTERND_VERIFY_OK(lanternd.run(args({"campaign", "launch", "--id"}) << id));
+    LANTERND_LAUNCH_CAMPAIGN(id, lanternd, args({"--name", "queues", "--total-cents", "1000", "--count", "10"}));
 
     LANTERND_VERIFY_OK(lanternd.run(args({"grab", "--uid", "1", "--campaign"}) << id));
     const qint64 secondStartMs = QDateTime::currentMSecsSinceEpoch();

@@ -95,13 +95,10 @@ void TestCliOutage::workerOutlivesMariaDbOutage()
         }
     });
 
-    const Result created = lanternd.run({QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("outage"),
-                                         QStringLiteral("--total-cents"), QString::number(Total), QStringLiteral("--count"),
-                                         QString::number(Envelopes)});
-    LANTERND_VERIFY_OK(created);
-    const qint64 campaign = created.json().value(QLatin1String("id")).toInteger();
-    const QString id = QString::number(campaign);
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    LANTERND_LAUNCH_CAMPAIGN(id, lanternd, (QStringList{QStringLiteral("--name"), QStringLiteral("outage"),
+                                                        QStringLiteral("--total-cents"), QString::number(Total), QStringLiteral("--count"),
+                                                        QString::number(Envelopes)}));
+    const qint64 campaign = id.toLongLong();
 
     // The backlog: grabs and check-ins queued in Redis before any worker runs.
     GrabService grabs(redis, keys);

@@ -167,12 +167,10 @@ void TestCliRollback::everysecCrashPaysNobodyTwice()
     const SqlTarget sql = freshSql(dialect);
     const Lanternd lanternd(server.urlText(), sql.url, Prefix);
     const KeySchema keys(Prefix);
-    const Result created = lanternd.run({QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("festival"),
-                                         QStringLiteral("--total-cents"), QString::number(Total), QStringLiteral("--count"),
-                                         QString::number(Envelopes), QStringLiteral("--seed"), QStringLiteral("7")});
-    LANTERND_VERIFY_OK(created);
-    const qint64 id = created.json().value(QLatin1String("id")).toInteger();
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), QString::number(id)}));
+    LANTERND_LAUNCH_CAMPAIGN(idText, lanternd, (QStringList{QStringLiteral("--name"), QStringLiteral("festival"),
+                                                            QStringLiteral("--total-cents"), QString::number(Total), QStringLiteral("--count"),
+                                                            QString::number(Envelopes), QStringLiteral("--seed"), QStringLiteral("7")}));
+    const qint64 id = idText.toLongLong();
 
     WorkerProcess worker(lanternd, QStringLiteral("w1"));
     QVERIFY(worker.started());

@@ -150,11 +150,8 @@ void TestCliServe::refusalsWriteNothing()
     const SqlTarget sql = freshSql(dialect);
     const Lanternd lanternd = lanterndFor(sql);
     // A live campaign, so grab refusals would have something to take.
-    const Result created = lanternd.run({QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("r"),
-                                         QStringLiteral("--total-cents"), QStringLiteral("1000"), QStringLiteral("--count"), QStringLiteral("10")});
-    LANTERND_VERIFY_OK(created);
-    const QString id = QString::number(created.json().value(QStringLiteral("id")).toInteger());
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), id}));
+    LANTERND_LAUNCH_CAMPAIGN(id, lanternd, (QStringList{QStringLiteral("--name"), QStringLiteral("r"),
+                                                        QStringLiteral("--total-cents"), QStringLiteral("1000"), QStringLiteral("--count"), QStringLiteral("10")}));
     Server server(lanternd);
     QVERIFY2(server.waitListening(), server.stderrText().constData());
 
@@ -290,11 +287,9 @@ void TestCliServe::workerPayoutsAreVisible()
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     const Lanternd lanternd = lanterndFor(sql);
     constexpr qint64 Envelopes = 40;
-    const Result created = lanternd.run({QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("v"),
-                                         QStringLiteral("--total-cents"), QStringLiteral("4000"), QStringLiteral("--count"), QString::number(Envelopes)});
-    LANTERND_VERIFY_OK(created);
-    const qint64 id = created.json().value(QStringLiteral("id")).toInteger();
-    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), QString::number(id)}));
+    LANTERND_LAUNCH_CAMPAIGN(idText, lanternd, (QStringList{QStringLiteral("--name"), QStringLiteral("v"),
+                                                            QStringLiteral("--total-cents"), QStringLiteral("4000"), QStringLiteral("--count"), QString::number(Envelopes)}));
+    const qint64 id = idText.toLongLong();
     lantern::RedisClient redis(redisUrlOf());
     const lantern::KeySchema keys(m_prefix);
     lantern::GrabService grabs(redis, keys);
