@@ -95,11 +95,17 @@ int run(const QCoreApplication &app)
     Target one{QStringLiteral("1-master cluster"), oneNode.url().redacted(), oneNode.url(), nullptr, nullptr};
     Target cluster{QStringLiteral("3+3 cluster"), clusterText, RedisUrl::parse(clusterText), nullptr, nullptr};
     std::vector<Target *> targets{&single, &one, &cluster};
+    // Every key under the prefix goes before the run and after it, however it ends (the test
+    // cluster is shared with the test suites: a replica's full sync of leftovers takes time).
+    std::vector<std::unique_ptr<BenchServer>> servers;
+    std::vector<std::unique_ptr<KeysRemovedOnExit>> cleanups;
     for (Target *target : targets) {
         target->redis = std::make_unique<RedisClient>(target->url);
         target->redis->ensureConnected();
         target->campaigns = std::make_unique<CampaignService>(*target->redis, *sql, keys);
-        BenchServer(*target->redis).removeKeys(settings.prefix.toUtf8());
+        servers.push_back(std::make_unique<BenchServer>(*target->redis));
+        servers.back()->removeKeys(settings.prefix.toUtf8());
+        cleanups.push_back(std::make_unique<KeysRemovedOnExit>(*servers.back(), settings.prefix.toUtf8()));
     }
     if (!one.redis->isCluster() || !cluster.redis->isCluster())
         throw InvalidInputError(QStringLiteral("--cluster %1 is not a Redis Cluster").arg(cluster.url.redacted()));
