@@ -32,7 +32,49 @@ using namespace lantern;
 
 namespace {
 constexpr qint64 ClusterNow = 1795000000000;
+
+/** What four clients got grabbing once for every user in every campaign. */
+struct Storm {
+    QMap<qint64, QMap<qint64, GrabOutcome>> won;  // campaign -> uid -> outcome
+    QMap<qint64, int> soldOut;                     // campaign -> sold_out answers
+    int failures = 0;                              // any other answer, or an error
+};
+
+/** Four clients, each with a connection per master, share the users; each grabs for its users
+    in every campaign. */
+Storm grabStorm(const RedisUrl &url, const KeySchema &keys, const QList<qint64> &campaigns, const QList<qint64> &users)
+{
+    std::mutex mutex;
+    Storm storm;
+    std::vector<std::thread> clients;
+    for (int c = 0; c < 4; ++c) {
+        clients.emplace_back([&, c] {
+            try {
+                RedisClient redis(url);
+                GrabService grabs(redis, keys);
+                for (qsizetype i = c; i < users.size(); i += 4) {
+                    for (const qint64 id : campaigns) {
+                        const GrabOutcome outcome = grabs.grab(id, users[i], ClusterNow);
+                        const std::lock_guard lock(mutex);
+                        if (outcome.status == QLatin1String("ok"))
+                            storm.won[id].insert(users[i], outcome);
+                        else if (outcome.status == QLatin1String("sold_out"))
+                            ++storm.soldOut[id];
+                        else
+                            ++storm.failures;
+                    }
+                }
+            } catch (const std::exception &) {
+                const std::lock_guard lock(mutex);
+                ++storm.failures;
+            }
+        });
+    }
+    for (std::thread &client : clients)
+        client.join();
+    return storm;
 }
+} // namespace
 
 class TestClusterServices : public QObject {
     Q_OBJECT
@@ -146,36 +188,13 @@ void TestClusterServices::grabStormOverCampaignsOnEveryMaster()
     const QList<qint64> campaigns = campaignOn.values();
 
     // Four clients, each a connection per master, grab for every user in every campaign.
-    std::mutex mutex;
-    QMap<qint64, QMap<qint64, GrabOutcome>> won;  // campaign -> uid -> outcome
-    QMap<qint64, int> soldOut;
-    std::atomic<int> failures{0};
-    std::vector<std::thread> clients;
-    for (int c = 0; c < 4; ++c) {
-        clients.emplace_back([&, c] {
-            try {
-                RedisClient redis(m_url);
-                GrabService grabs(redis, keys);
-                for (qint64 uid = 1 + c; uid <= Users; uid += 4) {
-                    for (const qint64 id : campaigns) {
-                        const GrabOutcome outcome = grabs.grab(id, uid, ClusterNow);
-                        const std::lock_guard lock(mutex);
-                        if (outcome.status == QLatin1String("ok"))
-                            won[id].insert(uid, outcome);
-                        else if (outcome.status == QLatin1String("sold_out"))
-                            ++soldOut[id];
-                        else
-                            ++failures;
-                    }
-                }
-            } catch (const std::exception &) {
-                ++failures;
-            }
-        });
-    }
-    for (std::thread &client : clients)
-        client.join();
-    QCOMPARE(failures.load(), 0);
+    QList<qint64> users;
+    for (qint64 uid = 1; uid <= Users; ++uid)
+        users << uid;
+    const Storm storm = grabStorm(m_url, keys, campaigns, users);
+    QCOMPARE(storm.failures, 0);
+    const QMap<qint64, QMap<qint64, GrabOutcome>> &won = storm.won;
+    const QMap<qint64, int> &soldOut = storm.soldOut;
 
     RedisClient redis(m_url);
     GrabService grabs(redis, keys);
@@ -244,34 +263,10 @@ void TestClusterServices::subPoolsOnEveryMasterBorrowWhenDry()
             }
         }
     }
-    std::mutex mutex;
-    QMap<qint64, GrabOutcome> won;
-    int soldOut = 0;
-    std::atomic<int> failures{0};
-    std::vector<std::thread> clients;
-    for (int c = 0; c < 4; ++c) {
-        clients.emplace_back([&, c] {
-            try {
-                RedisClient client(m_url);
-                GrabService grabs(client, keys);
-                for (qsizetype i = c; i < users.size(); i += 4) {
-                    const GrabOutcome outcome = grabs.grab(id, users[i], ClusterNow);
-                    const std::lock_guard lock(mutex);
-                    if (outcome.status == QLatin1String("ok"))
-                        won.insert(users[i], outcome);
-                    else if (outcome.status == QLatin1String("sold_out"))
-                        ++soldOut;
-                    else
-                        ++failures;
-                }
-            } catch (const std::exception &) {
-                ++failures;
-            }
-        });
-    }
-    for (std::thread &client : clients)
-        client.join();
-    QCOMPARE(failures.load(), 0);
+    const Storm storm = grabStorm(m_url, keys, {id}, users);
+    QCOMPARE(storm.failures, 0);
+    const QMap<qint64, GrabOutcome> won = storm.won.value(id);
+    const int soldOut = storm.soldOut.value(id);
     QCOMPARE(qint64(won.size()), Count);
     QCOMPARE(qint64(soldOut), qint64(users.size()) - Count);
     QSet<qint64> seqs;
