@@ -13,6 +13,8 @@
 #include "envelope/grabservice.h"
 #include "envelope/poollending.h"
 #include "payout/simulatedpayoutgateway.h"
+#include "queue/deadletters.h"
+#include "queue/queueoverview.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
@@ -199,6 +201,25 @@ void TestCampaignPools::launchDealsEveryPoolAlike()
     QCOMPARE(summary.pools.size(), 4);
     QCOMPARE(summary.remainingCount, 1001LL);
     QCOMPARE(campaign.violations(), QString());
+
+    // Queues: one line for the campaign, its pools' tasks summed; a dead-letter list per pool.
+    campaign.grabs.grab(campaign.id, usersOfPool(pools, 1, 1).first(), Now);
+    campaign.grabs.grab(campaign.id, usersOfPool(pools, 2, 1).first(), Now);
+    const QueueOverview overview = QueueOverview::read(redis, keys, Now);
+    QCOMPARE(overview.queues.size(), 2);  // checkin, then the campaign
+    QCOMPARE(overview.queues[1].name, QStringLiteral("payout:%1").arg(campaign.id));
+    QCOMPARE(overview.queues[1].depth, 2LL);
+    QStringList deadLists;
+    for (const DeadLetterList &list : DeadLetters(redis, keys).lists(false)) {
+        if (list.name.startsWith(QLatin1String("payout:")))
+            deadLists << list.name;
+    }
+    QStringList expectedLists;
+    for (const QByteArray &pool : pools.names())
+        expectedLists << QStringLiteral("payout:") + QString::fromLatin1(pool);
+    QCOMPARE(deadLists, expectedLists);
+    QCOMPARE(DeadLetters(redis, keys).list(expectedLists.last()).key, keys.campaignDeadLetter(pools.name(3)));
+    QVERIFY_THROWS_EXCEPTION(InvalidInputError, DeadLetters(redis, keys).list(QStringLiteral("payout:%1.x").arg(campaign.id)));
 
     // Pause and resume move every pool.
     service.pause(campaign.id);

@@ -111,7 +111,7 @@ DeadLetterList DeadLetters::list(const QString &name) const
         if (CampaignPools::campaignOf(pool))
             return {name, m_keys.campaignDeadLetter(pool), m_keys.campaignTasks(pool), 0};
     }
-    throw InvalidInputError(tr("no dead-letter list called '%1': expected checkin:<shard> or payout:<campaign id>").arg(name));
+    throw InvalidInputError(tr("no dead-letter list called '%1': expected checkin:<shard> or payout:<campaign id> (payout:<campaign id>.<n> for a sub-pool)").arg(name));
 }
 
 DeadLetterPage DeadLetters::page(const QString &name, qint64 offset, int count)

@@ -15,7 +15,7 @@ class SqlConnection;
 
 /** One dead-letter list and the queue its entries were taken from (both share a hash tag). */
 struct DeadLetterList {
-    QString name;         // "checkin:<shard>" or "payout:<campaign id>"
+    QString name;         // "checkin:<shard>", "payout:<campaign id>", or "payout:<campaign id>.<n>" for a sub-pool
     QByteArray key;
     QByteArray queueKey;
     qint64 depth = 0;

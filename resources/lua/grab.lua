@@ -15,11 +15,13 @@
 if redis.call('EXISTS', KEYS[6]) == 1 then
   return {'repairing'}
 end
+-- One read of the meta: status, how many pools it belongs to, the attempts cap.
+local meta = redis.call('HMGET', KEYS[1], 'status', 'pools_count', 'max_attempts')
 local pools = tonumber(ARGV[4] or '1')
-if tonumber(redis.call('HGET', KEYS[1], 'pools_count') or '1') ~= pools then
+if tonumber(meta[2] or '1') ~= pools then
   return {'stale'}
 end
-if redis.call('HGET', KEYS[1], 'status') ~= 'live' then
+if meta[1] ~= 'live' then
   return {'not_live'}
 end
 local held = redis.call('HGET', KEYS[3], ARGV[2])
@@ -27,7 +29,7 @@ if held then
   return {'already', held}
 end
 local attempts = redis.call('HINCRBY', KEYS[4], ARGV[2], 1)
-if attempts > tonumber(redis.call('HGET', KEYS[1], 'max_attempts')) then
+if attempts > tonumber(meta[3]) then
   return {'too_many_attempts'}
 end
 local envelope = redis.call('LPOP', KEYS[2])
