@@ -1036,16 +1036,16 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::DeadLetters</name>
     <message>
-        <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt;</source>
-        <translation>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt;</translation>
-    </message>
-    <message>
         <source>unexpected reply of deadletter_move.lua</source>
         <translation>unexpected reply of deadletter_move.lua</translation>
     </message>
     <message>
         <source>the edited entry is not a task a worker of %1 can read</source>
         <translation>the edited entry is not a task a worker of %1 can read</translation>
+    </message>
+    <message>
+        <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</source>
+        <translation>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</translation>
     </message>
 </context>
 <context>

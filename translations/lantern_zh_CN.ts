@@ -1033,16 +1033,16 @@ SQL：%2
 <context>
     <name>lantern::DeadLetters</name>
     <message>
-        <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt;</source>
-        <translation>不存在名为“%1”的死信队列：应为 checkin:&lt;shard&gt; 或 payout:&lt;campaign id&gt;</translation>
-    </message>
-    <message>
         <source>unexpected reply of deadletter_move.lua</source>
         <translation>deadletter_move.lua 返回了意外的应答</translation>
     </message>
     <message>
         <source>the edited entry is not a task a worker of %1 can read</source>
         <translation>编辑后的条目不是 %1 的工作进程能读取的任务</translation>
+    </message>
+    <message>
+        <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</source>
+        <translation>不存在名为“%1”的死信队列：应为 checkin:&lt;shard&gt; 或 payout:&lt;campaign id&gt;（子池为 payout:&lt;campaign id&gt;.&lt;n&gt;）</translation>
     </message>
 </context>
 <context>
