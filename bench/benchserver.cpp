@@ -1,7 +1,11 @@
 #include "benchserver.h"
 
+#include "redis/keyslot.h"
 #include "redis/luascript.h"
+#include "redis/masterscan.h"
 #include "redis/rediserror.h"
+
+#include <QMap>
 
 namespace lantern::bench {
 
@@ -88,21 +92,18 @@ QByteArrayList BenchServer::captureCommand(const std::function<void()> &action, 
 qint64 BenchServer::removeKeys(const QByteArray &prefix)
 {
     qint64 removed = 0;
-    QByteArray cursor = QByteArrayLiteral("0");
-    do {
-        const RedisValue reply = m_redis.command({QByteArrayLiteral("SCAN"), cursor, QByteArrayLiteral("MATCH"), prefix + '*',
-                                                  QByteArrayLiteral("COUNT"), QByteArrayLiteral("1000")});
-        if (reply.elements.size() != 2)
-            throw RedisReplyError(QStringLiteral("SCAN returned an unexpected reply"));
-        cursor = reply.elements[0].toBytes();
+    MasterScan::run(m_redis, prefix + '*', 1000, [&](const QByteArrayList &keys) {
         // DEL, not UNLINK: the big day set and queue are freed now, not by a background thread
-        // while the next phase is being timed.
-        QByteArrayList del{QByteArrayLiteral("DEL")};
-        for (const RedisValue &key : reply.elements[1].elements)
-            del << key.toBytes();
-        if (del.size() > 1)
-            removed += m_redis.command(del).toInteger();
-    } while (cursor != "0");
+        // while the next phase is being timed. One DEL per slot (a cluster refuses keys of two).
+        QMap<int, QByteArrayList> bySlot;
+        for (const QByteArray &key : keys)
+            bySlot[keyslot::of(key)] << key;
+        QList<QByteArrayList> deletes;
+        for (const QByteArrayList &slotKeys : std::as_const(bySlot))
+            deletes << QByteArrayList{QByteArrayLiteral("DEL")} + slotKeys;
+        for (const RedisValue &count : m_redis.pipeline(deletes))
+            removed += count.toInteger();
+    });
     return removed;
 }
 

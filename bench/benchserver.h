@@ -26,7 +26,7 @@ public:
         received it. The slow-log settings are restored afterwards. */
     QByteArrayList captureCommand(const std::function<void()> &action, const QByteArray &marker);
 
-    /** SCAN MATCH prefix* + DEL; returns how many keys went. */
+    /** SCAN MATCH prefix* on every master + DEL; returns how many keys went. */
     qint64 removeKeys(const QByteArray &prefix);
 
     qint64 listLength(const QByteArray &key);

@@ -7,6 +7,7 @@
 // optionally it drains the payout tasks (lanternd work --once) and runs lanternd verify.
 #include "bearerfile.h"
 #include "benchcampaign.h"
+#include "campaignstate.h"
 #include "benchserver.h"
 #include "httpprobe.h"
 #include "httpsettings.h"
@@ -37,8 +38,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTextStream>
-
-#include <set>
 
 using namespace lantern;
 using namespace lantern::bench;
@@ -85,17 +84,6 @@ GrabStormSettings parseSettings(const QCoreApplication &app)
     settings.verify = parser.isSet(QStringLiteral("verify"));
     return settings;
 }
-
-/** The campaign as Redis has it after a phase. */
-struct CampaignState {
-    qint64 grabbedCount = 0;  // meta hash
-    qint64 grabbedCents = 0;  // meta hash
-    qint64 draws = 0;         // HLEN draws: users holding an envelope
-    qint64 envelopes = 0;     // distinct envelopes among the draws
-    qint64 drawnCents = 0;    // sum of the draws' amounts
-    qint64 pool = 0;          // envelopes left
-    qint64 tasks = 0;         // payout tasks queued
-};
 
 /** One line of the correctness table. */
 struct Check {
@@ -188,39 +176,7 @@ private:
         return answer.body;
     }
 
-    CampaignState readState()
-    {
-        const qint64 id = m_campaign.id;
-        CampaignState state;
-        const RedisValue meta = m_redis.command({QByteArrayLiteral("HMGET"), m_keys.campaignMeta(id), QByteArrayLiteral("grabbed_count"),
-                                                 QByteArrayLiteral("grabbed_cents")});
-        if (meta.elements.size() != 2)
-            throw LanternError(QStringLiteral("HMGET of the campaign's meta hash returned %1 values").arg(meta.elements.size()));
-        state.grabbedCount = meta.elements[0].isNil() ? 0 : meta.elements[0].toBytes().toLongLong();
-        state.grabbedCents = meta.elements[1].isNil() ? 0 : meta.elements[1].toBytes().toLongLong();
-        state.draws = m_redis.command({QByteArrayLiteral("HLEN"), m_keys.campaignDraws(id)}).toInteger();
-        state.pool = m_server.listLength(m_keys.campaignPool(id));
-        state.tasks = m_server.listLength(m_keys.campaignTasks(id));
-        // The draws, "seq:amount" per uid, a page at a time (HSCAN, not HGETALL: DESIGN §3).
-        std::set<qint64> envelopes;
-        QByteArray cursor = QByteArrayLiteral("0");
-        do {
-            const RedisValue page = m_redis.command({QByteArrayLiteral("HSCAN"), m_keys.campaignDraws(id), cursor, QByteArrayLiteral("COUNT"),
-                                                     QByteArrayLiteral("1000")});
-            if (page.elements.size() != 2)
-                throw LanternError(QStringLiteral("HSCAN of the draws returned an unexpected reply"));
-            cursor = page.elements[0].toBytes();
-            const std::vector<RedisValue> &fields = page.elements[1].elements;
-            for (size_t i = 1; i < fields.size(); i += 2) {
-                const QByteArray entry = fields[i].toBytes();
-                const qsizetype colon = entry.indexOf(':');
-                envelopes.insert(entry.left(colon).toLongLong());
-                state.drawnCents += entry.mid(colon + 1).toLongLong();
-            }
-        } while (cursor != "0");
-        state.envelopes = static_cast<qint64>(envelopes.size());
-        return state;
-    }
+    CampaignState readState() { return readCampaignState(m_redis, m_keys, m_campaign.id); }
 
     void record(const StormFigures &figures)
     {

@@ -136,6 +136,18 @@
         <source>campaign %1 is being repaired from the ledger; try again in a moment</source>
         <translation>campaign %1 is being repaired from the ledger; try again in a moment</translation>
     </message>
+    <message>
+        <source>invalid --pools %1: expected 1 to %2</source>
+        <translation>invalid --pools %1: expected 1 to %2</translation>
+    </message>
+    <message>
+        <source>invalid --pools %1: a campaign of %2 envelopes has at most %2 pools</source>
+        <translation>invalid --pools %1: a campaign of %2 envelopes has at most %2 pools</translation>
+    </message>
+    <message>
+        <source>campaign %1&apos;s pool names in SQL are not a list of its %2 pools</source>
+        <translation>campaign %1&apos;s pool names in SQL are not a list of its %2 pools</translation>
+    </message>
 </context>
 <context>
     <name>CampaignVerifier</name>
@@ -190,6 +202,10 @@
     <message>
         <source>%1 grabs (%2 cents) in Redis, %3 rows (%4 cents) in SQL</source>
         <translation>%1 grabs (%2 cents) in Redis, %3 rows (%4 cents) in SQL</translation>
+    </message>
+    <message>
+        <source>%1 envelopes left in the pools and %2 grabbed, of %3</source>
+        <translation>%1 envelopes left in the pools and %2 grabbed, of %3</translation>
     </message>
 </context>
 <context>
@@ -563,6 +579,17 @@
     </message>
 </context>
 <context>
+    <name>lantern::CampaignPools</name>
+    <message>
+        <source>campaign %1&apos;s pools field in Redis is not a list of its pools: %2</source>
+        <translation>campaign %1&apos;s pools field in Redis is not a list of its pools: %2</translation>
+    </message>
+    <message>
+        <source>invalid --pools %1: expected 1 to %2</source>
+        <translation>invalid --pools %1: expected 1 to %2</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CampaignPreviewer</name>
     <message>
         <source>Not enough memory to preview this many envelopes.</source>
@@ -738,6 +765,18 @@
     <message>
         <source>read-only switch</source>
         <translation>read-only switch</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected REPLICAS/MILLISECONDS such as 1/50</source>
+        <translation>invalid %1 &apos;%2&apos;: expected REPLICAS/MILLISECONDS such as 1/50</translation>
+    </message>
+    <message>
+        <source>replicas to wait for</source>
+        <translation>replicas to wait for</translation>
+    </message>
+    <message>
+        <source>wait for replicas, in milliseconds</source>
+        <translation>wait for replicas, in milliseconds</translation>
     </message>
 </context>
 <context>
@@ -997,16 +1036,16 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::DeadLetters</name>
     <message>
-        <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt;</source>
-        <translation>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt;</translation>
-    </message>
-    <message>
         <source>unexpected reply of deadletter_move.lua</source>
         <translation>unexpected reply of deadletter_move.lua</translation>
     </message>
     <message>
         <source>the edited entry is not a task a worker of %1 can read</source>
         <translation>the edited entry is not a task a worker of %1 can read</translation>
+    </message>
+    <message>
+        <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</source>
+        <translation>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</translation>
     </message>
 </context>
 <context>
@@ -1173,12 +1212,8 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::LayoutMigration</name>
     <message>
-        <source>migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster answers per node (run it against each master&apos;s data before joining the cluster)</source>
-        <translation>migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster answers per node (run it against each master&apos;s data before joining the cluster)</translation>
-    </message>
-    <message>
-        <source>unexpected SCAN reply</source>
-        <translation>unexpected SCAN reply</translation>
+        <source>%1 is in slot %2 but the uid&apos;s blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</source>
+        <translation>%1 is in slot %2 but the uid&apos;s blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</translation>
     </message>
 </context>
 <context>
@@ -1209,6 +1244,13 @@ Key prefix: %3</translation>
     <message>
         <source>Redis computed a different SHA1 for script %1</source>
         <translation>Redis computed a different SHA1 for script %1</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::MasterScan</name>
+    <message>
+        <source>unexpected SCAN reply from %1</source>
+        <translation>unexpected SCAN reply from %1</translation>
     </message>
 </context>
 <context>

@@ -135,6 +135,18 @@
         <source>campaign %1 is being repaired from the ledger; try again in a moment</source>
         <translation>活动 %1 正在依据账本修复；请稍后重试</translation>
     </message>
+    <message>
+        <source>invalid --pools %1: expected 1 to %2</source>
+        <translation>无效的 --pools %1：应为 1 到 %2</translation>
+    </message>
+    <message>
+        <source>invalid --pools %1: a campaign of %2 envelopes has at most %2 pools</source>
+        <translation>无效的 --pools %1：%2 个红包的活动最多有 %2 个子池</translation>
+    </message>
+    <message>
+        <source>campaign %1&apos;s pool names in SQL are not a list of its %2 pools</source>
+        <translation>活动 %1 在 SQL 中的子池名称不是其 %2 个子池的列表</translation>
+    </message>
 </context>
 <context>
     <name>CampaignVerifier</name>
@@ -189,6 +201,10 @@
     <message>
         <source>%1 grabs (%2 cents) in Redis, %3 rows (%4 cents) in SQL</source>
         <translation>Redis 中有 %1 次抢红包（%2 分），SQL 中有 %3 行（%4 分）</translation>
+    </message>
+    <message>
+        <source>%1 envelopes left in the pools and %2 grabbed, of %3</source>
+        <translation>子池中剩余 %1 个红包，已抢 %2 个，共 %3 个</translation>
     </message>
 </context>
 <context>
@@ -561,6 +577,17 @@
     </message>
 </context>
 <context>
+    <name>lantern::CampaignPools</name>
+    <message>
+        <source>campaign %1&apos;s pools field in Redis is not a list of its pools: %2</source>
+        <translation>活动 %1 在 Redis 中的 pools 字段不是其子池的列表：%2</translation>
+    </message>
+    <message>
+        <source>invalid --pools %1: expected 1 to %2</source>
+        <translation>无效的 --pools %1：应为 1 到 %2</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CampaignPreviewer</name>
     <message>
         <source>Not enough memory to preview this many envelopes.</source>
@@ -736,6 +763,18 @@
     <message>
         <source>read-only switch</source>
         <translation>只读开关</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected REPLICAS/MILLISECONDS such as 1/50</source>
+        <translation>无效的 %1“%2”：应为 副本数/毫秒，例如 1/50</translation>
+    </message>
+    <message>
+        <source>replicas to wait for</source>
+        <translation>要等待的副本数</translation>
+    </message>
+    <message>
+        <source>wait for replicas, in milliseconds</source>
+        <translation>等待副本的时间（毫秒）</translation>
     </message>
 </context>
 <context>
@@ -994,16 +1033,16 @@ SQL：%2
 <context>
     <name>lantern::DeadLetters</name>
     <message>
-        <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt;</source>
-        <translation>不存在名为“%1”的死信队列：应为 checkin:&lt;shard&gt; 或 payout:&lt;campaign id&gt;</translation>
-    </message>
-    <message>
         <source>unexpected reply of deadletter_move.lua</source>
         <translation>deadletter_move.lua 返回了意外的应答</translation>
     </message>
     <message>
         <source>the edited entry is not a task a worker of %1 can read</source>
         <translation>编辑后的条目不是 %1 的工作进程能读取的任务</translation>
+    </message>
+    <message>
+        <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</source>
+        <translation>不存在名为“%1”的死信队列：应为 checkin:&lt;shard&gt; 或 payout:&lt;campaign id&gt;（子池为 payout:&lt;campaign id&gt;.&lt;n&gt;）</translation>
     </message>
 </context>
 <context>
@@ -1169,12 +1208,8 @@ SQL：%2
 <context>
     <name>lantern::LayoutMigration</name>
     <message>
-        <source>migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster answers per node (run it against each master&apos;s data before joining the cluster)</source>
-        <translation>migrate-redis 需要单个 Redis 服务器：它用 SCAN 查找旧键，而 Redis 集群按节点分别应答（请在加入集群之前对每个主节点的数据运行）</translation>
-    </message>
-    <message>
-        <source>unexpected SCAN reply</source>
-        <translation>SCAN 返回了意外的应答</translation>
+        <source>%1 is in slot %2 but the uid&apos;s blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</source>
+        <translation>%1 位于槽 %2，但该 uid 的块位于槽 %3（分片 %4）：它的分片标签是按另一个分片数写入的，因此无法在 Redis Cluster 上一步迁移；请在单个 Redis 服务器上迁移它</translation>
     </message>
 </context>
 <context>
@@ -1205,6 +1240,13 @@ SQL：%2
     <message>
         <source>Redis computed a different SHA1 for script %1</source>
         <translation>Redis 为脚本 %1 算出的 SHA1 与预期不符</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::MasterScan</name>
+    <message>
+        <source>unexpected SCAN reply from %1</source>
+        <translation>来自 %1 的 SCAN 应答出乎意料</translation>
     </message>
 </context>
 <context>

@@ -75,6 +75,16 @@ void ApiMetrics::recordRedisBatches(quint64 commands, quint64 writes)
         m_redisWrites.fetch_add(writes, Relaxed);
 }
 
+void ApiMetrics::recordRedisRedirects(quint64 moved, quint64 asked, quint64 retried)
+{
+    if (moved)
+        m_redisMoved.fetch_add(moved, Relaxed);
+    if (asked)
+        m_redisAsked.fetch_add(asked, Relaxed);
+    if (retried)
+        m_redisRetried.fetch_add(retried, Relaxed);
+}
+
 quint64 ApiMetrics::requests(ApiEndpoint endpoint, int status) const
 {
     return m_endpoints[size_t(endpoint)].byStatus[size_t(statusIndex(status))].load(Relaxed);
@@ -192,6 +202,11 @@ QByteArray ApiMetrics::render(const QueueOverview *queues) const
     out += "# HELP lantern_redis_writes_total write() calls that carried them (commands per write: the batching).\n"
            "# TYPE lantern_redis_writes_total counter\n"
            "lantern_redis_writes_total " + QByteArray::number(m_redisWrites.load(Relaxed)) + '\n';
+    out += "# HELP lantern_redis_cluster_replies_total Redis Cluster replies followed (moved, ask) or waited out (retried).\n"
+           "# TYPE lantern_redis_cluster_replies_total counter\n"
+           "lantern_redis_cluster_replies_total{kind=\"moved\"} " + QByteArray::number(m_redisMoved.load(Relaxed)) + "\n"
+           "lantern_redis_cluster_replies_total{kind=\"ask\"} " + QByteArray::number(m_redisAsked.load(Relaxed)) + "\n"
+           "lantern_redis_cluster_replies_total{kind=\"retried\"} " + QByteArray::number(m_redisRetried.load(Relaxed)) + '\n';
     out += "# HELP lantern_redis_up Whether Redis answered this scrape.\n# TYPE lantern_redis_up gauge\n"
            "lantern_redis_up " + QByteArray(queues ? "1" : "0") + '\n';
     return out;

@@ -31,6 +31,9 @@ public:
     void recordCheckin(bool already);
     /** Commands the event loops' RedisPipes sent, and the write() calls that carried them. */
     void recordRedisBatches(quint64 commands, quint64 writes);
+    /** Redis Cluster replies the event loops followed: -MOVED, -ASK, and those waited out
+        (-TRYAGAIN, -CLUSTERDOWN, ...): the share of commands a reshard or failover touched. */
+    void recordRedisRedirects(quint64 moved, quint64 asked, quint64 retried);
 
     quint64 requests(ApiEndpoint endpoint, int status) const;
     quint64 grabs(const QString &outcome) const;
@@ -57,6 +60,9 @@ private:
     std::atomic<quint64> m_checkinsAlready{0};
     std::atomic<quint64> m_redisCommands{0};
     std::atomic<quint64> m_redisWrites{0};
+    std::atomic<quint64> m_redisMoved{0};
+    std::atomic<quint64> m_redisAsked{0};
+    std::atomic<quint64> m_redisRetried{0};
 };
 
 } // namespace lantern

@@ -3,9 +3,13 @@
 #include "checkin/checkinlayout.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
+#include "redis/keyslot.h"
 #include "redis/luascript.h"
+#include "redis/masterscan.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
+
+#include <QMap>
 
 namespace lantern {
 
@@ -22,9 +26,6 @@ const LuaScript &migrateScript()
 LayoutMigrationReport LayoutMigration::run(bool dryRun, const Progress &progress)
 {
     m_redis.ensureConnected();
-    if (m_redis.isCluster())
-        throw InvalidInputError(tr("migrate-redis needs a single Redis server: it finds the old keys with SCAN, which a Redis Cluster "
-                                   "answers per node (run it against each master's data before joining the cluster)"));
     LayoutMigrationReport report;
     report.dryRun = dryRun;
     if (!dryRun)
@@ -39,7 +40,7 @@ LayoutMigrationReport LayoutMigration::run(bool dryRun, const Progress &progress
     scan(m_keys.checkinTagPattern() + "day:*", [&](const QByteArrayList &keys) {
         report.daySets += keys.size();
         if (!dryRun && !keys.isEmpty())
-            report.daySetsRemoved += m_redis.command(QByteArrayList{QByteArrayLiteral("UNLINK")} + keys).toInteger();
+            report.daySetsRemoved += unlink(keys);
         if (progress)
             progress(report);
     });
@@ -48,19 +49,29 @@ LayoutMigrationReport LayoutMigration::run(bool dryRun, const Progress &progress
 
 void LayoutMigration::scan(const QByteArray &pattern, const std::function<void(const QByteArrayList &)> &page)
 {
-    QByteArray cursor = "0";
-    do {
-        const RedisValue reply = m_redis.command({QByteArrayLiteral("SCAN"), cursor, QByteArrayLiteral("MATCH"), pattern,
-                                                  QByteArrayLiteral("COUNT"), QByteArray::number(m_scanCount)});
+    // SCAN describes the node that answers: every master, a cursor each (one server: itself).
+    // A key a reshard moves meanwhile may be missed or seen twice; the migration is idempotent
+    // and resumable, so a second run finds what the first missed.
+    MasterScan::run(m_redis, pattern, m_scanCount, page);
+}
+
+qint64 LayoutMigration::unlink(const QByteArrayList &keys)
+{
+    // One UNLINK per slot: the day sets of different shards are different slots (CROSSSLOT on a
+    // cluster); one round trip still, split by node.
+    QMap<int, QByteArrayList> bySlot;
+    for (const QByteArray &key : keys)
+        bySlot[keyslot::of(key)] << key;
+    QList<QByteArrayList> commands;
+    for (const QByteArrayList &slotKeys : std::as_const(bySlot))
+        commands << QByteArrayList{QByteArrayLiteral("UNLINK")} + slotKeys;
+    qint64 removed = 0;
+    for (const RedisValue &reply : m_redis.pipeline(commands)) {
         if (reply.isError())
             throw RedisReplyError(QString::fromUtf8(reply.string));
-        if (reply.elements.size() != 2)
-            throw RedisReplyError(tr("unexpected SCAN reply"));
-        cursor = reply.elements[0].toBytes();
-        const QByteArrayList keys = reply.elements[1].toBytesList();
-        if (!keys.isEmpty())
-            page(keys);
-    } while (cursor != "0");
+        removed += reply.toInteger();
+    }
+    return removed;
 }
 
 qint64 LayoutMigration::migratePage(const QByteArrayList &signKeys)
@@ -79,9 +90,19 @@ qint64 LayoutMigration::migratePage(const QByteArrayList &signKeys)
         const UserPlace user = layout.place(uid);
         QByteArray makeupKey = signKey;
         makeupKey.replace(at, 6, ":makeup:");
-        commands << migrateScript().evalshaCommand({signKey, makeupKey, layout.signKey(user, month), layout.makeupKey(user, month),
-                                                    m_keys.monthBlocks(user.shard, month)},
-                                                   {QByteArray::number(uid), CheckinLayout::placeArgument(user)});
+        const QByteArrayList keys{signKey, makeupKey, layout.signKey(user, month), layout.makeupKey(user, month),
+                                  m_keys.monthBlocks(user.shard, month)};
+        // The script is atomic only within one slot: on a cluster, the old key's {ck:S} tag must
+        // be the shard the layout gives the uid now (it is, unless the shard count changed since).
+        if (m_redis.isCluster() && keyslot::of(keys.front()) != keyslot::of(keys.back()))
+            throw InvalidInputError(tr("%1 is in slot %2 but the uid's blocks are in slot %3 (shard %4): its shard tag was written "
+                                       "with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on "
+                                       "a single server")
+                                            .arg(QString::fromUtf8(signKey))
+                                            .arg(keyslot::of(keys.front()))
+                                            .arg(keyslot::of(keys.back()))
+                                            .arg(user.shard));
+        commands << migrateScript().evalshaCommand(keys, {QByteArray::number(uid), CheckinLayout::placeArgument(user)});
     }
     qint64 moved = 0;
     for (const RedisValue &reply : m_redis.pipeline(commands)) {

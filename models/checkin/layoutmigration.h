@@ -22,8 +22,9 @@ struct LayoutMigrationReport {
     to the block layout, online: each user-month moves in one script (checkin_migrate.lua) that
     ORs it into what check-ins wrote there meanwhile and removes the old keys, so the migration
     can stop anywhere and run again (resumable, idempotent). The per-day sets hold nothing the
-    blocks do not, and are removed after the bitmaps. Finds old keys with SCAN MATCH (single
-    server only: on a Redis Cluster it refuses, see docs/cluster.md). */
+    blocks do not, and are removed after the bitmaps. Finds old keys with SCAN MATCH on every
+    master of a Redis Cluster, a cursor each (one server: itself); each user-month's keys share
+    its {ck:S} tag, so each move is one slot (checked: bad input otherwise, nothing sent). */
 class LayoutMigration final {
     Q_DECLARE_TR_FUNCTIONS(lantern::LayoutMigration)
 
@@ -36,8 +37,10 @@ public:
     LayoutMigrationReport run(bool dryRun, const Progress &progress = {});
 
 private:
-    /** SCANs the keys matching `pattern`, a page at a time. */
+    /** SCANs the keys matching `pattern`, a page at a time, on every master. */
     void scan(const QByteArray &pattern, const std::function<void(const QByteArrayList &)> &page);
+    /** UNLINKs `keys`, one command per slot; returns how many went. */
+    qint64 unlink(const QByteArrayList &keys);
     qint64 migratePage(const QByteArrayList &signKeys);
 
     RedisClient &m_redis;

@@ -178,6 +178,12 @@ void HttpServerLoop::run()
         m_shared.metrics().recordRedisBatches(m_pipe.commandsSent() - m_pipeCommandsReported, m_pipe.writeCalls() - m_pipeWritesReported);
         m_pipeCommandsReported = m_pipe.commandsSent();
         m_pipeWritesReported = m_pipe.writeCalls();
+        if (const RedisRoutingStats &routing = m_pipe.routingStats(); routing.moved + routing.asked + routing.retried != m_pipeRedirectsReported) {
+            m_shared.metrics().recordRedisRedirects(routing.moved - m_pipeRoutingReported.moved, routing.asked - m_pipeRoutingReported.asked,
+                                                    routing.retried - m_pipeRoutingReported.retried);
+            m_pipeRoutingReported = routing;
+            m_pipeRedirectsReported = routing.moved + routing.asked + routing.retried;
+        }
 
         if (nowNs >= nextSweepNs || draining) {
             sweep(nowNs);

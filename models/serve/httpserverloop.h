@@ -80,6 +80,8 @@ private:
     bool m_pipeWritable = false;
     quint64 m_pipeCommandsReported = 0;
     quint64 m_pipeWritesReported = 0;
+    RedisRoutingStats m_pipeRoutingReported;  // the pipe's redirect counters last added to the metrics
+    quint64 m_pipeRedirectsReported = 0;      // their sum, the cheap test each turn
 
     std::unordered_map<quint64, std::unique_ptr<Connection>> m_connections;
     quint64 m_nextId = 16;  // below: the listening socket, the eventfd and the pipe

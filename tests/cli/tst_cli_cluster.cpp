@@ -1,10 +1,12 @@
 // lanternd against a real Redis Cluster (scripts/services), given its seed list or one node's
 // URL: the check-in and campaign contracts hold, workers drain, verify is ok; a dead first seed
 // does not stop a command, no seed answering is an outage (exit 3), a bad URL is refused (exit 2);
-// lanternd serve answers check-ins and grabs over every master; what does not run on a cluster
-// yet (campaign repair) says so and writes nothing.
+// lanternd serve answers check-ins and grabs over every master and counts the redirects it
+// followed; migrate-redis moves the old check-in layout on every master; what does not run on a
+// cluster yet says so and writes nothing.
 #include "clitest.h"
 #include "privateserver.h"
+#include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "serveprocess.h"
 #include "testcluster.h"
@@ -58,6 +60,8 @@ private Q_SLOTS:
     void serveOnACluster();
     void campaignRepairOnACluster();
     void grabWaitsForTheReplica();
+    void migrateRedisOnACluster();
+    void serveCountsRedirects();
 
 private:
     lantern::test::TestCluster m_cluster;
@@ -388,6 +392,98 @@ void TestCliCluster::grabWaitsForTheReplica()
     QCOMPARE(first.json().value(QLatin1String("replicas")).toInt(-1), 1);
     const Result plain = lanternd.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QStringLiteral("2")});
     QVERIFY(!plain.json().contains(QLatin1String("replicas")));  // off by default: the contract's reply as it was
+}
+
+void TestCliCluster::migrateRedisOnACluster()
+{
+    // The old layout of 20 users (16 shards, so every master): migrate-redis SCANs every master
+    // and moves each user-month in its slot; a second run finds nothing. An old key whose shard
+    // tag is not the uid's shard today cannot move in one slot: exit 2, nothing written.
+    const QString prefix = lantern::test::uniquePrefix();
+    const lantern::KeySchema keys(prefix);
+    lantern::RedisClient redis(m_cluster.url());
+    const QDate month(2026, 3, 1);
+    for (qint64 uid = 1; uid <= 20; ++uid) {
+        for (const int day : {1, 2})
+            redis.command({"SETBIT", keys.signBits(uid, month), QByteArray::number(day - 1), "1"});
+        redis.command({"SADD", keys.daySet(keys.shardOf(uid), month), QByteArray::number(uid)});
+        redis.command({"SADD", keys.daySet(keys.shardOf(uid), month.addDays(1)), QByteArray::number(uid)});
+    }
+    redis.command({"SETBIT", keys.makeupBits(7, month), "1", "1"});
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd(m_cluster.urlText(), sql.url, prefix, QStringLiteral("2026-03-05"));
+
+    LANTERND_COMPARE_JSON(lanternd.run({QStringLiteral("migrate-redis"), QStringLiteral("--scan-count"), QStringLiteral("10")}),
+                          (QJsonObject{{QStringLiteral("dry_run"), false},
+                                       {QStringLiteral("user_months"), 20},
+                                       {QStringLiteral("migrated"), 20},
+                                       {QStringLiteral("day_sets"), 32},  // 16 shards x 2 days
+                                       {QStringLiteral("day_sets_removed"), 32}}));
+    for (int uid = 1; uid <= 20; ++uid) {
+        const Result calendar = lanternd.run({QStringLiteral("calendar"), QStringLiteral("--uid"), QString::number(uid),
+                                              QStringLiteral("--month"), QStringLiteral("2026-03")});
+        LANTERND_VERIFY_OK(calendar);
+        QCOMPARE(calendar.json().value(QStringLiteral("signed")).toArray(), (QJsonArray{1, 2}));
+        QCOMPARE(calendar.json().value(QStringLiteral("makeup")).toArray(), uid == 7 ? QJsonArray{2} : QJsonArray{});
+    }
+    LANTERND_COMPARE_JSON(lanternd.run({QStringLiteral("migrate-redis")}), (QJsonObject{{QStringLiteral("dry_run"), false},
+                                                                                        {QStringLiteral("user_months"), 0},
+                                                                                        {QStringLiteral("migrated"), 0},
+                                                                                        {QStringLiteral("day_sets"), 0},
+                                                                                        {QStringLiteral("day_sets_removed"), 0}}));
+
+    const QByteArray stray = lantern::KeySchema(prefix, 5).signBits(7, month);  // {ck:2}; uid 7 is in {ck:7} now
+    redis.command({"SETBIT", stray, "0", "1"});
+    const RedisSnapshot before = snapshotRedis(redis, prefix.toUtf8());
+    const Result refused = lanternd.run({QStringLiteral("migrate-redis")});
+    QVERIFY2(refused.exitCode == 2, refused.describe().constData());
+    QVERIFY2(refused.err.contains(stray) && refused.out.isEmpty(), refused.describe().constData());
+    const RedisSnapshot after = snapshotRedis(redis, prefix.toUtf8());
+    QVERIFY2(after.keys == before.keys, before.describeChange(after).constData());
+}
+
+void TestCliCluster::serveCountsRedirects()
+{
+    // A grab after the campaign's slot moved to another master meets -MOVED; /metrics counts it.
+    const QString secret = QStringLiteral("cluster-serve-secret");
+    const QString prefix = lantern::test::uniquePrefix();
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    Lanternd lanternd(m_cluster.urlText(), sql.url, prefix, QStringLiteral("2026-11-23"));
+    lanternd.defaults.insert(QStringLiteral("token-secret"), secret);
+    const auto bearer = [&](qint64 uid) {
+        return lantern::UserTokens(QStringLiteral("lantern"), secret.toUtf8()).mintBearer(uid, QDateTime::currentSecsSinceEpoch() + 3600);
+    };
+    const Result created = lanternd.run(cliArgs({"campaign", "create", "--name", "gala", "--total-cents", "1000", "--count", "10"}));
+    LANTERND_VERIFY_OK(created);
+    const qint64 id = created.json().value(QLatin1String("id")).toInteger();
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("campaign"), QStringLiteral("launch"), QStringLiteral("--id"), QString::number(id)}));
+    const int slot = m_cluster.keySlot(lantern::KeySchema(prefix).campaignMeta(id));
+    const int home = m_cluster.masterOf(slot);
+    int away = 0;
+    for (const int master : m_cluster.masters())
+        away = master != home ? master : away;
+
+    ServeClient server(lanternd);
+    QVERIFY2(server.waitListening(), server.stderrText().constData());
+    const QString grabPath = QStringLiteral("/v1/campaigns/%1/grab").arg(id);
+    const auto counter = [&](const QByteArray &kind) {
+        const HttpReply metrics = server.request("GET", QStringLiteral("/metrics"));
+        const QByteArray series = "lantern_redis_cluster_replies_total{kind=\"" + kind + "\"} ";
+        for (const QByteArray &line : metrics.body.split('\n')) {
+            if (line.startsWith(series))
+                return line.mid(series.size()).toLongLong();
+        }
+        return qint64(-1);
+    };
+    QCOMPARE(server.request("POST", grabPath, bearer(1)).json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    QCOMPARE(counter("moved"), qint64(0));
+    m_cluster.moveSlot(slot, away);
+    QCOMPARE(server.request("POST", grabPath, bearer(2)).json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    const qint64 moved = counter("moved");
+    m_cluster.moveSlot(slot, home);
+    QVERIFY2(moved >= 1, qPrintable(QString::number(moved)));
+    QCOMPARE(counter("ask"), qint64(0));
+    QCOMPARE(server.stop().first, 0);
 }
 
 LANTERN_TEST_SUITE(TestCliCluster);

@@ -443,6 +443,12 @@ void TestCluster::restart(const CrashedNode &node, int masterPort)
         }
     });
     waitUntil("every node to know the restarted node as a replica", [&] { return everyNodeSeesReplica(node.port, masterPort); });
+    // Its full sync loads the master's data; until then it answers most commands -LOADING (INFO
+    // it answers), and the larger the data set the longer that lasts.
+    waitUntil("the restarted replica to load its master's data", [&] {
+        const QByteArray info = command(node.port, {"INFO"}).string;
+        return info.contains("loading:0") && info.contains("master_link_status:up");
+    });
     waitUntilSettled();
 }
 
