@@ -20,6 +20,7 @@
 
 #include "checkin/checkinservice.h"
 #include "core/errors.h"
+#include "envelope/campaignpools.h"
 #include "envelope/campaignservice.h"
 #include "envelope/grabservice.h"
 #include "redis/clusterslotmap.h"
@@ -126,10 +127,22 @@ int run(const QCoreApplication &app)
     }
     const std::vector<qint64> spread(campaignOf.cbegin(), campaignOf.cend());
     cluster.campaign = spread.front();
+    // One hot campaign dealt into a sub-pool per master (campaign create --pools).
+    CampaignDraft pooledDraft;
+    pooledDraft.name = QStringLiteral("bench-cluster-pools");
+    pooledDraft.count = pool;
+    pooledDraft.totalCents = pool * 100;
+    pooledDraft.seed = settings.seed;
+    pooledDraft.pools = masters;
+    const qint64 pooled = cluster.campaigns->launch(cluster.campaigns->create(pooledDraft, QDateTime::currentMSecsSinceEpoch()).id).id;
+    const CampaignPools pooledPools = CampaignPools::read(*cluster.redis, keys, pooled);
     const qint64 campaignCents = pool * 100;
     // A grab phase starts from a full pool: the campaign's Redis keys removed, launched again.
     const auto relaunch = [&keys](Target &target, qint64 id) {
-        BenchServer(*target.redis).removeKeys(keys.prefix() + "{cp:" + QByteArray::number(id) + "}:");
+        const CampaignPools pools = CampaignPools::read(*target.redis, keys, id);
+        for (const QByteArray &name : pools.names())
+            BenchServer(*target.redis).removeKeys(keys.prefix() + "{cp:" + name + "}:");
+        CampaignPools::forget(keys, id);
         target.campaigns->launch(id);
     };
 
@@ -172,12 +185,12 @@ int run(const QCoreApplication &app)
             return figures.perSecond;
         };
     };
-    const auto grabsOn = [&keys, &relaunch](Target &target, std::vector<qint64> ids) {
-        return [&keys, &relaunch, on = &target, ids] {
+    const auto grabsOn = [&keys, &relaunch](Target &target, std::vector<qint64> ids, GrabWait wait = {}) {
+        return [&keys, &relaunch, on = &target, ids, wait] {
             for (const qint64 id : ids)
                 relaunch(*on, id);
-            return ClientFactory([&keys, ids](RedisClient &redis) -> ClientRequest {
-                auto service = std::make_shared<GrabService>(redis, keys);
+            return ClientFactory([&keys, ids, wait](RedisClient &redis) -> ClientRequest {
+                auto service = std::make_shared<GrabService>(redis, keys, wait);
                 return [service, ids](qint64 uid) { service->grab(ids[size_t(uid) % ids.size()], uid, QDateTime::currentMSecsSinceEpoch()); };
             });
         };
@@ -196,11 +209,15 @@ int run(const QCoreApplication &app)
                              QStringLiteral("grabs, 3+3 cluster, a campaign per master"),
                              QStringLiteral("check-ins, single server"),
                              QStringLiteral("check-ins, 1-master cluster"),
-                             QStringLiteral("check-ins, 3+3 cluster")};
+                             QStringLiteral("check-ins, 3+3 cluster"),
+                             QStringLiteral("grabs, 3+3 cluster, one campaign of a sub-pool per master"),
+                             QStringLiteral("grabs, 3+3 cluster, one campaign, grab-wait 1/100")};
     const std::vector<double> rates = runAlternatingRounds(
             settings.rounds, {phase(labels[0], single, grabsOn(single, {single.campaign})), phase(labels[1], one, grabsOn(one, {one.campaign})),
                               phase(labels[2], cluster, grabsOn(cluster, {cluster.campaign})), phase(labels[3], cluster, grabsOn(cluster, spread)),
-                              phase(labels[4], single, checkinsOn), phase(labels[5], one, checkinsOn), phase(labels[6], cluster, checkinsOn)});
+                              phase(labels[4], single, checkinsOn), phase(labels[5], one, checkinsOn), phase(labels[6], cluster, checkinsOn),
+                              phase(labels[7], cluster, grabsOn(cluster, {pooled})),
+                              phase(labels[8], cluster, grabsOn(cluster, {cluster.campaign}, GrabWait{1, 100}))});
     out << "\n";
     std::vector<std::pair<QString, double>> medians;
     for (qsizetype i = 0; i < labels.size(); ++i)
@@ -211,12 +228,23 @@ int run(const QCoreApplication &app)
                   {QStringLiteral("grabs, one campaign: 3+3 / single"), rates[2], rates[0]},
                   {QStringLiteral("grabs, a campaign per master: 3+3 / single"), rates[3], rates[0]},
                   {QStringLiteral("check-ins: 1-master cluster / single (routing)"), rates[5], rates[4]},
-                  {QStringLiteral("check-ins: 3+3 / single"), rates[6], rates[4]}});
+                  {QStringLiteral("check-ins: 3+3 / single"), rates[6], rates[4]},
+                  {QStringLiteral("one hot campaign on the 3+3: a sub-pool per master / one pool"), rates[7], rates[2]},
+                  {QStringLiteral("one campaign on the 3+3: grab-wait 1/100 / no wait"), rates[8], rates[2]}});
+    // How the last sub-pool round went: the pools ran dry about together, the tail borrowed.
+    const CampaignSummary pooledSummary = cluster.campaigns->show(pooled);
+    out << "\nThe sub-pooled campaign after its last round (" << pooledPools.count() << " pools: "
+        << QString::fromLatin1(pooledPools.field()) << "):";
+    for (const PoolProgress &progress : pooledSummary.pools)
+        out << " " << QString::fromLatin1(progress.name) << " grabbed " << progress.grabbedCount << ", borrowed " << progress.borrowedCount
+            << ", lent in flight " << progress.lentInFlight << ";";
+    out << " " << pooledSummary.grabbedCount << " of " << pool << " grabbed, " << pooledSummary.grabbedCents << " of " << campaignCents
+        << " cents.\n";
     // On a busy machine the rates move with the neighbours; CPU per op is the steadier comparison.
     out << "\n| median of " << settings.rounds << " rounds | client CPU us per op | / single server |\n|---|---:|---:|\n";
     for (qsizetype i = 0; i < labels.size(); ++i) {
         const double cpu = median(clientCpu.value(labels[i]));
-        const double base = median(clientCpu.value(labels[i < 4 ? 0 : 4]));
+        const double base = median(clientCpu.value(labels[(i < 4 || i >= 7) ? 0 : 4]));
         out << "| " << labels[i] << " | " << QString::number(cpu, 'f', 1) << " | " << ratioText(cpu, base) << " |\n";
     }
 
@@ -281,6 +309,10 @@ int run(const QCoreApplication &app)
              QStringLiteral("one campaign on one redis-server"), rate(rates[0]), ratioText(rates[3], rates[0])},
             {QStringLiteral("check-ins/s on a 3+3 cluster, %1 clients").arg(clients), rate(rates[6]), QStringLiteral("the same on one redis-server"),
              rate(rates[4]), ratioText(rates[6], rates[4])},
+            {QStringLiteral("grabs/s of one campaign with a sub-pool per master (3+3 cluster, %1 clients)").arg(clients), rate(rates[7]),
+             QStringLiteral("the same campaign in one pool"), rate(rates[2]), ratioText(rates[7], rates[2])},
+            {QStringLiteral("grabs/s with grab-wait 1/100 (WAIT for the replica after each grab; 3+3 cluster, %1 clients)").arg(clients),
+             rate(rates[8]), QStringLiteral("the same without waiting"), rate(rates[2]), ratioText(rates[8], rates[2])},
             {QStringLiteral("grabs that took a redirect during a live reshard (library, %1; %2 client errors)")
                      .arg(reshardExact ? QStringLiteral("counts and sums exact") : QStringLiteral("**a check FAILED**"))
                      .arg(reshardErrors),
