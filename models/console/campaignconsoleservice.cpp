@@ -7,6 +7,7 @@
 #include "sql/configconnections.h"
 #include "audit/auditlog.h"
 #include "core/errors.h"
+#include "envelope/campaignpools.h"
 #include "envelope/campaignstore.h"
 #include "payout/simulatedpayoutgateway.h"
 #include "redis/redisclient.h"
@@ -85,26 +86,34 @@ void CampaignConsoleService::list(quint64 serial, qint64 offset, int limit, cons
             ids << rows.value(0).toLongLong();
         CampaignStore store(connection);
         QList<QByteArrayList> commands;
+        QList<qsizetype> poolsOfRow;  // how many of the commands are each row's (one per pool)
         for (const qint64 id : std::as_const(ids)) {
             const auto campaign = store.find(id);
             if (!campaign)
                 continue;  // deleted between the two reads
             page.rows << CampaignRow{*campaign, 0, 0};
-            commands << QByteArrayList{"HMGET", m_keys.campaignMeta(id), "status", "grabbed_count", "grabbed_cents"};
+            // A campaign of sub-pools: its pools' counters summed (names from SQL; none before launch).
+            const CampaignPools pools = CampaignPools::named(*campaign).value_or(CampaignPools::single(id));
+            for (const QByteArray &pool : pools.names())
+                commands << QByteArrayList{"HMGET", m_keys.campaignMeta(pool), "status", "grabbed_count", "grabbed_cents"};
+            poolsOfRow << pools.count();
         }
-        // One round trip for the page's counters; Redis has the status grabs obey.
+        // One round trip for the page's counters; Redis has the status grabs obey (the first pool's).
         const std::vector<RedisValue> replies = commands.isEmpty() ? std::vector<RedisValue>{} : redis().pipeline(commands);
-        for (size_t i = 0; i < replies.size(); ++i) {
-            if (replies[i].isError())
-                throw RedisReplyError(QString::fromUtf8(replies[i].string));
-            const auto &fields = replies[i].elements;
-            CampaignRow &row = page.rows[qsizetype(i)];
-            if (!fields.at(0).isNil()) {
-                if (const auto status = campaignStatusFromName(QString::fromLatin1(fields.at(0).toBytes())))
-                    row.campaign.status = *status;
+        size_t at = 0;
+        for (qsizetype r = 0; r < page.rows.size(); ++r) {
+            CampaignRow &row = page.rows[r];
+            for (qsizetype p = 0; p < poolsOfRow[r]; ++p, ++at) {
+                if (replies[at].isError())
+                    throw RedisReplyError(QString::fromUtf8(replies[at].string));
+                const auto &fields = replies[at].elements;
+                if (p == 0 && !fields.at(0).isNil()) {
+                    if (const auto status = campaignStatusFromName(QString::fromLatin1(fields.at(0).toBytes())))
+                        row.campaign.status = *status;
+                }
+                row.grabbedCount += integerOrZero(fields.at(1));
+                row.grabbedCents += integerOrZero(fields.at(2));
             }
-            row.grabbedCount = integerOrZero(fields.at(1));
-            row.grabbedCents = integerOrZero(fields.at(2));
         }
         Q_EMIT pageLoaded(serial, page);
     } catch (const std::exception &error) {

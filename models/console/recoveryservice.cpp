@@ -4,6 +4,7 @@
 #include "checkin/checkinentry.h"
 #include "checkin/checkinrecovery.h"
 #include "checkin/checkinstore.h"
+#include "envelope/campaignpools.h"
 #include "envelope/campaignstore.h"
 #include "envelope/campaignverifier.h"
 #include "envelope/enveloperecovery.h"
@@ -94,8 +95,12 @@ DeadWorkerBacklog RecoveryService::backlogOf(const QString &workerId, qint64 bac
     QList<List> lists;
     for (int shard = 0; shard < keys().shards(); ++shard)
         lists << List{keys().checkinBackup(shard, workerId), QStringLiteral("checkin")};
-    for (const qint64 id : campaigns)
-        lists << List{keys().campaignBackup(id, workerId), QStringLiteral("payout:%1").arg(id)};
+    for (const qint64 id : campaigns) {
+        // Every pool of a campaign of sub-pools holds its own backup lists.
+        const CampaignPools pools = CampaignPools::read(redis(), keys(), id);
+        for (const QByteArray &pool : pools.names())
+            lists << List{keys().campaignBackup(pool, workerId), QStringLiteral("payout:%1").arg(id)};
+    }
     QList<QByteArrayList> commands;
     for (const List &list : std::as_const(lists))
         commands << llen(list.key);
@@ -177,17 +182,24 @@ QList<LedgerCheck> RecoveryService::ledgerChecks(const QList<qint64> &campaigns,
         LedgerCheck check;
         check.campaignId = id;
         check.name = campaign->name;
-        QList<QByteArrayList> commands{llen(keys().campaignTasks(id))};
-        for (const QString &worker : live)
-            commands << llen(keys().campaignBackup(id, worker));
-        for (const QString &worker : dead)
-            commands << llen(keys().campaignBackup(id, worker));
+        // Summed over the campaign's pools (one, or its sub-pools).
+        const QByteArrayList pools = CampaignPools::read(redis(), keys(), id).names();
+        QList<QByteArrayList> commands;
+        for (const QByteArray &pool : pools) {
+            commands << llen(keys().campaignTasks(pool));
+            for (const QString &worker : live)
+                commands << llen(keys().campaignBackup(pool, worker));
+            for (const QString &worker : dead)
+                commands << llen(keys().campaignBackup(pool, worker));
+        }
         const std::vector<RedisValue> lengths = redis().pipeline(commands);
-        check.queued = lengths[0].toInteger();
-        for (qsizetype i = 0; i < live.size(); ++i)
-            check.inFlight += lengths[size_t(1 + i)].toInteger();
-        for (qsizetype i = 0; i < dead.size(); ++i)
-            check.heldByDead += lengths[size_t(1 + live.size() + i)].toInteger();
+        for (size_t at = 0; at < lengths.size();) {
+            check.queued += lengths[at++].toInteger();
+            for (qsizetype i = 0; i < live.size(); ++i)
+                check.inFlight += lengths[at++].toInteger();
+            for (qsizetype i = 0; i < dead.size(); ++i)
+                check.heldByDead += lengths[at++].toInteger();
+        }
         for (const Violation &violation : verifier.verify(id))
             check.violations << tr("Invariant %1: %2").arg(violation.invariant).arg(violation.detail);
         if (!check.violations.isEmpty())

@@ -83,6 +83,7 @@ private Q_SLOTS:
     void refreshNeverStacksRequests();
     void missingCampaignIsExplained();
     void searchAndSortRunOnTheServer();
+    void subPoolsAreSummed();
 
 private:
     void typeInto(CampaignCreateDialog *dialog, const char *field, const QString &text);
@@ -589,6 +590,28 @@ void TestCampaignsView::searchAndSortRunOnTheServer()
         m_view->search(QString());
         header->setSortIndicator(CampaignListModel::Id, Qt::DescendingOrder);
     }));
+}
+
+void TestCampaignsView::subPoolsAreSummed()
+{
+    // A campaign of three sub-pools: the list sums its pools' grabs.
+    CampaignService campaigns(*m_redis, *m_sql, *m_keys);
+    CampaignDraft draft;
+    draft.name = QStringLiteral("pooled list check");
+    draft.totalCents = 900;
+    draft.count = 9;
+    draft.pools = 3;
+    const qint64 id = campaigns.launch(campaigns.create(draft, QDateTime::currentMSecsSinceEpoch()).id).id;
+    GrabService grabs(*m_redis, *m_keys);
+    qint64 cents = 0;
+    for (qint64 uid = 1; uid <= 7; ++uid)  // users of every pool
+        cents += grabs.grab(id, uid, QDateTime::currentMSecsSinceEpoch()).amountCents;
+    QSignalSpy listed(m_view.get(), &CampaignsView::pageShown);
+    m_view->search(QStringLiteral("pooled list check"));
+    QVERIFY(listed.wait(AnswerTimeoutMs));
+    QCOMPARE(m_view->listModel()->rowCount(), 1);
+    QCOMPARE(m_view->listModel()->rowAt(0).grabbedCount, 7LL);
+    QCOMPARE(m_view->listModel()->rowAt(0).grabbedCents, cents);
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestCampaignsView);
