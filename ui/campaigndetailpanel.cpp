@@ -2,8 +2,8 @@
 
 #include "campaigndrainbar.h"
 #include "chartaxes.h"
-#include "console/campaignlistmodel.h"
-#include "console/campaignmoney.h"
+#include "console/campaigns/campaignlistmodel.h"
+#include "console/common/campaignmoney.h"
 #include "consoletheme.h"
 
 #include <QChart>

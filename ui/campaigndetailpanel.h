@@ -1,7 +1,7 @@
 #pragma once
 
-#include "console/campaignconsoleservice.h"
-#include "console/campaigngrabrate.h"
+#include "console/campaigns/campaignconsoleservice.h"
+#include "console/campaigns/campaigngrabrate.h"
 
 #include <QWidget>
 

@@ -3,9 +3,9 @@
 #include "campaignconfirmation.h"
 #include "campaigncreatedialog.h"
 #include "campaigndetailpanel.h"
-#include "console/campaignlistmodel.h"
-#include "console/campaignmoney.h"
-#include "console/campaignpreviewer.h"
+#include "console/campaigns/campaignlistmodel.h"
+#include "console/common/campaignmoney.h"
+#include "console/campaigns/campaignpreviewer.h"
 #include "messagebanner.h"
 #include "writeaction.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "console/campaignconsoleservice.h"
-#include "console/dedicatedthread.h"
+#include "console/campaigns/campaignconsoleservice.h"
+#include "console/common/dedicatedthread.h"
 #include "consoleview.h"
 
 #include <functional>

@@ -1,8 +1,8 @@
 #include "connectionsview.h"
 
-#include "console/connectionprofilemodel.h"
-#include "console/profilesecrets.h"
-#include "console/profilestore.h"
+#include "console/connections/connectionprofilemodel.h"
+#include "console/connections/profilesecrets.h"
+#include "console/connections/profilestore.h"
 #include "consoletheme.h"
 #include "core/errors.h"
 #include "messagebanner.h"

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "console/connectionprofile.h"
-#include "console/connectiontester.h"
-#include "console/dedicatedthread.h"
+#include "console/connections/connectionprofile.h"
+#include "console/connections/connectiontester.h"
+#include "console/common/dedicatedthread.h"
 #include "consoleview.h"
 
 #include <functional>

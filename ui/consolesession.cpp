@@ -1,8 +1,8 @@
 #include "consolesession.h"
 
 #include "connectionsview.h"
-#include "console/sandbox.h"
-#include "console/sandboxseeder.h"
+#include "console/sandbox/sandbox.h"
+#include "console/sandbox/sandboxseeder.h"
 #include "consoletheme.h"
 #include "core/errors.h"
 #include "mainwindow.h"

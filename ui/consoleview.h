@@ -1,6 +1,6 @@
 #pragma once
 
-#include "console/serverstatus.h"
+#include "console/common/serverstatus.h"
 #include "core/config.h"
 #include "operatoridentity.h"
 

@@ -4,7 +4,7 @@
 #include "campaignsview.h"
 #include "checkinstatsview.h"
 #include "connectionsview.h"
-#include "console/serverstatus.h"
+#include "console/common/serverstatus.h"
 #include "consoletheme.h"
 #include "operatoridentity.h"
 #include "queuesview.h"

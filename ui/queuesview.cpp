@@ -1,9 +1,9 @@
 #include "queuesview.h"
 
-#include "console/queueformat.h"
-#include "console/queueservice.h"
-#include "console/queuetablemodel.h"
-#include "console/queueworkermodel.h"
+#include "console/queues/queueformat.h"
+#include "console/queues/queueservice.h"
+#include "console/queues/queuetablemodel.h"
+#include "console/queues/queueworkermodel.h"
 #include "consoletheme.h"
 #include "deadletterpanel.h"
 #include "messagebanner.h"

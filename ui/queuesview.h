@@ -1,8 +1,8 @@
 #pragma once
 
-#include "console/dedicatedthread.h"
-#include "console/queuehistory.h"
-#include "console/queuesnapshot.h"
+#include "console/common/dedicatedthread.h"
+#include "console/queues/queuehistory.h"
+#include "console/queues/queuesnapshot.h"
 #include "consoleview.h"
 
 #include <QTimer>

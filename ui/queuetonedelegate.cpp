@@ -1,6 +1,6 @@
 #include "queuetonedelegate.h"
 
-#include "console/queueformat.h"
+#include "console/queues/queueformat.h"
 
 #include <QApplication>
 #include <QPainter>

@@ -1,11 +1,11 @@
 // The Campaigns view's models, without servers: yuan text from int64 cents, the create dialog's
 // validation, the split preview (histogram and figures of the exact split), the campaign list
 // model and the grab-rate series, each model under QAbstractItemModelTester.
-#include "console/campaigndraftcheck.h"
-#include "console/campaigngrabrate.h"
-#include "console/campaignlistmodel.h"
-#include "console/campaignmoney.h"
-#include "console/campaignsplitpreview.h"
+#include "console/campaigns/campaigndraftcheck.h"
+#include "console/campaigns/campaigngrabrate.h"
+#include "console/campaigns/campaignlistmodel.h"
+#include "console/common/campaignmoney.h"
+#include "console/campaigns/campaignsplitpreview.h"
 #include "testsuite.h"
 
 #include <QAbstractItemModelTester>

@@ -3,9 +3,9 @@
 // Starts its own redis-server; needs no harness servers.
 #include "checkin/checkinservice.h"
 #include "checkin/checkinstore.h"
-#include "console/sandbox.h"
-#include "console/sandboxredis.h"
-#include "console/sandboxseeder.h"
+#include "console/sandbox/sandbox.h"
+#include "console/sandbox/sandboxredis.h"
+#include "console/sandbox/sandboxseeder.h"
 #include "envelope/campaignservice.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"

@@ -6,7 +6,7 @@
 // unset one ($USER empty) disables no button.
 #include "campaigncreatedialog.h"
 #include "campaignsview.h"
-#include "console/serverstatus.h"
+#include "console/common/serverstatus.h"
 #include "mainwindow.h"
 #include "operatordialog.h"
 #include "operatoridentity.h"
