@@ -37,9 +37,9 @@ QString statusStyle(CampaignStatus status)
 {
     switch (status) {
     case CampaignStatus::Live:
-        return QStringLiteral("QLabel { background: #e6f4ea; color: #137333; border-radius: 4px; padding: 2px 8px; font-weight: 600; }");
+        return ConsoleTheme::pillStyle(ConsoleTheme::Tone::Good, QStringLiteral("padding: 2px 8px; font-weight: 600;"));
     case CampaignStatus::Paused:
-        return QStringLiteral("QLabel { background: #fef7e0; color: #8a5300; border-radius: 4px; padding: 2px 8px; font-weight: 600; }");
+        return ConsoleTheme::pillStyle(ConsoleTheme::Tone::Warning, QStringLiteral("padding: 2px 8px; font-weight: 600;"));
     case CampaignStatus::Draft:
     case CampaignStatus::Closed:
         break;
@@ -130,7 +130,7 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     m_violations->setVisible(false);
     m_durability->setObjectName(QStringLiteral("durabilityWarning"));
     m_durability->setWordWrap(true);
-    m_durability->setStyleSheet(QStringLiteral("QLabel { background: #fef7e0; color: #7a4f01; border-radius: 4px; padding: 6px; }"));
+    m_durability->setStyleSheet(ConsoleTheme::pillStyle(ConsoleTheme::Tone::Warning, QStringLiteral("padding: 6px;")));
     m_durability->setVisible(false);
     ledgerLayout->addWidget(m_ledger);
     ledgerLayout->addWidget(m_durability);
@@ -276,11 +276,11 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
     if (snapshot.violations.isEmpty()) {
         m_ledger->setText(tr("✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, "
                              "grabbed + refunded = total."));
-        m_ledger->setStyleSheet(QStringLiteral("QLabel { background: #e6f4ea; color: #137333; border-radius: 4px; padding: 6px; }"));
+        m_ledger->setStyleSheet(ConsoleTheme::pillStyle(ConsoleTheme::Tone::Good, QStringLiteral("padding: 6px;")));
     } else {
         m_ledger->setText(tr("✘ %n rule(s) of the ledger are broken. Run recovery on the Recovery page, or escalate:", nullptr,
                              int(snapshot.violations.size())));
-        m_ledger->setStyleSheet(QStringLiteral("QLabel { background: #fce8e6; color: #a50e0e; border-radius: 4px; padding: 6px; }"));
+        m_ledger->setStyleSheet(ConsoleTheme::pillStyle(ConsoleTheme::Tone::Error, QStringLiteral("padding: 6px;")));
         for (const Violation &violation : snapshot.violations)
             m_violations->addItem(tr("Rule %1: %2").arg(violation.invariant).arg(violation.detail));
     }
