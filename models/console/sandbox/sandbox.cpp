@@ -2,16 +2,22 @@
 
 #include "console/sandbox/sandboxredis.h"
 
+#include <QSettings>
 #include <QStandardPaths>
 
 #include <algorithm>
 
 namespace lantern {
 
+namespace {
+const QString CrowdRateSetting = QStringLiteral("sandbox/crowdRate");
+} // namespace
+
 Sandbox::Sandbox(Config base, QString directory, QObject *parent)
     : QObject(parent), m_config(std::move(base)), m_directory(std::move(directory)), m_redis(new SandboxRedis(m_directory, this))
 {
     m_config.db = DbUrl::parse(QStringLiteral("sqlite://") + m_directory + QStringLiteral("/sandbox.db"));
+    m_crowdRate = std::clamp(QSettings().value(CrowdRateSetting, SandboxWorker::DefaultCrowdRate).toInt(), 0, SandboxWorker::MaxCrowdRate);
     connect(m_redis, &SandboxRedis::ready, this, [this](const RedisUrl &url) {
         m_config.redis = url;
         startWorker();
@@ -45,6 +51,7 @@ void Sandbox::start()
 void Sandbox::setCrowdRate(int grabsPerSecond)
 {
     m_crowdRate = std::clamp(grabsPerSecond, 0, SandboxWorker::MaxCrowdRate);
+    QSettings().setValue(CrowdRateSetting, m_crowdRate);
     if (m_worker)
         QMetaObject::invokeMethod(m_worker->get(), [worker = m_worker->get(), rate = m_crowdRate] { worker->setCrowdRate(rate); },
                                   Qt::QueuedConnection);

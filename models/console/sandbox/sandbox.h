@@ -31,7 +31,8 @@ public:
     const Config &config() const { return m_config; }
     const SeedSummary &summary() const { return m_summary; }
     bool isReady() const { return m_ready; }
-    /** The simulated crowd's grabs per second into every live campaign (0: none). */
+    /** The simulated crowd's grabs per second into every live campaign (0: none); remembered in
+        QSettings ("sandbox/crowdRate"), so the next sandbox starts at the rate chosen last. */
     void setCrowdRate(int grabsPerSecond);
     int crowdRate() const { return m_crowdRate; }
 
