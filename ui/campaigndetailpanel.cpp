@@ -13,6 +13,8 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QLocale>
@@ -295,14 +297,37 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
 
 void CampaignDetailPanel::updateRateChart()
 {
-    const auto pointsOf = [](const GrabRateSeries &series) {
-        QList<QPointF> points;
-        for (const GrabRateSeries::Point &point : series.points())
-            points << QPointF(double(point.atMs), point.perSecond);
-        return points;
+    // One line per run of readings: a time nothing was read stays blank. The first run goes to the
+    // series the legend names; each later run to a series drawn with the same pen, unnamed.
+    for (QLineSeries *series : std::as_const(m_segmentSeries)) {
+        m_rateChart->removeSeries(series);
+        delete series;
+    }
+    m_segmentSeries.clear();
+    const auto show = [this](QLineSeries *lead, const GrabRateSeries &rate) {
+        const QList<QList<GrabRateSeries::Point>> runs = rate.segments();
+        for (qsizetype i = 0; i < std::max<qsizetype>(1, runs.size()); ++i) {
+            QList<QPointF> points;
+            if (i < runs.size()) {
+                for (const GrabRateSeries::Point &point : runs.at(i))
+                    points << QPointF(double(point.atMs), point.perSecond);
+            }
+            QLineSeries *series = lead;
+            if (i > 0) {
+                series = new QLineSeries;
+                m_rateChart->addSeries(series);
+                series->attachAxis(m_timeAxis);
+                series->attachAxis(m_rateAxis);
+                series->setPen(lead->pen());
+                for (QLegendMarker *marker : m_rateChart->legend()->markers(series))
+                    marker->setVisible(false);
+                m_segmentSeries << series;
+            }
+            series->replace(points);
+        }
     };
-    m_rateSeries->replace(pointsOf(m_rate));
-    m_payoutSeries->replace(pointsOf(m_payoutRate));
+    show(m_rateSeries, m_rate);
+    show(m_payoutSeries, m_payoutRate);
     const qint64 now = m_snapshot.loadedAtMs;
     const qint64 first = m_rate.points().isEmpty() ? now - 60'000 : std::min(m_rate.points().constFirst().atMs, now - 60'000);
     setRoundTimeRange(m_timeAxis, first, now);

@@ -69,6 +69,7 @@ private:
     QChart *m_rateChart;
     QLineSeries *m_rateSeries;
     QLineSeries *m_payoutSeries;
+    QList<QLineSeries *> m_segmentSeries;  // the segments after a gap, drawn like their lead
     QDateTimeAxis *m_timeAxis;
     QValueAxis *m_rateAxis;
     QLabel *m_rateHint;
