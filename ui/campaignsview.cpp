@@ -175,18 +175,7 @@ CampaignsView::CampaignsView(QWidget *parent)
         if (m_selectedId != 0 && !m_snapshotOut)
             requestSnapshot();
     });
-}
-
-void CampaignsView::showEvent(QShowEvent *event)
-{
-    m_hiddenSampling->stop();
-    ConsoleView::showEvent(event);
-}
-
-void CampaignsView::hideEvent(QHideEvent *event)
-{
-    m_hiddenSampling->start();
-    ConsoleView::hideEvent(event);
+    sampleWhileHidden(m_hiddenSampling);
 }
 
 CampaignsView::~CampaignsView() = default;

@@ -102,8 +102,6 @@ Q_SIGNALS:
 
 protected:
     void readOnlyChanged() override { updateActions(); }
-    void showEvent(QShowEvent *event) override;
-    void hideEvent(QHideEvent *event) override;
     void operatorChanged() override { updateActions(); }
 
 private:

@@ -61,8 +61,6 @@ Q_SIGNALS:
     void loaded(const lantern::QueueSnapshot &snapshot);
 
 protected:
-    void showEvent(QShowEvent *event) override;
-    void hideEvent(QHideEvent *event) override;
     void readOnlyChanged() override;
 
 private:
