@@ -1,5 +1,7 @@
 #include "console/campaigns/campaigngrabrate.h"
 
+#include "console/common/gapruns.h"
+
 #include <algorithm>
 
 namespace lantern {
@@ -58,13 +60,7 @@ void GrabRateSeries::clear()
 
 QList<QList<GrabRateSeries::Point>> GrabRateSeries::segments() const
 {
-    QList<QList<Point>> runs;
-    for (const Point &point : m_points) {
-        if (runs.isEmpty() || point.afterGap)
-            runs.append(QList<Point>());
-        runs.last().append(point);
-    }
-    return runs;
+    return runsBetweenGaps(m_points);
 }
 
 double GrabRateSeries::peak() const

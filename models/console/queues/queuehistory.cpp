@@ -1,5 +1,7 @@
 #include "console/queues/queuehistory.h"
 
+#include "console/common/gapruns.h"
+
 #include <algorithm>
 
 namespace lantern {
@@ -24,13 +26,7 @@ void QueueHistory::add(qint64 atMs, qint64 depth)
 
 QList<QList<QueueSample>> QueueHistory::runs() const
 {
-    QList<QList<QueueSample>> runs;
-    for (const QueueSample &sample : m_samples) {
-        if (runs.isEmpty() || sample.afterGap)
-            runs.append(QList<QueueSample>());
-        runs.last() << sample;
-    }
-    return runs;
+    return runsBetweenGaps(m_samples);
 }
 
 qint64 QueueHistory::maxDepth() const
