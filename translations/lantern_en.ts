@@ -3056,55 +3056,54 @@ This cannot be undone.</translation>
     </message>
 </context>
 <context>
-    <name>lantern::ui::ConnectionsView</name>
+    <name>lantern::ui::ConnectionCheckReport</name>
     <message>
         <source>%1 ms</source>
         <extracomment>A round trip time in milliseconds, e.g. &quot;0.42 ms&quot;.</extracomment>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <source>No saved profiles yet: fill in the form and press Save.</source>
-        <translation>No saved profiles yet: fill in the form and press Save.</translation>
+        <source>PING answered in %1</source>
+        <translation>PING answered in %1</translation>
     </message>
     <message>
-        <source>New</source>
-        <translation>New</translation>
+        <source>Redis %1</source>
+        <translation>Redis %1</translation>
     </message>
     <message>
-        <source>Delete…</source>
-        <translation>Delete…</translation>
+        <source>Redis</source>
+        <translation>Redis</translation>
+    </message>
+    <message>
+        <source>SELECT 1 answered in %1</source>
+        <translation>SELECT 1 answered in %1</translation>
+    </message>
+    <message>
+        <source>schema version %1</source>
+        <translation>schema version %1</translation>
+    </message>
+    <message>
+        <source>no Lantern tables yet</source>
+        <translation>no Lantern tables yet</translation>
+    </message>
+    <message>
+        <source>SQL</source>
+        <translation>SQL</translation>
+    </message>
+    <message>
+        <source>Tested read-only: nothing was written.</source>
+        <translation>Tested read-only: nothing was written.</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ConnectionProfileForm</name>
+    <message>
+        <source>Profile</source>
+        <translation>Profile</translation>
     </message>
     <message>
         <source>Read-only: only reads reach Redis and SQL; every change is refused</source>
         <translation>Read-only: only reads reach Redis and SQL; every change is refused</translation>
-    </message>
-    <message>
-        <source>Test connection</source>
-        <translation>Test connection</translation>
-    </message>
-    <message>
-        <source>Save</source>
-        <translation>Save</translation>
-    </message>
-    <message>
-        <source>Use this profile</source>
-        <translation>Use this profile</translation>
-    </message>
-    <message>
-        <source>Not connected yet.</source>
-        <translation>Not connected yet.</translation>
-    </message>
-    <message>
-        <source>Saved profiles</source>
-        <translation>Saved profiles</translation>
-    </message>
-    <message>
-        <source>Delete profile</source>
-        <translation>Delete profile</translation>
-    </message>
-    <message>
-        <source>Delete the profile “%1” and its saved passwords?</source>
-        <translation>Delete the profile “%1” and its saved passwords?</translation>
     </message>
     <message>
         <source>e.g. production</source>
@@ -3155,8 +3154,59 @@ This cannot be undone.</translation>
         <translation>Time zone</translation>
     </message>
     <message>
-        <source>Profile</source>
-        <translation>Profile</translation>
+        <source>reading the keychain…</source>
+        <translation>reading the keychain…</translation>
+    </message>
+    <message>
+        <source>No keychain service answers on this machine, so passwords are kept in memory until the console closes — never on disk. Type them again after a restart.</source>
+        <translation>No keychain service answers on this machine, so passwords are kept in memory until the console closes — never on disk. Type them again after a restart.</translation>
+    </message>
+    <message>
+        <source>Passwords are kept in the system keychain, never in the profile file.</source>
+        <translation>Passwords are kept in the system keychain, never in the profile file.</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ConnectionsView</name>
+    <message>
+        <source>No saved profiles yet: fill in the form and press Save.</source>
+        <translation>No saved profiles yet: fill in the form and press Save.</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>New</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>Delete…</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>Test connection</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Save</translation>
+    </message>
+    <message>
+        <source>Use this profile</source>
+        <translation>Use this profile</translation>
+    </message>
+    <message>
+        <source>Not connected yet.</source>
+        <translation>Not connected yet.</translation>
+    </message>
+    <message>
+        <source>Saved profiles</source>
+        <translation>Saved profiles</translation>
+    </message>
+    <message>
+        <source>Delete profile</source>
+        <translation>Delete profile</translation>
+    </message>
+    <message>
+        <source>Delete the profile “%1” and its saved passwords?</source>
+        <translation>Delete the profile “%1” and its saved passwords?</translation>
     </message>
     <message>
         <source>Connect to both servers and measure one round trip each (Redis PING, SQL SELECT 1)</source>
@@ -3177,10 +3227,6 @@ This cannot be undone.</translation>
     <message>
         <source>read-only</source>
         <translation>read-only</translation>
-    </message>
-    <message>
-        <source>reading the keychain…</source>
-        <translation>reading the keychain…</translation>
     </message>
     <message>
         <source>Profile “%1” saved.</source>
@@ -3205,46 +3251,6 @@ This cannot be undone.</translation>
     <message>
         <source>down</source>
         <translation>down</translation>
-    </message>
-    <message>
-        <source>PING answered in %1</source>
-        <translation>PING answered in %1</translation>
-    </message>
-    <message>
-        <source>Redis %1</source>
-        <translation>Redis %1</translation>
-    </message>
-    <message>
-        <source>Redis</source>
-        <translation>Redis</translation>
-    </message>
-    <message>
-        <source>SELECT 1 answered in %1</source>
-        <translation>SELECT 1 answered in %1</translation>
-    </message>
-    <message>
-        <source>schema version %1</source>
-        <translation>schema version %1</translation>
-    </message>
-    <message>
-        <source>no Lantern tables yet</source>
-        <translation>no Lantern tables yet</translation>
-    </message>
-    <message>
-        <source>SQL</source>
-        <translation>SQL</translation>
-    </message>
-    <message>
-        <source>Tested read-only: nothing was written.</source>
-        <translation>Tested read-only: nothing was written.</translation>
-    </message>
-    <message>
-        <source>No keychain service answers on this machine, so passwords are kept in memory until the console closes — never on disk. Type them again after a restart.</source>
-        <translation>No keychain service answers on this machine, so passwords are kept in memory until the console closes — never on disk. Type them again after a restart.</translation>
-    </message>
-    <message>
-        <source>Passwords are kept in the system keychain, never in the profile file.</source>
-        <translation>Passwords are kept in the system keychain, never in the profile file.</translation>
     </message>
     <message>
         <source>Connections</source>

@@ -3029,55 +3029,54 @@ This cannot be undone.</source>
     </message>
 </context>
 <context>
-    <name>lantern::ui::ConnectionsView</name>
+    <name>lantern::ui::ConnectionCheckReport</name>
     <message>
         <source>%1 ms</source>
         <extracomment>A round trip time in milliseconds, e.g. &quot;0.42 ms&quot;.</extracomment>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <source>No saved profiles yet: fill in the form and press Save.</source>
-        <translation>还没有保存的连接配置：填写表单后点击“保存”。</translation>
+        <source>PING answered in %1</source>
+        <translation>PING 响应耗时 %1</translation>
     </message>
     <message>
-        <source>New</source>
-        <translation>新建</translation>
+        <source>Redis %1</source>
+        <translation>Redis %1</translation>
     </message>
     <message>
-        <source>Delete…</source>
-        <translation>删除…</translation>
+        <source>Redis</source>
+        <translation>Redis</translation>
+    </message>
+    <message>
+        <source>SELECT 1 answered in %1</source>
+        <translation>SELECT 1 响应耗时 %1</translation>
+    </message>
+    <message>
+        <source>schema version %1</source>
+        <translation>表结构版本 %1</translation>
+    </message>
+    <message>
+        <source>no Lantern tables yet</source>
+        <translation>尚无 Lantern 表</translation>
+    </message>
+    <message>
+        <source>SQL</source>
+        <translation>SQL</translation>
+    </message>
+    <message>
+        <source>Tested read-only: nothing was written.</source>
+        <translation>以只读方式测试：没有写入任何数据。</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ConnectionProfileForm</name>
+    <message>
+        <source>Profile</source>
+        <translation>连接配置</translation>
     </message>
     <message>
         <source>Read-only: only reads reach Redis and SQL; every change is refused</source>
         <translation>只读：只向 Redis 和 SQL 发送读操作，拒绝一切修改</translation>
-    </message>
-    <message>
-        <source>Test connection</source>
-        <translation>测试连接</translation>
-    </message>
-    <message>
-        <source>Save</source>
-        <translation>保存</translation>
-    </message>
-    <message>
-        <source>Use this profile</source>
-        <translation>使用此配置</translation>
-    </message>
-    <message>
-        <source>Not connected yet.</source>
-        <translation>尚未连接。</translation>
-    </message>
-    <message>
-        <source>Saved profiles</source>
-        <translation>已保存的连接配置</translation>
-    </message>
-    <message>
-        <source>Delete profile</source>
-        <translation>删除连接配置</translation>
-    </message>
-    <message>
-        <source>Delete the profile “%1” and its saved passwords?</source>
-        <translation>删除连接配置“%1”及其保存的密码？</translation>
     </message>
     <message>
         <source>e.g. production</source>
@@ -3128,8 +3127,59 @@ This cannot be undone.</source>
         <translation>时区</translation>
     </message>
     <message>
-        <source>Profile</source>
-        <translation>连接配置</translation>
+        <source>reading the keychain…</source>
+        <translation>正在读取钥匙串…</translation>
+    </message>
+    <message>
+        <source>No keychain service answers on this machine, so passwords are kept in memory until the console closes — never on disk. Type them again after a restart.</source>
+        <translation>本机没有可用的钥匙串服务，因此密码只保存在内存中，直到控制台关闭——绝不写入磁盘。重启后请重新输入。</translation>
+    </message>
+    <message>
+        <source>Passwords are kept in the system keychain, never in the profile file.</source>
+        <translation>密码保存在系统钥匙串中，绝不写入连接配置文件。</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ConnectionsView</name>
+    <message>
+        <source>No saved profiles yet: fill in the form and press Save.</source>
+        <translation>还没有保存的连接配置：填写表单后点击“保存”。</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Use this profile</source>
+        <translation>使用此配置</translation>
+    </message>
+    <message>
+        <source>Not connected yet.</source>
+        <translation>尚未连接。</translation>
+    </message>
+    <message>
+        <source>Saved profiles</source>
+        <translation>已保存的连接配置</translation>
+    </message>
+    <message>
+        <source>Delete profile</source>
+        <translation>删除连接配置</translation>
+    </message>
+    <message>
+        <source>Delete the profile “%1” and its saved passwords?</source>
+        <translation>删除连接配置“%1”及其保存的密码？</translation>
     </message>
     <message>
         <source>Connect to both servers and measure one round trip each (Redis PING, SQL SELECT 1)</source>
@@ -3150,10 +3200,6 @@ This cannot be undone.</source>
     <message>
         <source>read-only</source>
         <translation>只读</translation>
-    </message>
-    <message>
-        <source>reading the keychain…</source>
-        <translation>正在读取钥匙串…</translation>
     </message>
     <message>
         <source>Profile “%1” saved.</source>
@@ -3178,46 +3224,6 @@ This cannot be undone.</source>
     <message>
         <source>down</source>
         <translation>不可用</translation>
-    </message>
-    <message>
-        <source>PING answered in %1</source>
-        <translation>PING 响应耗时 %1</translation>
-    </message>
-    <message>
-        <source>Redis %1</source>
-        <translation>Redis %1</translation>
-    </message>
-    <message>
-        <source>Redis</source>
-        <translation>Redis</translation>
-    </message>
-    <message>
-        <source>SELECT 1 answered in %1</source>
-        <translation>SELECT 1 响应耗时 %1</translation>
-    </message>
-    <message>
-        <source>schema version %1</source>
-        <translation>表结构版本 %1</translation>
-    </message>
-    <message>
-        <source>no Lantern tables yet</source>
-        <translation>尚无 Lantern 表</translation>
-    </message>
-    <message>
-        <source>SQL</source>
-        <translation>SQL</translation>
-    </message>
-    <message>
-        <source>Tested read-only: nothing was written.</source>
-        <translation>以只读方式测试：没有写入任何数据。</translation>
-    </message>
-    <message>
-        <source>No keychain service answers on this machine, so passwords are kept in memory until the console closes — never on disk. Type them again after a restart.</source>
-        <translation>本机没有可用的钥匙串服务，因此密码只保存在内存中，直到控制台关闭——绝不写入磁盘。重启后请重新输入。</translation>
-    </message>
-    <message>
-        <source>Passwords are kept in the system keychain, never in the profile file.</source>
-        <translation>密码保存在系统钥匙串中，绝不写入连接配置文件。</translation>
     </message>
     <message>
         <source>Connections</source>

@@ -1,7 +1,7 @@
 #include "auditdetailpanel.h"
 
-#include "console/auditentry.h"
-#include "console/auditlogmodel.h"
+#include "console/audit/auditentry.h"
+#include "console/audit/auditlogmodel.h"
 
 #include <QLabel>
 #include <QScrollArea>

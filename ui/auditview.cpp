@@ -1,9 +1,9 @@
 #include "auditview.h"
 
 #include "auditdetailpanel.h"
-#include "console/auditlogmodel.h"
-#include "console/auditquery.h"
-#include "console/auditservice.h"
+#include "console/audit/auditlogmodel.h"
+#include "console/audit/auditquery.h"
+#include "console/audit/auditservice.h"
 #include "messagebanner.h"
 
 #include <QComboBox>

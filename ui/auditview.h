@@ -1,7 +1,7 @@
 #pragma once
 
-#include "console/auditentry.h"
-#include "console/dedicatedthread.h"
+#include "console/audit/auditentry.h"
+#include "console/common/dedicatedthread.h"
 #include "consoleview.h"
 
 #include <QList>

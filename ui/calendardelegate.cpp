@@ -1,6 +1,6 @@
 #include "calendardelegate.h"
 
-#include "console/calendarmodel.h"
+#include "console/users/calendarmodel.h"
 #include "daypalette.h"
 
 #include <QPainter>

@@ -1,6 +1,6 @@
 #include "calendarlegend.h"
 
-#include "console/calendarmodel.h"
+#include "console/users/calendarmodel.h"
 #include "daypalette.h"
 
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
 #include "campaignconfirmation.h"
 
-#include "console/campaignmoney.h"
+#include "console/common/campaignmoney.h"
 
 #include <QLocale>
 #include <QMessageBox>

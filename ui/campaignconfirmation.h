@@ -1,6 +1,6 @@
 #pragma once
 
-#include "console/campaignconsoleservice.h"
+#include "console/campaigns/campaignconsoleservice.h"
 
 #include <QCoreApplication>
 #include <QString>

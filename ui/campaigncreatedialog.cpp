@@ -1,8 +1,8 @@
 #include "campaigncreatedialog.h"
 
-#include "console/campaignlistmodel.h"
-#include "console/campaignmoney.h"
-#include "console/campaignpreviewer.h"
+#include "console/campaigns/campaignlistmodel.h"
+#include "console/common/campaignmoney.h"
+#include "console/campaigns/campaignpreviewer.h"
 #include "consoletheme.h"
 #include "operatoridentity.h"
 

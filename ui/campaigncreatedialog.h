@@ -1,6 +1,6 @@
 #pragma once
 
-#include "console/campaigndraftcheck.h"
+#include "console/campaigns/campaigndraftcheck.h"
 
 #include <QDialog>
 #include <QTimer>

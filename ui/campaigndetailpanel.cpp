@@ -2,8 +2,8 @@
 
 #include "campaigndrainbar.h"
 #include "chartaxes.h"
-#include "console/campaignlistmodel.h"
-#include "console/campaignmoney.h"
+#include "console/campaigns/campaignlistmodel.h"
+#include "console/common/campaignmoney.h"
 #include "consoletheme.h"
 
 #include <QChart>
@@ -13,6 +13,8 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QLocale>
@@ -37,9 +39,9 @@ QString statusStyle(CampaignStatus status)
 {
     switch (status) {
     case CampaignStatus::Live:
-        return QStringLiteral("QLabel { background: #e6f4ea; color: #137333; border-radius: 4px; padding: 2px 8px; font-weight: 600; }");
+        return ConsoleTheme::pillStyle(ConsoleTheme::Tone::Good, QStringLiteral("padding: 2px 8px; font-weight: 600;"));
     case CampaignStatus::Paused:
-        return QStringLiteral("QLabel { background: #fef7e0; color: #8a5300; border-radius: 4px; padding: 2px 8px; font-weight: 600; }");
+        return ConsoleTheme::pillStyle(ConsoleTheme::Tone::Warning, QStringLiteral("padding: 2px 8px; font-weight: 600;"));
     case CampaignStatus::Draft:
     case CampaignStatus::Closed:
         break;
@@ -130,7 +132,7 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     m_violations->setVisible(false);
     m_durability->setObjectName(QStringLiteral("durabilityWarning"));
     m_durability->setWordWrap(true);
-    m_durability->setStyleSheet(QStringLiteral("QLabel { background: #fef7e0; color: #7a4f01; border-radius: 4px; padding: 6px; }"));
+    m_durability->setStyleSheet(ConsoleTheme::pillStyle(ConsoleTheme::Tone::Warning, QStringLiteral("padding: 6px;")));
     m_durability->setVisible(false);
     ledgerLayout->addWidget(m_ledger);
     ledgerLayout->addWidget(m_durability);
@@ -276,11 +278,11 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
     if (snapshot.violations.isEmpty()) {
         m_ledger->setText(tr("✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, "
                              "grabbed + refunded = total."));
-        m_ledger->setStyleSheet(QStringLiteral("QLabel { background: #e6f4ea; color: #137333; border-radius: 4px; padding: 6px; }"));
+        m_ledger->setStyleSheet(ConsoleTheme::pillStyle(ConsoleTheme::Tone::Good, QStringLiteral("padding: 6px;")));
     } else {
         m_ledger->setText(tr("✘ %n rule(s) of the ledger are broken. Run recovery on the Recovery page, or escalate:", nullptr,
                              int(snapshot.violations.size())));
-        m_ledger->setStyleSheet(QStringLiteral("QLabel { background: #fce8e6; color: #a50e0e; border-radius: 4px; padding: 6px; }"));
+        m_ledger->setStyleSheet(ConsoleTheme::pillStyle(ConsoleTheme::Tone::Error, QStringLiteral("padding: 6px;")));
         for (const Violation &violation : snapshot.violations)
             m_violations->addItem(tr("Rule %1: %2").arg(violation.invariant).arg(violation.detail));
     }
@@ -295,14 +297,37 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
 
 void CampaignDetailPanel::updateRateChart()
 {
-    const auto pointsOf = [](const GrabRateSeries &series) {
-        QList<QPointF> points;
-        for (const GrabRateSeries::Point &point : series.points())
-            points << QPointF(double(point.atMs), point.perSecond);
-        return points;
+    // One line per run of readings: a time nothing was read stays blank. The first run goes to the
+    // series the legend names; each later run to a series drawn with the same pen, unnamed.
+    for (QLineSeries *series : std::as_const(m_segmentSeries)) {
+        m_rateChart->removeSeries(series);
+        delete series;
+    }
+    m_segmentSeries.clear();
+    const auto show = [this](QLineSeries *lead, const GrabRateSeries &rate) {
+        const QList<QList<GrabRateSeries::Point>> runs = rate.segments();
+        for (qsizetype i = 0; i < std::max<qsizetype>(1, runs.size()); ++i) {
+            QList<QPointF> points;
+            if (i < runs.size()) {
+                for (const GrabRateSeries::Point &point : runs.at(i))
+                    points << QPointF(double(point.atMs), point.perSecond);
+            }
+            QLineSeries *series = lead;
+            if (i > 0) {
+                series = new QLineSeries;
+                m_rateChart->addSeries(series);
+                series->attachAxis(m_timeAxis);
+                series->attachAxis(m_rateAxis);
+                series->setPen(lead->pen());
+                for (QLegendMarker *marker : m_rateChart->legend()->markers(series))
+                    marker->setVisible(false);
+                m_segmentSeries << series;
+            }
+            series->replace(points);
+        }
     };
-    m_rateSeries->replace(pointsOf(m_rate));
-    m_payoutSeries->replace(pointsOf(m_payoutRate));
+    show(m_rateSeries, m_rate);
+    show(m_payoutSeries, m_payoutRate);
     const qint64 now = m_snapshot.loadedAtMs;
     const qint64 first = m_rate.points().isEmpty() ? now - 60'000 : std::min(m_rate.points().constFirst().atMs, now - 60'000);
     setRoundTimeRange(m_timeAxis, first, now);

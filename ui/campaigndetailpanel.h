@@ -1,7 +1,7 @@
 #pragma once
 
-#include "console/campaignconsoleservice.h"
-#include "console/campaigngrabrate.h"
+#include "console/campaigns/campaignconsoleservice.h"
+#include "console/campaigns/campaigngrabrate.h"
 
 #include <QWidget>
 
@@ -69,6 +69,7 @@ private:
     QChart *m_rateChart;
     QLineSeries *m_rateSeries;
     QLineSeries *m_payoutSeries;
+    QList<QLineSeries *> m_segmentSeries;  // the segments after a gap, drawn like their lead
     QDateTimeAxis *m_timeAxis;
     QValueAxis *m_rateAxis;
     QLabel *m_rateHint;

@@ -3,9 +3,9 @@
 #include "campaignconfirmation.h"
 #include "campaigncreatedialog.h"
 #include "campaigndetailpanel.h"
-#include "console/campaignlistmodel.h"
-#include "console/campaignmoney.h"
-#include "console/campaignpreviewer.h"
+#include "console/campaigns/campaignlistmodel.h"
+#include "console/common/campaignmoney.h"
+#include "console/campaigns/campaignpreviewer.h"
 #include "messagebanner.h"
 #include "writeaction.h"
 
@@ -175,18 +175,7 @@ CampaignsView::CampaignsView(QWidget *parent)
         if (m_selectedId != 0 && !m_snapshotOut)
             requestSnapshot();
     });
-}
-
-void CampaignsView::showEvent(QShowEvent *event)
-{
-    m_hiddenSampling->stop();
-    ConsoleView::showEvent(event);
-}
-
-void CampaignsView::hideEvent(QHideEvent *event)
-{
-    m_hiddenSampling->start();
-    ConsoleView::hideEvent(event);
+    sampleWhileHidden(m_hiddenSampling);
 }
 
 CampaignsView::~CampaignsView() = default;

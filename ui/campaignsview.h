@@ -1,7 +1,7 @@
 #pragma once
 
-#include "console/campaignconsoleservice.h"
-#include "console/dedicatedthread.h"
+#include "console/campaigns/campaignconsoleservice.h"
+#include "console/common/dedicatedthread.h"
 #include "consoleview.h"
 
 #include <functional>
@@ -102,8 +102,6 @@ Q_SIGNALS:
 
 protected:
     void readOnlyChanged() override { updateActions(); }
-    void showEvent(QShowEvent *event) override;
-    void hideEvent(QHideEvent *event) override;
     void operatorChanged() override { updateActions(); }
 
 private:

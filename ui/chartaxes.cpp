@@ -1,6 +1,6 @@
 #include "chartaxes.h"
 
-#include "console/nicescale.h"
+#include "console/common/nicescale.h"
 
 #include <QDateTime>
 #include <QDateTimeAxis>

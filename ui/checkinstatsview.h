@@ -1,7 +1,7 @@
 #pragma once
 
 #include "checkin/monthstats.h"
-#include "console/dedicatedthread.h"
+#include "console/common/dedicatedthread.h"
 #include "consoleview.h"
 
 #include <memory>

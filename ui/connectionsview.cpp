@@ -1,27 +1,21 @@
 #include "connectionsview.h"
 
-#include "console/connectionprofilemodel.h"
-#include "console/profilesecrets.h"
-#include "console/profilestore.h"
-#include "consoletheme.h"
+#include "connectioncheckreport.h"
+#include "connectionprofileform.h"
+#include "console/connections/connectionprofilemodel.h"
+#include "console/connections/profilesecrets.h"
+#include "console/connections/profilestore.h"
 #include "core/errors.h"
 #include "messagebanner.h"
 
-#include <QCheckBox>
-#include <QComboBox>
 #include <QDateTime>
-#include <QFormLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QLineEdit>
 #include <QListView>
-#include <QLocale>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QTimeZone>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -29,23 +23,6 @@
 namespace lantern::ui {
 
 namespace {
-
-QString milliseconds(double ms)
-{
-    //: A round trip time in milliseconds, e.g. "0.42 ms".
-    return ConnectionsView::tr("%1 ms").arg(QLocale().toString(ms, 'f', ms < 10 ? 2 : 1));
-}
-
-QString resultRow(bool ok, const QString &server, const QString &text, const QString &detail)
-{
-    QString html = QStringLiteral("<tr><td style='padding-right:6px; color:%1; font-weight:bold'>%2</td>"
-                                  "<td style='padding-right:10px'><b>%3</b></td><td>%4")
-                           .arg(ok ? ConsoleTheme::goodText() : ConsoleTheme::errorText(), ok ? QStringLiteral("✓") : QStringLiteral("✗"),
-                                server.toHtmlEscaped(), text.toHtmlEscaped());
-    if (!detail.isEmpty())
-        html += QStringLiteral("<br><span style='color: palette(placeholder-text); font-size: small'>%1</span>").arg(detail.toHtmlEscaped());
-    return html + QStringLiteral("</td></tr>");
-}
 
 bool askToSwitch(QWidget *parent, const QString &title, const QString &text)
 {
@@ -72,15 +49,7 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
       m_emptyList(new QLabel(tr("No saved profiles yet: fill in the form and press Save."), this)),
       m_newButton(new QPushButton(tr("New"), this)),
       m_deleteButton(new QPushButton(tr("Delete…"), this)),
-      m_name(new QLineEdit(this)),
-      m_redisUrl(new QLineEdit(this)),
-      m_redisPassword(new QLineEdit(this)),
-      m_dbUrl(new QLineEdit(this)),
-      m_dbPassword(new QLineEdit(this)),
-      m_prefix(new QLineEdit(this)),
-      m_timeZone(new QComboBox(this)),
-      m_readOnly(new QCheckBox(tr("Read-only: only reads reach Redis and SQL; every change is refused"), this)),
-      m_keychainNote(new QLabel(this)),
+      m_form(new ConnectionProfileForm(this)),
       m_testButton(new QPushButton(tr("Test connection"), this)),
       m_saveButton(new QPushButton(tr("Save"), this)),
       m_useButton(new QPushButton(tr("Use this profile"), this)),
@@ -125,7 +94,7 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
     listWidget->setFixedWidth(fontMetrics().averageCharWidth() * 34);
     connect(m_newButton, &QPushButton::clicked, this, &ConnectionsView::newProfile);
     connect(m_deleteButton, &QPushButton::clicked, this, [this] {
-        const QString name = m_name->text().trimmed();
+        const QString name = m_form->name();
         if (m_model->rowOf(name) < 0)
             return;
         auto *ask = new QMessageBox(QMessageBox::Question, tr("Delete profile"),
@@ -135,49 +104,10 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
         ask->open();
     });
 
-    // The profile form.
-    m_name->setPlaceholderText(tr("e.g. production"));
-    m_name->setMaxLength(64);
-    m_name->setToolTip(tr("Letters, digits, “_”, “.” and “-”; use it as lantern --profile NAME"));
-    m_redisUrl->setPlaceholderText(QStringLiteral("redis://[user@]host:6379[/db]"));
-    m_dbUrl->setPlaceholderText(QStringLiteral("mysql://user@host:3306/lantern · sqlite:///path/lantern.db"));
-    for (QLineEdit *password : {m_redisPassword, m_dbPassword}) {
-        password->setEchoMode(QLineEdit::Password);
-        password->setPlaceholderText(tr("none"));
-        password->setClearButtonEnabled(true);
-    }
-    m_prefix->setPlaceholderText(QStringLiteral("lt:"));
-    m_timeZone->setEditable(true);
-    m_timeZone->setInsertPolicy(QComboBox::NoInsert);
-    QStringList zones;
-    for (const QByteArray &id : QTimeZone::availableTimeZoneIds())
-        zones << QString::fromUtf8(id);
-    m_timeZone->addItem(QString());
-    m_timeZone->addItems(zones);
-    m_timeZone->lineEdit()->setPlaceholderText(tr("System time zone (%1)").arg(QString::fromUtf8(QTimeZone::systemTimeZoneId())));
-    m_readOnly->setToolTip(tr("Enforced by the connections themselves: Redis commands outside a list of reads and SQL other than "
-                              "SELECT are never sent, whatever a view or lanternd tries."));
-    m_keychainNote->setWordWrap(true);
-
-    auto *form = new QFormLayout;
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("Name"), m_name);
-    form->addRow(tr("Redis URL"), m_redisUrl);
-    form->addRow(tr("Redis password"), m_redisPassword);
-    form->addRow(tr("SQL URL"), m_dbUrl);
-    form->addRow(tr("SQL password"), m_dbPassword);
-    form->addRow(tr("Key prefix"), m_prefix);
-    form->addRow(tr("Time zone"), m_timeZone);
-    form->addRow(QString(), m_readOnly);
-    auto *formBox = new QGroupBox(tr("Profile"), this);
-    auto *boxLayout = new QVBoxLayout(formBox);
-    boxLayout->addLayout(form);
-    boxLayout->addWidget(m_keychainNote);
-
     m_busy->setRange(0, 0);
     m_busy->setTextVisible(false);
     m_busy->setFixedWidth(72);
-    m_busy->setFixedHeight(m_name->sizeHint().height() / 3);
+    m_busy->setFixedHeight(m_form->fieldHeight() / 3);
     m_busy->setVisible(false);
     m_testButton->setToolTip(tr("Connect to both servers and measure one round trip each (Redis PING, SQL SELECT 1)"));
     m_saveButton->setToolTip(tr("Save the profile; passwords go to the system keychain, never into the file"));
@@ -199,7 +129,7 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
     m_result->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
     auto *formColumn = new QVBoxLayout;
-    formColumn->addWidget(formBox);
+    formColumn->addWidget(m_form);
     formColumn->addLayout(actions);
     formColumn->addWidget(m_result);
     formColumn->addStretch();
@@ -274,7 +204,7 @@ QString ConnectionsView::activeProfileName() const
 
 void ConnectionsView::reloadProfiles()
 {
-    const QString selected = m_name->text().trimmed();
+    const QString selected = m_form->name();
     m_model->setProfiles(ProfileStore(m_directory).list());
     if (const int row = m_model->rowOf(selected); row >= 0) {
         const QSignalBlocker blocker(m_list->selectionModel());
@@ -303,10 +233,7 @@ void ConnectionsView::onSelectionChanged()
         return;
     const ConnectionProfile profile = m_model->profileAt(current.row());
     fillForm(profile);
-    m_redisPassword->setPlaceholderText(tr("reading the keychain…"));
-    m_dbPassword->setPlaceholderText(tr("reading the keychain…"));
-    m_redisPassword->setEnabled(false);
-    m_dbPassword->setEnabled(false);
+    m_form->showPasswordsPending();
     m_fetching = profile.name;
     updateButtons();
     m_secrets->fetch(profile.name);
@@ -317,12 +244,7 @@ void ConnectionsView::onFetched(const QString &profile, const ProfileSecret &sec
     if (profile != m_fetching)
         return;
     m_fetching.clear();
-    m_redisPassword->setText(secret.redisPassword);
-    m_dbPassword->setText(secret.dbPassword);
-    for (QLineEdit *password : {m_redisPassword, m_dbPassword}) {
-        password->setEnabled(true);
-        password->setPlaceholderText(tr("none"));
-    }
+    m_form->showPasswords(secret);
     updateKeychainNote();
     updateButtons();
     Q_EMIT secretsLoaded(profile);
@@ -330,14 +252,7 @@ void ConnectionsView::onFetched(const QString &profile, const ProfileSecret &sec
 
 void ConnectionsView::fillForm(const ConnectionProfile &profile)
 {
-    m_name->setText(profile.name);
-    m_redisUrl->setText(profile.redisUrl);
-    m_dbUrl->setText(profile.dbUrl);
-    m_prefix->setText(profile.keyPrefix);
-    m_timeZone->setEditText(profile.timeZone);
-    m_readOnly->setChecked(profile.readOnly);
-    m_redisPassword->clear();
-    m_dbPassword->clear();
+    m_form->fill(profile);
     m_result->clear();
 }
 
@@ -350,41 +265,20 @@ void ConnectionsView::newProfile()
     }
     m_fetching.clear();
     fillForm(ConnectionProfile::fromConfig(QString(), m_attached ? m_active : Config()));
-    for (QLineEdit *password : {m_redisPassword, m_dbPassword}) {
-        password->setEnabled(true);
-        password->setPlaceholderText(tr("none"));
-    }
     // The passwords in use, so that saving the session as a profile keeps working.
-    if (m_attached) {
-        m_redisPassword->setText(m_active.redis.password);
-        m_dbPassword->setText(m_active.db.password);
-    }
-    m_name->setFocus();
+    m_form->showPasswords(m_attached ? ProfileSecret{m_active.redis.password, m_active.db.password} : ProfileSecret{});
+    m_form->focusName();
     updateButtons();
 }
 
 ConnectionProfile ConnectionsView::formProfile() const
 {
-    ConnectionProfile profile;
-    profile.name = m_name->text().trimmed();
-    profile.redisUrl = m_redisUrl->text().trimmed();
-    profile.dbUrl = m_dbUrl->text().trimmed();
-    profile.keyPrefix = m_prefix->text().isEmpty() ? QStringLiteral("lt:") : m_prefix->text();
-    profile.timeZone = m_timeZone->currentText().trimmed();
-    profile.readOnly = m_readOnly->isChecked();
-    profile.takeSecretsFromUrls();
-    return profile;
+    return m_form->profile();
 }
 
 ProfileSecret ConnectionsView::formSecret() const
 {
-    // A password typed into a URL counts when its own field is empty.
-    ProfileSecret secret{m_redisPassword->text(), m_dbPassword->text()};
-    if (secret.redisPassword.isEmpty())
-        secret.redisPassword = ConnectionProfile::passwordOf(m_redisUrl->text());
-    if (secret.dbPassword.isEmpty())
-        secret.dbPassword = ConnectionProfile::passwordOf(m_dbUrl->text());
-    return secret;
+    return m_form->secret();
 }
 
 std::optional<Config> ConnectionsView::formConfig()
@@ -412,10 +306,7 @@ bool ConnectionsView::saveProfile()
         return false;
     }
     // The form shows what was saved: URLs without passwords, the passwords in their fields.
-    m_redisUrl->setText(profile.redisUrl);
-    m_dbUrl->setText(profile.dbUrl);
-    m_redisPassword->setText(secret.redisPassword);
-    m_dbPassword->setText(secret.dbPassword);
+    m_form->showSaved(profile, secret);
     m_secrets->store(profile.name, secret);
     reloadProfiles();
     if (const int row = m_model->rowOf(profile.name); row >= 0) {
@@ -499,7 +390,7 @@ void ConnectionsView::finishSwitch(const ConnectionCheck &result)
         return;
     }
     QString text = tr("Redis answered in %1 and SQL in %2. Every view reconnects to “%3”; what they show now is read again.")
-                           .arg(milliseconds(result.redisMs), milliseconds(result.sqlMs), name);
+                           .arg(ConnectionCheckReport::milliseconds(result.redisMs), ConnectionCheckReport::milliseconds(result.sqlMs), name);
     if (m_sandboxSession)
         text += QStringLiteral("\n\n") + tr("The sandbox stops: its private Redis server and its worker end, and its demo data is discarded "
                                             "(a sandbox started later begins with fresh demo data).");
@@ -546,43 +437,12 @@ void ConnectionsView::onChecked(quint64 serial, const ConnectionCheck &result)
 
 void ConnectionsView::showResult(const ConnectionCheck &result)
 {
-    QString html = QStringLiteral("<table cellspacing='0' cellpadding='2'>");
-    if (result.redisOk) {
-        QString text = tr("PING answered in %1").arg(milliseconds(result.redisMs));
-        if (!result.redisVersion.isEmpty())
-            text += QStringLiteral(" · ") + tr("Redis %1").arg(result.redisVersion);
-        html += resultRow(true, tr("Redis"), text, {});
-    } else {
-        html += resultRow(false, tr("Redis"), result.redisFailure.message, result.redisFailure.detail);
-    }
-    if (result.sqlOk) {
-        QString text = tr("SELECT 1 answered in %1").arg(milliseconds(result.sqlMs));
-        if (!result.sqlVersion.isEmpty())
-            text += QStringLiteral(" · ") + result.sqlVersion;
-        text += QStringLiteral(" · ")
-                + (result.schemaVersion >= 0 ? tr("schema version %1").arg(result.schemaVersion) : tr("no Lantern tables yet"));
-        html += resultRow(true, tr("SQL"), text, {});
-    } else {
-        html += resultRow(false, tr("SQL"), result.sqlFailure.message, result.sqlFailure.detail);
-    }
-    html += QStringLiteral("</table>");
-    if (result.readOnly)
-        html += QStringLiteral("<p>%1</p>").arg(tr("Tested read-only: nothing was written.").toHtmlEscaped());
-    m_result->setText(html);
+    m_result->setText(ConnectionCheckReport::html(result));
 }
 
 void ConnectionsView::updateKeychainNote()
 {
-    if (m_secrets->isKeychainUnavailable() || m_lastSaveInMemory) {
-        m_keychainNote->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(ConsoleTheme::warningText()));
-        m_keychainNote->setText(tr("No keychain service answers on this machine, so passwords are kept in memory until the "
-                                   "console closes — never on disk. Type them again after a restart."));
-        m_keychainNote->setToolTip(m_secrets->keychainProblem());
-    } else {
-        m_keychainNote->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
-        m_keychainNote->setText(tr("Passwords are kept in the system keychain, never in the profile file."));
-        m_keychainNote->setToolTip({});
-    }
+    m_form->showKeychainNote(m_secrets->isKeychainUnavailable() || m_lastSaveInMemory, m_secrets->keychainProblem());
 }
 
 void ConnectionsView::updateButtons()
@@ -591,7 +451,7 @@ void ConnectionsView::updateButtons()
     m_testButton->setEnabled(m_tester && !fetching && m_testWaiting == 0 && m_switchWaiting == 0);
     m_useButton->setEnabled(m_attached && !fetching && m_switchWaiting == 0);
     m_saveButton->setEnabled(!fetching);
-    m_deleteButton->setEnabled(m_model->rowOf(m_name->text().trimmed()) >= 0 && m_list->currentIndex().isValid());
+    m_deleteButton->setEnabled(m_model->rowOf(m_form->name()) >= 0 && m_list->currentIndex().isValid());
     m_busy->setVisible(m_testWaiting != 0 || m_switchWaiting != 0);
 }
 
@@ -631,5 +491,13 @@ void ConnectionsView::testForScreenshot()
         Q_EMIT screenshotFailed(m_banner->text());
     }
 }
+
+QLabel *ConnectionsView::keychainLabel() const { return m_form->keychainLabel(); }
+QLineEdit *ConnectionsView::nameField() const { return m_form->nameField(); }
+QLineEdit *ConnectionsView::redisUrlField() const { return m_form->redisUrlField(); }
+QLineEdit *ConnectionsView::redisPasswordField() const { return m_form->redisPasswordField(); }
+QLineEdit *ConnectionsView::dbUrlField() const { return m_form->dbUrlField(); }
+QLineEdit *ConnectionsView::dbPasswordField() const { return m_form->dbPasswordField(); }
+QCheckBox *ConnectionsView::readOnlyBox() const { return m_form->readOnlyBox(); }
 
 } // namespace lantern::ui

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "console/connectionprofile.h"
-#include "console/connectiontester.h"
-#include "console/dedicatedthread.h"
+#include "console/connections/connectionprofile.h"
+#include "console/connections/connectiontester.h"
+#include "console/common/dedicatedthread.h"
 #include "consoleview.h"
 
 #include <functional>
@@ -10,7 +10,6 @@
 #include <optional>
 
 class QCheckBox;
-class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListView;
@@ -24,6 +23,7 @@ class ProfileSecrets;
 
 namespace lantern::ui {
 
+class ConnectionProfileForm;
 class MessageBanner;
 
 /** The Connections view: connection profiles (name, Redis URL, SQL URL, key prefix, time zone,
@@ -90,13 +90,14 @@ public:
     ProfileSecrets *secrets() const { return m_secrets; }
     MessageBanner *banner() const { return m_banner; }
     QLabel *resultLabel() const { return m_result; }
-    QLabel *keychainLabel() const { return m_keychainNote; }
-    QLineEdit *nameField() const { return m_name; }
-    QLineEdit *redisUrlField() const { return m_redisUrl; }
-    QLineEdit *redisPasswordField() const { return m_redisPassword; }
-    QLineEdit *dbUrlField() const { return m_dbUrl; }
-    QLineEdit *dbPasswordField() const { return m_dbPassword; }
-    QCheckBox *readOnlyBox() const { return m_readOnly; }
+    ConnectionProfileForm *form() const { return m_form; }
+    QLabel *keychainLabel() const;
+    QLineEdit *nameField() const;
+    QLineEdit *redisUrlField() const;
+    QLineEdit *redisPasswordField() const;
+    QLineEdit *dbUrlField() const;
+    QLineEdit *dbPasswordField() const;
+    QCheckBox *readOnlyBox() const;
     QPushButton *testButton() const { return m_testButton; }
 
 Q_SIGNALS:
@@ -161,15 +162,7 @@ private:
     QLabel *m_emptyList;
     QPushButton *m_newButton;
     QPushButton *m_deleteButton;
-    QLineEdit *m_name;
-    QLineEdit *m_redisUrl;
-    QLineEdit *m_redisPassword;
-    QLineEdit *m_dbUrl;
-    QLineEdit *m_dbPassword;
-    QLineEdit *m_prefix;
-    QComboBox *m_timeZone;
-    QCheckBox *m_readOnly;
-    QLabel *m_keychainNote;
+    ConnectionProfileForm *m_form;
     QPushButton *m_testButton;
     QPushButton *m_saveButton;
     QPushButton *m_useButton;

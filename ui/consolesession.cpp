@@ -1,8 +1,8 @@
 #include "consolesession.h"
 
 #include "connectionsview.h"
-#include "console/sandbox.h"
-#include "console/sandboxseeder.h"
+#include "console/sandbox/sandbox.h"
+#include "console/sandbox/sandboxseeder.h"
 #include "consoletheme.h"
 #include "core/errors.h"
 #include "mainwindow.h"
@@ -53,6 +53,7 @@ void ConsoleSession::start()
     }
     const QString directory = m_options.sandboxDirectory.isEmpty() ? Sandbox::defaultDirectory() : m_options.sandboxDirectory;
     m_sandbox = std::make_unique<Sandbox>(m_config, directory);
+    m_window->setCrowdRate(m_sandbox->crowdRate());  // the rate chosen in an earlier run
     connect(m_sandbox.get(), &Sandbox::progress, view, &UsersView::showStarting);
     connect(m_sandbox.get(), &Sandbox::ready, this, [this] {
         const SeedSummary &summary = m_sandbox->summary();

@@ -131,6 +131,32 @@ QString ConsoleTheme::goodText()
     return isDark() ? QStringLiteral("#81c995") : QStringLiteral("#137333");
 }
 
+ConsoleTheme::ToneColours ConsoleTheme::tone(Tone tone)
+{
+    const bool dark = isDark();
+    switch (tone) {
+    case Tone::Good:
+        return dark ? ToneColours{QStringLiteral("#1e3a2a"), QStringLiteral("#2f6343"), QStringLiteral("#81c995")}
+                    : ToneColours{QStringLiteral("#e6f4ea"), QStringLiteral("#a8dab5"), QStringLiteral("#137333")};
+    case Tone::Warning:
+        return dark ? ToneColours{QStringLiteral("#3d3214"), QStringLiteral("#6e5a1c"), QStringLiteral("#fdd663")}
+                    : ToneColours{QStringLiteral("#fef7e0"), QStringLiteral("#f5d88a"), QStringLiteral("#7a4f01")};
+    case Tone::Error:
+        return dark ? ToneColours{QStringLiteral("#46201d"), QStringLiteral("#7c332c"), QStringLiteral("#f28b82")}
+                    : ToneColours{QStringLiteral("#fce8e6"), QStringLiteral("#f6aea9"), QStringLiteral("#a50e0e")};
+    case Tone::Information:
+        break;
+    }
+    return dark ? ToneColours{QStringLiteral("#1c2f4d"), QStringLiteral("#30518a"), QStringLiteral("#8ab4f8")}
+                : ToneColours{QStringLiteral("#e8f0fe"), QStringLiteral("#aecbfa"), QStringLiteral("#174ea6")};
+}
+
+QString ConsoleTheme::pillStyle(Tone tone, const QString &extra)
+{
+    const ToneColours colours = ConsoleTheme::tone(tone);
+    return QStringLiteral("QLabel { background: %1; color: %2; border-radius: 4px; %3 }").arg(colours.background, colours.foreground, extra);
+}
+
 void ConsoleTheme::style(QChart *chart)
 {
     const QPalette palette = QApplication::palette();

@@ -10,7 +10,8 @@ namespace lantern::ui {
 /** Light or dark: the console follows the system palette by default and offers both (View ›
     Theme, `--theme`), for consoles watched at night. Text colours that carry a meaning (errors,
     warnings, success) come from here, so they stay readable on either; the pastel pills and
-    banners carry their own background and read the same on both. */
+    pills and banners take their colours from tone(): pastel on light, deep tints with light text
+    on dark, so a colour-coded cell never glares out of a dark window. */
 class ConsoleTheme final {
     Q_DECLARE_TR_FUNCTIONS(lantern::ui::ConsoleTheme)
 
@@ -34,6 +35,17 @@ public:
     static QString errorText();
     static QString warningText();
     static QString goodText();
+    /** What a pill, a banner or a coloured cell says. */
+    enum class Tone { Good, Warning, Error, Information };
+    struct ToneColours {
+        QString background;
+        QString border;
+        QString foreground;
+    };
+    /** The colours of `tone` in the application's palette now, as "#rrggbb". */
+    static ToneColours tone(Tone tone);
+    /** A QLabel style sheet for a rounded pill of `tone`; `extra`: more declarations (padding, weight). */
+    static QString pillStyle(Tone tone, const QString &extra = QStringLiteral("padding: 1px 6px;"));
     /** A chart drawn in the application's palette: background, labels, grid, legend. */
     static void style(QChart *chart);
 };

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "console/serverstatus.h"
+#include "console/common/serverstatus.h"
 #include "core/config.h"
 #include "operatoridentity.h"
 
@@ -8,6 +8,7 @@
 #include <QDate>
 #include <QIcon>
 #include <QString>
+#include <QTimer>
 #include <QWidget>
 
 namespace lantern::ui {
@@ -80,6 +81,9 @@ public:
         return nullptr;
     }
 
+    /** Whether the view reads in the background now: hidden, after it was on screen once. */
+    bool isSamplingInBackground() const { return m_backgroundSampling && m_backgroundSampling->isActive(); }
+
 Q_SIGNALS:
     void screenshotReady();
     void screenshotFailed(const QString &message);
@@ -92,6 +96,23 @@ Q_SIGNALS:
     void openView(const QString &name);
 
 protected:
+    /** `timer` (its interval set) reads while the view is hidden, so a chart keeps the time it
+        was away — but only once the view was on screen: a view the operator never opened reads
+        nothing in the background. Stopped while the view is shown (the window refreshes it). */
+    void sampleWhileHidden(QTimer *timer) { m_backgroundSampling = timer; }
+    void showEvent(QShowEvent *event) override
+    {
+        m_shownOnce = true;
+        if (m_backgroundSampling)
+            m_backgroundSampling->stop();
+        QWidget::showEvent(event);
+    }
+    void hideEvent(QHideEvent *event) override
+    {
+        if (m_backgroundSampling && m_shownOnce)
+            m_backgroundSampling->start();
+        QWidget::hideEvent(event);
+    }
     /** Re-applies the enabled state of the view's actions after setReadOnly(). */
     virtual void readOnlyChanged() {}
     /** The session's operator was set or changed. */
@@ -100,6 +121,8 @@ protected:
 private:
     bool m_readOnly = false;
     OperatorIdentity *m_operator = nullptr;
+    QTimer *m_backgroundSampling = nullptr;
+    bool m_shownOnce = false;
 };
 
 } // namespace lantern::ui

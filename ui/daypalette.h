@@ -1,6 +1,6 @@
 #pragma once
 
-#include "console/calendarmodel.h"
+#include "console/users/calendarmodel.h"
 
 #include <QColor>
 

@@ -1,8 +1,8 @@
 #include "deadletterpanel.h"
 
-#include "console/deadlettermodel.h"
-#include "console/queueformat.h"
-#include "console/queueservice.h"
+#include "console/queues/deadlettermodel.h"
+#include "console/queues/queueformat.h"
+#include "console/queues/queueservice.h"
 #include "consoleview.h"
 #include "deadletteredit.h"
 #include "queueconfirmdialog.h"

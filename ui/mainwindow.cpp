@@ -4,7 +4,7 @@
 #include "campaignsview.h"
 #include "checkinstatsview.h"
 #include "connectionsview.h"
-#include "console/serverstatus.h"
+#include "console/common/serverstatus.h"
 #include "consoletheme.h"
 #include "operatoridentity.h"
 #include "queuesview.h"
@@ -177,7 +177,7 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
     m_readOnly->setText(tr("Read-only"));
     m_readOnly->setToolTip(tr("This connection refuses every change: look-ups and views work, make-ups, campaign actions, "
                               "dead-letter and recovery actions are disabled."));
-    m_readOnly->setStyleSheet(QStringLiteral("QLabel { background: #fce8e6; color: #a50e0e; border-radius: 4px; padding: 1px 6px; font-weight: 600; }"));
+    m_readOnly->setStyleSheet(ConsoleTheme::pillStyle(ConsoleTheme::Tone::Error, QStringLiteral("padding: 1px 6px; font-weight: 600;")));
     m_readOnly->setVisible(false);
     statusBar()->addWidget(m_readOnly);
     m_operatorButton->setObjectName(QStringLiteral("operatorButton"));
@@ -304,8 +304,7 @@ void MainWindow::updateRefreshTimer()
 void MainWindow::setConnection(const Config &config, bool sandbox)
 {
     m_mode->setText(sandbox ? tr("Sandbox") : tr("Servers"));
-    m_mode->setStyleSheet(sandbox ? QStringLiteral("QLabel { background: #fef7e0; color: #7a4f01; border-radius: 4px; padding: 1px 6px; }")
-                                  : QStringLiteral("QLabel { background: #e8f0fe; color: #174ea6; border-radius: 4px; padding: 1px 6px; }"));
+    m_mode->setStyleSheet(ConsoleTheme::pillStyle(sandbox ? ConsoleTheme::Tone::Warning : ConsoleTheme::Tone::Information));
     m_mode->setToolTip(sandbox ? tr("A private Redis and an SQLite file with demo data; nothing here reaches production.")
                                : tr("Connected to the Redis and SQL servers given on the command line."));
     const QString redis = config.redis.redacted();

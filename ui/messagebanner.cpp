@@ -1,5 +1,7 @@
 #include "messagebanner.h"
 
+#include "consoletheme.h"
+
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -12,23 +14,17 @@ namespace lantern::ui {
 
 namespace {
 
-struct BannerColours {
-    QLatin1String background;
-    QLatin1String border;
-    QLatin1String foreground;
-};
-
-BannerColours coloursOf(MessageBanner::Kind kind)
+ConsoleTheme::ToneColours coloursOf(MessageBanner::Kind kind)
 {
     switch (kind) {
     case MessageBanner::Kind::Positive:
-        return {QLatin1String("#e6f4ea"), QLatin1String("#a8dab5"), QLatin1String("#0d652d")};
+        return ConsoleTheme::tone(ConsoleTheme::Tone::Good);
     case MessageBanner::Kind::Error:
-        return {QLatin1String("#fce8e6"), QLatin1String("#f6aea9"), QLatin1String("#a50e0e")};
+        return ConsoleTheme::tone(ConsoleTheme::Tone::Error);
     case MessageBanner::Kind::Information:
         break;
     }
-    return {QLatin1String("#e8f0fe"), QLatin1String("#aecbfa"), QLatin1String("#174ea6")};
+    return ConsoleTheme::tone(ConsoleTheme::Tone::Information);
 }
 
 } // namespace
@@ -86,7 +82,7 @@ void MessageBanner::showMessage(Kind kind, const QString &text, const QString &d
     m_fullText = text;
     m_detailText = detail;
     m_text->setToolTip(text);
-    const BannerColours colours = coloursOf(kind);
+    const ConsoleTheme::ToneColours colours = coloursOf(kind);
     setStyleSheet(QStringLiteral("#messageBanner { background: %1; border: 1px solid %2; border-radius: 6px; }"
                                  " #messageBanner QLabel { color: %3; }")
                           .arg(colours.background, colours.border, colours.foreground));

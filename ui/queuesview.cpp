@@ -1,9 +1,9 @@
 #include "queuesview.h"
 
-#include "console/queueformat.h"
-#include "console/queueservice.h"
-#include "console/queuetablemodel.h"
-#include "console/queueworkermodel.h"
+#include "console/queues/queueformat.h"
+#include "console/queues/queueservice.h"
+#include "console/queues/queuetablemodel.h"
+#include "console/queues/queueworkermodel.h"
 #include "consoletheme.h"
 #include "deadletterpanel.h"
 #include "messagebanner.h"
@@ -128,7 +128,9 @@ QueuesView::QueuesView(QWidget *parent)
     m_screenshotTimer.setSingleShot(true);
     m_screenshotTimer.setInterval(ScreenshotSampleGapMs);
     connect(&m_screenshotTimer, &QTimer::timeout, this, &QueuesView::refresh);
+    m_hiddenSampling.setInterval(HiddenSampleMs);
     connect(&m_hiddenSampling, &QTimer::timeout, this, &QueuesView::refresh);
+    sampleWhileHidden(&m_hiddenSampling);
 }
 
 QueuesView::~QueuesView() = default;
@@ -152,18 +154,6 @@ void QueuesView::setService(QueueService *service)
 bool QueuesView::wantsAutoRefresh() const
 {
     return !m_deadLetters->isJobRunning();
-}
-
-void QueuesView::showEvent(QShowEvent *event)
-{
-    m_hiddenSampling.stop();
-    ConsoleView::showEvent(event);
-}
-
-void QueuesView::hideEvent(QHideEvent *event)
-{
-    m_hiddenSampling.start(HiddenSampleMs);
-    ConsoleView::hideEvent(event);
 }
 
 void QueuesView::refresh()

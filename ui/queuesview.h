@@ -1,8 +1,8 @@
 #pragma once
 
-#include "console/dedicatedthread.h"
-#include "console/queuehistory.h"
-#include "console/queuesnapshot.h"
+#include "console/common/dedicatedthread.h"
+#include "console/queues/queuehistory.h"
+#include "console/queues/queuesnapshot.h"
 #include "consoleview.h"
 
 #include <QTimer>
@@ -61,8 +61,6 @@ Q_SIGNALS:
     void loaded(const lantern::QueueSnapshot &snapshot);
 
 protected:
-    void showEvent(QShowEvent *event) override;
-    void hideEvent(QHideEvent *event) override;
     void readOnlyChanged() override;
 
 private:

@@ -1,8 +1,8 @@
 #include "queuethroughputchart.h"
 
 #include "chartaxes.h"
-#include "console/nicescale.h"
-#include "console/queuehistory.h"
+#include "console/common/nicescale.h"
+#include "console/queues/queuehistory.h"
 #include "consoletheme.h"
 
 #include <QChart>

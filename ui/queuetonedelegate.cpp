@@ -1,6 +1,7 @@
 #include "queuetonedelegate.h"
 
-#include "console/queueformat.h"
+#include "console/queues/queueformat.h"
+#include "consoletheme.h"
 
 #include <QApplication>
 #include <QPainter>
@@ -11,15 +12,21 @@ namespace {
 
 using Tone = lantern::QueueFormat::Tone;
 
+std::pair<QColor, QColor> pill(ConsoleTheme::Tone tone)
+{
+    const ConsoleTheme::ToneColours colours = ConsoleTheme::tone(tone);
+    return {QColor(colours.background), QColor(colours.foreground)};
+}
+
 std::pair<QColor, QColor> colours(Tone tone)
 {
     switch (tone) {
     case Tone::Good:
-        return {QColor(0xe6, 0xf4, 0xea), QColor(0x13, 0x73, 0x33)};
+        return pill(ConsoleTheme::Tone::Good);
     case Tone::Warning:
-        return {QColor(0xfe, 0xf7, 0xe0), QColor(0x7a, 0x4f, 0x01)};
+        return pill(ConsoleTheme::Tone::Warning);
     case Tone::Bad:
-        return {QColor(0xfc, 0xe8, 0xe6), QColor(0xa5, 0x0e, 0x0e)};
+        return pill(ConsoleTheme::Tone::Error);
     case Tone::Neutral:
         break;
     }

@@ -1,9 +1,9 @@
 #include "recoveryview.h"
 
-#include "console/queueformat.h"
-#include "console/recoveryledgermodel.h"
-#include "console/recoveryservice.h"
-#include "console/recoverytaskmodel.h"
+#include "console/queues/queueformat.h"
+#include "console/recovery/recoveryledgermodel.h"
+#include "console/recovery/recoveryservice.h"
+#include "console/recovery/recoverytaskmodel.h"
 #include "messagebanner.h"
 #include "queueconfirmdialog.h"
 #include "queuejobbar.h"

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "console/dedicatedthread.h"
-#include "console/recoverysnapshot.h"
+#include "console/common/dedicatedthread.h"
+#include "console/recovery/recoverysnapshot.h"
 #include "consoleview.h"
 
 #include <memory>

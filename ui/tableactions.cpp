@@ -1,6 +1,6 @@
 #include "tableactions.h"
 
-#include "console/tabletext.h"
+#include "console/common/tabletext.h"
 
 #include <QAbstractItemView>
 #include <QAction>

@@ -1,7 +1,7 @@
 #include "userhistorypanel.h"
 
-#include "console/userhistorymodels.h"
-#include "console/usermonth.h"
+#include "console/users/userhistorymodels.h"
+#include "console/users/usermonth.h"
 #include "consoletheme.h"
 #include "daypalette.h"
 

@@ -1,6 +1,6 @@
 #include "usersummarypanel.h"
 
-#include "console/usermonth.h"
+#include "console/users/usermonth.h"
 
 #include <QGridLayout>
 #include <QHBoxLayout>

@@ -2,9 +2,9 @@
 
 #include "calendardelegate.h"
 #include "calendarlegend.h"
-#include "console/calendarmodel.h"
-#include "console/makeuppolicy.h"
-#include "console/userlookupservice.h"
+#include "console/users/calendarmodel.h"
+#include "console/users/makeuppolicy.h"
+#include "console/users/userlookupservice.h"
 #include "makeupdialog.h"
 #include "messagebanner.h"
 #include "userhistorypanel.h"

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "console/dedicatedthread.h"
-#include "console/usermonth.h"
+#include "console/common/dedicatedthread.h"
+#include "console/users/usermonth.h"
 #include "consoleview.h"
 #include "core/config.h"
 

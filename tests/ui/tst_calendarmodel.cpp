@@ -1,6 +1,6 @@
 // CalendarModel: month layouts (Monday first, 4 to 6 weeks) and day states, with
 // QAbstractItemModelTester watching every change.
-#include "console/calendarmodel.h"
+#include "console/users/calendarmodel.h"
 #include "testsuite.h"
 
 #include <QAbstractItemModelTester>

@@ -3,8 +3,8 @@
 // close the same campaign at the same moment, round after round. Each change is answered as a
 // change by exactly one of them and written to audit_log once ("via":"console"); the others are
 // told nothing changed. Against the private Redis and both SQL dialects.
-#include "console/campaignconsoleservice.h"
-#include "console/dedicatedthread.h"
+#include "console/campaigns/campaignconsoleservice.h"
+#include "console/common/dedicatedthread.h"
 #include "envelope/campaignservice.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"

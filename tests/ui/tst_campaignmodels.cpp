@@ -1,11 +1,11 @@
 // The Campaigns view's models, without servers: yuan text from int64 cents, the create dialog's
 // validation, the split preview (histogram and figures of the exact split), the campaign list
 // model and the grab-rate series, each model under QAbstractItemModelTester.
-#include "console/campaigndraftcheck.h"
-#include "console/campaigngrabrate.h"
-#include "console/campaignlistmodel.h"
-#include "console/campaignmoney.h"
-#include "console/campaignsplitpreview.h"
+#include "console/campaigns/campaigndraftcheck.h"
+#include "console/campaigns/campaigngrabrate.h"
+#include "console/campaigns/campaignlistmodel.h"
+#include "console/common/campaignmoney.h"
+#include "console/campaigns/campaignsplitpreview.h"
 #include "testsuite.h"
 
 #include <QAbstractItemModelTester>
@@ -75,6 +75,7 @@ private Q_SLOTS:
     void listModelKeepsRowsOnSameIds();
 
     void grabRate();
+    void grabRateGaps();
 };
 
 void TestCampaignModels::initTestCase()
@@ -344,6 +345,39 @@ void TestCampaignModels::grabRate()
     QVERIFY(!series.addReading(8, 16'000, 5));       // another campaign starts over
     QVERIFY(series.points().isEmpty());
     QCOMPARE(series.readings(), 1);
+}
+
+// A time nothing was read is a gap in the chart, not a straight line across it.
+void TestCampaignModels::grabRateGaps()
+{
+    GrabRateSeries series;
+    QVERIFY(!series.addReading(7, 0, 0));
+    QVERIFY(series.addReading(7, 2'000, 20));    // every 2 s
+    QVERIFY(series.addReading(7, 4'000, 40));
+    QVERIFY(!series.addReading(7, 64'000, 640)); // a minute without a reading: no rate averaged over it
+    QVERIFY(series.addReading(7, 66'000, 700));  // every 2 s again: a new segment
+    QVERIFY(series.points().constLast().afterGap);
+    QCOMPARE(series.points().constLast().perSecond, 30.0);
+    QVERIFY(series.addReading(7, 68'000, 720));
+    QVERIFY(!series.points().constLast().afterGap);
+    QCOMPARE(series.segments().size(), qsizetype(2));
+    QCOMPARE(series.segments().constFirst().size(), qsizetype(2));
+    QCOMPARE(series.segments().constLast().size(), qsizetype(2));
+
+    // A slower refresh is no gap once it is the rhythm: 30 s after 30 s joins up.
+    GrabRateSeries slow;
+    slow.addReading(7, 0, 0);
+    slow.addReading(7, 30'000, 30);
+    slow.addReading(7, 60'000, 60);
+    slow.addReading(7, 90'000, 90);
+    QCOMPARE(slow.segments().size(), qsizetype(1));
+    // Short silences under GapMs never cut, whatever the rhythm before.
+    GrabRateSeries quick;
+    quick.addReading(7, 0, 0);
+    quick.addReading(7, 500, 5);
+    quick.addReading(7, 1'000, 10);
+    quick.addReading(7, 4'000, 40);
+    QCOMPARE(quick.segments().size(), qsizetype(1));
 }
 
 LANTERN_TEST_SUITE(TestCampaignModels);

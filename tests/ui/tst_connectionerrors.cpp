@@ -4,8 +4,8 @@
 // bar) says the same. Once loaded, the same checks succeed.
 #include "privateredis.h"
 
-#include "console/connectionerrors.h"
-#include "console/connectiontester.h"
+#include "console/common/connectionerrors.h"
+#include "console/connections/connectiontester.h"
 #include "redis/redisclient.h"
 #include "testsuite.h"
 

@@ -4,9 +4,9 @@
 // test's round trips and its failures in plain words; a read-only profile applied as a read-only
 // Config. The test waits on signals only.
 #include "connectionsview.h"
-#include "console/connectionprofilemodel.h"
-#include "console/profilesecrets.h"
-#include "console/profilestore.h"
+#include "console/connections/connectionprofilemodel.h"
+#include "console/connections/profilesecrets.h"
+#include "console/connections/profilestore.h"
 #include "messagebanner.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"

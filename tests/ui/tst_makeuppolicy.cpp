@@ -1,6 +1,6 @@
 // MakeupPolicy: the console's reading of the make-up rules, which decides whether the
 // "Make-up…" action is offered and how a refusal is worded.
-#include "console/makeuppolicy.h"
+#include "console/users/makeuppolicy.h"
 #include "testsuite.h"
 
 #include <QTest>

@@ -1,13 +1,13 @@
 // The Queues and Recovery views' item models under QAbstractItemModelTester (fill, refresh in
 // place, shrink, clear), their words and tones, and the throughput history's rates.
-#include "console/deadlettermodel.h"
-#include "console/queueformat.h"
-#include "console/nicescale.h"
-#include "console/queuehistory.h"
-#include "console/queuetablemodel.h"
-#include "console/queueworkermodel.h"
-#include "console/recoveryledgermodel.h"
-#include "console/recoverytaskmodel.h"
+#include "console/queues/deadlettermodel.h"
+#include "console/queues/queueformat.h"
+#include "console/common/nicescale.h"
+#include "console/queues/queuehistory.h"
+#include "console/queues/queuetablemodel.h"
+#include "console/queues/queueworkermodel.h"
+#include "console/recovery/recoveryledgermodel.h"
+#include "console/recovery/recoverytaskmodel.h"
 #include "testsuite.h"
 
 #include <QAbstractItemModelTester>

@@ -3,12 +3,12 @@
 // only the chosen entries and leave audit rows with the operator's name; a bulk job reports
 // progress and stops when cancelled; refresh never stacks requests. No sleeps: the test waits
 // on the view's signals.
-#include "console/deadlettermodel.h"
-#include "console/dedicatedthread.h"
-#include "console/queueformat.h"
-#include "console/queueservice.h"
-#include "console/queuetablemodel.h"
-#include "console/queueworkermodel.h"
+#include "console/queues/deadlettermodel.h"
+#include "console/common/dedicatedthread.h"
+#include "console/queues/queueformat.h"
+#include "console/queues/queueservice.h"
+#include "console/queues/queuetablemodel.h"
+#include "console/queues/queueworkermodel.h"
 #include "deadletteredit.h"
 #include "deadletterpanel.h"
 #include "queueconfirmdialog.h"

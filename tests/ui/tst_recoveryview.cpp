@@ -4,10 +4,10 @@
 // (at once when SQL had everything, after a live worker drains what was re-queued otherwise);
 // reconciliation of a day back-fills lost check-in rows. No sleeps: waits on the view's signals.
 #include "checkin/checkinservice.h"
-#include "console/dedicatedthread.h"
-#include "console/recoveryledgermodel.h"
-#include "console/recoveryservice.h"
-#include "console/recoverytaskmodel.h"
+#include "console/common/dedicatedthread.h"
+#include "console/recovery/recoveryledgermodel.h"
+#include "console/recovery/recoveryservice.h"
+#include "console/recovery/recoverytaskmodel.h"
 #include "envelope/campaignservice.h"
 #include "envelope/envelopedrain.h"
 #include "envelope/grabservice.h"

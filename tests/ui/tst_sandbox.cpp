@@ -3,9 +3,9 @@
 // Starts its own redis-server; needs no harness servers.
 #include "checkin/checkinservice.h"
 #include "checkin/checkinstore.h"
-#include "console/sandbox.h"
-#include "console/sandboxredis.h"
-#include "console/sandboxseeder.h"
+#include "console/sandbox/sandbox.h"
+#include "console/sandbox/sandboxredis.h"
+#include "console/sandbox/sandboxseeder.h"
 #include "envelope/campaignservice.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
@@ -13,7 +13,9 @@
 #include "testsuite.h"
 
 #include <QFileInfo>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -30,9 +32,30 @@ class TestSandbox final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase();
+    void crowdRateIsRememberedBetweenRuns();
     void seedsRealHistoryAndStopsCleanly();
     void missingServerIsReportedPlainly();
 };
+
+void TestSandbox::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);  // the crowd's rate is remembered in the settings
+    QSettings().remove(QStringLiteral("sandbox/crowdRate"));
+}
+
+// Issue 14, point 15: the crowd's rate chosen in one run is where the next sandbox starts.
+void TestSandbox::crowdRateIsRememberedBetweenRuns()
+{
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    QCOMPARE(Sandbox(Config{}, directory.path()).crowdRate(), int(SandboxWorker::DefaultCrowdRate));
+    Sandbox(Config{}, directory.path()).setCrowdRate(42);
+    QCOMPARE(Sandbox(Config{}, directory.path()).crowdRate(), 42);
+    Sandbox(Config{}, directory.path()).setCrowdRate(SandboxWorker::MaxCrowdRate + 1);
+    QCOMPARE(Sandbox(Config{}, directory.path()).crowdRate(), int(SandboxWorker::MaxCrowdRate));
+    Sandbox(Config{}, directory.path()).setCrowdRate(SandboxWorker::DefaultCrowdRate);
+}
 
 void TestSandbox::seedsRealHistoryAndStopsCleanly()
 {

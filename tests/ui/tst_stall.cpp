@@ -4,7 +4,7 @@
 // plain message once the client's command timeout passes. The event loop's longest gap between
 // two 10 ms timer ticks is measured throughout.
 #include "checkin/checkinservice.h"
-#include "console/sandboxredis.h"
+#include "console/sandbox/sandboxredis.h"
 #include "messagebanner.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"

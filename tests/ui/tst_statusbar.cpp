@@ -6,7 +6,7 @@
 // unset one ($USER empty) disables no button.
 #include "campaigncreatedialog.h"
 #include "campaignsview.h"
-#include "console/serverstatus.h"
+#include "console/common/serverstatus.h"
 #include "mainwindow.h"
 #include "operatordialog.h"
 #include "operatoridentity.h"
@@ -70,6 +70,7 @@ private Q_SLOTS:
     void serverStatusKeepsTheNewestNews();
     void statusBarFollowsAnOutageAndTheRecovery();
     void oneOperatorForEveryView();
+    void backgroundSamplingOnlyAfterAViewWasShown();
 
 private:
     QTemporaryDir m_dir;
@@ -234,6 +235,30 @@ void TestStatusBar::oneOperatorForEveryView()
         QCOMPARE(view->operatorIdentity()->name(), QStringLiteral("carol"));
     QCOMPARE(campaigns->operatorName(), QStringLiteral("carol"));
     QVERIFY(create->statusTip().contains(QLatin1String("carol")));
+}
+
+// Issue 14, point 8: a hidden view keeps sampling so its chart has no hole, but only once the
+// operator opened it — a view never shown reads nothing in the background.
+void TestStatusBar::backgroundSamplingOnlyAfterAViewWasShown()
+{
+    MainWindow window(m_config.checkin);
+    window.resize(1400, 800);
+    QVERIFY(window.showView(QStringLiteral("users")));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto *queues = qobject_cast<QueuesView *>(window.view(QStringLiteral("queues")));
+    auto *campaigns = qobject_cast<CampaignsView *>(window.view(QStringLiteral("campaigns")));
+    QVERIFY(queues && campaigns);
+    QVERIFY(!queues->isSamplingInBackground());
+    QVERIFY(!campaigns->isSamplingInBackground());
+
+    QVERIFY(window.showView(QStringLiteral("queues")));
+    QVERIFY(!queues->isSamplingInBackground());  // on screen: the window refreshes it
+    QVERIFY(window.showView(QStringLiteral("users")));
+    QVERIFY(queues->isSamplingInBackground());   // shown once, now hidden: it samples
+    QVERIFY(!campaigns->isSamplingInBackground());
+    QVERIFY(window.showView(QStringLiteral("queues")));
+    QVERIFY(!queues->isSamplingInBackground());
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestStatusBar);

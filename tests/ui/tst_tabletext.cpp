@@ -1,7 +1,7 @@
 // Tables copy and export what they show (issue 14, point 7): CSV as RFC 4180 writes it,
 // tab-separated rows for the clipboard in the order the view shows them, and an export
 // written off the GUI thread holding exactly the rows and header on screen.
-#include "console/tabletext.h"
+#include "console/common/tabletext.h"
 #include "tableactions.h"
 #include "testsuite.h"
 

@@ -3,9 +3,9 @@
 // All Redis/SQL work runs on the lookup service's thread; the test waits on signals only.
 #include "checkin/checkindrain.h"
 #include "checkin/checkinservice.h"
-#include "console/calendarmodel.h"
-#include "console/dedicatedthread.h"
-#include "console/userlookupservice.h"
+#include "console/users/calendarmodel.h"
+#include "console/common/dedicatedthread.h"
+#include "console/users/userlookupservice.h"
 #include "makeupdialog.h"
 #include "messagebanner.h"
 #include "redis/keyschema.h"

@@ -1,0 +1,226 @@
+#include "console/campaigns/campaignconsoleservice.h"
+
+#include "api/resultjson.h"
+
+#include "console/common/connectionerrors.h"
+#include "core/wallclock.h"
+#include "sql/configconnections.h"
+#include "audit/auditlog.h"
+#include "core/errors.h"
+#include "envelope/campaignpools.h"
+#include "envelope/campaignstore.h"
+#include "payout/simulatedpayoutgateway.h"
+#include "redis/redisclient.h"
+#include "redis/redisdurability.h"
+#include "redis/rediserror.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QJsonObject>
+#include <QProcessEnvironment>
+
+namespace lantern {
+
+namespace {
+
+qint64 integerOrZero(const RedisValue &value)
+{
+    return value.isNil() ? 0 : value.toInteger();
+}
+
+} // namespace
+
+CampaignConsoleService::CampaignConsoleService(Config config, QObject *parent)
+    : QObject(parent), m_config(std::move(config)), m_keys(m_config.keyPrefix, m_config.shards)
+{
+    qRegisterMetaType<lantern::CampaignPage>();
+    qRegisterMetaType<lantern::CampaignSnapshot>();
+    qRegisterMetaType<lantern::CampaignDraft>();
+    qRegisterMetaType<lantern::Campaign>();
+    qRegisterMetaType<lantern::CampaignAction>();
+}
+
+CampaignConsoleService::~CampaignConsoleService() = default;
+
+RedisClient &CampaignConsoleService::redis()
+{
+    return m_connections.redis();
+}
+
+SqlConnection &CampaignConsoleService::sql()
+{
+    return m_connections.sql();
+}
+
+void CampaignConsoleService::list(quint64 serial, qint64 offset, int limit, const CampaignListQuery &query)
+{
+    try {
+        CampaignPage page;
+        page.offset = std::max<qint64>(0, offset);
+        SqlConnection &connection = sql();
+        // The search is a bound value (LIKE with '!' escaping its wildcards, the same in both
+        // dialects); the order a column of a fixed list, never text from the user.
+        QString pattern = query.search.trimmed();
+        pattern.replace(QLatin1String("!"), QLatin1String("!!")).replace(QLatin1String("%"), QLatin1String("!%")).replace(QLatin1String("_"), QLatin1String("!_"));
+        bool numeric = false;
+        const qint64 searchId = query.search.trimmed().toLongLong(&numeric);
+        const QVariantList filter{query.search.trimmed(), QString(QStringLiteral("%") + pattern + QStringLiteral("%")), numeric ? searchId : qint64(-1)};
+        const QString where = QStringLiteral(" WHERE (? = '' OR name LIKE ? ESCAPE '!' OR id = ?)");
+        static const QHash<int, QString> Columns{{CampaignListModel::Id, QStringLiteral("id")},
+                                                 {CampaignListModel::Name, QStringLiteral("name")},
+                                                 {CampaignListModel::Status, QStringLiteral("status")},
+                                                 {CampaignListModel::Total, QStringLiteral("total_cents")},
+                                                 {CampaignListModel::Algorithm, QStringLiteral("algorithm")},
+                                                 {CampaignListModel::Created, QStringLiteral("created_at_ms")}};
+        const QString column = Columns.value(query.sortColumn, QStringLiteral("id"));
+        const QString direction = query.order == Qt::AscendingOrder ? QStringLiteral(" ASC") : QStringLiteral(" DESC");
+        QSqlQuery count = connection.exec(QStringLiteral("SELECT COUNT(*) FROM campaign") + where, filter);
+        page.total = count.next() ? count.value(0).toLongLong() : 0;
+        QSqlQuery rows = connection.exec(QStringLiteral("SELECT id FROM campaign") + where + QStringLiteral(" ORDER BY ") + column + direction
+                                                 + QStringLiteral(", id DESC LIMIT ? OFFSET ?"),
+                                         filter + QVariantList{qint64(std::clamp(limit, 1, 500)), page.offset});
+        QList<qint64> ids;
+        while (rows.next())
+            ids << rows.value(0).toLongLong();
+        CampaignStore store(connection);
+        QList<QByteArrayList> commands;
+        QList<qsizetype> poolsOfRow;  // how many of the commands are each row's (one per pool)
+        for (const qint64 id : std::as_const(ids)) {
+            const auto campaign = store.find(id);
+            if (!campaign)
+                continue;  // deleted between the two reads
+            page.rows << CampaignRow{*campaign, 0, 0};
+            // A campaign of sub-pools: its pools' counters summed (names from SQL; none before launch).
+            const CampaignPools pools = CampaignPools::named(*campaign).value_or(CampaignPools::single(id));
+            for (const QByteArray &pool : pools.names())
+                commands << QByteArrayList{"HMGET", m_keys.campaignMeta(pool), "status", "grabbed_count", "grabbed_cents"};
+            poolsOfRow << pools.count();
+        }
+        // One round trip for the page's counters; Redis has the status grabs obey (the first pool's).
+        const std::vector<RedisValue> replies = commands.isEmpty() ? std::vector<RedisValue>{} : redis().pipeline(commands);
+        size_t at = 0;
+        for (qsizetype r = 0; r < page.rows.size(); ++r) {
+            CampaignRow &row = page.rows[r];
+            for (qsizetype p = 0; p < poolsOfRow[r]; ++p, ++at) {
+                if (replies[at].isError())
+                    throw RedisReplyError(QString::fromUtf8(replies[at].string));
+                const auto &fields = replies[at].elements;
+                if (p == 0 && !fields.at(0).isNil()) {
+                    if (const auto status = campaignStatusFromName(QString::fromLatin1(fields.at(0).toBytes())))
+                        row.campaign.status = *status;
+                }
+                row.grabbedCount += integerOrZero(fields.at(1));
+                row.grabbedCents += integerOrZero(fields.at(2));
+            }
+        }
+        Q_EMIT pageLoaded(serial, page);
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT requestFailed(serial, message, detail);
+    }
+}
+
+void CampaignConsoleService::load(quint64 serial, qint64 campaignId)
+{
+    try {
+        CampaignSnapshot snapshot;
+        snapshot.loadedAtMs = nowMs();
+        snapshot.summary = CampaignService(redis(), sql(), m_keys).show(campaignId);
+        // As `lanternd verify`: the simulated provider's ledger can be read back, an HTTP one cannot.
+        std::unique_ptr<SimulatedPayoutGateway> simulated;
+        CampaignVerifier::ProviderLookup provider;
+        if (QProcessEnvironment::systemEnvironment().value(QStringLiteral("LANTERN_PAYOUT_URL")).isEmpty()) {
+            simulated = std::make_unique<SimulatedPayoutGateway>(redis(), m_keys.prefix(), SimulationKnobs{}, 0);
+            provider = [&simulated](const QString &key) { return simulated->paidAmount(key); };
+        }
+        snapshot.violations = CampaignVerifier(redis(), sql(), m_keys, provider).verify(campaignId);
+        snapshot.durabilityWarning = RedisDurability::read(redis()).warning();
+        Q_EMIT snapshotLoaded(serial, snapshot);
+    } catch (const InvalidInputError &error) {
+        Q_EMIT requestFailed(serial, tr("Campaign %1 does not exist (any more).").arg(campaignId), error.message());
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT requestFailed(serial, message, detail);
+    }
+}
+
+void CampaignConsoleService::create(quint64 serial, const CampaignDraft &draft, const QString &operatorName)
+{
+    try {
+        CampaignService::validate(draft);
+        SqlConnection &connection = sql();
+        const qint64 at = nowMs();
+        // The campaign row and its audit row are written together or not at all.
+        const Campaign campaign = connection.transaction([&] {
+            const Campaign made = CampaignService(redis(), connection, m_keys).create(draft, at);
+            QJsonObject detail = campaignJson(made);
+            detail.insert(QStringLiteral("via"), QStringLiteral("console"));
+            AuditLog(connection).record(operatorName, QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(made.id), detail, at);
+            return made;
+        });
+        Q_EMIT created(serial, campaign);
+    } catch (const InvalidInputError &error) {
+        Q_EMIT requestFailed(serial, tr("The campaign was not created: its settings were refused."), error.message());
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT requestFailed(serial, tr("The campaign was not created. %1").arg(message), detail);
+    }
+}
+
+void CampaignConsoleService::act(quint64 serial, qint64 campaignId, CampaignAction action, const QString &operatorName)
+{
+    try {
+        CampaignService service(redis(), sql(), m_keys);
+        // As `lanternd campaign <action>`: the change is audited once, in its SQL transaction.
+        const TransitionAudit audit{operatorName, nowMs(), QStringLiteral("console")};
+        bool changed = false;
+        Campaign campaign;
+        switch (action) {
+        case CampaignAction::Launch:
+            campaign = service.launch(campaignId, audit, &changed);
+            break;
+        case CampaignAction::Pause:
+            campaign = service.pause(campaignId, audit, &changed);
+            break;
+        case CampaignAction::Resume:
+            campaign = service.resume(campaignId, audit, &changed);
+            break;
+        case CampaignAction::Close:
+            campaign = service.close(campaignId, audit, &changed);
+            break;
+        }
+        Q_EMIT acted(serial, action, campaign, changed);
+    } catch (const RefusedError &error) {
+        Q_EMIT requestFailed(serial, refusal(action), error.message());
+    } catch (const InvalidInputError &error) {
+        Q_EMIT requestFailed(serial, tr("Campaign %1 does not exist (any more).").arg(campaignId), error.message());
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT requestFailed(serial, message, detail);
+    }
+}
+
+QString CampaignConsoleService::refusal(CampaignAction action) const
+{
+    switch (action) {
+    case CampaignAction::Launch:
+        return tr("This campaign can no longer be launched: its status changed meanwhile. The list now shows it as it is.");
+    case CampaignAction::Pause:
+        return tr("This campaign cannot be paused: only a live campaign can. The list now shows it as it is.");
+    case CampaignAction::Resume:
+        return tr("This campaign cannot be resumed: only a paused campaign can. The list now shows it as it is.");
+    case CampaignAction::Close:
+        return tr("This campaign cannot be closed now. The list now shows it as it is.");
+    }
+    return {};
+}
+
+std::pair<QString, QString> CampaignConsoleService::explain(const std::exception &error)
+{
+    const PlainFailure failure = ConnectionErrors::explain(error, m_config, m_connections);
+    return {failure.message, failure.detail};
+}
+
+} // namespace lantern

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "sql/configconnections.h"
+#include "console/campaigns/campaignlistmodel.h"
+#include "core/config.h"
+#include "envelope/campaignservice.h"
+#include "envelope/campaignverifier.h"
+#include "redis/keyschema.h"
+
+#include <QObject>
+
+#include <memory>
+
+namespace lantern {
+
+class RedisClient;
+class SqlConnection;
+
+/** The operator actions on a campaign, as the audit log names them ("campaign.launch", ...). */
+enum class CampaignAction { Launch, Pause, Resume, Close };
+
+/** The live view of one campaign: `campaign show` (DESIGN §6) plus `verify` (§4). */
+struct CampaignSnapshot {
+    CampaignSummary summary;
+    QList<Violation> violations;  // empty: the ledger checks out
+    qint64 loadedAtMs = 0;        // when it was read (for the grab rate)
+    QString durabilityWarning;    // what a Redis crash can lose (RedisDurability); empty: nothing
+};
+
+/** The console's Redis and SQL work for the Campaigns view, on a thread of its own (see
+    DedicatedThread and UserLookupService for the pattern): list a page of campaigns, load one
+    with its ledger check, create, launch, pause, resume and close. Every change goes through
+    CampaignService and writes an audit_log row as `lanternd campaign ...` does: once per change,
+    in its SQL transaction, even when other consoles or lanternd make the same one at the same
+    time (a repeated transition that changed nothing writes none). Every answer carries its
+    request's serial; failures come as plain translated words plus the technical detail. */
+class CampaignConsoleService final : public QObject {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(CampaignConsoleService)
+
+public:
+    explicit CampaignConsoleService(Config config, QObject *parent = nullptr);
+    ~CampaignConsoleService() override;
+
+    const Config &config() const { return m_config; }
+
+public Q_SLOTS:
+    /** `limit` campaigns from `offset` of those `query` finds, in its order (newest first by
+        default). */
+    void list(quint64 serial, qint64 offset, int limit, const lantern::CampaignListQuery &query);
+    void load(quint64 serial, qint64 campaignId);
+    void create(quint64 serial, const lantern::CampaignDraft &draft, const QString &operatorName);
+    void act(quint64 serial, qint64 campaignId, lantern::CampaignAction action, const QString &operatorName);
+
+Q_SIGNALS:
+    void pageLoaded(quint64 serial, const lantern::CampaignPage &page);
+    void snapshotLoaded(quint64 serial, const lantern::CampaignSnapshot &snapshot);
+    void created(quint64 serial, const lantern::Campaign &campaign);
+    /** `changed` false: the campaign already was where the action leads; nothing was audited. */
+    void acted(quint64 serial, lantern::CampaignAction action, const lantern::Campaign &campaign, bool changed);
+    /** Any request failed: `message` is plain, translated words; `detail` the technical cause. */
+    void requestFailed(quint64 serial, const QString &message, const QString &detail);
+
+private:
+    RedisClient &redis();
+    SqlConnection &sql();
+    std::pair<QString, QString> explain(const std::exception &error);
+    QString refusal(CampaignAction action) const;
+
+    Config m_config;
+    KeySchema m_keys;
+    LazyConnections m_connections{m_config};  // opened in the service thread
+};
+
+} // namespace lantern
+
+Q_DECLARE_METATYPE(lantern::CampaignAction)
+Q_DECLARE_METATYPE(lantern::CampaignDraft)
+Q_DECLARE_METATYPE(lantern::Campaign)
+Q_DECLARE_METATYPE(lantern::CampaignSnapshot)

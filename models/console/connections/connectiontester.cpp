@@ -1,0 +1,100 @@
+#include "console/connections/connectiontester.h"
+
+#include "core/errors.h"
+#include "redis/redisclient.h"
+#include "sql/sqlconnection.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+
+namespace lantern {
+
+namespace {
+
+double elapsedMs(const QElapsedTimer &timer)
+{
+    return static_cast<double>(timer.nsecsElapsed()) / 1e6;
+}
+
+} // namespace
+
+ConnectionTester::ConnectionTester(QObject *parent) : QObject(parent)
+{
+    qRegisterMetaType<lantern::ConnectionCheck>();
+    qRegisterMetaType<lantern::Config>();
+}
+
+ConnectionTester::~ConnectionTester() = default;
+
+void ConnectionTester::check(quint64 serial, const Config &config)
+{
+    ConnectionCheck result;
+    result.readOnly = config.readOnly;
+    checkRedis(config, result);
+    checkSql(config, result);
+    Q_EMIT checked(serial, result);
+}
+
+void ConnectionTester::checkRedis(const Config &config, ConnectionCheck &result)
+{
+    try {
+        RedisOptions options;
+        options.connectTimeout = std::chrono::milliseconds(2000);
+        options.commandTimeout = std::chrono::milliseconds(2000);
+        options.readOnly = config.readOnly;
+        RedisClient redis(config.redis, options);
+        redis.ensureConnected();
+        QElapsedTimer timer;
+        timer.start();
+        redis.command({QByteArrayLiteral("PING")});
+        result.redisMs = elapsedMs(timer);
+        result.redisOk = true;
+        try {
+            const QByteArray info = redis.command({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")}).toBytes();
+            for (const QByteArray &line : info.split('\n')) {
+                if (line.startsWith("redis_version:"))
+                    result.redisVersion = QString::fromLatin1(line.mid(14).trimmed());
+            }
+        } catch (const LanternError &) {
+            // INFO may be forbidden by an ACL: the version is a nicety
+        }
+    } catch (const std::exception &error) {
+        result.redisFailure = ConnectionErrors::explain(error, config);
+        result.redisStatus = ConnectionErrors::redisStatus(error);
+    }
+}
+
+void ConnectionTester::checkSql(const Config &config, ConnectionCheck &result)
+{
+    try {
+        if (config.db.dialect == DbUrl::Dialect::Sqlite && !QFile::exists(config.db.path)) {
+            result.sqlFailure = {ConnectionErrors::tr("There is no database file at %1 yet.").arg(config.db.path), {}};
+            return;
+        }
+        SqlConnection sql(config.db, config.readOnly ? SqlAccess::ReadOnly : SqlAccess::ReadWrite);
+        QElapsedTimer timer;
+        timer.start();
+        QSqlQuery one = sql.exec(QStringLiteral("SELECT 1"));
+        one.next();
+        result.sqlMs = elapsedMs(timer);
+        result.sqlOk = true;
+        QSqlQuery version = sql.exec(config.db.dialect == DbUrl::Dialect::MySql ? QStringLiteral("SELECT VERSION()")
+                                                                              : QStringLiteral("SELECT sqlite_version()"));
+        if (version.next()) {
+            result.sqlVersion = version.value(0).toString();
+            if (config.db.dialect == DbUrl::Dialect::Sqlite)
+                result.sqlVersion.prepend(QStringLiteral("SQLite "));
+        }
+        try {
+            QSqlQuery schema = sql.exec(QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_version"));
+            if (schema.next())
+                result.schemaVersion = schema.value(0).toInt();
+        } catch (const SqlError &) {
+            result.schemaVersion = -1;  // no schema_version table: not a Lantern database yet
+        }
+    } catch (const std::exception &error) {
+        result.sqlFailure = ConnectionErrors::explain(error, config);
+    }
+}
+
+} // namespace lantern

@@ -1,0 +1,200 @@
+#include "console/queues/deadlettermodel.h"
+
+#include "checkin/checkinentry.h"
+#include "console/common/campaignmoney.h"
+#include "console/queues/queueformat.h"
+#include "envelope/payouttask.h"
+
+#include <QJsonDocument>
+#include <QLocale>
+
+namespace lantern {
+
+DeadLetterModel::DeadLetterModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+DeadLetterModel::Row DeadLetterModel::describe(const QByteArray &raw)
+{
+    Row row;
+    row.raw = raw;
+    if (const auto task = PayoutTask::fromJson(raw)) {
+        row.kind = tr("Payout");
+        row.summary = tr("Campaign %1, envelope %2: %3 to user %4").arg(task->campaignId).arg(task->seq).arg(formatYuan(task->amountCents)).arg(task->uid);
+        row.atMs = task->atMs;
+        row.readable = true;
+    } else if (const auto entry = CheckinEntry::fromJson(raw)) {
+        row.kind = entry->kind == QLatin1String("makeup") ? tr("Make-up") : tr("Check-in");
+        row.summary = tr("User %1 on %2, %n point(s)", nullptr, entry->points).arg(entry->uid).arg(entry->date.toString(Qt::ISODate));
+        row.atMs = entry->atMs;
+        row.readable = true;
+    } else {
+        row.kind = tr("Unreadable");
+        QString text = QString::fromUtf8(raw).simplified();
+        if (text.size() > 80)
+            text = text.left(79) + QChar(0x2026);
+        row.summary = text;
+    }
+    return row;
+}
+
+void DeadLetterModel::setPage(const DeadLetterPage &page)
+{
+    beginResetModel();
+    m_page = page;
+    m_rows.clear();
+    m_rows.reserve(page.entries.size());
+    for (qsizetype i = 0; i < page.entries.size(); ++i) {
+        m_rows << describe(page.entries.at(i));
+        if (i < page.notes.size())
+            m_rows.last().note = page.notes.at(i);
+    }
+    endResetModel();
+}
+
+void DeadLetterModel::clear()
+{
+    setPage({});
+}
+
+QByteArray DeadLetterModel::entryAt(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows.at(row).raw : QByteArray();
+}
+
+DeadLetterNote DeadLetterModel::noteAt(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows.at(row).note : DeadLetterNote();
+}
+
+QString DeadLetterModel::storedText(const QByteArray &raw)
+{
+    QString text;
+    qsizetype i = 0;
+    while (i < raw.size()) {
+        // The longest valid UTF-8 run from here, as it decodes.
+        qsizetype end = i;
+        while (end < raw.size()) {
+            const auto byte = static_cast<unsigned char>(raw.at(end));
+            int length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3 : (byte >> 3) == 0x1E ? 4 : 0;
+            if (length == 0 || end + length > raw.size())
+                break;
+            bool continuation = true;
+            for (int k = 1; k < length; ++k)
+                continuation = continuation && (static_cast<unsigned char>(raw.at(end + k)) >> 6) == 0x2;
+            if (!continuation || (length == 1 && byte < 0x20 && byte != '\n' && byte != '\t'))
+                break;
+            end += length;
+        }
+        text += QString::fromUtf8(raw.constData() + i, end - i);
+        if (end < raw.size()) {
+            text += QStringLiteral("\\x%1").arg(static_cast<unsigned char>(raw.at(end)), 2, 16, QLatin1Char('0'));
+            ++end;
+        }
+        i = end;
+    }
+    return text;
+}
+
+int DeadLetterModel::rowOf(const QByteArray &raw) const
+{
+    for (qsizetype i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).raw == raw)
+            return int(i);
+    }
+    return -1;
+}
+
+QString DeadLetterModel::prettyEntry(const QByteArray &raw)
+{
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(raw, &error);
+    if (error.error == QJsonParseError::NoError && !document.isNull())
+        return QString::fromUtf8(document.toJson(QJsonDocument::Indented)).trimmed();
+    return QString::fromUtf8(raw);
+}
+
+int DeadLetterModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int DeadLetterModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant DeadLetterModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows.at(index.row());
+    switch (role) {
+    case RawRole:
+        return row.raw;
+    case ReadableRole:
+        return row.readable;
+    case QueueFormat::ToneRole:
+        return int(index.column() == Kind && !row.readable ? QueueFormat::Tone::Bad : QueueFormat::Tone::Neutral);
+    case Qt::TextAlignmentRole:
+        return index.column() == Position ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    case Qt::ToolTipRole:
+        if (index.column() == Reason && row.note.isKnown())
+            return row.note.reason;
+        return index.column() == Summary ? QVariant(prettyEntry(row.raw)) : QVariant();
+    case QueueFormat::ValueRole:
+    case Qt::DisplayRole: {
+        const bool raw = role == QueueFormat::ValueRole;
+        switch (Column(index.column())) {
+        case Position:
+            return raw ? QVariant(m_page.offset + index.row() + 1) : QVariant(QLocale().toString(m_page.offset + index.row() + 1));
+        case Kind:
+            return row.kind;
+        case Summary:
+            return row.summary;
+        case Reason:
+            return row.note.isKnown() ? (row.note.reason.isEmpty() ? tr("no reason given") : row.note.reason) : tr("not recorded");
+        case Attempts:
+            if (raw)
+                return row.note.attempts;
+            return row.note.attempts > 0 ? QLocale().toString(row.note.attempts) : QStringLiteral("—");
+        case FailedAt:
+            if (raw)
+                return row.note.failedAtMs;
+            return row.note.isKnown() ? QueueFormat::stamp(row.note.failedAtMs) : QStringLiteral("—");
+        case QueuedAt:
+            return raw ? QVariant(row.atMs) : QVariant(QueueFormat::stamp(row.atMs));
+        case ColumnCount:
+            break;
+        }
+        return {};
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant DeadLetterModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (Column(section)) {
+    case Position:
+        return tr("#");
+    case Kind:
+        return tr("Kind");
+    case Summary:
+        return tr("Entry");
+    case Reason:
+        return tr("Why it was set aside");
+    case Attempts:
+        return tr("Tries");
+    case FailedAt:
+        return tr("Set aside at");
+    case QueuedAt:
+        return tr("Queued at");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+} // namespace lantern

@@ -1,0 +1,119 @@
+#include "console/queues/queueservice.h"
+
+#include "queue/workerheartbeat.h"
+#include "redis/redisclient.h"
+#include "sql/sqlconnection.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace lantern {
+
+QueueService::QueueService(Config config, QObject *parent) : QueueJobRunner(std::move(config), parent)
+{
+    qRegisterMetaType<lantern::QueueSnapshot>();
+    qRegisterMetaType<lantern::DeadLetterPage>();
+}
+
+QueueService::~QueueService() = default;
+
+void QueueService::load(quint64 serial)
+{
+    try {
+        QueueSnapshot snapshot;
+        snapshot.readAtMs = nowMs();
+        snapshot.overview = QueueOverview::read(redis(), keys(), snapshot.readAtMs);
+        snapshot.deadLetterLists = DeadLetters(redis(), keys()).lists();
+        try {
+            snapshot.heartbeatTtlS = WorkerHeartbeat::configuredTtlSeconds();
+        } catch (const InvalidInputError &) {
+        }
+        Q_EMIT loaded(serial, snapshot);
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT loadFailed(serial, message, detail);
+    }
+}
+
+void QueueService::loadDeadLetters(quint64 serial, const QString &list, qint64 offset, int count)
+{
+    try {
+        Q_EMIT deadLettersLoaded(serial, DeadLetters(redis(), keys()).page(list, offset, count));
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT deadLettersFailed(serial, message, detail);
+    }
+}
+
+void QueueService::runDeadLetterJob(quint64 job, bool retry, const QString &list, const QByteArrayList &entries, bool wholeList,
+                                    const QString &operatorName)
+{
+    struct State {
+        QByteArrayList pending;  // chosen entries not yet sent
+        qint64 total = 0;
+        qint64 done = 0;         // entries sent
+        qint64 acted = 0;        // entries that were there and moved
+        bool started = false;
+    };
+    auto state = std::make_shared<State>();
+    state->pending = entries;
+    const DeadLetterAction action = retry ? DeadLetterAction::Retry : DeadLetterAction::Discard;
+    const QString actor = operatorName.trimmed();
+    auto step = [this, state, action, list, wholeList, actor]() -> QueueJobStep {
+        DeadLetters deadLetters(redis(), keys());
+        if (!state->started) {
+            state->started = true;
+            deadLetters.list(list);  // an unknown list fails before anything moves
+            if (actor.isEmpty())
+                throw InvalidInputError(tr("an operator name is required"));
+            state->total = wholeList ? deadLetters.page(list, 0, 1).depth : state->pending.size();
+        }
+        QByteArrayList batch;
+        if (wholeList) {
+            const qint64 left = state->total - state->done;
+            if (left > 0)
+                batch = deadLetters.oldest(list, int(std::min<qint64>(left, BatchSize)));
+        } else {
+            batch = state->pending.mid(0, BatchSize);
+            state->pending.remove(0, batch.size());
+        }
+        if (!batch.isEmpty()) {
+            state->acted += applyDeadLettersAudited(deadLetters, sql(), action, list, batch, actor, QStringLiteral("console"), nowMs());
+            state->done += batch.size();
+        }
+        const bool finished = batch.isEmpty() || state->done >= state->total;
+        return {std::min(state->done, state->total), state->total, finished};
+    };
+    auto summary = [state, retry, list](bool cancelled) {
+        const int acted = int(state->acted);
+        const int skipped = int(state->done - state->acted);
+        QString words = retry ? tr("%n entry(s) of %1 put back on the queue.", nullptr, acted).arg(list)
+                              : tr("%n entry(s) of %1 discarded.", nullptr, acted).arg(list);
+        if (skipped > 0)
+            words += QLatin1Char(' ') + tr("%n were no longer there (taken meanwhile).", nullptr, skipped);
+        if (cancelled)
+            words += QLatin1Char(' ') + tr("Cancelled before the end; the rest is untouched.");
+        return words;
+    };
+    startJob(job, std::move(step), std::move(summary));
+}
+
+void QueueService::retryEdited(quint64 job, const QString &list, const QByteArray &entry, const QByteArray &edited, const QString &operatorName)
+{
+    auto replaced = std::make_shared<bool>(false);
+    const QString actor = operatorName.trimmed();
+    auto step = [this, replaced, list, entry, edited, actor]() -> QueueJobStep {
+        if (actor.isEmpty())
+            throw InvalidInputError(tr("an operator name is required"));
+        DeadLetters deadLetters(redis(), keys());
+        *replaced = retryEditedDeadLetterAudited(deadLetters, sql(), list, entry, edited, actor, QStringLiteral("console"), nowMs());
+        return {1, 1, true};
+    };
+    auto summary = [replaced, list](bool) {
+        return *replaced ? tr("The edited entry is back on the queue of %1.").arg(list)
+                         : tr("The entry was no longer in %1 (taken meanwhile); nothing was queued.").arg(list);
+    };
+    startJob(job, std::move(step), std::move(summary));
+}
+
+} // namespace lantern

@@ -1,0 +1,296 @@
+#include "console/recovery/recoveryservice.h"
+
+#include "audit/auditlog.h"
+#include "checkin/checkinentry.h"
+#include "checkin/checkinrecovery.h"
+#include "checkin/checkinstore.h"
+#include "envelope/campaignpools.h"
+#include "envelope/campaignstore.h"
+#include "envelope/campaignverifier.h"
+#include "envelope/enveloperecovery.h"
+#include "envelope/payouttask.h"
+#include "payout/simulatedpayoutgateway.h"
+#include "queue/queueoverview.h"
+#include "redis/redisclient.h"
+#include "redis/rediserror.h"
+#include "sql/sqlconnection.h"
+
+#include <QJsonArray>
+#include <QProcessEnvironment>
+
+#include <algorithm>
+#include <climits>
+#include <memory>
+
+namespace lantern {
+
+namespace {
+
+QByteArrayList llen(const QByteArray &key)
+{
+    return {QByteArrayLiteral("LLEN"), key};
+}
+
+bool simulatedProvider()
+{
+    return QProcessEnvironment::systemEnvironment().value(QStringLiteral("LANTERN_PAYOUT_URL")).isEmpty();
+}
+
+} // namespace
+
+RecoveryService::RecoveryService(Config config, QObject *parent) : QueueJobRunner(std::move(config), parent)
+{
+    qRegisterMetaType<lantern::RecoverySnapshot>();
+    qRegisterMetaType<lantern::ReconcileReport>();
+}
+
+RecoveryService::~RecoveryService() = default;
+
+void RecoveryService::load(quint64 serial)
+{
+    try {
+        RecoverySnapshot snapshot;
+        snapshot.readAtMs = nowMs();
+        snapshot.today = config().today();
+        const QueueOverview overview = QueueOverview::read(redis(), keys(), snapshot.readAtMs);
+        QList<qint64> campaigns;
+        for (const QueueStatus &queue : overview.queues) {
+            if (queue.campaignId)
+                campaigns << *queue.campaignId;
+        }
+        QStringList live;
+        QStringList dead;
+        for (const WorkerStatus &worker : overview.workers) {
+            if (worker.alive) {
+                live << worker.id;
+                continue;
+            }
+            dead << worker.id;
+            snapshot.workers << backlogOf(worker.id, worker.backupDepth, campaigns);
+            for (const RecoveryTask &task : std::as_const(snapshot.workers.constLast().tasks)) {
+                if (task.kind == RecoveryTask::Kind::Payout)
+                    m_watched.insert(task.campaignId);
+            }
+        }
+        snapshot.ledger = ledgerChecks(campaigns, live, dead);
+        Q_EMIT loaded(serial, snapshot);
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT loadFailed(serial, message, detail);
+    }
+}
+
+DeadWorkerBacklog RecoveryService::backlogOf(const QString &workerId, qint64 backupDepth, const QList<qint64> &campaigns)
+{
+    DeadWorkerBacklog backlog;
+    backlog.id = workerId;
+    backlog.backupDepth = backupDepth;
+    if (backupDepth == 0)
+        return backlog;
+    // Which of its lists hold anything, then the oldest entries of those, up to MaxTasksShown.
+    struct List {
+        QByteArray key;
+        QString queue;
+    };
+    QList<List> lists;
+    for (int shard = 0; shard < keys().shards(); ++shard)
+        lists << List{keys().checkinBackup(shard, workerId), QStringLiteral("checkin")};
+    for (const qint64 id : campaigns) {
+        // Every pool of a campaign of sub-pools holds its own backup lists.
+        const CampaignPools pools = CampaignPools::read(redis(), keys(), id);
+        for (const QByteArray &pool : pools.names())
+            lists << List{keys().campaignBackup(pool, workerId), QStringLiteral("payout:%1").arg(id)};
+    }
+    QList<QByteArrayList> commands;
+    for (const List &list : std::as_const(lists))
+        commands << llen(list.key);
+    const std::vector<RedisValue> lengths = redis().pipeline(commands);
+    for (qsizetype i = 0; i < lists.size() && backlog.tasks.size() < MaxTasksShown; ++i) {
+        const qint64 length = lengths[size_t(i)].toInteger();
+        if (length == 0)
+            continue;
+        const qint64 take = std::min<qint64>(length, MaxTasksShown - backlog.tasks.size());
+        QByteArrayList entries;
+        for (const RedisValue &entry :
+             redis().command({QByteArrayLiteral("LRANGE"), lists.at(i).key, QByteArray::number(-take), QByteArrayLiteral("-1")}).elements)
+            entries.prepend(entry.toBytes());  // oldest first
+        for (const QByteArray &raw : std::as_const(entries)) {
+            RecoveryTask task;
+            task.queue = lists.at(i).queue;
+            task.raw = raw;
+            inspect(task);
+            backlog.tasks << task;
+        }
+    }
+    return backlog;
+}
+
+void RecoveryService::inspect(RecoveryTask &task)
+{
+    // The same tests as CheckinRecovery and EnvelopeRecovery make, so the outcome shown is the
+    // outcome compensation will have.
+    if (task.queue == QLatin1String("checkin")) {
+        const auto entry = CheckinEntry::fromJson(task.raw);
+        if (!entry)
+            return;
+        task.kind = RecoveryTask::Kind::Checkin;
+        task.uid = entry->uid;
+        task.date = entry->date;
+        task.checkinKind = entry->kind;
+        task.atMs = entry->atMs;
+        task.persisted = CheckinStore(sql()).hasLog(entry->uid, entry->date);
+        task.outcome = task.persisted ? RecoveryTask::Outcome::Complete : RecoveryTask::Outcome::Requeue;
+        return;
+    }
+    const auto payout = PayoutTask::fromJson(task.raw);
+    if (!payout)
+        return;
+    task.kind = RecoveryTask::Kind::Payout;
+    task.uid = payout->uid;
+    task.campaignId = payout->campaignId;
+    task.seq = payout->seq;
+    task.amountCents = payout->amountCents;
+    task.atMs = payout->atMs;
+    task.persisted = sql().exec(QStringLiteral("SELECT 1 FROM grab WHERE campaign_id = ? AND seq = ?"), {payout->campaignId, payout->seq}).next();
+    QSqlQuery status = sql().exec(QStringLiteral("SELECT status FROM payout WHERE idempotency_key = ?"), {payout->idempotencyKey()});
+    if (status.next())
+        task.payoutStatus = status.value(0).toString();
+    if (simulatedProvider())
+        task.providerPaidCents = SimulatedPayoutGateway(redis(), keys().prefix(), SimulationKnobs{}, 0).paidAmount(payout->idempotencyKey());
+    task.outcome = task.payoutStatus == QLatin1String("paid") ? RecoveryTask::Outcome::Complete : RecoveryTask::Outcome::Requeue;
+}
+
+QList<LedgerCheck> RecoveryService::ledgerChecks(const QList<qint64> &campaigns, const QStringList &live, const QStringList &dead)
+{
+    QList<LedgerCheck> checks;
+    std::unique_ptr<SimulatedPayoutGateway> simulated;
+    CampaignVerifier::ProviderLookup provider;
+    if (simulatedProvider()) {
+        simulated = std::make_unique<SimulatedPayoutGateway>(redis(), keys().prefix(), SimulationKnobs{}, 0);
+        provider = [&simulated](const QString &key) { return simulated->paidAmount(key); };
+    }
+    CampaignVerifier verifier(redis(), sql(), keys(), provider);
+    CampaignStore store(sql());
+    QList<qint64> watched = m_watched.values();
+    std::sort(watched.begin(), watched.end());
+    for (const qint64 id : std::as_const(watched)) {
+        if (!campaigns.contains(id))
+            continue;
+        const auto campaign = store.find(id);
+        if (!campaign)
+            continue;
+        LedgerCheck check;
+        check.campaignId = id;
+        check.name = campaign->name;
+        // Summed over the campaign's pools (one, or its sub-pools).
+        const QByteArrayList pools = CampaignPools::read(redis(), keys(), id).names();
+        QList<QByteArrayList> commands;
+        for (const QByteArray &pool : pools) {
+            commands << llen(keys().campaignTasks(pool));
+            for (const QString &worker : live)
+                commands << llen(keys().campaignBackup(pool, worker));
+            for (const QString &worker : dead)
+                commands << llen(keys().campaignBackup(pool, worker));
+        }
+        const std::vector<RedisValue> lengths = redis().pipeline(commands);
+        for (size_t at = 0; at < lengths.size();) {
+            check.queued += lengths[at++].toInteger();
+            for (qsizetype i = 0; i < live.size(); ++i)
+                check.inFlight += lengths[at++].toInteger();
+            for (qsizetype i = 0; i < dead.size(); ++i)
+                check.heldByDead += lengths[at++].toInteger();
+        }
+        for (const Violation &violation : verifier.verify(id))
+            check.violations << tr("Invariant %1: %2").arg(violation.invariant).arg(violation.detail);
+        if (!check.violations.isEmpty())
+            check.state = LedgerCheck::State::Broken;
+        else if (check.queued + check.inFlight + check.heldByDead > 0)
+            check.state = LedgerCheck::State::Waiting;
+        else
+            check.state = LedgerCheck::State::Balanced;
+        checks << check;
+    }
+    return checks;
+}
+
+void RecoveryService::compensate(quint64 job, const QStringList &workers, const QString &operatorName)
+{
+    struct State {
+        QStringList pending;
+        qint64 total = 0;
+        RecoveryReport report;
+        QStringList skipped;  // alive again
+    };
+    auto state = std::make_shared<State>();
+    state->pending = workers;
+    state->total = workers.size();
+    const QString actor = operatorName.trimmed();
+    auto step = [this, state, actor]() -> QueueJobStep {
+        if (actor.isEmpty())
+            throw InvalidInputError(tr("an operator name is required"));
+        if (state->pending.isEmpty())
+            return {state->total, state->total, true};
+        const QString worker = state->pending.takeFirst();
+        KeySchema::validateWorkerId(worker);
+        if (redis().command({QByteArrayLiteral("EXISTS"), keys().workerHeartbeat(worker)}).toInteger() == 1) {
+            state->skipped << worker;  // it beat again meanwhile: its lists are in use
+        } else {
+            SqlConnection &connection = sql();
+            CheckinRecovery checkins(redis(), connection, keys());
+            EnvelopeRecovery payouts(redis(), connection, keys());
+            const RecoveryReport report = BackupQueueRecovery(redis(), keys(), {&checkins, &payouts}).recover(worker);
+            AuditLog(connection).record(actor, QStringLiteral("queue.recover"), worker,
+                                        {{QStringLiteral("workers"), QJsonArray::fromStringList(report.workers)},
+                                         {QStringLiteral("requeued"), report.requeued},
+                                         {QStringLiteral("completed"), report.completed},
+                                         {QStringLiteral("dead_lettered"), report.deadLettered},
+                                         {QStringLiteral("via"), QStringLiteral("console")}},
+                                        nowMs());
+            state->report.reclaimed += report.reclaimed;
+            state->report.requeued += report.requeued;
+            state->report.completed += report.completed;
+            state->report.deadLettered += report.deadLettered;
+        }
+        const qint64 done = state->total - state->pending.size();
+        return {done, state->total, state->pending.isEmpty()};
+    };
+    auto summary = [state](bool cancelled) {
+        const RecoveryReport &r = state->report;
+        QString words = tr("Compensated %n worker(s):", nullptr, int(state->total - state->pending.size() - state->skipped.size())) + QLatin1Char(' ')
+                + tr("%n task(s) completed from SQL, %1 re-queued, %2 set aside as unreadable.", nullptr, int(std::min<qint64>(r.completed, INT_MAX)))
+                          .arg(r.requeued)
+                          .arg(r.deadLettered);
+        if (!state->skipped.isEmpty())
+            words += QLatin1Char(' ') + tr("Skipped because their heartbeat came back: %1.").arg(state->skipped.join(tr(", ", "separator between the items of a list")));
+        if (cancelled)
+            words += QLatin1Char(' ') + tr("Cancelled: %n worker(s) left untouched.", nullptr, int(state->pending.size()));
+        return words;
+    };
+    startJob(job, std::move(step), std::move(summary));
+}
+
+void RecoveryService::reconcile(quint64 serial, QDate day, const QString &operatorName)
+{
+    try {
+        const QString actor = operatorName.trimmed();
+        if (actor.isEmpty())
+            throw InvalidInputError(tr("an operator name is required"));
+        if (!day.isValid() || day > config().today())
+            throw InvalidInputError(tr("cannot reconcile %1: it is after today").arg(day.toString(Qt::ISODate)));
+        SqlConnection &connection = sql();
+        const ReconcileReport report = Reconciler(redis(), connection, keys(), config().checkin).reconcile(day, nowMs());
+        AuditLog(connection).record(actor, QStringLiteral("checkin.reconcile"), day.toString(Qt::ISODate),
+                                    {{QStringLiteral("redis_count"), report.redisCount},
+                                     {QStringLiteral("db_count"), report.dbCount},
+                                     {QStringLiteral("missing"), report.missing},
+                                     {QStringLiteral("backfilled"), report.backfilled},
+                                     {QStringLiteral("via"), QStringLiteral("console")}},
+                                    nowMs());
+        Q_EMIT reconciled(serial, report);
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT reconcileFailed(serial, message, detail);
+    }
+}
+
+} // namespace lantern

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "console/queues/queuejobrunner.h"
+#include "console/recovery/recoverysnapshot.h"
+
+#include <QSet>
+
+namespace lantern {
+
+/** The Recovery view's Redis and SQL work, on a thread of its own (see QueueJobRunner): dead
+    workers' backup lists with each task's SQL and payout state, the ledger check of the
+    campaigns they touch, compensation (what `lanternd recover --worker W` does, audited, one
+    worker per step, cancellable between workers) and check-in reconciliation of a day. */
+class RecoveryService final : public QueueJobRunner {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RecoveryService)
+
+public:
+    static constexpr int MaxTasksShown = 200;  // per worker
+
+    explicit RecoveryService(Config config, QObject *parent = nullptr);
+    ~RecoveryService() override;
+
+public Q_SLOTS:
+    void load(quint64 serial);
+    /** Reclaims each named worker's backup lists (skipping one whose heartbeat came back). */
+    void compensate(quint64 job, const QStringList &workers, const QString &operatorName);
+    /** Reconciler::reconcile for `day` (not after today), with an audit row. */
+    void reconcile(quint64 serial, QDate day, const QString &operatorName);
+
+Q_SIGNALS:
+    void loaded(quint64 serial, const lantern::RecoverySnapshot &snapshot);
+    void loadFailed(quint64 serial, const QString &message, const QString &detail);
+    void reconciled(quint64 serial, const lantern::ReconcileReport &report);
+    void reconcileFailed(quint64 serial, const QString &message, const QString &detail);
+
+private:
+    DeadWorkerBacklog backlogOf(const QString &workerId, qint64 backupDepth, const QList<qint64> &campaigns);
+    void inspect(RecoveryTask &task);
+    QList<LedgerCheck> ledgerChecks(const QList<qint64> &campaigns, const QStringList &live, const QStringList &dead);
+
+    QSet<qint64> m_watched;  // campaigns seen in dead workers' lists: their check stays on screen
+};
+
+} // namespace lantern

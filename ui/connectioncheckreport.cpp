@@ -1,0 +1,58 @@
+#include "connectioncheckreport.h"
+
+#include "console/connections/connectiontester.h"
+#include "consoletheme.h"
+
+#include <QLocale>
+
+namespace lantern::ui {
+
+namespace {
+
+QString resultRow(bool ok, const QString &server, const QString &text, const QString &detail)
+{
+    QString html = QStringLiteral("<tr><td style='padding-right:6px; color:%1; font-weight:bold'>%2</td>"
+                                  "<td style='padding-right:10px'><b>%3</b></td><td>%4")
+                           .arg(ok ? ConsoleTheme::goodText() : ConsoleTheme::errorText(), ok ? QStringLiteral("✓") : QStringLiteral("✗"),
+                                server.toHtmlEscaped(), text.toHtmlEscaped());
+    if (!detail.isEmpty())
+        html += QStringLiteral("<br><span style='color: palette(placeholder-text); font-size: small'>%1</span>").arg(detail.toHtmlEscaped());
+    return html + QStringLiteral("</td></tr>");
+}
+
+} // namespace
+
+QString ConnectionCheckReport::milliseconds(double ms)
+{
+    //: A round trip time in milliseconds, e.g. "0.42 ms".
+    return tr("%1 ms").arg(QLocale().toString(ms, 'f', ms < 10 ? 2 : 1));
+}
+
+QString ConnectionCheckReport::html(const ConnectionCheck &result)
+{
+    QString html = QStringLiteral("<table cellspacing='0' cellpadding='2'>");
+    if (result.redisOk) {
+        QString text = tr("PING answered in %1").arg(milliseconds(result.redisMs));
+        if (!result.redisVersion.isEmpty())
+            text += QStringLiteral(" · ") + tr("Redis %1").arg(result.redisVersion);
+        html += resultRow(true, tr("Redis"), text, {});
+    } else {
+        html += resultRow(false, tr("Redis"), result.redisFailure.message, result.redisFailure.detail);
+    }
+    if (result.sqlOk) {
+        QString text = tr("SELECT 1 answered in %1").arg(milliseconds(result.sqlMs));
+        if (!result.sqlVersion.isEmpty())
+            text += QStringLiteral(" · ") + result.sqlVersion;
+        text += QStringLiteral(" · ")
+                + (result.schemaVersion >= 0 ? tr("schema version %1").arg(result.schemaVersion) : tr("no Lantern tables yet"));
+        html += resultRow(true, tr("SQL"), text, {});
+    } else {
+        html += resultRow(false, tr("SQL"), result.sqlFailure.message, result.sqlFailure.detail);
+    }
+    html += QStringLiteral("</table>");
+    if (result.readOnly)
+        html += QStringLiteral("<p>%1</p>").arg(tr("Tested read-only: nothing was written.").toHtmlEscaped());
+    return html;
+}
+
+} // namespace lantern::ui

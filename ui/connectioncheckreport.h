@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace lantern {
+struct ConnectionCheck;
+}
+
+namespace lantern::ui {
+
+/** What a connection test found, as the Connections view shows it: one row per server, ✓ with
+    its round trip and version or ✗ with what failed, in plain words. */
+class ConnectionCheckReport final {
+    Q_DECLARE_TR_FUNCTIONS(lantern::ui::ConnectionCheckReport)
+
+public:
+    /** The rows as rich text for a QLabel. */
+    static QString html(const ConnectionCheck &result);
+    /** A round trip: "0.42 ms", "12.3 ms". */
+    static QString milliseconds(double ms);
+};
+
+} // namespace lantern::ui
