@@ -3094,6 +3094,50 @@ This cannot be undone.</translation>
         <source>Tested read-only: nothing was written.</source>
         <translation>Tested read-only: nothing was written.</translation>
     </message>
+    <message>
+        <source>Redis Cluster</source>
+        <translation>Redis Cluster</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s)</source>
+        <extracomment>How many nodes a Redis Cluster has, e.g. &quot;6 nodes&quot; (followed by &quot;3 masters&quot;).</extracomment>
+        <translation>
+            <numerusform>%n node</numerusform>
+            <numerusform>%n nodes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n master(s)</source>
+        <extracomment>How many of a Redis Cluster&apos;s nodes are masters, e.g. &quot;3 masters&quot;.</extracomment>
+        <translation>
+            <numerusform>%n master</numerusform>
+            <numerusform>%n masters</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>master, slots %1</source>
+        <translation>master, slots %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>replica</source>
+        <translation>replica</translation>
+    </message>
+    <message>
+        <source>replica of %1</source>
+        <translation>replica of %1</translation>
+    </message>
+    <message>
+        <source>the cluster marks it failing</source>
+        <translation>the cluster marks it failing</translation>
+    </message>
+    <message>
+        <source>not reachable</source>
+        <translation>not reachable</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::ConnectionProfileForm</name>

@@ -3067,6 +3067,48 @@ This cannot be undone.</source>
         <source>Tested read-only: nothing was written.</source>
         <translation>以只读方式测试：没有写入任何数据。</translation>
     </message>
+    <message>
+        <source>Redis Cluster</source>
+        <translation>Redis 集群</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s)</source>
+        <extracomment>How many nodes a Redis Cluster has, e.g. &quot;6 nodes&quot; (followed by &quot;3 masters&quot;).</extracomment>
+        <translation>
+            <numerusform>%n 个节点</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n master(s)</source>
+        <extracomment>How many of a Redis Cluster&apos;s nodes are masters, e.g. &quot;3 masters&quot;.</extracomment>
+        <translation>
+            <numerusform>%n 个主节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>master, slots %1</source>
+        <translation>主节点，槽 %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>replica</source>
+        <translation>副本</translation>
+    </message>
+    <message>
+        <source>replica of %1</source>
+        <translation>%1 的副本</translation>
+    </message>
+    <message>
+        <source>the cluster marks it failing</source>
+        <translation>集群标记其为故障</translation>
+    </message>
+    <message>
+        <source>not reachable</source>
+        <translation>无法连接</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::ConnectionProfileForm</name>

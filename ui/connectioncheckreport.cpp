@@ -28,6 +28,28 @@ QString ConnectionCheckReport::milliseconds(double ms)
     return tr("%1 ms").arg(QLocale().toString(ms, 'f', ms < 10 ? 2 : 1));
 }
 
+QString ConnectionCheckReport::clusterRows(const ConnectionCheck &result)
+{
+    qsizetype masters = 0;
+    for (const ClusterNodeStatus &node : result.clusterNodes)
+        masters += node.master ? 1 : 0;
+    //: How many nodes a Redis Cluster has, e.g. "6 nodes" (followed by "3 masters").
+    const QString nodes = tr("%n node(s)", nullptr, int(result.clusterNodes.size()));
+    //: How many of a Redis Cluster's nodes are masters, e.g. "3 masters".
+    const QString masterCount = tr("%n master(s)", nullptr, int(masters));
+    QString html = resultRow(true, tr("Redis Cluster"), nodes + QStringLiteral(", ") + masterCount, {});
+    for (const ClusterNodeStatus &node : result.clusterNodes) {
+        QString role = node.master ? tr("master, slots %1").arg(node.slots.isEmpty() ? tr("none") : node.slots)
+                                   : node.masterOf.isEmpty() ? tr("replica") : tr("replica of %1").arg(node.masterOf);
+        if (node.flaggedFailing)
+            role += QStringLiteral(" · ") + tr("the cluster marks it failing");
+        const bool reachable = node.latencyMs.has_value();
+        const QString answer = reachable ? tr("PING answered in %1").arg(milliseconds(*node.latencyMs)) : tr("not reachable");
+        html += resultRow(reachable, node.endpoint.text(), role + QStringLiteral(" · ") + answer, reachable ? QString() : node.error);
+    }
+    return html;
+}
+
 QString ConnectionCheckReport::html(const ConnectionCheck &result)
 {
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='2'>");
@@ -39,6 +61,8 @@ QString ConnectionCheckReport::html(const ConnectionCheck &result)
     } else {
         html += resultRow(false, tr("Redis"), result.redisFailure.message, result.redisFailure.detail);
     }
+    if (result.redisCluster)
+        html += clusterRows(result);
     if (result.sqlOk) {
         QString text = tr("SELECT 1 answered in %1").arg(milliseconds(result.sqlMs));
         if (!result.sqlVersion.isEmpty())

@@ -19,6 +19,10 @@ public:
     static QString html(const ConnectionCheck &result);
     /** A round trip: "0.42 ms", "12.3 ms". */
     static QString milliseconds(double ms);
+
+private:
+    /** A Redis Cluster's nodes, a row each: address, role and slots, a PING's round trip. */
+    static QString clusterRows(const ConnectionCheck &result);
 };
 
 } // namespace lantern::ui

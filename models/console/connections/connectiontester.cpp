@@ -58,6 +58,10 @@ void ConnectionTester::checkRedis(const Config &config, ConnectionCheck &result)
         } catch (const LanternError &) {
             // INFO may be forbidden by an ACL: the version is a nicety
         }
+        if (redis.isCluster()) {
+            result.redisCluster = true;
+            result.clusterNodes = probeClusterNodes(redis, config.redis, options);
+        }
     } catch (const std::exception &error) {
         result.redisFailure = ConnectionErrors::explain(error, config);
         result.redisStatus = ConnectionErrors::redisStatus(error);

@@ -2,6 +2,7 @@
 
 #include "console/common/connectionerrors.h"
 #include "core/config.h"
+#include "redis/clusternodes.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -16,6 +17,8 @@ struct ConnectionCheck {
     QString redisVersion;     // from INFO server, when readable
     PlainFailure redisFailure;
     QString redisStatus;      // when not redisOk: after "Redis" in the status bar ("is loading", "down")
+    bool redisCluster = false;               // the URL leads to a Redis Cluster
+    QList<ClusterNodeStatus> clusterNodes;   // then every node: role, slots, reachable, a PING's round trip
 
     bool sqlOk = false;
     double sqlMs = -1;        // SELECT 1 round trip, after connecting
@@ -28,7 +31,8 @@ struct ConnectionCheck {
 
 /** Tests connections off the GUI thread (run it on a DedicatedThread): opens a fresh RedisClient
     and SqlConnection for the configuration it is given (read-only when it says so), measures
-    one round trip each and closes them again. Never creates an SQLite file. */
+    one round trip each and closes them again; on a Redis Cluster it also connects to every node
+    and times a PING there. Never creates an SQLite file. */
 class ConnectionTester final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ConnectionTester)
