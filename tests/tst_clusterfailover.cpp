@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -155,6 +156,12 @@ private Q_SLOTS:
     void subPoolMasterKilledMidStorm();
 
 private:
+    /** SIGKILLs `master` while `storm` runs and waits for the storm to end (`stormAfterCrashMs`:
+        how long it went on). Whatever the checks after it find, the guard brings the old master
+        back as a replica of `replica`, which then hands its place back, so the next test finds
+        the cluster as it was. */
+    QScopeGuard<std::function<void()>> crashDuring(FailoverStorm &storm, int master, int replica, qint64 &stormAfterCrashMs);
+
     test::TestCluster m_cluster;
     QList<int> m_masters;
 };
@@ -168,6 +175,20 @@ void TestClusterFailover::initTestCase()
 void TestClusterFailover::cleanup()
 {
     QCOMPARE(m_cluster.settledMasters(), m_masters);
+}
+
+QScopeGuard<std::function<void()>> TestClusterFailover::crashDuring(FailoverStorm &storm, int master, int replica, qint64 &stormAfterCrashMs)
+{
+    QElapsedTimer sinceCrash;
+    sinceCrash.start();
+    const test::TestCluster::CrashedNode crashed = m_cluster.crash(master);
+    auto restore = qScopeGuard(std::function<void()>([this, crashed, replica] {
+        m_cluster.restart(crashed, replica);
+        m_cluster.failOver(replica);
+    }));
+    storm.join();
+    stormAfterCrashMs = sinceCrash.elapsed();
+    return restore;
 }
 
 void TestClusterFailover::masterKilledMidStorm()
@@ -205,17 +226,8 @@ void TestClusterFailover::masterKilledMidStorm()
 
     // A third of the envelopes handed out: the campaign's master dies.
     QVERIFY(storm.waitForAcknowledged(Count / 3));
-    QElapsedTimer sinceCrash;
-    sinceCrash.start();
-    const test::TestCluster::CrashedNode crashed = m_cluster.crash(master);
-    // Whatever the checks below find, the old master comes back as a replica of the new one, then
-    // takes its place back, so the next test finds the cluster as it was.
-    const auto restore = qScopeGuard([&] {
-        m_cluster.restart(crashed, replica);
-        m_cluster.failOver(replica);
-    });
-    storm.join();
-    const qint64 stormAfterCrashMs = sinceCrash.elapsed();
+    qint64 stormAfterCrashMs = 0;
+    const auto restore = crashDuring(storm, master, replica, stormAfterCrashMs);
     const QMap<qint64, GrabOutcome> &acknowledged = storm.acknowledged;
 
     // The replica serves the campaign now; what it holds is the campaign.
@@ -292,17 +304,8 @@ void TestClusterFailover::subPoolMasterKilledMidStorm()
     }
     FailoverStorm storm(m_cluster.url(), keys, id, users, 4);
     QVERIFY(storm.waitForAcknowledged(300));  // pool 0 is dry: its users are borrowing
-    QElapsedTimer sinceCrash;
-    sinceCrash.start();
-    const test::TestCluster::CrashedNode crashed = m_cluster.crash(master);
-    // Whatever the checks below find, the old master comes back as a replica of the new one, then
-    // takes its place back, so the next test finds the cluster as it was.
-    const auto restore = qScopeGuard([&] {
-        m_cluster.restart(crashed, replica);
-        m_cluster.failOver(replica);
-    });
-    storm.join();
-    const qint64 stormAfterCrashMs = sinceCrash.elapsed();
+    qint64 stormAfterCrashMs = 0;
+    const auto restore = crashDuring(storm, master, replica, stormAfterCrashMs);
     QVERIFY2(storm.unexpected.isEmpty(), qPrintable(storm.unexpected.join(QStringLiteral("; "))));
     QCOMPARE(m_cluster.masterOf(slots[1], replica), replica);
 
