@@ -2872,6 +2872,15 @@ This cannot be undone.</translation>
             <numerusform>Payouts: %1/s now · %2 pending at the provider or to be retried · %n provider errors (calls that did not pay, each retried with the same idempotency key)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1: %2 of %3 left, %4 grabbed, %5 borrowed</source>
+        <extracomment>One sub-pool of a campaign: its name, envelopes left of those dealt to it, grabbed, borrowed from other pools.</extracomment>
+        <translation>%1: %2 of %3 left, %4 grabbed, %5 borrowed</translation>
+    </message>
+    <message>
+        <source>Sub-pools: %1</source>
+        <translation>Sub-pools: %1</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignDrainBar</name>

@@ -2845,6 +2845,15 @@ This cannot be undone.</source>
             <numerusform>发放：当前 %1 笔/秒 · %2 笔在支付方处理中或待重试 · 支付方错误 %n 次（未成功的调用，均用同一个幂等键重试）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1: %2 of %3 left, %4 grabbed, %5 borrowed</source>
+        <extracomment>One sub-pool of a campaign: its name, envelopes left of those dealt to it, grabbed, borrowed from other pools.</extracomment>
+        <translation>%1：剩余 %2/%3，已抢 %4，借入 %5</translation>
+    </message>
+    <message>
+        <source>Sub-pools: %1</source>
+        <translation>子池：%1</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignDrainBar</name>

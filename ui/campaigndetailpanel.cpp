@@ -60,6 +60,7 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
       m_subtitle(new QLabel(m_content)),
       m_bar(new CampaignDrainBar(m_content)),
       m_legend(new QLabel(m_content)),
+      m_pools(new QLabel(m_content)),
       m_ledger(new QLabel(m_content)),
       m_durability(new QLabel(m_content)),
       m_violations(new QListWidget(m_content)),
@@ -175,6 +176,8 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     right->addWidget(m_rateView, 1);
     right->addWidget(m_rateHint);
     right->addWidget(m_payouts);
+    // Under the chart, which gives up the height: the drain table keeps its rows.
+    right->addWidget(m_pools);
     auto *columns = new QHBoxLayout;
     columns->setSpacing(16);
     columns->addLayout(left, 5);
@@ -186,6 +189,10 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     contentLayout->addWidget(m_subtitle);
     contentLayout->addWidget(m_bar);
     contentLayout->addWidget(m_legend);
+    m_pools->setObjectName(QStringLiteral("pools"));
+    m_pools->setWordWrap(true);
+    m_pools->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_pools->setVisible(false);
     contentLayout->addLayout(columns, 1);
 
     auto *layout = new QVBoxLayout(this);
@@ -287,6 +294,20 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
             m_violations->addItem(tr("Rule %1: %2").arg(violation.invariant).arg(violation.detail));
     }
     m_violations->setVisible(!snapshot.violations.isEmpty());
+    // A campaign of sub-pools (campaign create --pools): each pool's progress, so a pool running
+    // dry early (its users then borrow from the others) shows.
+    QStringList pools;
+    for (const PoolProgress &pool : summary.pools) {
+        //: One sub-pool of a campaign: its name, envelopes left of those dealt to it, grabbed, borrowed from other pools.
+        pools << tr("%1: %2 of %3 left, %4 grabbed, %5 borrowed")
+                         .arg(QString::fromLatin1(pool.name))
+                         .arg(pool.remainingCount)
+                         .arg(pool.count)
+                         .arg(pool.grabbedCount)
+                         .arg(pool.borrowedCount);
+    }
+    m_pools->setText(summary.pools.size() > 1 ? tr("Sub-pools: %1").arg(pools.join(QStringLiteral(" · "))) : QString());
+    m_pools->setVisible(summary.pools.size() > 1);
     m_durability->setText(snapshot.durabilityWarning.isEmpty() ? QString() : tr("⚠ %1").arg(snapshot.durabilityWarning));
     m_durability->setVisible(!snapshot.durabilityWarning.isEmpty());
 
@@ -353,6 +374,11 @@ void CampaignDetailPanel::updateRateChart()
     m_payouts->setStyleSheet(summary.providerErrors > 0 && summary.providerErrors * 2 > summary.paidCount + summary.providerErrors
                                      ? QStringLiteral("QLabel { color: %1; }").arg(ConsoleTheme::errorText())
                                      : QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+}
+
+QString CampaignDetailPanel::poolsText() const
+{
+    return m_pools->text();
 }
 
 QString CampaignDetailPanel::payoutText() const

@@ -45,6 +45,8 @@ public:
     const GrabRateSeries &payoutRate() const { return m_payoutRate; }
     /** The line under the chart: payouts per second, pending, provider errors. */
     QString payoutText() const;
+    /** Each sub-pool's progress; empty for a campaign of one pool. */
+    QString poolsText() const;
 
 private:
     QLabel *addFigure(QGridLayout *grid, int row, int column, const QString &name);
@@ -62,6 +64,7 @@ private:
     QLabel *m_subtitle;
     CampaignDrainBar *m_bar;
     QLabel *m_legend;
+    QLabel *m_pools;
     QLabel *m_ledger;
     QLabel *m_durability;
     QListWidget *m_violations;

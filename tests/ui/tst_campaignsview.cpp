@@ -612,6 +612,15 @@ void TestCampaignsView::subPoolsAreSummed()
     QCOMPARE(m_view->listModel()->rowCount(), 1);
     QCOMPARE(m_view->listModel()->rowAt(0).grabbedCount, 7LL);
     QCOMPARE(m_view->listModel()->rowAt(0).grabbedCents, cents);
+
+    // Its live view shows each pool's progress.
+    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
+    m_view->selectCampaign(id);
+    QTRY_VERIFY_WITH_TIMEOUT(m_view->detailPanel()->campaignId() == id && !m_view->isBusy(), AnswerTimeoutMs);
+    const QString pools = m_view->detailPanel()->poolsText();
+    for (const QString &pool : QStringList{QString::number(id), QString::number(id) + QStringLiteral(".1"), QString::number(id) + QStringLiteral(".2")})
+        QVERIFY2(pools.contains(pool + QStringLiteral(": ")), qPrintable(pools));
+    QVERIFY2(pools.contains(QStringLiteral("of 3 left")), qPrintable(pools));
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestCampaignsView);
