@@ -10,6 +10,8 @@
 
 #include <QHash>
 
+#include <algorithm>
+
 #include <mutex>
 #include <shared_mutex>
 
@@ -66,6 +68,7 @@ void CampaignPools::forget(const KeySchema &keys, qint64 campaignId)
 CampaignPools CampaignPools::read(RedisClient &redis, const KeySchema &keys, qint64 campaignId)
 {
     const RedisValue reply = redis.command({"HGET", keys.campaignMeta(campaignId), "pools"});
+    throwOnErrorReply(reply);
     const auto pools = fromField(campaignId, reply.isNil() ? QByteArray() : reply.toBytes());
     if (!pools)
         throw RedisReplyError(tr("campaign %1's pools field in Redis is not a list of its pools: %2").arg(campaignId).arg(QString::fromUtf8(reply.toBytes())));
@@ -135,6 +138,36 @@ std::optional<CampaignPools> CampaignPools::fromField(qint64 campaignId, const Q
             return std::nullopt;
     }
     return CampaignPools(campaignId, names);
+}
+
+QByteArrayList CampaignPools::launched(RedisClient &redis, const KeySchema &keys)
+{
+    const RedisValue members = redis.command({"SMEMBERS", keys.campaignSet()});
+    throwOnErrorReply(members);
+    QList<std::pair<std::pair<qint64, qint64>, QByteArray>> pools;  // (campaign, pool number; -1 for the first) -> name
+    for (const RedisValue &member : members.elements) {
+        const QByteArray name = member.toBytes();
+        if (const auto id = campaignOf(name)) {
+            const qsizetype dot = name.indexOf('.');
+            pools.append({{*id, dot < 0 ? -1 : name.mid(dot + 1).toLongLong()}, name});
+        }
+    }
+    std::sort(pools.begin(), pools.end());
+    QByteArrayList names;
+    for (const auto &pool : std::as_const(pools))
+        names << pool.second;
+    return names;
+}
+
+QList<qint64> CampaignPools::launchedCampaigns(RedisClient &redis, const KeySchema &keys)
+{
+    QList<qint64> ids;
+    for (const QByteArray &pool : launched(redis, keys)) {
+        const qint64 id = *campaignOf(pool);
+        if (ids.isEmpty() || ids.last() != id)
+            ids << id;
+    }
+    return ids;
 }
 
 std::optional<qint64> CampaignPools::campaignOf(const QByteArray &poolName)

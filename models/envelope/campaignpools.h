@@ -39,6 +39,11 @@ public:
     /** Reads the pools from the first pool's meta: one pool for a campaign not launched yet.
         Throws RedisReplyError for a field that does not name this campaign's pools. */
     static CampaignPools read(RedisClient &redis, const KeySchema &keys, qint64 campaignId);
+    /** The pools of every launched campaign (the workers' set), by campaign id then pool number:
+        "41", "42", "42.3", "42.17"; members that name no pool are left out. */
+    static QByteArrayList launched(RedisClient &redis, const KeySchema &keys);
+    /** The ids of every launched campaign, ascending. */
+    static QList<qint64> launchedCampaigns(RedisClient &redis, const KeySchema &keys);
     /** The campaign a pool name belongs to: "42" and "42.7" are campaign 42; nullopt otherwise. */
     static std::optional<qint64> campaignOf(const QByteArray &poolName);
 

@@ -53,11 +53,6 @@ QByteArray repairedStatus(CampaignStatus sql, const QByteArray &redis)
     return fromSql;
 }
 
-void throwOnError(const RedisValue &reply)
-{
-    if (reply.isError())
-        throw RedisReplyError(QString::fromUtf8(reply.string));
-}
 
 /** The grab rows of a campaign: uid -> (seq, amount). */
 QHash<qint64, std::pair<qint64, qint64>> ledgerGrabs(SqlConnection &sql, qint64 campaignId)
@@ -106,7 +101,7 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
     if (!campaign)
         throw InvalidInputError(tr("no campaign with id %1").arg(campaignId));
     const RedisValue redisStatus = m_redis.command({"HGET", m_keys.campaignMeta(campaignId), "status"});
-    throwOnError(redisStatus);
+    throwOnErrorReply(redisStatus);
     const QByteArray status = repairedStatus(campaign->status, redisStatus.isNil() ? QByteArray() : redisStatus.toBytes());
     if (status.isEmpty() || status == "draft")
         throw RefusedError(tr("campaign %1 is a draft: it has no grabs to repair").arg(campaignId));
@@ -156,7 +151,7 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
         QList<PayoutTask> queued;
         for (int attempt = 1;; ++attempt) {
             const RedisValue members = m_redis.command({"SMEMBERS", m_keys.workerSet()});
-            throwOnError(members);
+            throwOnErrorReply(members);
             QList<QByteArrayList> commands;
             QList<qsizetype> execAt;
             for (const QByteArray &pool : pools.names()) {
@@ -169,9 +164,9 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
             }
             const std::vector<RedisValue> replies = m_redis.pipeline(commands);
             for (const RedisValue &reply : replies)
-                throwOnError(reply);
+                throwOnErrorReply(reply);
             const RedisValue after = m_redis.command({"SMEMBERS", m_keys.workerSet()});
-            throwOnError(after);
+            throwOnErrorReply(after);
             QSet<QByteArray> workers;
             for (const RedisValue &member : members.elements)
                 workers.insert(member.toBytes());
@@ -240,7 +235,7 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
         // 4. The new draws and pools, staged next to the live ones.
         const auto flush = [&](const QByteArray &pool, QByteArrayList &command, qsizetype head) {
             if (command.size() > head) {
-                throwOnError(m_redis.pipeline({command, {"PEXPIRE", m_keys.campaignRepairLock(pool), QByteArray::number(LockTtlMs)}}).front());
+                throwOnErrorReply(m_redis.pipeline({command, {"PEXPIRE", m_keys.campaignRepairLock(pool), QByteArray::number(LockTtlMs)}}).front());
                 command.resize(head);
             }
         };
@@ -249,7 +244,7 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
         for (const QByteArray &pool : pools.names()) {
             const QByteArray stagingPool = m_keys.campaignRepairStaging(pool, "pool");
             const QByteArray stagingDraws = m_keys.campaignRepairStaging(pool, "draws");
-            throwOnError(m_redis.command({"DEL", stagingPool, stagingDraws}));
+            throwOnErrorReply(m_redis.command({"DEL", stagingPool, stagingDraws}));
             stagedPools << QByteArrayList{"RPUSH", stagingPool};
             stagedDraws << QByteArrayList{"HSET", stagingDraws};
         }
@@ -289,7 +284,7 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
         //    lifts that pool's wait. Sub-pools get back the fields that say which pool they are.
         QByteArrayList known{"SADD", m_keys.campaignSet()};
         known << pools.names();
-        throwOnError(m_redis.command(known));
+        throwOnErrorReply(m_redis.command(known));
         for (int index = 0; index < pools.count(); ++index) {
             const QByteArray &pool = pools.name(index);
             const QByteArray meta = m_keys.campaignMeta(pool);
@@ -297,7 +292,7 @@ std::optional<CampaignRepairReport> CampaignRepair::run(qint64 campaignId, bool 
                 QByteArrayList fields{"HSET", meta, "pools_count", QByteArray::number(pools.count()), "pool_index", QByteArray::number(index)};
                 if (index == 0)
                     fields << "pools" << pools.field();
-                throwOnError(m_redis.command(fields));
+                throwOnErrorReply(m_redis.command(fields));
             }
             QByteArrayList args{token,
                                 QByteArray::number(grabbedCount[index]),
@@ -342,7 +337,7 @@ bool CampaignRepair::consistent(qint64 campaignId)
         metas << QByteArrayList{"HMGET", m_keys.campaignMeta(pool), "status", "grabbed_count"};
     qint64 grabbed = 0;
     for (const RedisValue &meta : m_redis.pipeline(metas)) {
-        throwOnError(meta);
+        throwOnErrorReply(meta);
         const QByteArray redisStatus = meta.elements.at(0).isNil() ? QByteArray() : meta.elements.at(0).toBytes();
         // Redis lost the campaign (or one of its pools), or a close SQL recorded. A live/paused
         // difference alone is not taken for a loss: it is also what a transition in progress
@@ -366,7 +361,7 @@ bool CampaignRepair::consistent(qint64 campaignId)
         if (expected[index].isEmpty())
             return true;
         const RedisValue reply = m_redis.command(commands[index]);
-        throwOnError(reply);
+        throwOnErrorReply(reply);
         for (qsizetype i = 0; i < expected[index].size(); ++i) {
             const RedisValue &draw = reply.elements.at(size_t(i));
             if (draw.isNil() || draw.toBytes() != expected[index].at(i))
@@ -396,18 +391,14 @@ QList<CampaignRepairReport> CampaignRepair::checkAll()
     QSqlQuery open = m_sql.exec(QStringLiteral("SELECT id FROM campaign WHERE status IN ('live', 'paused')"));
     while (open.next())
         ids.insert(open.value(0).toLongLong());
-    const RedisValue launched = m_redis.command({"SMEMBERS", m_keys.campaignSet()});
-    throwOnError(launched);
-    for (const RedisValue &member : launched.elements) {
-        if (const auto id = CampaignPools::campaignOf(member.toBytes()))
-            ids.insert(*id);
-    }
+    for (const qint64 id : CampaignPools::launchedCampaigns(m_redis, m_keys))
+        ids.insert(id);
     QList<qint64> sorted(ids.cbegin(), ids.cend());
     std::sort(sorted.begin(), sorted.end());
     QList<CampaignRepairReport> repairs;
     for (const qint64 id : std::as_const(sorted)) {
         const RedisValue status = m_redis.command({"HGET", m_keys.campaignMeta(id), "status"});
-        throwOnError(status);
+        throwOnErrorReply(status);
         if (!status.isNil() && status.toBytes() == "closed")
             continue;  // nothing can grab any more
         if (!consistent(id)) {
@@ -424,7 +415,7 @@ bool RedisRunWatch::changed(RedisClient &redis)
     // master changes it, and only that master's campaigns may have rolled back.
     QByteArrayList servers;
     for (const auto &[master, info] : redis.onEveryMaster({"INFO", "server"})) {
-        throwOnError(info);
+        throwOnErrorReply(info);
         QByteArray runId;
         for (const QByteArray &line : info.toBytes().split('\n')) {
             if (line.startsWith("run_id:"))

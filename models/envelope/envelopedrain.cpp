@@ -88,12 +88,7 @@ ReliableQueue EnvelopeDrain::queueOf(const QByteArray &pool) const
 const QByteArrayList &EnvelopeDrain::pools()
 {
     if (m_exhausted || m_poolsFresh.hasExpired()) {
-        m_pools.clear();
-        for (const RedisValue &member : m_redis.command({"SMEMBERS", m_keys.campaignSet()}).elements) {
-            if (CampaignPools::campaignOf(member.toBytes()))
-                m_pools << member.toBytes();
-        }
-        std::sort(m_pools.begin(), m_pools.end());
+        m_pools = CampaignPools::launched(m_redis, m_keys);
         m_poolsFresh.setRemainingTime(CampaignsReadEvery);
     }
     return m_pools;

@@ -20,10 +20,7 @@ bool EnvelopeRecovery::reclaim(const QString &workerId, RecoveryReport &report)
         return m_sql.exec(QStringLiteral("SELECT 1 FROM payout WHERE idempotency_key = ? AND status = 'paid'"), {task->idempotencyKey()}).next();
     };
     bool hadEntries = false;
-    for (const RedisValue &member : m_redis.command({"SMEMBERS", m_keys.campaignSet()}).elements) {
-        const QByteArray id = member.toBytes();  // a pool: "42", or "42.7" for a sub-pool
-        if (!CampaignPools::campaignOf(id))
-            continue;
+    for (const QByteArray &id : CampaignPools::launched(m_redis, m_keys)) {  // a pool: "42", or "42.7" for a sub-pool
         const ReliableQueue queue(m_keys.campaignTasks(id), m_keys.campaignBackup(id, workerId), m_keys.campaignDeadLetter(id));
         hadEntries = reclaimBackup(m_redis, queue, isDone, report) || hadEntries;
     }

@@ -18,14 +18,6 @@ const LuaScript &grabScript()
     static const LuaScript script(QStringLiteral("grab"));
     return script;
 }
-} // namespace
-
-namespace {
-void throwOnError(const RedisValue &reply)
-{
-    if (reply.isError())
-        throw RedisReplyError(QString::fromUtf8(reply.string));
-}
 
 /** "seq:amount" into the outcome. */
 void setEnvelope(GrabOutcome &outcome, const QByteArray &envelope)
@@ -85,9 +77,9 @@ QList<QByteArrayList> GrabRun::nextRound()
 void GrabRun::takeReplies(std::vector<RedisValue> replies)
 {
     const RedisValue &reply = replies.at(0);
-    throwOnError(reply);
+    throwOnErrorReply(reply);
     if (m_wait.enabled() && replies.size() == 2 && m_step != Step::ReadPools && m_step != Step::Settle) {
-        throwOnError(replies[1]);
+        throwOnErrorReply(replies[1]);
         const int acknowledged = int(replies[1].toInteger());
         m_outcome.replicas = m_outcome.replicas < 0 ? acknowledged : std::min(m_outcome.replicas, acknowledged);
     }

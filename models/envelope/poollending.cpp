@@ -5,7 +5,6 @@
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 
-#include <QSet>
 
 #include <algorithm>
 
@@ -30,11 +29,6 @@ const LuaScript &settleScript()
     return script;
 }
 
-void throwOnError(const RedisValue &reply)
-{
-    if (reply.isError())
-        throw RedisReplyError(QString::fromUtf8(reply.string));
-}
 } // namespace
 
 namespace poollending {
@@ -83,19 +77,15 @@ LentSettlement &LentSettlement::operator+=(const LentSettlement &other)
 
 LentSettlement PoolLending::settleEveryCampaign(qint64 minAgeMs, qint64 nowMs)
 {
-    QSet<qint64> split;  // campaigns with sub-pools: a pool named "id.N" is in the set
-    const RedisValue members = m_redis.command({"SMEMBERS", m_keys.campaignSet()});
-    throwOnError(members);
-    for (const RedisValue &member : members.elements) {
-        const QByteArray pool = member.toBytes();
-        if (const auto id = CampaignPools::campaignOf(pool); id && pool.contains('.'))
-            split.insert(*id);
-    }
-    QList<qint64> ids(split.cbegin(), split.cend());
-    std::sort(ids.begin(), ids.end());
     LentSettlement total;
-    for (const qint64 id : std::as_const(ids))
-        total += settleLent(CampaignPools::read(m_redis, m_keys, id), minAgeMs, nowMs);
+    qint64 settled = 0;  // the last campaign settled: its pools come one after another
+    for (const QByteArray &pool : CampaignPools::launched(m_redis, m_keys)) {
+        const qint64 id = *CampaignPools::campaignOf(pool);
+        if (pool.contains('.') && id != settled) {  // a campaign with sub-pools
+            total += settleLent(CampaignPools::read(m_redis, m_keys, id), minAgeMs, nowMs);
+            settled = id;
+        }
+    }
     return total;
 }
 
@@ -106,7 +96,7 @@ qint64 PoolLending::lentCount(const CampaignPools &pools)
         commands << QByteArrayList{"HLEN", m_keys.campaignLent(pool)};
     qint64 total = 0;
     for (const RedisValue &reply : m_redis.pipeline(commands)) {
-        throwOnError(reply);
+        throwOnErrorReply(reply);
         total += reply.toInteger();
     }
     return total;
@@ -119,7 +109,7 @@ LentSettlement PoolLending::settleLent(const CampaignPools &pools, qint64 minAge
         return done;
     for (const QByteArray &donor : pools.names()) {
         const RedisValue records = m_redis.command({"HGETALL", m_keys.campaignLent(donor)});
-        throwOnError(records);
+        throwOnErrorReply(records);
         for (size_t i = 0; i + 1 < records.elements.size(); i += 2) {
             const auto lent = LentEnvelope::parse(donor, records.elements[i].toBytes(), records.elements[i + 1].toBytes());
             if (!lent) {

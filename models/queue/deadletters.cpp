@@ -55,24 +55,6 @@ QJsonValue auditedEntry(const QByteArray &raw)
     return parsed.isObject() ? QJsonValue(parsed.object()) : QJsonValue(QString::fromUtf8(raw));
 }
 
-/** Launched campaigns' pools ("42", "42.7"), in the order of their campaign, then pool. */
-QByteArrayList campaignPools(RedisClient &redis, const KeySchema &keys)
-{
-    QList<std::pair<std::pair<qint64, qint64>, QByteArray>> pools;
-    for (const RedisValue &member : redis.command({QByteArrayLiteral("SMEMBERS"), keys.campaignSet()}).elements) {
-        const QByteArray name = member.toBytes();
-        const qsizetype dot = name.indexOf('.');
-        const qint64 id = name.left(dot < 0 ? name.size() : dot).toLongLong();
-        if (id > 0)
-            pools.append({{id, dot < 0 ? -1 : name.mid(dot + 1).toLongLong()}, name});
-    }
-    std::sort(pools.begin(), pools.end());
-    QByteArrayList names;
-    for (const auto &pool : std::as_const(pools))
-        names << pool.second;
-    return names;
-}
-
 } // namespace
 
 DeadLetters::DeadLetters(RedisClient &redis, const KeySchema &keys) : m_redis(redis), m_keys(keys) {}
@@ -82,7 +64,7 @@ QList<DeadLetterList> DeadLetters::lists(bool nonEmptyOnly)
     QList<DeadLetterList> all;
     for (int shard = 0; shard < m_keys.shards(); ++shard)
         all << DeadLetterList{QStringLiteral("checkin:%1").arg(shard), m_keys.checkinDeadLetter(shard), m_keys.checkinQueue(shard), 0};
-    for (const QByteArray &pool : campaignPools(m_redis, m_keys))
+    for (const QByteArray &pool : CampaignPools::launched(m_redis, m_keys))
         all << DeadLetterList{QStringLiteral("payout:%1").arg(QString::fromLatin1(pool)), m_keys.campaignDeadLetter(pool), m_keys.campaignTasks(pool), 0};
     QList<QByteArrayList> commands;
     for (const DeadLetterList &list : std::as_const(all))

@@ -45,14 +45,10 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
 {
     // Launched campaigns and their pools ("42", or "42", "42.7", ... with sub-pools): one queue
     // line per campaign, its pools' figures summed.
+    const QByteArrayList pools = CampaignPools::launched(redis, keys);
     QMap<qint64, QByteArrayList> campaigns;
-    QByteArrayList pools;
-    for (const QString &member : sortedMembers(redis, keys.campaignSet())) {
-        if (const auto id = CampaignPools::campaignOf(member.toLatin1()))
-            campaigns[*id] << member.toLatin1();
-    }
-    for (const QByteArrayList &names : std::as_const(campaigns))
-        pools << names;
+    for (const QByteArray &pool : pools)
+        campaigns[*CampaignPools::campaignOf(pool)] << pool;
     QStringList workerIds = sortedMembers(redis, keys.workerSet());
     workerIds.sort();
 

@@ -12,12 +12,16 @@
 
 namespace lantern {
 
+void throwOnErrorReply(const RedisValue &reply)
+{
+    if (reply.isError())
+        throw RedisReplyError(QString::fromUtf8(reply.string));
+}
+
 void throwOnErrorReply(const std::vector<RedisValue> &replies)
 {
-    for (const RedisValue &reply : replies) {
-        if (reply.isError())
-            throw RedisReplyError(QString::fromUtf8(reply.string));
-    }
+    for (const RedisValue &reply : replies)
+        throwOnErrorReply(reply);
 }
 
 long long RedisValue::toInteger() const

@@ -28,5 +28,7 @@ struct RedisValue {
 
 /** Throws RedisReplyError with the first error reply among a pipeline's replies. */
 void throwOnErrorReply(const std::vector<RedisValue> &replies);
+/** Throws RedisReplyError when `reply` is an error reply. */
+void throwOnErrorReply(const RedisValue &reply);
 
 } // namespace lantern

@@ -1,6 +1,7 @@
 #include "console/sandbox/sandboxcampaigns.h"
 
 #include "audit/auditlog.h"
+#include "envelope/campaignpools.h"
 #include "envelope/campaignservice.h"
 #include "envelope/envelopedrain.h"
 #include "envelope/grabservice.h"
@@ -83,11 +84,7 @@ CampaignDemo SandboxCampaigns::seed(qint64 nowMs)
 
 QList<qint64> SandboxCampaigns::campaignIds()
 {
-    QList<qint64> ids;
-    for (const RedisValue &member : m_redis.command({QByteArrayLiteral("SMEMBERS"), m_keys.campaignSet()}).elements)
-        ids << member.toInteger();
-    std::sort(ids.begin(), ids.end());
-    return ids;
+    return CampaignPools::launchedCampaigns(m_redis, m_keys);  // a campaign of sub-pools once
 }
 
 int SandboxCampaigns::crowdPass(qint64 campaignId, qint64 nowMs, int crowd)
