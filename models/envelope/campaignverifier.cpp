@@ -81,8 +81,18 @@ QList<Violation> CampaignVerifier::verify(qint64 campaignId)
         deadLetters += redis[at + 3].toInteger();
         inPools += redis[at + 4].toInteger();
         lent += redis[at + 5].toInteger();
+    }
+    // Every worker's backup list of every pool, in one more round trip.
+    QList<QByteArrayList> backups;
+    for (const QByteArray &pool : pools.names()) {
         for (const RedisValue &worker : redis[0].elements)
-            inFlight += m_redis.command({"LLEN", m_keys.campaignBackup(pools.name(index), QString::fromUtf8(worker.toBytes()))}).toInteger();
+            backups << QByteArrayList{"LLEN", m_keys.campaignBackup(pool, QString::fromUtf8(worker.toBytes()))};
+    }
+    if (!backups.isEmpty()) {
+        const std::vector<RedisValue> lengths = m_redis.pipeline(backups);
+        throwOnErrorReply(lengths);
+        for (const RedisValue &length : lengths)
+            inFlight += length.toInteger();
     }
 
     // 1. The split.
