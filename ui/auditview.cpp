@@ -10,6 +10,7 @@
 #include <QDateEdit>
 #include <QDateTime>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -53,9 +54,9 @@ AuditView::AuditView(QWidget *parent)
       m_busy(new QProgressBar(this)),
       m_banner(new MessageBanner(this)),
       m_table(new QTableView(this)),
-      m_newestButton(new QPushButton(tr("Newest"), this)),
-      m_newerButton(new QPushButton(tr("‹ Newer"), this)),
-      m_olderButton(new QPushButton(tr("Older ›"), this)),
+      m_firstButton(new QPushButton(tr("First page"), this)),
+      m_previousButton(new QPushButton(tr("‹ Previous"), this)),
+      m_nextButton(new QPushButton(tr("Next ›"), this)),
       m_pageLabel(new QLabel(this)),
       m_detail(new AuditDetailPanel(this))
 {
@@ -134,7 +135,7 @@ AuditView::AuditView(QWidget *parent)
     connect(m_clearButton, &QPushButton::clicked, this, [this] { setFilter({}); });
     connect(m_refreshButton, &QToolButton::clicked, this, &AuditView::refresh);
 
-    // The table: one page, newest first.
+    // The table: one page, newest first until a header is clicked.
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -154,19 +155,25 @@ AuditView::AuditView(QWidget *parent)
     // A target is read whole (queue names, worker ids): never cut.
     header->setSectionResizeMode(AuditLogModel::Target, QHeaderView::ResizeToContents);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AuditView::showSelected);
+    // A header click sorts the whole log in the database (the log is paged: sorting the page
+    // in the view would sort a slice).
+    header->setSectionsClickable(true);
+    header->setSortIndicatorShown(true);
+    header->setSortIndicator(AuditLogModel::Time, Qt::DescendingOrder);
+    connect(header, &QHeaderView::sortIndicatorChanged, this, &AuditView::sortBy);
 
     // Paging.
-    m_newestButton->setToolTip(tr("The newest entries"));
-    m_newerButton->setToolTip(tr("The previous, newer page"));
-    m_olderButton->setToolTip(tr("The next, older page"));
+    m_firstButton->setToolTip(tr("The first page in this order"));
+    m_previousButton->setToolTip(tr("The previous page"));
+    m_nextButton->setToolTip(tr("The next page"));
     auto *paging = new QHBoxLayout;
     paging->addWidget(m_pageLabel, 1);
-    paging->addWidget(m_newestButton);
-    paging->addWidget(m_newerButton);
-    paging->addWidget(m_olderButton);
-    connect(m_newestButton, &QPushButton::clicked, this, &AuditView::showNewest);
-    connect(m_newerButton, &QPushButton::clicked, this, &AuditView::showNewer);
-    connect(m_olderButton, &QPushButton::clicked, this, &AuditView::showOlder);
+    paging->addWidget(m_firstButton);
+    paging->addWidget(m_previousButton);
+    paging->addWidget(m_nextButton);
+    connect(m_firstButton, &QPushButton::clicked, this, &AuditView::showFirst);
+    connect(m_previousButton, &QPushButton::clicked, this, &AuditView::showPrevious);
+    connect(m_nextButton, &QPushButton::clicked, this, &AuditView::showNext);
 
     auto *tableArea = new QWidget(this);
     auto *tableLayout = new QVBoxLayout(tableArea);
@@ -218,7 +225,7 @@ void AuditView::setService(AuditService *service)
     for (QWidget *widget : std::initializer_list<QWidget *>{m_actor, m_action, m_target, m_period, m_from, m_to, m_clearButton,
                                                              m_refreshButton})
         widget->setEnabled(true);
-    showNewest();
+    showFirst();
 }
 
 void AuditView::refresh()
@@ -242,7 +249,7 @@ void AuditView::prepareScreenshot(const ScreenshotRequest &)
         Q_EMIT screenshotFailed(message);
     });
     if (m_service && !isBusy())
-        showNewest();
+        showFirst();
 }
 
 AuditFilter AuditView::filter() const
@@ -270,7 +277,32 @@ void AuditView::setFilter(const AuditFilter &filter)
     m_settingFields = false;
     m_typingDelay.stop();
     m_filter = filter;
-    showNewest();
+    showFirst();
+}
+
+void AuditView::sortBy(int column, Qt::SortOrder order)
+{
+    static const QHash<int, AuditOrder::Key> Keys{{AuditLogModel::Time, AuditOrder::Key::Time},
+                                                  {AuditLogModel::Actor, AuditOrder::Key::Actor},
+                                                  {AuditLogModel::Action, AuditOrder::Key::Action},
+                                                  {AuditLogModel::Target, AuditOrder::Key::Target}};
+    QHeaderView *header = m_table->horizontalHeader();
+    const auto key = Keys.constFind(column);
+    if (key == Keys.cend()) {
+        // The details are free JSON text: an order of them would mean nothing.
+        const QSignalBlocker blocker(header);
+        header->setSortIndicator(Keys.key(m_order.key), m_order.direction);
+        return;
+    }
+    if (header->sortIndicatorSection() != column || header->sortIndicatorOrder() != order) {
+        const QSignalBlocker blocker(header);
+        header->setSortIndicator(column, order);
+    }
+    const AuditOrder wanted{*key, order};
+    if (wanted == m_order)
+        return;
+    m_order = wanted;
+    showFirst();
 }
 
 void AuditView::onPeriodChanged()
@@ -312,27 +344,28 @@ void AuditView::applyFilterFields()
     if (filter == m_filter)
         return;
     m_filter = filter;
-    showNewest();
+    showFirst();
 }
 
-void AuditView::showNewest()
+void AuditView::showFirst()
 {
-    m_cursors = {0};
+    m_cursors = {AuditCursor{}};
     m_keepSelected = 0;
-    load(0);
+    load(m_cursors.constLast());
 }
 
-void AuditView::showOlder()
+void AuditView::showNext()
 {
-    if (isBusy() || !m_model->page().hasOlder || m_model->rowCount() == 0)
+    if (isBusy() || !m_model->page().hasMore || m_model->rowCount() == 0)
         return;
-    const qint64 cursor = m_model->page().entries.constLast().id;
+    // The page shown was read in the order asked for last (a sort click starts at the first page).
+    const AuditCursor cursor = AuditCursor::after(m_model->page().entries.constLast(), m_model->page().order.key);
     m_cursors << cursor;
     m_keepSelected = 0;
     load(cursor);
 }
 
-void AuditView::showNewer()
+void AuditView::showPrevious()
 {
     if (isBusy() || m_cursors.size() <= 1)
         return;
@@ -341,7 +374,7 @@ void AuditView::showNewer()
     load(m_cursors.constLast());
 }
 
-void AuditView::load(qint64 beforeId)
+void AuditView::load(const AuditCursor &after)
 {
     if (!m_service)
         return;
@@ -349,7 +382,7 @@ void AuditView::load(qint64 beforeId)
     m_waitingFor = serial;
     m_busy->setVisible(true);
     updatePaging();
-    Q_EMIT pageRequested(serial, m_filter, beforeId, PageSize);
+    Q_EMIT pageRequested(serial, m_filter, m_order, after, PageSize);
 }
 
 void AuditView::onPageLoaded(quint64 serial, const AuditPage &page)
@@ -390,9 +423,9 @@ void AuditView::updatePaging()
 {
     const bool ready = m_service && !isBusy();
     const int rows = m_model->rowCount();
-    m_newestButton->setEnabled(ready && m_cursors.size() > 1);
-    m_newerButton->setEnabled(ready && m_cursors.size() > 1);
-    m_olderButton->setEnabled(ready && m_model->page().hasOlder);
+    m_firstButton->setEnabled(ready && m_cursors.size() > 1);
+    m_previousButton->setEnabled(ready && m_cursors.size() > 1);
+    m_nextButton->setEnabled(ready && m_model->page().hasMore);
     if (!m_service) {
         m_pageLabel->clear();
         return;
@@ -401,7 +434,23 @@ void AuditView::updatePaging()
     if (rows == 0)
         m_pageLabel->setText(tr("Page %1").arg(pageNumber()));
     else
-        m_pageLabel->setText(tr("Page %1 · entries %2–%3, newest first").arg(pageNumber()).arg(first).arg(first + rows - 1));
+        m_pageLabel->setText(tr("Page %1 · entries %2–%3, %4").arg(pageNumber()).arg(first).arg(first + rows - 1).arg(orderText()));
+}
+
+QString AuditView::orderText() const
+{
+    const bool ascending = m_order.direction == Qt::AscendingOrder;
+    switch (m_order.key) {
+    case AuditOrder::Key::Actor:
+        return ascending ? tr("by who, A to Z") : tr("by who, Z to A");
+    case AuditOrder::Key::Action:
+        return ascending ? tr("by action, A to Z") : tr("by action, Z to A");
+    case AuditOrder::Key::Target:
+        return ascending ? tr("by target, A to Z") : tr("by target, Z to A");
+    case AuditOrder::Key::Time:
+        break;
+    }
+    return ascending ? tr("oldest first") : tr("newest first");
 }
 
 void AuditView::showSelected()

@@ -28,9 +28,10 @@ namespace lantern::ui {
 class AuditDetailPanel;
 class MessageBanner;
 
-/** The Audit log view: who did what, when and why, newest first, filtered by who, action,
-    target and a period of business days, a page of 200 rows at a time (keyset pages: Newer /
-    Older), with the selected row's detail spelled out below the table.
+/** The Audit log view: who did what, when and why, newest first or sorted by a header click
+    (time, who, action, target: the database sorts the whole log), filtered by who, action,
+    target and a period of business days, a page of 200 rows at a time (keyset pages: First /
+    Previous / Next), with the selected row's detail spelled out below the table.
     It never touches SQL: an AuditService on its own thread answers queued requests, and only
     the answer to the newest request is shown. */
 class AuditView final : public ConsoleView {
@@ -54,9 +55,13 @@ public:
     /** Shows the newest page matching `filter` (also sets the filter fields). */
     void setFilter(const AuditFilter &filter);
     AuditFilter filter() const;
-    void showNewest();
-    void showOlder();
-    void showNewer();
+    /** Sorts the whole log by `column` (an AuditLogModel::Column; the details cannot be sorted)
+        and shows its first page; the header's indicator follows. */
+    void sortBy(int column, Qt::SortOrder order);
+    AuditOrder order() const { return m_order; }
+    void showFirst();
+    void showNext();
+    void showPrevious();
     /** 1 for the newest page. */
     int pageNumber() const { return static_cast<int>(m_cursors.size()); }
 
@@ -65,28 +70,33 @@ public:
     QTableView *table() const { return m_table; }
     MessageBanner *banner() const { return m_banner; }
     AuditDetailPanel *detailPanel() const { return m_detail; }
-    QPushButton *olderButton() const { return m_olderButton; }
-    QPushButton *newerButton() const { return m_newerButton; }
+    QPushButton *firstButton() const { return m_firstButton; }
+    QPushButton *previousButton() const { return m_previousButton; }
+    QPushButton *nextButton() const { return m_nextButton; }
+    QLabel *pageLabel() const { return m_pageLabel; }
 
 Q_SIGNALS:
-    void pageRequested(quint64 serial, const lantern::AuditFilter &filter, qint64 beforeId, int limit);
+    void pageRequested(quint64 serial, const lantern::AuditFilter &filter, const lantern::AuditOrder &order,
+                       const lantern::AuditCursor &after, int limit);
     /** A page is on screen. */
     void pageShown();
 
 private:
     void onPageLoaded(quint64 serial, const AuditPage &page);
     void onLoadFailed(quint64 serial, const QString &message, const QString &detail);
-    void load(qint64 beforeId);
+    void load(const AuditCursor &after);
     void applyFilterFields();
     void onPeriodChanged();
     void updatePaging();
+    QString orderText() const;
     void showSelected();
 
     std::unique_ptr<DedicatedThread<AuditService>> m_thread;
     AuditService *m_service = nullptr;
     AuditLogModel *m_model;
     AuditFilter m_filter;
-    QList<qint64> m_cursors{0};  // the cursor of every page up to the one shown
+    AuditOrder m_order;
+    QList<AuditCursor> m_cursors{AuditCursor{}};  // the cursor of every page up to the one shown
     quint64 m_serial = 0;
     quint64 m_waitingFor = 0;
     qint64 m_keepSelected = 0;   // the id to select again after a reload
@@ -106,9 +116,9 @@ private:
     QProgressBar *m_busy;
     MessageBanner *m_banner;
     QTableView *m_table;
-    QPushButton *m_newestButton;
-    QPushButton *m_newerButton;
-    QPushButton *m_olderButton;
+    QPushButton *m_firstButton;
+    QPushButton *m_previousButton;
+    QPushButton *m_nextButton;
     QLabel *m_pageLabel;
     AuditDetailPanel *m_detail;
 };

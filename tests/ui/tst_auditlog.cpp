@@ -1,6 +1,7 @@
-// The Audit log: AuditQuery's keyset pages and filters on both SQL dialects (rows written by
+// The Audit log: AuditQuery's keyset pages, sort orders and filters on both SQL dialects (rows written by
 // AuditLog::record, as every command writes them), AuditLogModel under QAbstractItemModelTester,
-// AuditService on its own thread, and the AuditView paging and filtering through its buttons.
+// AuditService on its own thread, and the AuditView paging, sorting and filtering through its
+// buttons and header.
 // The test waits on signals only.
 #include "audit/auditlog.h"
 #include "auditdetailpanel.h"
@@ -20,6 +21,8 @@
 #include <QJsonObject>
 #include <QLocale>
 #include <QStandardPaths>
+#include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -78,6 +81,8 @@ private Q_SLOTS:
     void likeWildcardsMatchLiterally();
     void filteredPagesCoverEveryMatch_data() { dialects(); }
     void filteredPagesCoverEveryMatch();
+    void sortsTheWholeLogByEachColumn_data();
+    void sortsTheWholeLogByEachColumn();
 
     void modelPassesTheTester();
     void readableDetail_data();
@@ -86,12 +91,15 @@ private Q_SLOTS:
     void serviceAnswersOnItsThread();
     void serviceExplainsAnUnreachableDatabase();
     void viewPagesAndFilters();
+    void viewSortsByAHeaderClick();
 
 private:
     void dialects();
     /** The seeded rows matching `filter` (what the database must answer), newest first. */
     QList<qint64> expected(const AuditFilter &filter) const;
-    static QList<qint64> allPages(SqlConnection &sql, const AuditFilter &filter, int pageSize);
+    /** expected(filter) in `order`, sorted here (ties by id in the same direction). */
+    QList<qint64> expected(const AuditFilter &filter, const AuditOrder &order) const;
+    static QList<qint64> allPages(SqlConnection &sql, const AuditFilter &filter, int pageSize, const AuditOrder &order = {});
 
     QMap<QString, DbUrl> m_urls;
     QList<AuditEntry> m_seeded;  // with the ids the database gave them, oldest first
@@ -139,18 +147,50 @@ void TestAuditLog::dialects()
         QTest::newRow(qPrintable(it.key())) << it.value();
 }
 
-QList<qint64> TestAuditLog::allPages(SqlConnection &sql, const AuditFilter &filter, int pageSize)
+QList<qint64> TestAuditLog::allPages(SqlConnection &sql, const AuditFilter &filter, int pageSize, const AuditOrder &order)
 {
     QList<qint64> ids;
     AuditQuery query(sql, Shanghai);
-    qint64 cursor = 0;
+    AuditCursor cursor;
     for (int pages = 0; pages < 100; ++pages) {
-        const AuditPage page = query.page(filter, cursor, pageSize);
+        const AuditPage page = query.page(filter, order, cursor, pageSize);
         ids += idsOf(page.entries);
-        if (!page.hasOlder)
+        if (!page.hasMore)
             return ids;
-        cursor = page.entries.constLast().id;
+        cursor = AuditCursor::after(page.entries.constLast(), order.key);
     }
+    return ids;
+}
+
+QList<qint64> TestAuditLog::expected(const AuditFilter &filter, const AuditOrder &order) const
+{
+    const auto valueOf = [&](const AuditEntry &entry) -> QVariant {
+        switch (order.key) {
+        case AuditOrder::Key::Actor:
+            return entry.actor;
+        case AuditOrder::Key::Action:
+            return entry.action;
+        case AuditOrder::Key::Target:
+            return entry.target;
+        case AuditOrder::Key::Time:
+            break;
+        }
+        return entry.atMs;
+    };
+    QHash<qint64, const AuditEntry *> byId;
+    for (const AuditEntry &entry : m_seeded)
+        byId.insert(entry.id, &entry);
+    QList<qint64> ids = expected(filter);
+    // The seeded texts are lower-case ASCII that differ before any punctuation, so a byte order
+    // here is also MariaDB's utf8mb4_general_ci order.
+    std::sort(ids.begin(), ids.end(), [&](qint64 a, qint64 b) {
+        const QVariant va = valueOf(*byId.value(a));
+        const QVariant vb = valueOf(*byId.value(b));
+        const QPartialOrdering cmp = QVariant::compare(va, vb);
+        const bool less = cmp == QPartialOrdering::Less || (cmp == QPartialOrdering::Equivalent && a < b);
+        const bool greater = cmp == QPartialOrdering::Greater || (cmp == QPartialOrdering::Equivalent && a > b);
+        return order.direction == Qt::AscendingOrder ? less : greater;
+    });
     return ids;
 }
 
@@ -177,32 +217,40 @@ void TestAuditLog::pagesAreKeysetNewestFirst()
     QFETCH(DbUrl, url);
     SqlConnection sql(url);
     AuditQuery query(sql, Shanghai);
-    const auto ids = [&](qint64 cursor) { return query.page({}, cursor, 200); };
+    const auto ids = [&](qint64 lastId) {
+        AuditCursor after;
+        for (const AuditEntry &entry : m_seeded) {
+            if (entry.id == lastId)
+                after = AuditCursor::after(entry, AuditOrder::Key::Time);
+        }
+        return query.page({}, {}, after, 200);
+    };
     const QList<qint64> all = expected({});
     QCOMPARE(all.size(), Rows + 2);
 
     const AuditPage first = ids(0);
     QCOMPARE(first.entries.size(), 200);
-    QVERIFY(first.hasOlder);
+    QVERIFY(first.hasMore);
     QCOMPARE(idsOf(first.entries), all.mid(0, 200));  // newest first
     QCOMPARE(first.entries.first().actor, m_seeded.last().actor);
     const AuditPage second = ids(first.entries.last().id);
     QCOMPARE(idsOf(second.entries), all.mid(200, 200));
-    QVERIFY(second.hasOlder);
+    QVERIFY(second.hasMore);
     const AuditPage third = ids(second.entries.last().id);
     QCOMPARE(idsOf(third.entries), all.mid(400));
     QCOMPARE(third.entries.size(), Rows + 2 - 400);
-    QVERIFY(!third.hasOlder);
-    QCOMPARE(third.beforeId, second.entries.last().id);
+    QVERIFY(!third.hasMore);
+    QCOMPARE(third.after.id, second.entries.last().id);
+    QCOMPARE(third.after.value.toLongLong(), second.entries.last().atMs);
 
     // A row written meanwhile shows on the newest page without shifting older pages.
-    AuditLog(sql).record(QStringLiteral("dave"), QStringLiteral("api.switch"), QStringLiteral("checkin"), {}, all.size());
+    AuditLog(sql).record(QStringLiteral("dave"), QStringLiteral("api.switch"), QStringLiteral("checkin"), {}, m_seeded.last().atMs + 1000);
     QCOMPARE(idsOf(ids(first.entries.last().id).entries), idsOf(second.entries));
     QCOMPARE(ids(0).entries.first().actor, QStringLiteral("dave"));
     sql.exec(QStringLiteral("DELETE FROM audit_log WHERE actor = 'dave'"));
 
     // A page is capped, whatever is asked for.
-    QCOMPARE(query.page({}, 0, 1'000'000).entries.size(), AuditQuery::MaxPageSize < Rows ? AuditQuery::MaxPageSize : Rows + 2);
+    QCOMPARE(query.page({}, {}, {}, 1'000'000).entries.size(), AuditQuery::MaxPageSize < Rows ? AuditQuery::MaxPageSize : Rows + 2);
 }
 
 void TestAuditLog::filters_data()
@@ -266,7 +314,7 @@ void TestAuditLog::modelPassesTheTester()
     model.setTimeZone(Shanghai);
     SqlConnection sql(m_urls.first());
     AuditQuery query(sql, Shanghai);
-    const AuditPage first = query.page({}, 0, 200);
+    const AuditPage first = query.page({}, {}, {}, 200);
     model.setPage(first);
     QCOMPARE(model.rowCount(), 200);
     QCOMPARE(model.columnCount(), int(AuditLogModel::ColumnCount));
@@ -282,7 +330,7 @@ void TestAuditLog::modelPassesTheTester()
     QVERIFY(model.data(model.index(5, AuditLogModel::Detail)).toString().contains(QLatin1String("Reason: ")));
     QCOMPARE(model.data(model.index(5, AuditLogModel::Detail)).toString(), AuditLogModel::readableDetail(row5.detail));
     QVERIFY(model.headerData(AuditLogModel::Detail, Qt::Horizontal).toString().size() > 0);
-    model.setPage(query.page({}, first.entries.last().id, 200));
+    model.setPage(query.page({}, {}, AuditCursor::after(first.entries.last(), AuditOrder::Key::Time), 200));
     QCOMPARE(model.rowCount(), 200);
     model.setTimeZone(QTimeZone::utc());
     model.clear();
@@ -324,13 +372,15 @@ void TestAuditLog::serviceAnswersOnItsThread()
     QVERIFY(service->thread() != QThread::currentThread());
     QSignalSpy loaded(service.get(), &AuditService::pageLoaded);
     const AuditFilter filter{{}, QStringLiteral("checkin.makeup"), {}, {}, {}};
+    const AuditOrder byActor{AuditOrder::Key::Actor, Qt::AscendingOrder};
     QMetaObject::invokeMethod(service.get(), "loadPage", Qt::QueuedConnection, Q_ARG(quint64, 7), Q_ARG(lantern::AuditFilter, filter),
-                              Q_ARG(qint64, 0), Q_ARG(int, 50));
+                              Q_ARG(lantern::AuditOrder, byActor), Q_ARG(lantern::AuditCursor, AuditCursor{}), Q_ARG(int, 50));
     QVERIFY(loaded.wait(AnswerTimeoutMs));
     QCOMPARE(loaded.first().at(0).value<quint64>(), quint64(7));
     const auto page = loaded.first().at(1).value<AuditPage>();
-    QCOMPARE(idsOf(page.entries), expected(filter).mid(0, 50));
-    QVERIFY(page.hasOlder);
+    QCOMPARE(idsOf(page.entries), expected(filter, byActor).mid(0, 50));
+    QVERIFY(page.hasMore);
+    QCOMPARE(page.order, byActor);
 }
 
 void TestAuditLog::serviceExplainsAnUnreachableDatabase()
@@ -340,7 +390,7 @@ void TestAuditLog::serviceExplainsAnUnreachableDatabase()
     DedicatedThread<AuditService> service(QStringLiteral("audit-log"), config);
     QSignalSpy failed(service.get(), &AuditService::loadFailed);
     QMetaObject::invokeMethod(service.get(), "loadPage", Qt::QueuedConnection, Q_ARG(quint64, 1), Q_ARG(lantern::AuditFilter, AuditFilter{}),
-                              Q_ARG(qint64, 0), Q_ARG(int, 50));
+                              Q_ARG(lantern::AuditOrder, AuditOrder{}), Q_ARG(lantern::AuditCursor, AuditCursor{}), Q_ARG(int, 50));
     QVERIFY(failed.wait(AnswerTimeoutMs));
     QCOMPARE(failed.first().at(1).toString(),
              QStringLiteral("The database at mysql://lantern@127.0.0.1:1/lantern cannot be reached. Check that it is running, then try again."));
@@ -365,19 +415,20 @@ void TestAuditLog::viewPagesAndFilters()
     QVERIFY(shown.wait(AnswerTimeoutMs));
     QCOMPARE(view.model()->rowCount(), AuditView::PageSize);
     QCOMPARE(view.model()->data(view.model()->index(0, 0), AuditLogModel::IdRole).toLongLong(), all.first());
-    QVERIFY(!view.newerButton()->isEnabled());
-    QVERIFY(view.olderButton()->isEnabled());
+    QVERIFY(!view.previousButton()->isEnabled());
+    QVERIFY(view.nextButton()->isEnabled());
+    QVERIFY(view.pageLabel()->text().endsWith(QStringLiteral("newest first")));
 
-    // Older, Older, then Newer: the pages of the keyset, no row twice.
-    QTest::mouseClick(view.olderButton(), Qt::LeftButton);
+    // Next, Next, then Previous: the pages of the keyset, no row twice.
+    QTest::mouseClick(view.nextButton(), Qt::LeftButton);
     QVERIFY(shown.wait(AnswerTimeoutMs));
     QCOMPARE(view.pageNumber(), 2);
     QCOMPARE(view.model()->data(view.model()->index(0, 0), AuditLogModel::IdRole).toLongLong(), all.at(200));
-    QTest::mouseClick(view.olderButton(), Qt::LeftButton);
+    QTest::mouseClick(view.nextButton(), Qt::LeftButton);
     QVERIFY(shown.wait(AnswerTimeoutMs));
     QCOMPARE(view.model()->rowCount(), Rows + 2 - 400);
-    QVERIFY(!view.olderButton()->isEnabled());
-    QTest::mouseClick(view.newerButton(), Qt::LeftButton);
+    QVERIFY(!view.nextButton()->isEnabled());
+    QTest::mouseClick(view.previousButton(), Qt::LeftButton);
     QVERIFY(shown.wait(AnswerTimeoutMs));
     QCOMPARE(view.pageNumber(), 2);
     QCOMPARE(view.model()->data(view.model()->index(199, 0), AuditLogModel::IdRole).toLongLong(), all.at(399));
@@ -402,6 +453,100 @@ void TestAuditLog::viewPagesAndFilters()
     QVERIFY(shown.wait(AnswerTimeoutMs));
     QCOMPARE(view.model()->rowCount(), 0);
     QCOMPARE(view.banner()->text(), QStringLiteral("No audit entries match these filters."));
+}
+
+void TestAuditLog::sortsTheWholeLogByEachColumn_data()
+{
+    QTest::addColumn<DbUrl>("url");
+    QTest::addColumn<AuditOrder>("order");
+    QTest::addColumn<AuditFilter>("filter");
+    const QList<std::pair<const char *, AuditOrder::Key>> keys{{"time", AuditOrder::Key::Time},
+                                                               {"who", AuditOrder::Key::Actor},
+                                                               {"action", AuditOrder::Key::Action},
+                                                               {"target", AuditOrder::Key::Target}};
+    for (auto it = m_urls.cbegin(); it != m_urls.cend(); ++it) {
+        for (const auto &[name, key] : keys) {
+            for (const Qt::SortOrder direction : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+                const QString row = it.key() + QStringLiteral(": by ") + QLatin1String(name)
+                                    + (direction == Qt::AscendingOrder ? QStringLiteral(" ascending") : QStringLiteral(" descending"));
+                QTest::newRow(qPrintable(row)) << it.value() << AuditOrder{key, direction} << AuditFilter{};
+                QTest::newRow(qPrintable(row + QStringLiteral(", filtered"))) << it.value() << AuditOrder{key, direction}
+                                                                              << AuditFilter{{}, QStringLiteral("c"), {}, QDate(2025, 3, 2), {}};
+            }
+        }
+    }
+}
+
+void TestAuditLog::sortsTheWholeLogByEachColumn()
+{
+    QFETCH(DbUrl, url);
+    QFETCH(AuditOrder, order);
+    QFETCH(AuditFilter, filter);
+    SqlConnection sql(url);
+    const QList<qint64> want = expected(filter, order);
+    QVERIFY(want.size() > 100);
+    // Pages of 37 cut through runs of equal values (150 rows share each actor): the id breaks
+    // the ties, so no row is shown twice or skipped at a page boundary.
+    QCOMPARE(allPages(sql, filter, 37, order), want);
+    QCOMPARE(allPages(sql, filter, 1000, order), want);
+}
+
+void TestAuditLog::viewSortsByAHeaderClick()
+{
+    Config config;
+    config.db = m_urls.value(QStringLiteral("mysql"));
+    config.timeZone = Shanghai;
+    config.todayOverride = QDate(2025, 3, 10);
+
+    AuditView view;
+    view.resize(1100, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy shown(&view, &AuditView::pageShown);
+    view.attachBackend(config);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QHeaderView *header = view.table()->horizontalHeader();
+    QCOMPARE(header->sortIndicatorSection(), int(AuditLogModel::Time));
+    QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+
+    // A click on "Who" sorts the whole log by who (not the page shown): carol-ops's rows are on
+    // page 1 only once the database sorted all of them.
+    const auto clickHeader = [&](int column) {
+        const QPoint at(header->sectionViewportPosition(column) + header->sectionSize(column) / 2, header->height() / 2);
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, at);
+    };
+    clickHeader(AuditLogModel::Actor);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    const AuditOrder byActor{AuditOrder::Key::Actor, header->sortIndicatorOrder()};
+    QCOMPARE(view.order(), byActor);
+    QCOMPARE(header->sortIndicatorSection(), int(AuditLogModel::Actor));
+    const QList<qint64> want = expected({}, byActor);
+    QCOMPARE(view.pageNumber(), 1);
+    QCOMPARE(idsOf(view.model()->page().entries), want.mid(0, AuditView::PageSize));
+    QVERIFY(view.pageLabel()->text().contains(QStringLiteral("by who")));
+
+    // Next continues that order; a second click reverses it from its first page.
+    QTest::mouseClick(view.nextButton(), Qt::LeftButton);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QCOMPARE(idsOf(view.model()->page().entries), want.mid(AuditView::PageSize, AuditView::PageSize));
+    clickHeader(AuditLogModel::Actor);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QCOMPARE(view.pageNumber(), 1);
+    const AuditOrder reversed{AuditOrder::Key::Actor, byActor.direction == Qt::AscendingOrder ? Qt::DescendingOrder : Qt::AscendingOrder};
+    QCOMPARE(view.order(), reversed);
+    QCOMPARE(idsOf(view.model()->page().entries), expected({}, reversed).mid(0, AuditView::PageSize));
+
+    // The details are free text: a click there leaves the order and asks nothing.
+    clickHeader(AuditLogModel::Detail);
+    QVERIFY(!view.isBusy());
+    QCOMPARE(header->sortIndicatorSection(), int(AuditLogModel::Actor));
+    QCOMPARE(view.order(), reversed);
+
+    // A filter keeps the order.
+    const AuditFilter filter{{}, QStringLiteral("campaign"), {}, {}, {}};
+    view.setFilter(filter);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QCOMPARE(idsOf(view.model()->page().entries), expected(filter, reversed).mid(0, AuditView::PageSize));
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestAuditLog);

@@ -4,6 +4,8 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QVariant>
+#include <QtGlobal>
 
 namespace lantern {
 
@@ -29,15 +31,41 @@ struct AuditEntry {
     QString detail;  // JSON text as stored
 };
 
-/** One page of audit rows, newest first. Pages are cut by id (keyset pagination): the next
-    older page starts below the last id of this one. */
+/** The order the Audit log view asks for: one column, then the id in the same direction, so
+    rows with equal values keep one order from page to page. */
+struct AuditOrder {
+    enum class Key { Time, Actor, Action, Target };
+    Key key = Key::Time;
+    Qt::SortOrder direction = Qt::DescendingOrder;  // the default: newest first
+
+    bool isNewestFirst() const { return key == Key::Time && direction == Qt::DescendingOrder; }
+    bool operator==(const AuditOrder &other) const = default;
+};
+
+/** Where a page starts (keyset pagination): after the row holding `value` in the order's column
+    and `id`. A null cursor (id 0) is the first page. */
+struct AuditCursor {
+    qint64 id = 0;
+    QVariant value;  // at_ms (qint64) or the column's text
+
+    bool isFirst() const { return id == 0; }
+    /** The cursor of the page that follows `last` in `order`. */
+    static AuditCursor after(const AuditEntry &last, AuditOrder::Key key);
+};
+
+/** One page of audit rows in the order asked for. The next page starts after the last entry of
+    this one (AuditCursor::after), so a page costs the same at the start and far down the log and
+    rows written meanwhile never shift later pages. */
 struct AuditPage {
     QList<AuditEntry> entries;
-    qint64 beforeId = 0;   // the cursor this page was read with; 0: the newest page
-    bool hasOlder = false; // rows older than the last entry match the filter too
+    AuditOrder order;
+    AuditCursor after;     // the cursor this page was read with
+    bool hasMore = false;  // rows past the last entry match the filter too
 };
 
 } // namespace lantern
 
 Q_DECLARE_METATYPE(lantern::AuditFilter)
+Q_DECLARE_METATYPE(lantern::AuditOrder)
+Q_DECLARE_METATYPE(lantern::AuditCursor)
 Q_DECLARE_METATYPE(lantern::AuditPage)

@@ -212,6 +212,8 @@ QVariant AuditLogModel::data(const QModelIndex &index, int role) const
 
 QVariant AuditLogModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Detail)
+        return tr("Free text: the log cannot be sorted by it");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {

@@ -7,6 +7,41 @@
 
 namespace lantern {
 
+namespace {
+
+/** The audit_log column of a sort key: a fixed spelling, never text from a caller. */
+QString columnOf(AuditOrder::Key key)
+{
+    switch (key) {
+    case AuditOrder::Key::Actor:
+        return QStringLiteral("actor");
+    case AuditOrder::Key::Action:
+        return QStringLiteral("action");
+    case AuditOrder::Key::Target:
+        return QStringLiteral("target");
+    case AuditOrder::Key::Time:
+        break;
+    }
+    return QStringLiteral("at_ms");
+}
+
+} // namespace
+
+AuditCursor AuditCursor::after(const AuditEntry &last, AuditOrder::Key key)
+{
+    switch (key) {
+    case AuditOrder::Key::Actor:
+        return {last.id, last.actor};
+    case AuditOrder::Key::Action:
+        return {last.id, last.action};
+    case AuditOrder::Key::Target:
+        return {last.id, last.target};
+    case AuditOrder::Key::Time:
+        break;
+    }
+    return {last.id, last.atMs};
+}
+
 QString AuditQuery::likeLiteral(const QString &text)
 {
     QString escaped;
@@ -19,14 +54,20 @@ QString AuditQuery::likeLiteral(const QString &text)
     return escaped;
 }
 
-AuditPage AuditQuery::page(const AuditFilter &filter, qint64 beforeId, int limit)
+AuditPage AuditQuery::page(const AuditFilter &filter, const AuditOrder &order, const AuditCursor &after, int limit)
 {
     limit = std::clamp(limit, 1, MaxPageSize);
+    const QString column = columnOf(order.key);
+    const bool descending = order.direction == Qt::DescendingOrder;
+    const QString past = descending ? QStringLiteral(" < ?") : QStringLiteral(" > ?");
     QStringList where;
     QVariantList values;
-    if (beforeId > 0) {
-        where << QStringLiteral("id < ?");
-        values << beforeId;
+    if (!after.isFirst()) {
+        // Past the cursor's row in (column, id) order; spelled out rather than a row comparison,
+        // which MariaDB does not resolve through the index.
+        where << QStringLiteral("(") + column + past + QStringLiteral(" OR (") + column + QStringLiteral(" = ? AND id") + past
+                        + QStringLiteral("))");
+        values << after.value << after.value << after.id;
     }
     // '!' escapes: the same spelling works in MySQL and SQLite (a backslash would not).
     if (!filter.actor.trimmed().isEmpty()) {
@@ -52,15 +93,17 @@ AuditPage AuditQuery::page(const AuditFilter &filter, qint64 beforeId, int limit
     QString sql = QStringLiteral("SELECT id, at_ms, actor, action, target, detail FROM audit_log");
     if (!where.isEmpty())
         sql += QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
-    sql += QStringLiteral(" ORDER BY id DESC LIMIT ?");
-    values << limit + 1;  // one more tells whether an older page exists
+    const QString direction = descending ? QStringLiteral(" DESC") : QStringLiteral(" ASC");
+    sql += QStringLiteral(" ORDER BY ") + column + direction + QStringLiteral(", id") + direction + QStringLiteral(" LIMIT ?");
+    values << limit + 1;  // one more tells whether another page follows
 
     AuditPage result;
-    result.beforeId = beforeId;
+    result.order = order;
+    result.after = after;
     QSqlQuery query = m_connection.exec(sql, values);
     while (query.next()) {
         if (result.entries.size() == limit) {
-            result.hasOlder = true;
+            result.hasMore = true;
             break;
         }
         AuditEntry entry;

@@ -27,8 +27,10 @@ public:
     const Config &config() const { return m_config; }
 
 public Q_SLOTS:
-    /** Rows matching `filter` with id below `beforeId` (0: the newest), `limit` at most. */
-    void loadPage(quint64 serial, const lantern::AuditFilter &filter, qint64 beforeId, int limit);
+    /** Rows matching `filter` in `order` after `after` (a null cursor: the first page), `limit`
+        at most. */
+    void loadPage(quint64 serial, const lantern::AuditFilter &filter, const lantern::AuditOrder &order,
+                  const lantern::AuditCursor &after, int limit);
 
 Q_SIGNALS:
     void pageLoaded(quint64 serial, const lantern::AuditPage &page);
