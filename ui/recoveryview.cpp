@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTreeView>
@@ -44,6 +45,7 @@ QLabel *boldLabel(const QString &text, QWidget *parent)
 RecoveryView::RecoveryView(QWidget *parent)
     : ConsoleView(parent),
       m_tasks(new RecoveryTaskModel(this)),
+      m_taskOrder(new QSortFilterProxyModel(this)),
       m_ledger(new RecoveryLedgerModel(this)),
       m_banner(new MessageBanner(this)),
       m_summary(new QLabel(this)),
@@ -61,7 +63,13 @@ RecoveryView::RecoveryView(QWidget *parent)
     m_summary->setText(tr("Waiting for Redis…"));
 
     m_tree->setObjectName(QStringLiteral("taskTree"));
-    m_tree->setModel(m_tasks);
+    // Sortable by a header click, on the raw values (the whole snapshot is on screen: workers,
+    // and each one's first RecoveryService::MaxTasksShown tasks, as its row says).
+    m_taskOrder->setSourceModel(m_tasks);
+    m_taskOrder->setSortRole(QueueFormat::ValueRole);
+    m_tree->setModel(m_taskOrder);
+    m_tree->header()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_tree->setSortingEnabled(true);
     m_tree->setItemDelegate(new QueueToneDelegate(m_tree));
     m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -87,7 +95,12 @@ RecoveryView::RecoveryView(QWidget *parent)
     workersLayout->addWidget(m_jobBar);
 
     m_ledgerTable->setObjectName(QStringLiteral("ledgerTable"));
-    m_ledgerTable->setModel(m_ledger);
+    auto *ledgerOrder = new QSortFilterProxyModel(this);
+    ledgerOrder->setSourceModel(m_ledger);
+    ledgerOrder->setSortRole(QueueFormat::ValueRole);
+    m_ledgerTable->setModel(ledgerOrder);
+    m_ledgerTable->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_ledgerTable->setSortingEnabled(true);
     m_ledgerTable->setItemDelegate(new QueueToneDelegate(m_ledgerTable));
     m_ledgerTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_ledgerTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -235,9 +248,9 @@ void RecoveryView::onLoaded(quint64 serial, const RecoverySnapshot &snapshot)
     m_tasks->setWorkers(snapshot.workers);
     m_ledger->setChecks(snapshot.ledger);
     // Workers with few tasks open; long lists stay folded.
-    for (int row = 0; row < m_tasks->rowCount(); ++row) {
-        const QModelIndex worker = m_tasks->index(row, 0);
-        m_tree->setExpanded(worker, m_tasks->rowCount(worker) <= 20);
+    for (int row = 0; row < m_taskOrder->rowCount(); ++row) {
+        const QModelIndex worker = m_taskOrder->index(row, 0);
+        m_tree->setExpanded(worker, m_taskOrder->rowCount(worker) <= 20);
         if (worker.data(RecoveryTaskModel::WorkerRole).toString() == selected)
             m_tree->selectionModel()->select(worker, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     }
@@ -377,8 +390,8 @@ void RecoveryView::prepareScreenshot(const ScreenshotRequest &)
     auto *const once = new QObject(this);
     connect(this, &RecoveryView::loaded, once, [this, once] {
         delete once;
-        if (m_tasks->rowCount() > 0)
-            m_tree->selectionModel()->select(m_tasks->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        if (m_taskOrder->rowCount() > 0)
+            m_tree->selectionModel()->select(m_taskOrder->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         Q_EMIT screenshotReady();
     });
     connect(this, &RecoveryView::failed, once, [this, once](const QString &message) {

@@ -8,6 +8,7 @@
 
 class QDateEdit;
 class QLabel;
+class QSortFilterProxyModel;
 class QPushButton;
 class QTableView;
 class QTreeView;
@@ -53,7 +54,10 @@ public:
     bool isJobRunning() const { return m_job != 0; }
     RecoveryTaskModel *taskModel() const { return m_tasks; }
     RecoveryLedgerModel *ledgerModel() const { return m_ledger; }
+    /** Shows taskModel() through a sort proxy (a header click sorts workers and, under each,
+        its tasks, on their raw values; the model's order until then). */
     QTreeView *taskTree() const { return m_tree; }
+    QTableView *ledgerTable() const { return m_ledgerTable; }
     MessageBanner *banner() const { return m_banner; }
     QDateEdit *reconcileDate() const { return m_date; }
     QLabel *reconcileResult() const { return m_reconcileResult; }
@@ -82,6 +86,7 @@ private:
     std::unique_ptr<DedicatedThread<RecoveryService>> m_thread;
     RecoveryService *m_service = nullptr;
     RecoveryTaskModel *m_tasks;
+    QSortFilterProxyModel *m_taskOrder;  // the tree shows m_tasks through it: sorted by a header click
     RecoveryLedgerModel *m_ledger;
     quint64 m_serial = 0;
     quint64 m_waitingFor = 0;

@@ -2,9 +2,11 @@
 // list with each task's SQL and payout state; compensation through the confirmation dialog
 // empties the list, leaves an audit row, and the ledger check of the campaign turns green
 // (at once when SQL had everything, after a live worker drains what was re-queued otherwise);
-// reconciliation of a day back-fills lost check-in rows. No sleeps: waits on the view's signals.
+// reconciliation of a day back-fills lost check-in rows; a header click sorts the workers and,
+// under each, its tasks. No sleeps: waits on the view's signals.
 #include "checkin/checkinservice.h"
 #include "console/common/dedicatedthread.h"
+#include "console/queues/queueformat.h"
 #include "console/recovery/recoveryledgermodel.h"
 #include "console/recovery/recoveryservice.h"
 #include "console/recovery/recoverytaskmodel.h"
@@ -21,6 +23,7 @@
 #include "testservers.h"
 #include "testsuite.h"
 
+#include <QAbstractItemModelTester>
 #include <QDateEdit>
 #include <QDateTime>
 #include <QJsonDocument>
@@ -31,6 +34,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QHeaderView>
 #include <QTest>
 #include <QTreeView>
 
@@ -76,6 +80,8 @@ private Q_SLOTS:
     void compensationEmptiesTheBackupListAndTheLedgerTurnsGreen();
     void reconciliationBackfillsLostCheckins_data();
     void reconciliationBackfillsLostCheckins();
+    void headerClickSortsWorkersAndTheirTasks_data();
+    void headerClickSortsWorkersAndTheirTasks();
 
 private:
     void startView();
@@ -245,7 +251,8 @@ void TestRecoveryView::compensationEmptiesTheBackupListAndTheLedgerTurnsGreen()
     QVERIFY(m_view->ledgerModel()->index(0, RecoveryLedgerModel::Detail).data().toString().contains(QStringLiteral("3 held by dead workers")));
 
     // Compensate the selected worker, as operator "oncall".
-    m_view->taskTree()->selectionModel()->select(worker, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->taskTree()->selectionModel()->select(m_view->taskTree()->model()->index(0, 0),
+                                                 QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     QSignalSpy done(m_view.get(), &RecoveryView::jobDone);
     QSignalSpy loaded(m_view.get(), &RecoveryView::loaded);
     actAs(m_view->findChild<QPushButton *>(QStringLiteral("compensateButton")), QStringLiteral("oncall"));
@@ -313,6 +320,85 @@ void TestRecoveryView::reconciliationBackfillsLostCheckins()
     QVERIFY(audit.next());
     QCOMPARE(audit.value(0).toString(), QStringLiteral("support"));
     QCOMPARE(audit.value(1).toString(), QStringLiteral("2025-03-19"));
+}
+
+void TestRecoveryView::headerClickSortsWorkersAndTheirTasks_data()
+{
+    QTest::addColumn<QString>("dialect");
+    QTest::newRow("sqlite") << QStringLiteral("sqlite");
+}
+
+void TestRecoveryView::headerClickSortsWorkersAndTheirTasks()
+{
+    // Two dead workers: w-dead holds four payout tasks (pushed in a shuffled order), w-alpha one.
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    CampaignService campaigns(*m_redis, *m_sql, *m_keys);
+    CampaignDraft draft;
+    draft.name = QStringLiteral("Sorting");
+    draft.totalCents = 1000;
+    draft.count = 6;
+    draft.seed = 7;
+    const qint64 id = campaigns.create(draft, now).id;
+    campaigns.launch(id);
+    GrabService grabs(*m_redis, *m_keys);
+    for (qint64 uid = 1; uid <= 5; ++uid)
+        QCOMPARE(grabs.grab(id, uid, now).status, QStringLiteral("ok"));
+    QByteArrayList raw;
+    for (const RedisValue &value : m_redis->command({"LRANGE", m_keys->campaignTasks(id), "0", "-1"}).elements)
+        raw << value.toBytes();
+    QCOMPARE(raw.size(), 5);
+    m_redis->command({"DEL", m_keys->campaignTasks(id)});
+    for (const int i : {2, 0, 3, 1})
+        m_redis->command({"LPUSH", m_keys->campaignBackup(id, DeadWorker), raw.at(i)});
+    m_redis->command({"LPUSH", m_keys->campaignBackup(id, QStringLiteral("w-alpha")), raw.at(4)});
+    m_redis->command({"SADD", m_keys->workerSet(), DeadWorker.toUtf8(), "w-alpha"});
+
+    startView();
+    QTreeView *tree = m_view->taskTree();
+    QAbstractItemModelTester tester(tree->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModel *shown = tree->model();
+    QCOMPARE(shown->rowCount(), 2);
+    const auto workerAt = [&](int row) { return shown->index(row, 0).data(RecoveryTaskModel::WorkerRole).toString(); };
+    const auto taskKeys = [&](int workerRow) {
+        QStringList keys;
+        const QModelIndex worker = shown->index(workerRow, 0);
+        for (int row = 0; row < shown->rowCount(worker); ++row)
+            keys << shown->index(row, RecoveryTaskModel::Item, worker).data(QueueFormat::ValueRole).toString();
+        return keys;
+    };
+
+    // A click on "Queue" (tasks held): the header says the order, the workers follow it.
+    QHeaderView *header = tree->header();
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
+                      QPoint(header->sectionViewportPosition(RecoveryTaskModel::Queue) + header->sectionSize(RecoveryTaskModel::Queue) / 2,
+                             header->height() / 2));
+    QCOMPARE(header->sortIndicatorSection(), int(RecoveryTaskModel::Queue));
+    const bool ascending = header->sortIndicatorOrder() == Qt::AscendingOrder;
+    QCOMPARE(workerAt(0), ascending ? QStringLiteral("w-alpha") : DeadWorker);
+    QCOMPARE(workerAt(1), ascending ? DeadWorker : QStringLiteral("w-alpha"));
+
+    // By task: workers by id, and each worker's envelopes by seq, both ways.
+    tree->sortByColumn(RecoveryTaskModel::Item, Qt::AscendingOrder);
+    QCOMPARE(workerAt(0), QStringLiteral("w-alpha"));
+    QCOMPARE(workerAt(1), DeadWorker);
+    QStringList keys = taskKeys(1);
+    QCOMPARE(keys.size(), 4);
+    QStringList sorted = keys;
+    std::sort(sorted.begin(), sorted.end());
+    QCOMPARE(keys, sorted);
+    QVERIFY(shown->index(0, RecoveryTaskModel::Item, shown->index(1, 0)).data().toString().startsWith(QStringLiteral("Envelope ")));
+    tree->sortByColumn(RecoveryTaskModel::Item, Qt::DescendingOrder);
+    QCOMPARE(workerAt(0), DeadWorker);
+    std::reverse(sorted.begin(), sorted.end());
+    QCOMPARE(taskKeys(0), sorted);
+
+    // The selection names the worker whatever the order: compensation takes that one only.
+    tree->selectionModel()->select(shown->index(1, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QSignalSpy done(m_view.get(), &RecoveryView::jobDone);
+    actAs(m_view->findChild<QPushButton *>(QStringLiteral("compensateButton")), QStringLiteral("oncall"));
+    QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), AnswerTimeoutMs);
+    QCOMPARE(llen(m_keys->campaignBackup(id, QStringLiteral("w-alpha"))), 0);
+    QCOMPARE(llen(m_keys->campaignBackup(id, DeadWorker)), 4);
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestRecoveryView);

@@ -31,6 +31,19 @@ QVariant RecoveryLedgerModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case StateRole:
         return int(check.state);
+    case QueueFormat::ValueRole:
+        // Raw values for sorting; the check by urgency: balanced, waiting, broken.
+        switch (Column(index.column())) {
+        case Campaign:
+            return check.campaignId;
+        case Check:
+            return check.state == LedgerCheck::State::Broken ? 2 : check.state == LedgerCheck::State::Waiting ? 1 : 0;
+        case Detail:
+            return data(index, Qt::DisplayRole);
+        case ColumnCount:
+            break;
+        }
+        return {};
     case QueueFormat::ToneRole:
         if (index.column() != Check)
             return int(QueueFormat::Tone::Neutral);

@@ -7,7 +7,8 @@
 namespace lantern {
 
 /** The ledger check of the campaigns recovery touches: balanced, waiting for tasks in flight,
-    or the broken invariants in words. */
+    or the broken invariants in words. QueueFormat::ValueRole: the campaign id, the check by
+    urgency (0 balanced, 1 waiting, 2 broken), the detail text. */
 class RecoveryLedgerModel final : public QAbstractTableModel {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(RecoveryLedgerModel)

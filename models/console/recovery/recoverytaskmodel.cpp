@@ -74,8 +74,22 @@ QVariant RecoveryTaskModel::workerData(const DeadWorkerBacklog &worker, int colu
 {
     if (role == WorkerRole)
         return worker.id;
-    if (role == QueueFormat::ValueRole && column == Queue)
-        return worker.backupDepth;
+    if (role == QueueFormat::ValueRole) {
+        switch (Column(column)) {
+        case Item:
+            return worker.id;
+        case Queue:
+            return worker.backupDepth;
+        case OnCompensation: {
+            qint64 requeue = 0;
+            for (const RecoveryTask &task : worker.tasks)
+                requeue += task.outcome == RecoveryTask::Outcome::Complete ? 0 : 1;
+            return requeue;
+        }
+        default:
+            return {};
+        }
+    }
     if (role == QueueFormat::ToneRole)
         return int(column == Item ? QueueFormat::Tone::Bad : QueueFormat::Tone::Neutral);
     if (role == Qt::ToolTipRole && column == Item)
@@ -109,6 +123,8 @@ QVariant RecoveryTaskModel::taskData(const RecoveryTask &task, int column, int r
         return int(task.outcome);
     if (role == Qt::ToolTipRole)
         return QString::fromUtf8(task.raw);
+    if (role == QueueFormat::ValueRole)
+        return taskValue(task, column);
     if (role == QueueFormat::ToneRole) {
         QueueFormat::Tone tone = QueueFormat::Tone::Neutral;
         if (column == OnCompensation)
@@ -167,6 +183,38 @@ QVariant RecoveryTaskModel::taskData(const RecoveryTask &task, int column, int r
             return tr("Dead-letter");
         }
         return {};
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QVariant RecoveryTaskModel::taskValue(const RecoveryTask &task, int column)
+{
+    switch (Column(column)) {
+    case Item: {
+        // Check-ins by user and day, then envelopes by campaign and seq, then unreadable entries:
+        // one text key, numbers padded so that they compare as numbers.
+        const auto padded = [](qint64 n) { return QStringLiteral("%1").arg(n, 20, 10, QLatin1Char('0')); };
+        if (task.kind == RecoveryTask::Kind::Checkin)
+            return QString(QStringLiteral("1 ") + padded(task.uid) + QLatin1Char(' ') + task.date.toString(Qt::ISODate));
+        if (task.kind == RecoveryTask::Kind::Payout)
+            return QString(QStringLiteral("2 ") + padded(task.campaignId) + QLatin1Char(' ') + padded(task.seq));
+        return QString(QStringLiteral("3 ") + QString::fromUtf8(task.raw));
+    }
+    case Queue:
+        return task.queue;
+    case Persisted:
+        return task.kind == RecoveryTask::Kind::Unreadable ? -1 : int(task.persisted);
+    case Payout: {
+        if (task.kind != RecoveryTask::Kind::Payout)
+            return -1;
+        static const QStringList Progress{QString(), QStringLiteral("failed"), QStringLiteral("pending"), QStringLiteral("paid")};
+        const qsizetype rank = Progress.indexOf(task.payoutStatus);
+        return int(rank < 0 ? Progress.size() : rank);
+    }
+    case OnCompensation:
+        return int(task.outcome);
     case ColumnCount:
         break;
     }

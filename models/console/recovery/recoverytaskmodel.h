@@ -8,7 +8,9 @@ namespace lantern {
 
 /** Dead workers and the tasks their backup lists hold, as a two-level tree: a worker, then its
     tasks (at most RecoveryService::MaxTasksShown each) with their SQL state, their payout state
-    and what compensation will do with them. */
+    and what compensation will do with them. QueueFormat::ValueRole gives each cell's raw value
+    for sorting: a worker's id, tasks held and tasks to re-queue; a task's user and day or
+    campaign and envelope, queue, whether SQL has it, payout progress and outcome. */
 class RecoveryTaskModel final : public QAbstractItemModel {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(RecoveryTaskModel)
@@ -36,6 +38,7 @@ public:
 private:
     QVariant workerData(const DeadWorkerBacklog &worker, int column, int role) const;
     QVariant taskData(const RecoveryTask &task, int column, int role) const;
+    static QVariant taskValue(const RecoveryTask &task, int column);
 
     QList<DeadWorkerBacklog> m_workers;
 };
