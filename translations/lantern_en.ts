@@ -451,6 +451,10 @@
         <source>Put back as</source>
         <translation>Put back as</translation>
     </message>
+    <message>
+        <source>Free text: the log cannot be sorted by it</source>
+        <translation>Free text: the log cannot be sorted by it</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CalendarModel</name>
@@ -2376,18 +2380,6 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
         <translation>Clear filters</translation>
     </message>
     <message>
-        <source>Newest</source>
-        <translation>Newest</translation>
-    </message>
-    <message>
-        <source>‹ Newer</source>
-        <translation>‹ Newer</translation>
-    </message>
-    <message>
-        <source>Older ›</source>
-        <translation>Older ›</translation>
-    </message>
-    <message>
         <source>Who</source>
         <translation>Who</translation>
     </message>
@@ -2452,18 +2444,6 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
         <translation>Waiting for the database…</translation>
     </message>
     <message>
-        <source>The newest entries</source>
-        <translation>The newest entries</translation>
-    </message>
-    <message>
-        <source>The previous, newer page</source>
-        <translation>The previous, newer page</translation>
-    </message>
-    <message>
-        <source>The next, older page</source>
-        <translation>The next, older page</translation>
-    </message>
-    <message>
         <source>No audit entries match these filters.</source>
         <translation>No audit entries match these filters.</translation>
     </message>
@@ -2476,12 +2456,68 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
         <translation>Page %1</translation>
     </message>
     <message>
-        <source>Page %1 · entries %2–%3, newest first</source>
-        <translation>Page %1 · entries %2–%3, newest first</translation>
-    </message>
-    <message>
         <source>Audit log</source>
         <translation>Audit log</translation>
+    </message>
+    <message>
+        <source>First page</source>
+        <translation>First page</translation>
+    </message>
+    <message>
+        <source>‹ Previous</source>
+        <translation>‹ Previous</translation>
+    </message>
+    <message>
+        <source>Next ›</source>
+        <translation>Next ›</translation>
+    </message>
+    <message>
+        <source>The first page in this order</source>
+        <translation>The first page in this order</translation>
+    </message>
+    <message>
+        <source>The previous page</source>
+        <translation>The previous page</translation>
+    </message>
+    <message>
+        <source>The next page</source>
+        <translation>The next page</translation>
+    </message>
+    <message>
+        <source>Page %1 · entries %2–%3, %4</source>
+        <translation>Page %1 · entries %2–%3, %4</translation>
+    </message>
+    <message>
+        <source>by who, A to Z</source>
+        <translation>by who, A to Z</translation>
+    </message>
+    <message>
+        <source>by who, Z to A</source>
+        <translation>by who, Z to A</translation>
+    </message>
+    <message>
+        <source>by action, A to Z</source>
+        <translation>by action, A to Z</translation>
+    </message>
+    <message>
+        <source>by action, Z to A</source>
+        <translation>by action, Z to A</translation>
+    </message>
+    <message>
+        <source>by target, A to Z</source>
+        <translation>by target, A to Z</translation>
+    </message>
+    <message>
+        <source>by target, Z to A</source>
+        <translation>by target, Z to A</translation>
+    </message>
+    <message>
+        <source>oldest first</source>
+        <translation>oldest first</translation>
+    </message>
+    <message>
+        <source>newest first</source>
+        <translation>newest first</translation>
     </message>
 </context>
 <context>

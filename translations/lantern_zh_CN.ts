@@ -449,6 +449,10 @@
         <source>Put back as</source>
         <translation>放回时改为</translation>
     </message>
+    <message>
+        <source>Free text: the log cannot be sorted by it</source>
+        <translation>自由文本：日志不能按此列排序</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CalendarModel</name>
@@ -2354,18 +2358,6 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
         <translation>清除筛选</translation>
     </message>
     <message>
-        <source>Newest</source>
-        <translation>最新</translation>
-    </message>
-    <message>
-        <source>‹ Newer</source>
-        <translation>‹ 较新</translation>
-    </message>
-    <message>
-        <source>Older ›</source>
-        <translation>较早 ›</translation>
-    </message>
-    <message>
         <source>Who</source>
         <translation>操作人</translation>
     </message>
@@ -2430,18 +2422,6 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
         <translation>正在等待数据库…</translation>
     </message>
     <message>
-        <source>The newest entries</source>
-        <translation>最新的记录</translation>
-    </message>
-    <message>
-        <source>The previous, newer page</source>
-        <translation>上一页（较新的记录）</translation>
-    </message>
-    <message>
-        <source>The next, older page</source>
-        <translation>下一页（较早的记录）</translation>
-    </message>
-    <message>
         <source>No audit entries match these filters.</source>
         <translation>没有符合这些筛选条件的审计记录。</translation>
     </message>
@@ -2454,12 +2434,68 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
         <translation>第 %1 页</translation>
     </message>
     <message>
-        <source>Page %1 · entries %2–%3, newest first</source>
-        <translation>第 %1 页 · 第 %2–%3 条，最新的在前</translation>
-    </message>
-    <message>
         <source>Audit log</source>
         <translation>审计日志</translation>
+    </message>
+    <message>
+        <source>First page</source>
+        <translation>第一页</translation>
+    </message>
+    <message>
+        <source>‹ Previous</source>
+        <translation>‹ 上一页</translation>
+    </message>
+    <message>
+        <source>Next ›</source>
+        <translation>下一页 ›</translation>
+    </message>
+    <message>
+        <source>The first page in this order</source>
+        <translation>按当前排序的第一页</translation>
+    </message>
+    <message>
+        <source>The previous page</source>
+        <translation>上一页</translation>
+    </message>
+    <message>
+        <source>The next page</source>
+        <translation>下一页</translation>
+    </message>
+    <message>
+        <source>Page %1 · entries %2–%3, %4</source>
+        <translation>第 %1 页 · 第 %2–%3 条，%4</translation>
+    </message>
+    <message>
+        <source>by who, A to Z</source>
+        <translation>按操作人，A 到 Z</translation>
+    </message>
+    <message>
+        <source>by who, Z to A</source>
+        <translation>按操作人，Z 到 A</translation>
+    </message>
+    <message>
+        <source>by action, A to Z</source>
+        <translation>按操作，A 到 Z</translation>
+    </message>
+    <message>
+        <source>by action, Z to A</source>
+        <translation>按操作，Z 到 A</translation>
+    </message>
+    <message>
+        <source>by target, A to Z</source>
+        <translation>按对象，A 到 Z</translation>
+    </message>
+    <message>
+        <source>by target, Z to A</source>
+        <translation>按对象，Z 到 A</translation>
+    </message>
+    <message>
+        <source>oldest first</source>
+        <translation>最早的在前</translation>
+    </message>
+    <message>
+        <source>newest first</source>
+        <translation>最新的在前</translation>
     </message>
 </context>
 <context>
