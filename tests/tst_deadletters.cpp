@@ -62,6 +62,10 @@ private Q_SLOTS:
     void listsNameEveryNonEmptyList();
     void pagesAreBoundedNewestFirst_data() { dialects(); }
     void pagesAreBoundedNewestFirst();
+    void oldestFirstPagesReadFromTheTail_data() { dialects(); }
+    void oldestFirstPagesReadFromTheTail();
+    void wholeListIsBoundedWithEveryNote_data() { dialects(); }
+    void wholeListIsBoundedWithEveryNote();
     void retryMovesOnlyTheChosenEntries_data() { dialects(); }
     void retryMovesOnlyTheChosenEntries();
     void discardRemovesOnlyTheChosenEntries_data() { dialects(); }
@@ -143,6 +147,62 @@ void TestDeadLetters::pagesAreBoundedNewestFirst()
     QCOMPARE(deadLetters.page(QStringLiteral("payout:7"), 0, 100000).entries.size(), DeadLetters::MaxPage);
     const QByteArrayList oldest = deadLetters.oldest(QStringLiteral("payout:7"), 3);
     QCOMPARE(oldest, (QByteArrayList{task(1), task(2), task(3)}));
+}
+
+void TestDeadLetters::oldestFirstPagesReadFromTheTail()
+{
+    for (qint64 seq = 6; seq <= 120; ++seq)
+        m_redis->command({"LPUSH", m_keys->campaignDeadLetter(Campaign), task(seq)});
+    DeadLetters deadLetters(*m_redis, *m_keys);
+    // Pages of 50 from the oldest end, against the list read here by position.
+    QByteArrayList newestFirst = range(m_keys->campaignDeadLetter(Campaign));
+    QByteArrayList oldestFirst = newestFirst;
+    std::reverse(oldestFirst.begin(), oldestFirst.end());
+    QByteArrayList paged;
+    QList<qint64> positions;
+    for (qint64 offset = 0; offset < 120; offset += 50) {
+        const DeadLetterPage page = deadLetters.oldestFirstPage(QStringLiteral("payout:7"), offset, 50);
+        QCOMPARE(page.depth, 120);
+        QCOMPARE(page.offset, offset);
+        QCOMPARE(page.notes.size(), page.entries.size());
+        paged += page.entries;
+        positions += page.positions;
+    }
+    QCOMPARE(paged, oldestFirst);
+    QCOMPARE(positions.first(), 120);  // the oldest is the list's 120th from the newest end
+    QCOMPARE(positions.last(), 1);
+    QCOMPARE(paged.first(), task(1));
+    // Newest-first pages number their entries from 1 as well.
+    QCOMPARE(deadLetters.page(QStringLiteral("payout:7"), 50, 50).positions.first(), 51);
+    QCOMPARE(deadLetters.oldestFirstPage(QStringLiteral("payout:7"), 500, 50).entries.size(), 0);
+}
+
+void TestDeadLetters::wholeListIsBoundedWithEveryNote()
+{
+    // Notes: every third entry has none (set aside before notes were kept); tries vary.
+    const QByteArray list = m_keys->campaignDeadLetter(Campaign);
+    for (qint64 seq = 6; seq <= 130; ++seq)
+        m_redis->command({"LPUSH", list, task(seq)});
+    const QByteArrayList entries = range(list);
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        if (i % 3 == 0)
+            continue;
+        DeadLetterNote note;
+        note.reason = QStringLiteral("provider said %1").arg(char('a' + i % 5));
+        note.attempts = int(1 + (i * 7) % 6);
+        note.failedAtMs = 1'700'000'000'000 + i;
+        m_redis->command({"HSET", DeadLetterNote::notesKey(list), entries.at(i), note.toJson()});
+    }
+    DeadLetters deadLetters(*m_redis, *m_keys);
+    QVERIFY(!deadLetters.whole(QStringLiteral("payout:7"), 129).has_value());  // one too many
+    const auto whole = deadLetters.whole(QStringLiteral("payout:7"), 130);
+    QVERIFY(whole.has_value());
+    QCOMPARE(whole->entries, entries);
+    QCOMPARE(whole->notes.size(), entries.size());
+    QCOMPARE(whole->positions.last(), 130);
+
+    QCOMPARE(whole->notes.at(1).attempts, 1 + 7 % 6);
+    QVERIFY(!whole->notes.at(0).isKnown());
 }
 
 void TestDeadLetters::retryMovesOnlyTheChosenEntries()

@@ -3646,14 +3646,6 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>Dead letters</translation>
     </message>
     <message>
-        <source>Newer entries</source>
-        <translation>Newer entries</translation>
-    </message>
-    <message>
-        <source>Older entries</source>
-        <translation>Older entries</translation>
-    </message>
-    <message>
         <source>Put the selected entries back on their queue</source>
         <translation>Put the selected entries back on their queue</translation>
     </message>
@@ -3781,6 +3773,22 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>Putting the edited entry back…</source>
         <translation>Putting the edited entry back…</translation>
+    </message>
+    <message>
+        <source>Previous page</source>
+        <translation>Previous page</translation>
+    </message>
+    <message>
+        <source>Next page</source>
+        <translation>Next page</translation>
+    </message>
+    <message>
+        <source>This list holds more than %1 entries: it can be shown newest or oldest first (click “#”), not sorted by another column.</source>
+        <translation>This list holds more than %1 entries: it can be shown newest or oldest first (click “#”), not sorted by another column.</translation>
+    </message>
+    <message>
+        <source>This list now holds more than %1 entries: it is shown by position instead.</source>
+        <translation>This list now holds more than %1 entries: it is shown by position instead.</translation>
     </message>
 </context>
 <context>

@@ -3615,14 +3615,6 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>死信</translation>
     </message>
     <message>
-        <source>Newer entries</source>
-        <translation>较新的条目</translation>
-    </message>
-    <message>
-        <source>Older entries</source>
-        <translation>较早的条目</translation>
-    </message>
-    <message>
         <source>Put the selected entries back on their queue</source>
         <translation>把选中的条目放回原队列</translation>
     </message>
@@ -3743,6 +3735,22 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>Putting the edited entry back…</source>
         <translation>正在放回编辑后的条目…</translation>
+    </message>
+    <message>
+        <source>Previous page</source>
+        <translation>上一页</translation>
+    </message>
+    <message>
+        <source>Next page</source>
+        <translation>下一页</translation>
+    </message>
+    <message>
+        <source>This list holds more than %1 entries: it can be shown newest or oldest first (click “#”), not sorted by another column.</source>
+        <translation>此列表超过 %1 条：只能按最新或最早在前显示（点击“#”），不能按其他列排序。</translation>
+    </message>
+    <message>
+        <source>This list now holds more than %1 entries: it is shown by position instead.</source>
+        <translation>此列表现已超过 %1 条：改为按位置显示。</translation>
     </message>
 </context>
 <context>

@@ -54,9 +54,9 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     m_list->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_list->setMinimumContentsLength(22);
     m_newer->setArrowType(Qt::LeftArrow);
-    m_newer->setToolTip(tr("Newer entries"));
+    m_newer->setToolTip(tr("Previous page"));
     m_older->setArrowType(Qt::RightArrow);
-    m_older->setToolTip(tr("Older entries"));
+    m_older->setToolTip(tr("Next page"));
     m_retry->setObjectName(QStringLiteral("retryButton"));
     m_discard->setObjectName(QStringLiteral("discardButton"));
     m_retryAll->setObjectName(QStringLiteral("retryAllButton"));
@@ -91,6 +91,11 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(DeadLetterModel::Summary, QHeaderView::Stretch);
     m_table->setWordWrap(false);
+    // A header click sorts the whole list, not the page shown (the service reads and sorts it).
+    m_table->horizontalHeader()->setSectionsClickable(true);
+    m_table->horizontalHeader()->setSortIndicatorShown(true);
+    showSortIndicator();
+    connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, &DeadLetterPanel::sortBy);
     m_inspector->setReadOnly(true);
     m_inspector->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_inspector->setPlaceholderText(tr("Select an entry to see it as it is stored, byte for byte."));
@@ -232,14 +237,58 @@ void DeadLetterPanel::requestPage(qint64 offset)
     m_offset = offset;
     m_waitingFor = ++m_serial;
     updateActions();
-    Q_EMIT pageRequested(m_waitingFor, list, offset, PageSize);
+    Q_EMIT pageRequested(m_waitingFor, list, offset, PageSize, m_sortColumn, m_sortOrder == Qt::DescendingOrder);
 }
 
-void DeadLetterPanel::onPageLoaded(quint64 serial, const DeadLetterPage &page)
+qint64 DeadLetterPanel::currentDepth() const
+{
+    const QString name = currentList();
+    for (const DeadLetterList &list : m_lists) {
+        if (list.name == name)
+            return list.depth;
+    }
+    return 0;
+}
+
+void DeadLetterPanel::showSortIndicator()
+{
+    QHeaderView *header = m_table->horizontalHeader();
+    const QSignalBlocker blocker(header);
+    header->setSortIndicator(m_sortColumn, m_sortOrder);
+}
+
+void DeadLetterPanel::sortBy(int column, Qt::SortOrder order)
+{
+    if (column < 0 || column >= DeadLetterModel::ColumnCount)
+        return;
+    if (DeadLetterModel::needsWholeList(column) && currentDepth() > DeadLetters::SortableDepth) {
+        showSortIndicator();
+        Q_EMIT notice(tr("This list holds more than %1 entries: it can be shown newest or oldest first (click “#”), "
+                         "not sorted by another column.")
+                              .arg(QLocale().toString(DeadLetters::SortableDepth)));
+        return;
+    }
+    m_sortColumn = column;
+    m_sortOrder = order;
+    showSortIndicator();
+    requestPage(0);
+}
+
+void DeadLetterPanel::onPageLoaded(quint64 serial, const DeadLetterPage &page, int column, bool descending)
 {
     if (serial != m_waitingFor)
         return;
     m_waitingFor = 0;
+    const Qt::SortOrder order = descending ? Qt::DescendingOrder : Qt::AscendingOrder;
+    if (column != m_sortColumn || order != m_sortOrder) {
+        // The list grew past what can be sorted since the click: the service read it by position.
+        m_sortColumn = column;
+        m_sortOrder = order;
+        m_offset = page.offset;
+        showSortIndicator();
+        Q_EMIT notice(tr("This list now holds more than %1 entries: it is shown by position instead.")
+                              .arg(QLocale().toString(DeadLetters::SortableDepth)));
+    }
     if (page.entries.isEmpty() && page.offset > 0 && page.depth > 0) {
         requestPage(std::max<qint64>(0, (page.depth - 1) / PageSize * PageSize));  // the list shrank under this page
         return;

@@ -22,7 +22,7 @@ class DeadLetterEditDialog;
 class QueueJobBar;
 
 /** The dead-letter part of the Queues view: pick a list, page through it (PageSize entries at a
-    time, newest first) with why, when and after how many tries each entry was set aside,
+    time, newest first, or sorted by a header click over the whole list: see sortBy) with why, when and after how many tries each entry was set aside,
     inspect an entry byte for byte as it is stored, and retry or discard the selected
     entries or the whole list, each confirmed with the operator's name, run in batches on the
     service's thread with a progress bar and Cancel. */
@@ -46,6 +46,13 @@ public:
     /** Shows the dead letters of queue `queue` ("payout:7", or "checkin" for the first check-in
         shard's list with entries) and moves the focus to them; false when it has none. */
     bool openListOf(const QString &queue);
+    /** Sorts the whole list by `column` (a DeadLetterModel::Column) and shows its first page; the
+        order stays when another list is chosen. Position sorts any list (newest or oldest first);
+        the other columns lists of up to DeadLetters::SortableDepth entries: for a deeper one the
+        click is refused (the indicator stays) and notice() says why. */
+    void sortBy(int column, Qt::SortOrder order);
+    int sortColumn() const { return m_sortColumn; }
+    Qt::SortOrder sortOrder() const { return m_sortOrder; }
 
     bool isLoading() const { return m_waitingFor != 0; }
     bool isJobRunning() const { return m_job != 0; }
@@ -54,6 +61,7 @@ public:
     QPlainTextEdit *inspector() const { return m_inspector; }
     QLabel *noteLabel() const { return m_note; }
     QPushButton *retryButton() const { return m_retry; }
+    QToolButton *nextPageButton() const { return m_older; }
     QueueJobBar *jobBar() const { return m_jobBar; }
 
     /** Open the confirmation dialog of each action. */
@@ -65,7 +73,7 @@ public:
     DeadLetterEditDialog *editAndRetry();
 
 Q_SIGNALS:
-    void pageRequested(quint64 serial, const QString &list, qint64 offset, int count);
+    void pageRequested(quint64 serial, const QString &list, qint64 offset, int count, int column, bool descending);
     void jobRequested(quint64 job, bool retry, const QString &list, const QByteArrayList &entries, bool wholeList, const QString &operatorName);
     void jobCancelRequested(quint64 job);
     void editRetryRequested(quint64 job, const QString &list, const QByteArray &entry, const QByteArray &edited, const QString &operatorName);
@@ -74,10 +82,14 @@ Q_SIGNALS:
     /** A job ended: `summary` in words; the view refreshes the overview. */
     void jobDone(const QString &summary);
     void failed(const QString &message, const QString &detail);
+    /** Something the operator should know that is not a failure (a sort that was refused). */
+    void notice(const QString &message);
 
 private:
     void requestPage(qint64 offset);
-    void onPageLoaded(quint64 serial, const DeadLetterPage &page);
+    void onPageLoaded(quint64 serial, const DeadLetterPage &page, int column, bool descending);
+    void showSortIndicator();
+    qint64 currentDepth() const;
     void onPageFailed(quint64 serial, const QString &message, const QString &detail);
     void onJobProgress(quint64 job, qint64 done, qint64 total);
     void onJobFinished(quint64 job, bool cancelled, const QString &summary);
@@ -94,6 +106,8 @@ private:
     quint64 m_waitingFor = 0;
     quint64 m_job = 0;
     qint64 m_offset = 0;
+    int m_sortColumn = 0;  // DeadLetterModel::Position
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 
     QComboBox *m_list;
     QToolButton *m_newer;

@@ -121,6 +121,8 @@ QueuesView::QueuesView(QWidget *parent)
         m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
         Q_EMIT failed(message);
     });
+    connect(m_deadLetters, &DeadLetterPanel::notice, this,
+            [this](const QString &message) { m_banner->showMessage(MessageBanner::Kind::Information, message); });
     connect(m_deadLetters, &DeadLetterPanel::jobDone, this, [this](const QString &summary) {
         m_banner->showMessage(MessageBanner::Kind::Positive, summary);
         refresh();

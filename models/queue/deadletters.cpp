@@ -98,12 +98,25 @@ DeadLetterList DeadLetters::list(const QString &name) const
 
 DeadLetterPage DeadLetters::page(const QString &name, qint64 offset, int count)
 {
+    return slice(name, offset, count, false);
+}
+
+DeadLetterPage DeadLetters::oldestFirstPage(const QString &name, qint64 offset, int count)
+{
+    return slice(name, offset, count, true);
+}
+
+DeadLetterPage DeadLetters::slice(const QString &name, qint64 offset, int count, bool oldestFirst)
+{
     const DeadLetterList target = list(name);
     offset = std::max<qint64>(0, offset);
     count = std::clamp(count, 1, MaxPage);
+    // From the oldest end: negative indices, -1 the oldest entry.
+    const qint64 first = oldestFirst ? -(offset + count) : offset;
+    const qint64 last = oldestFirst ? -(offset + 1) : offset + count - 1;
     const std::vector<RedisValue> replies = m_redis.pipeline(
             {{QByteArrayLiteral("LLEN"), target.key},
-             {QByteArrayLiteral("LRANGE"), target.key, QByteArray::number(offset), QByteArray::number(offset + count - 1)}});
+             {QByteArrayLiteral("LRANGE"), target.key, QByteArray::number(first), QByteArray::number(last)}});
     throwOnErrorReply(replies);
     DeadLetterPage page;
     page.list = name;
@@ -111,14 +124,54 @@ DeadLetterPage DeadLetters::page(const QString &name, qint64 offset, int count)
     page.depth = replies[0].toInteger();
     for (const RedisValue &entry : replies[1].elements)
         page.entries << entry.toBytes();
-    if (page.entries.isEmpty())
-        return page;
-    QByteArrayList notesCommand{QByteArrayLiteral("HMGET"), DeadLetterNote::notesKey(target.key)};
-    notesCommand += page.entries;
-    const RedisValue notes = m_redis.command(notesCommand);
+    if (oldestFirst)
+        std::reverse(page.entries.begin(), page.entries.end());
     for (qsizetype i = 0; i < page.entries.size(); ++i)
-        page.notes << (size_t(i) < notes.elements.size() ? DeadLetterNote::fromJson(notes.elements[size_t(i)].toBytes()) : DeadLetterNote());
+        page.positions << (oldestFirst ? page.depth - offset - i : offset + i + 1);
+    readNotes(target, page);
     return page;
+}
+
+std::optional<DeadLetterPage> DeadLetters::whole(const QString &name, qint64 maxDepth)
+{
+    const DeadLetterList target = list(name);
+    // One more than allowed tells a list that is too deep, whatever LLEN said a moment before.
+    const std::vector<RedisValue> replies = m_redis.pipeline(
+            {{QByteArrayLiteral("LLEN"), target.key},
+             {QByteArrayLiteral("LRANGE"), target.key, QByteArrayLiteral("0"), QByteArray::number(maxDepth)}});
+    throwOnErrorReply(replies);
+    if (replies[0].toInteger() > maxDepth || qint64(replies[1].elements.size()) > maxDepth)
+        return std::nullopt;
+    DeadLetterPage page;
+    page.list = name;
+    for (const RedisValue &entry : replies[1].elements)
+        page.entries << entry.toBytes();
+    page.depth = page.entries.size();
+    for (qsizetype i = 0; i < page.entries.size(); ++i)
+        page.positions << i + 1;
+    readNotes(target, page);
+    return page;
+}
+
+void DeadLetters::readNotes(const DeadLetterList &target, DeadLetterPage &page)
+{
+    page.notes.clear();
+    if (page.entries.isEmpty())
+        return;
+    QList<QByteArrayList> commands;
+    for (qsizetype at = 0; at < page.entries.size(); at += MaxPage) {
+        QByteArrayList command{QByteArrayLiteral("HMGET"), DeadLetterNote::notesKey(target.key)};
+        command += page.entries.mid(at, MaxPage);
+        commands << command;
+    }
+    const std::vector<RedisValue> replies = m_redis.pipeline(commands);
+    throwOnErrorReply(replies);
+    for (const RedisValue &reply : replies) {
+        for (const RedisValue &note : reply.elements)
+            page.notes << DeadLetterNote::fromJson(note.toBytes());
+    }
+    while (page.notes.size() < page.entries.size())
+        page.notes << DeadLetterNote();
 }
 
 QByteArrayList DeadLetters::oldest(const QString &name, int count)

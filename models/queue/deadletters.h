@@ -7,6 +7,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace lantern {
 
 class KeySchema;
@@ -21,13 +23,15 @@ struct DeadLetterList {
     qint64 depth = 0;
 };
 
-/** A bounded slice of a dead-letter list, newest entry first (entries are LPUSHed). */
+/** A bounded slice of a dead-letter list: newest entry first (entries are LPUSHed), oldest
+    first, or in an order a caller sorted the whole list into. */
 struct DeadLetterPage {
     QString list;
-    qint64 offset = 0;    // index of entries.first() from the newest end
+    qint64 offset = 0;    // index of entries.first() in the page's order
     qint64 depth = 0;     // the whole list, read with the slice
     QByteArrayList entries;
     QList<DeadLetterNote> notes;  // one per entry; unknown for entries set aside without one
+    QList<qint64> positions;      // one per entry: its place in the list, 1 the newest
 };
 
 enum class DeadLetterAction {
@@ -43,6 +47,9 @@ class DeadLetters final {
 
 public:
     static constexpr int MaxPage = 500;
+    /** The deepest list whole() reads: 10,000 entries of a few hundred bytes are a few MB, read
+        in one round trip and sorted in well under a second on the console's service thread. */
+    static constexpr qint64 SortableDepth = 10'000;
 
     DeadLetters(RedisClient &redis, const KeySchema &keys);
 
@@ -54,6 +61,12 @@ public:
     /** Up to `count` (at most MaxPage) entries from `offset`, newest first, the depth and each
         entry's note (a second round trip when the page is not empty). */
     DeadLetterPage page(const QString &name, qint64 offset, int count);
+    /** The same from the oldest end: `offset` counts from the oldest entry, oldest first. */
+    DeadLetterPage oldestFirstPage(const QString &name, qint64 offset, int count);
+    /** The whole list, newest first, with every note (LLEN and LRANGE in one round trip, the
+        notes in a second), for a caller that sorts it; none when it holds more than `maxDepth`
+        entries. */
+    std::optional<DeadLetterPage> whole(const QString &name, qint64 maxDepth = SortableDepth);
     /** The `count` (at most MaxPage) oldest entries, oldest first: what a bulk action takes next. */
     QByteArrayList oldest(const QString &name, int count);
     /** Retries or discards exactly these entries; per entry whether it was there (and acted on). */
@@ -70,6 +83,10 @@ public:
     static QString actionName(DeadLetterAction action);
 
 private:
+    DeadLetterPage slice(const QString &name, qint64 offset, int count, bool oldestFirst);
+    /** Fills page.notes, one per entry (one HMGET per MaxPage entries, pipelined). */
+    void readNotes(const DeadLetterList &target, DeadLetterPage &page);
+
     RedisClient &m_redis;
     const KeySchema &m_keys;
 };

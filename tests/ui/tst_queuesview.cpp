@@ -24,6 +24,7 @@
 #include "writeaction.h"
 
 #include <QDateTime>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -32,6 +33,7 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
+#include <QToolButton>
 
 namespace tst_queuesview {
 
@@ -95,6 +97,8 @@ private Q_SLOTS:
     void editAndRetryReplacesTheEntry();
     void readOnlyDisablesRetryAndDiscard_data() { dialects(); }
     void readOnlyDisablesRetryAndDiscard();
+    void headerClickSortsTheWholeList_data() { dialects(); }
+    void headerClickSortsTheWholeList();
 
 private:
     void dialects();
@@ -449,6 +453,115 @@ void TestQueuesView::readOnlyDisablesRetryAndDiscard()
     m_view->setReadOnly(false);
     QVERIFY(retry->isEnabled());
     QCOMPARE(retry->toolTip(), ownToolTip);
+}
+
+void TestQueuesView::headerClickSortsTheWholeList()
+{
+    // 120 more dead letters with notes whose tries vary; every third without a note.
+    const QByteArray list = m_keys->campaignDeadLetter(Campaign);
+    for (qint64 seq = 100; seq < 220; ++seq)
+        m_redis->command({"LPUSH", list, task(seq, m_nowMs - 300'000 + seq)});
+    const QByteArrayList entries = range(list);  // newest first: position i + 1
+    QCOMPARE(entries.size(), 124);
+    QList<DeadLetterNote> notes;
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        DeadLetterNote note;
+        if (i % 3 != 0) {
+            note.reason = QStringLiteral("provider said no");
+            note.attempts = int(1 + (i * 7) % 6);
+            note.failedAtMs = m_nowMs - i;
+            m_redis->command({"HSET", DeadLetterNote::notesKey(list), entries.at(i), note.toJson()});
+        }
+        notes << note;
+    }
+    // The order wanted, worked out here: by tries, entries without a note last, ties by position.
+    const auto wanted = [&](Qt::SortOrder order) {
+        QList<qsizetype> at;
+        for (qsizetype i = 0; i < entries.size(); ++i)
+            at << i;
+        std::stable_sort(at.begin(), at.end(), [&](qsizetype a, qsizetype b) {
+            if (notes.at(a).isKnown() != notes.at(b).isKnown())
+                return notes.at(a).isKnown();
+            return order == Qt::AscendingOrder ? notes.at(a).attempts < notes.at(b).attempts : notes.at(a).attempts > notes.at(b).attempts;
+        });
+        QByteArrayList sorted;
+        for (const qsizetype i : std::as_const(at))
+            sorted << entries.at(i);
+        return sorted;
+    };
+
+    // The service's pages: the whole list sorted, cut in pages with no gap or repeat.
+    DeadLetters deadLetters(*m_redis, *m_keys);
+    const auto whole = deadLetters.whole(QStringLiteral("payout:4"));
+    QVERIFY(whole.has_value());
+    for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+        QByteArrayList paged;
+        for (qint64 offset = 0; offset < entries.size(); offset += 50) {
+            const DeadLetterPage page = DeadLetterModel::sortedSlice(*whole, DeadLetterModel::Attempts, order, offset, 50);
+            QCOMPARE(page.depth, entries.size());
+            QCOMPARE(page.positions.size(), page.entries.size());
+            for (qsizetype i = 0; i < page.entries.size(); ++i)
+                QCOMPARE(entries.at(page.positions.at(i) - 1), page.entries.at(i));  // positions are places in the list
+            paged += page.entries;
+        }
+        QCOMPARE(paged, wanted(order));
+    }
+
+    // In the view: a click on "Tries" sorts the whole list, not the page shown.
+    DeadLetterPanel *panel = m_view->deadLetters();
+    waitLoaded();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isLoading(), AnswerTimeoutMs);
+    QCOMPARE(panel->model()->page().depth, 124);
+    QSignalSpy shown(panel, &DeadLetterPanel::pageShown);
+    QHeaderView *header = panel->table()->horizontalHeader();
+    const auto clickHeader = [&](int column) {
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
+                          QPoint(header->sectionViewportPosition(column) + header->sectionSize(column) / 2, header->height() / 2));
+    };
+    clickHeader(DeadLetterModel::Attempts);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QCOMPARE(panel->sortColumn(), int(DeadLetterModel::Attempts));
+    const QByteArrayList byTries = wanted(panel->sortOrder());
+    QCOMPARE(panel->model()->page().entries, byTries.mid(0, DeadLetterPanel::PageSize));
+    QTest::mouseClick(panel->nextPageButton(), Qt::LeftButton);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QCOMPARE(panel->model()->page().entries, byTries.mid(DeadLetterPanel::PageSize, DeadLetterPanel::PageSize));
+
+    // A retry of an entry selected on that page moves exactly that entry.
+    panel->table()->selectRow(7);
+    const QByteArray chosen = panel->model()->entryAt(7);
+    QCOMPARE(chosen, byTries.at(DeadLetterPanel::PageSize + 7));
+    QSignalSpy done(panel, &DeadLetterPanel::jobDone);
+    actAs(panel->retryButton(), QStringLiteral("oncall"));
+    QVERIFY(done.wait(AnswerTimeoutMs));
+    QVERIFY(range(m_keys->campaignTasks(Campaign)).contains(chosen));
+    QByteArrayList left = entries;
+    left.removeOne(chosen);
+    QCOMPARE(range(list), left);
+
+    // "#" gives position order from either end: the oldest entry first.
+    panel->sortBy(DeadLetterModel::Position, Qt::DescendingOrder);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isLoading() && panel->model()->rowCount() > 0, AnswerTimeoutMs);
+    QCOMPARE(panel->model()->entryAt(0), left.constLast());
+    QCOMPARE(panel->model()->index(0, DeadLetterModel::Position).data(QueueFormat::ValueRole).toLongLong(), left.size());
+
+    // A list deeper than the service sorts: the click is refused and the view says why.
+    const QByteArray deep = m_keys->checkinDeadLetter(1);
+    for (int chunk = 0; chunk < 11; ++chunk) {
+        QByteArrayList push{"RPUSH", deep};
+        for (int i = 0; i < 1000; ++i)
+            push << QByteArray("not json ") + QByteArray::number(chunk * 1000 + i);
+        m_redis->command(push);
+    }
+    waitLoaded();
+    QVERIFY(panel->selectList(QStringLiteral("checkin:1")));
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isLoading(), AnswerTimeoutMs);
+    QSignalSpy notice(panel, &DeadLetterPanel::notice);
+    panel->sortBy(DeadLetterModel::Reason, Qt::AscendingOrder);
+    QCOMPARE(notice.size(), 1);
+    QVERIFY(!panel->isLoading());
+    QCOMPARE(panel->sortColumn(), int(DeadLetterModel::Position));
+    QCOMPARE(header->sortIndicatorSection(), int(DeadLetterModel::Position));
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestQueuesView);

@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QLocale>
 
+#include <algorithm>
+
 namespace lantern {
 
 DeadLetterModel::DeadLetterModel(QObject *parent) : QAbstractTableModel(parent) {}
@@ -34,6 +36,72 @@ DeadLetterModel::Row DeadLetterModel::describe(const QByteArray &raw)
         row.summary = text;
     }
     return row;
+}
+
+QVariant DeadLetterModel::sortValue(const Row &row, int column)
+{
+    switch (Column(column)) {
+    case Kind:
+        return row.kind;
+    case Summary: {
+        // Numbers padded so that they compare as numbers: user 9 before user 10.
+        const auto padded = [](qint64 n) { return QStringLiteral("%1").arg(n, 20, 10, QLatin1Char('0')); };
+        if (const auto task = PayoutTask::fromJson(row.raw))
+            return QString(QStringLiteral("2 ") + padded(task->campaignId) + QLatin1Char(' ') + padded(task->seq));
+        if (const auto entry = CheckinEntry::fromJson(row.raw))
+            return QString(QStringLiteral("1 ") + padded(entry->uid) + QLatin1Char(' ') + entry->date.toString(Qt::ISODate));
+        return QString(QStringLiteral("3 ") + row.summary);
+    }
+    case Reason:
+        return row.note.reason;
+    case Attempts:
+        return row.note.attempts;
+    case FailedAt:
+        return row.note.failedAtMs;
+    case QueuedAt:
+        return row.atMs;
+    case Position:
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+DeadLetterPage DeadLetterModel::sortedSlice(const DeadLetterPage &whole, int column, Qt::SortOrder order, qint64 offset, int count)
+{
+    struct Keyed {
+        qsizetype index;
+        bool noted;
+        QVariant value;
+    };
+    QList<Keyed> keyed;
+    keyed.reserve(whole.entries.size());
+    for (qsizetype i = 0; i < whole.entries.size(); ++i) {
+        Row row = describe(whole.entries.at(i));
+        row.note = i < whole.notes.size() ? whole.notes.at(i) : DeadLetterNote();
+        // Kind, entry and queued-at are in the entry itself: only the note's columns lack a value.
+        const bool fromNote = column == Reason || column == Attempts || column == FailedAt;
+        keyed << Keyed{i, !fromNote || row.note.isKnown(), sortValue(row, column)};
+    }
+    const bool descending = order == Qt::DescendingOrder;
+    std::stable_sort(keyed.begin(), keyed.end(), [descending](const Keyed &a, const Keyed &b) {
+        if (a.noted != b.noted)
+            return a.noted;
+        const QPartialOrdering cmp = QVariant::compare(a.value, b.value);
+        return descending ? cmp == QPartialOrdering::Greater : cmp == QPartialOrdering::Less;
+    });
+    DeadLetterPage page;
+    page.list = whole.list;
+    page.depth = whole.entries.size();
+    page.offset = std::clamp<qint64>(offset, 0, page.depth);
+    const qint64 end = std::min<qint64>(page.depth, page.offset + std::clamp(count, 1, DeadLetters::MaxPage));
+    for (qint64 at = page.offset; at < end; ++at) {
+        const qsizetype i = keyed.at(at).index;
+        page.entries << whole.entries.at(i);
+        page.notes << (i < whole.notes.size() ? whole.notes.at(i) : DeadLetterNote());
+        page.positions << (i < whole.positions.size() ? whole.positions.at(i) : i + 1);
+    }
+    return page;
 }
 
 void DeadLetterModel::setPage(const DeadLetterPage &page)
@@ -145,7 +213,10 @@ QVariant DeadLetterModel::data(const QModelIndex &index, int role) const
         const bool raw = role == QueueFormat::ValueRole;
         switch (Column(index.column())) {
         case Position:
-            return raw ? QVariant(m_page.offset + index.row() + 1) : QVariant(QLocale().toString(m_page.offset + index.row() + 1));
+        {
+            const qint64 position = index.row() < m_page.positions.size() ? m_page.positions.at(index.row()) : m_page.offset + index.row() + 1;
+            return raw ? QVariant(position) : QVariant(QLocale().toString(position));
+        }
         case Kind:
             return row.kind;
         case Summary:

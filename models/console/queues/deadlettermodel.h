@@ -6,8 +6,8 @@
 
 namespace lantern {
 
-/** One page of a dead-letter list (at most DeadLetters::MaxPage entries), newest first:
-    position, what the entry is (a check-in or a payout task, or unreadable), why it was set
+/** One page of a dead-letter list (at most DeadLetters::MaxPage entries), in the order it was
+    read in (newest first unless sorted): position in the list, what the entry is (a check-in or a payout task, or unreadable), why it was set
     aside, after how many tries and when (its note; "not recorded" for entries set aside before
     notes were kept), and when it was queued. RawRole gives the entry byte for byte, as
     retry/discard need it; ReadableRole whether a worker can read it (a retry can succeed). */
@@ -21,6 +21,15 @@ public:
     static constexpr int ReadableRole = Qt::UserRole + 2;
 
     explicit DeadLetterModel(QObject *parent = nullptr);
+
+    /** Whether the page can be sorted by `column` over the whole list: Position at any depth
+        (Redis reads from either end), the others up to DeadLetters::SortableDepth entries. */
+    static bool needsWholeList(int column) { return column != Position; }
+    /** Entries `offset`..`offset + count` of `whole` (DeadLetters::whole) sorted by `column`
+        (a Column other than Position) on raw values: a check-in by user and day, a payout by
+        campaign and envelope, tries as numbers, times as ms. Entries without a note (set aside
+        before notes were kept) come after the others in both directions; ties keep list order. */
+    static DeadLetterPage sortedSlice(const DeadLetterPage &whole, int column, Qt::SortOrder order, qint64 offset, int count);
 
     void setPage(const DeadLetterPage &page);
     void clear();
@@ -51,6 +60,8 @@ private:
         DeadLetterNote note;
     };
     static Row describe(const QByteArray &raw);
+    /** The raw value an entry sorts by in `column`. */
+    static QVariant sortValue(const Row &row, int column);
 
     DeadLetterPage m_page;
     QList<Row> m_rows;

@@ -1,5 +1,6 @@
 #include "console/queues/queueservice.h"
 
+#include "console/queues/deadlettermodel.h"
 #include "queue/workerheartbeat.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
@@ -35,10 +36,22 @@ void QueueService::load(quint64 serial)
     }
 }
 
-void QueueService::loadDeadLetters(quint64 serial, const QString &list, qint64 offset, int count)
+void QueueService::loadDeadLetters(quint64 serial, const QString &list, qint64 offset, int count, int column, bool descending)
 {
     try {
-        Q_EMIT deadLettersLoaded(serial, DeadLetters(redis(), keys()).page(list, offset, count));
+        DeadLetters deadLetters(redis(), keys());
+        if (DeadLetterModel::needsWholeList(column)) {
+            if (const auto whole = deadLetters.whole(list)) {
+                const Qt::SortOrder order = descending ? Qt::DescendingOrder : Qt::AscendingOrder;
+                Q_EMIT deadLettersLoaded(serial, DeadLetterModel::sortedSlice(*whole, column, order, offset, count), column, descending);
+                return;
+            }
+            column = DeadLetterModel::Position;  // too deep to sort here: position order, newest first
+            descending = false;
+            offset = 0;
+        }
+        Q_EMIT deadLettersLoaded(serial, descending ? deadLetters.oldestFirstPage(list, offset, count) : deadLetters.page(list, offset, count),
+                                 column, descending);
     } catch (const std::exception &error) {
         const auto [message, detail] = explain(error);
         Q_EMIT deadLettersFailed(serial, message, detail);

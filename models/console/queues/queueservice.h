@@ -21,8 +21,11 @@ public:
 
 public Q_SLOTS:
     void load(quint64 serial);
-    /** `count` entries from `offset`, newest first (bounded by DeadLetters::MaxPage). */
-    void loadDeadLetters(quint64 serial, const QString &list, qint64 offset, int count);
+    /** `count` entries from `offset` (bounded by DeadLetters::MaxPage) of the list sorted by
+        `column` (a DeadLetterModel::Column; Position ascending: newest first). Another column
+        than Position reads the whole list and sorts it here; a list deeper than
+        DeadLetters::SortableDepth is answered in position order instead (the answer says which). */
+    void loadDeadLetters(quint64 serial, const QString &list, qint64 offset, int count, int column, bool descending);
     /** Retries (`retry`) or discards the given entries of `list`, or the whole list when
         `wholeList` (oldest first, at most the depth it had when the job started). */
     void runDeadLetterJob(quint64 job, bool retry, const QString &list, const QByteArrayList &entries, bool wholeList,
@@ -34,7 +37,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void loaded(quint64 serial, const lantern::QueueSnapshot &snapshot);
     void loadFailed(quint64 serial, const QString &message, const QString &detail);
-    void deadLettersLoaded(quint64 serial, const lantern::DeadLetterPage &page);
+    /** `column`/`descending`: the order the page was read in. */
+    void deadLettersLoaded(quint64 serial, const lantern::DeadLetterPage &page, int column, bool descending);
     void deadLettersFailed(quint64 serial, const QString &message, const QString &detail);
 };
 
