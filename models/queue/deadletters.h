@@ -48,7 +48,7 @@ class DeadLetters final {
 public:
     static constexpr int MaxPage = 500;
     /** The deepest list whole() reads: 10,000 entries of a few hundred bytes are a few MB, read
-        in one round trip and sorted in well under a second on the console's service thread. */
+        in one round trip (the notes in a second) and sorted on the console's service thread. */
     static constexpr qint64 SortableDepth = 10'000;
 
     DeadLetters(RedisClient &redis, const KeySchema &keys);
