@@ -90,6 +90,11 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 10);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(DeadLetterModel::Summary, QHeaderView::Stretch);
+    // The reason can be a long provider message: a column of its own width, cut with "…" (the
+    // whole text in its tool tip and the note beside the table), so the entry keeps its room.
+    m_table->horizontalHeader()->setSectionResizeMode(DeadLetterModel::Reason, QHeaderView::Interactive);
+    m_table->horizontalHeader()->resizeSection(DeadLetterModel::Reason, m_table->fontMetrics().averageCharWidth() * 24);
+    m_table->setTextElideMode(Qt::ElideRight);
     m_table->setWordWrap(false);
     // A header click sorts the whole list, not the page shown (the service reads and sorts it).
     m_table->horizontalHeader()->setSectionsClickable(true);

@@ -7,6 +7,7 @@
 #include "console/sandbox/sandboxredis.h"
 #include "console/sandbox/sandboxseeder.h"
 #include "envelope/campaignservice.h"
+#include "queue/deadletters.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
@@ -111,6 +112,18 @@ void TestSandbox::seedsRealHistoryAndStopsCleanly()
     QCOMPARE(demo.crashedTasks, qint64(12));
     QCOMPARE(redis.command({"LLEN", keys.campaignBackup(demo.liveId, demo.crashedWorker)}).toInteger(), 12);
     QCOMPARE(redis.command({"EXISTS", keys.workerHeartbeat(demo.crashedWorker)}).toInteger(), 0);
+    // Dead letters for the Queues view: three refused payouts and one unreadable entry, each with
+    // its note, in the live campaign's list.
+    QCOMPARE(demo.deadLetters, qint64(4));
+    const DeadLetterPage deadLetters = DeadLetters(redis, keys).page(QStringLiteral("payout:%1").arg(demo.liveId), 0, 10);
+    QCOMPARE(deadLetters.depth, 4);
+    int readable = 0;
+    for (qsizetype i = 0; i < deadLetters.entries.size(); ++i) {
+        QVERIFY(deadLetters.notes.at(i).isKnown());
+        QVERIFY(!deadLetters.notes.at(i).reason.isEmpty());
+        readable += DeadLetters::isReadable(deadLetters.list, deadLetters.entries.at(i)) ? 1 : 0;
+    }
+    QCOMPARE(readable, 3);
     const auto sqlCount = [&sql](const QString &query, qint64 id) {
         QSqlQuery row = sql.exec(query, {id});
         return row.next() ? row.value(0).toLongLong() : -1;

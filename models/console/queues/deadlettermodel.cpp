@@ -203,7 +203,7 @@ QVariant DeadLetterModel::data(const QModelIndex &index, int role) const
     case QueueFormat::ToneRole:
         return int(index.column() == Kind && !row.readable ? QueueFormat::Tone::Bad : QueueFormat::Tone::Neutral);
     case Qt::TextAlignmentRole:
-        return index.column() == Position ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        return index.column() == Position || index.column() == Attempts ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ToolTipRole:
         if (index.column() == Reason && row.note.isKnown())
             return row.note.reason;

@@ -6,6 +6,7 @@
 #include "envelope/envelopedrain.h"
 #include "envelope/grabservice.h"
 #include "payout/simulatedpayoutgateway.h"
+#include "queue/reliablequeue.h"
 #include "queue/workerheartbeat.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
@@ -77,7 +78,26 @@ CampaignDemo SandboxCampaigns::seed(qint64 nowMs)
     }
     m_redis.command({QByteArrayLiteral("SADD"), m_keys.workerSet(), demo.crashedWorker.toUtf8()});
 
-    // 4. Next week's campaign: a draft.
+    // 4. Dead letters to retry, edit or discard: three tasks the provider kept refusing, set
+    //    aside with their notes, and an entry cut short that no worker can read.
+    const ReliableQueue queue(tasks, m_keys.campaignBackup(demo.liveId, m_workerId), m_keys.campaignDeadLetter(demo.liveId));
+    const QStringList refusals{QStringLiteral("provider: HTTP 503 Service Unavailable"), QStringLiteral("provider: account frozen (code 4031)"),
+                               QStringLiteral("provider: timed out after 5000 ms")};
+    const QByteArrayList claimed = queue.claim(m_redis, int(refusals.size()));
+    for (qsizetype i = 0; i < claimed.size(); ++i) {
+        DeadLetterNote note;
+        note.reason = refusals.at(i);
+        note.attempts = 5;
+        note.failedAtMs = nowMs - (claimed.size() - i) * 60'000;
+        queue.deadLetter(m_redis, claimed.at(i), note);
+        ++demo.deadLetters;
+    }
+    const QByteArray cutShort = QByteArrayLiteral("{\"campaign\":\"") + QByteArray::number(demo.liveId) + QByteArrayLiteral("\",\"seq\":\"4");
+    m_redis.command({QByteArrayLiteral("LPUSH"), queue.backupKey(), cutShort});
+    queue.deadLetter(m_redis, cutShort, DeadLetterNote{QStringLiteral("not a payout task: the JSON ends early"), 1, nowMs});
+    ++demo.deadLetters;
+
+    // 5. Next week's campaign: a draft.
     demo.draftId = create(QStringLiteral("Lantern Festival riddles"), 500'000, 1'000, SplitAlgorithm::UniformCuts, 15);
     return demo;
 }

@@ -18,11 +18,13 @@ struct CampaignDemo {
     qint64 draftId = 0;     // waiting for a launch
     QString crashedWorker;  // a dead worker whose backup list holds grabs never persisted
     qint64 crashedTasks = 0;
+    qint64 deadLetters = 0;  // of the live campaign: three refused by the provider, one unreadable
 };
 
 /** Red-envelope demo data for the sandbox: campaigns in every state, a crowd that keeps grabbing
-    from the live one (so the console shows it draining), and a worker that "crashed" with payout
-    tasks in its backup list, for the Recovery view to compensate. Writes through the real
+    from the live one (so the console shows it draining), a worker that "crashed" with payout
+    tasks in its backup list, for the Recovery view to compensate, and dead letters with their
+    notes (one unreadable) for the Queues view. Writes through the real
     services (CampaignService, GrabService) and the audit log, as an operator would. */
 class SandboxCampaigns final {
 public:
