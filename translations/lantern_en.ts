@@ -3099,6 +3099,11 @@ This cannot be undone.</translation>
         <source>Check-in statistics</source>
         <translation>Check-in statistics</translation>
     </message>
+    <message>
+        <source>MMMM yyyy</source>
+        <extracomment>The month in the chart&apos;s title, as QDate::toString formats it (&quot;April 2026&quot;; &quot;2026年4月&quot;)</extracomment>
+        <translation>MMMM yyyy</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::ConnectionCheckReport</name>

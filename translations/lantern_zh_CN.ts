@@ -3072,6 +3072,11 @@ This cannot be undone.</source>
         <source>Check-in statistics</source>
         <translation>签到统计</translation>
     </message>
+    <message>
+        <source>MMMM yyyy</source>
+        <extracomment>The month in the chart&apos;s title, as QDate::toString formats it (&quot;April 2026&quot;; &quot;2026年4月&quot;)</extracomment>
+        <translation>yyyy年M月</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::ConnectionCheckReport</name>

@@ -2,6 +2,7 @@
 
 #include "checkin/monthstatsmodel.h"
 #include "checkin/monthstatsservice.h"
+#include "consoletheme.h"
 #include "messagebanner.h"
 
 #include <QBarCategoryAxis>
@@ -95,6 +96,7 @@ CheckinStatsView::CheckinStatsView(QWidget *parent)
     splitter->setStretchFactor(1, 2);
 
     auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 8);  // as every other view
     layout->addWidget(m_banner);
     layout->addLayout(top);
     layout->addWidget(splitter, 1);
@@ -151,7 +153,7 @@ void CheckinStatsView::onLoaded(quint64 serial, const MonthStats &stats)
         return;
     m_waitingFor = 0;
     m_refreshButton->setEnabled(true);
-    m_banner->clear();
+    m_banner->readSucceeded();  // a read failure goes; a message the operator has not dismissed stays
     m_model->setStats(stats);
     const QLocale locale;
     m_active->setText(tr("Active this month: %1").arg(locale.toString(stats.activeUsers)));
@@ -170,7 +172,10 @@ void CheckinStatsView::onLoaded(quint64 serial, const MonthStats &stats)
     m_days->clear();
     m_days->append(days);
     m_counts->setMax(highest < 5 ? 5.0 : std::ceil(double(highest) * 1.1));
-    m_chart->chart()->setTitle(tr("Check-ins and make-ups per day, %1").arg(locale.toString(stats.month, QStringLiteral("MMMM yyyy"))));
+    //: The month in the chart's title, as QDate::toString formats it ("April 2026"; "2026年4月")
+    const QString monthFormat = tr("MMMM yyyy");
+    m_chart->chart()->setTitle(tr("Check-ins and make-ups per day, %1").arg(locale.toString(stats.month, monthFormat)));
+    ConsoleTheme::style(m_chart->chart());  // the palette's colours, light or dark
     Q_EMIT dataRead(ServerStatus::Servers(ServerStatus::Server::Redis), QDateTime::currentDateTime());  // read from Redis only
     Q_EMIT monthShown();
 }

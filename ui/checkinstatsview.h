@@ -48,6 +48,7 @@ public:
     MonthStatsModel *model() const { return m_model; }
     QLabel *activeLabel() const { return m_active; }
     QLabel *everyDayLabel() const { return m_everyDay; }
+    QChartView *chartView() const { return m_chart; }
     bool isBusy() const { return m_waitingFor != 0; }
 
 Q_SIGNALS:

@@ -1,16 +1,19 @@
 // The Check-in statistics view against the private Redis: a month's check-ins and make-ups per
 // day and its cohorts, as the view shows them, compared with the check-ins the test made; the
-// item model passes QAbstractItemModelTester; an unreachable Redis shows its message. No sleeps:
+// item model passes QAbstractItemModelTester; the chart follows the light and dark palettes; an unreachable Redis shows its message. No sleeps:
 // waits on the view's signals.
 #include "checkin/checkinservice.h"
 #include "checkin/monthstatsmodel.h"
 #include "checkinstatsview.h"
+#include "consoletheme.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "testservers.h"
 #include "testsuite.h"
 
 #include <QAbstractItemModelTester>
+#include <QChart>
+#include <QChartView>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
@@ -19,6 +22,7 @@ namespace tst_checkinstatsview {
 
 using namespace lantern;
 using lantern::ui::CheckinStatsView;
+using lantern::ui::ConsoleTheme;
 
 namespace {
 constexpr int AnswerTimeoutMs = 20000;
@@ -75,11 +79,21 @@ void TestCheckinStatsView::showsTheMonthsFigures()
     QCOMPARE(view.activeLabel()->text(), QStringLiteral("Active this month: 10"));
     QCOMPARE(view.everyDayLabel()->text(), QStringLiteral("Every day so far: 5"));  // 6..10 signed 1..6
 
-    // Another month: March, nobody signed.
+    QCOMPARE(view.chartView()->chart()->title(), QStringLiteral("Check-ins and make-ups per day, April 2026"));
+
+    // Another month, in the dark theme: March, nobody signed; the chart in the dark palette.
+    ConsoleTheme::apply(ConsoleTheme::Theme::Dark);
     view.showMonth(QDate(2026, 3, 1));
     QVERIFY(shown.wait(AnswerTimeoutMs));
     QCOMPARE(model->rowCount(), 31);
     QCOMPARE(view.activeLabel()->text(), QStringLiteral("Active this month: 0"));
+    const QChart *chart = view.chartView()->chart();
+    QVERIFY2(chart->backgroundBrush().color().lightness() < 100, qPrintable(chart->backgroundBrush().color().name()));
+    QVERIFY(chart->titleBrush().color().lightness() > 150);
+    ConsoleTheme::apply(ConsoleTheme::Theme::Light);
+    view.showMonth(QDate(2026, 4, 1));
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QVERIFY(view.chartView()->chart()->backgroundBrush().color().lightness() > 200);
 }
 
 void TestCheckinStatsView::showsWhyItFailed()
