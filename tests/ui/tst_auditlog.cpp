@@ -100,6 +100,10 @@ private:
     /** expected(filter) in `order`, sorted here (ties by id in the same direction). */
     QList<qint64> expected(const AuditFilter &filter, const AuditOrder &order) const;
     static QList<qint64> allPages(SqlConnection &sql, const AuditFilter &filter, int pageSize, const AuditOrder &order = {});
+    /** The view's configuration on `dialect`'s database, in Shanghai, on 2025-03-10. */
+    Config viewConfig(const QString &dialect) const;
+    /** Shows `view` on `config` and waits for its first page. */
+    static void showView(AuditView &view, const Config &config);
 
     QMap<QString, DbUrl> m_urls;
     QList<AuditEntry> m_seeded;  // with the ids the database gave them, oldest first
@@ -397,22 +401,36 @@ void TestAuditLog::serviceExplainsAnUnreachableDatabase()
     QVERIFY(!failed.first().at(2).toString().isEmpty());  // the technical cause, behind Details
 }
 
-void TestAuditLog::viewPagesAndFilters()
+Config TestAuditLog::viewConfig(const QString &dialect) const
 {
     Config config;
-    config.db = m_urls.value(QStringLiteral("sqlite"));
+    config.db = m_urls.value(dialect);
     config.timeZone = Shanghai;
     config.todayOverride = QDate(2025, 3, 10);
-    SqlConnection sql(config.db);
-    const QList<qint64> all = allPages(sql, {}, 1000);
+    return config;
+}
 
-    AuditView view;
+void TestAuditLog::showView(AuditView &view, const Config &config)
+{
     view.resize(1100, 700);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QSignalSpy shown(&view, &AuditView::pageShown);
     view.attachBackend(config);
     QVERIFY(shown.wait(AnswerTimeoutMs));
+}
+
+void TestAuditLog::viewPagesAndFilters()
+{
+    const Config config = viewConfig(QStringLiteral("sqlite"));
+    SqlConnection sql(config.db);
+    const QList<qint64> all = allPages(sql, {}, 1000);
+
+    AuditView view;
+    QSignalSpy shown(&view, &AuditView::pageShown);
+    showView(view, config);
+    if (QTest::currentTestFailed())
+        return;
     QCOMPARE(view.model()->rowCount(), AuditView::PageSize);
     QCOMPARE(view.model()->data(view.model()->index(0, 0), AuditLogModel::IdRole).toLongLong(), all.first());
     QVERIFY(!view.previousButton()->isEnabled());
@@ -493,18 +511,13 @@ void TestAuditLog::sortsTheWholeLogByEachColumn()
 
 void TestAuditLog::viewSortsByAHeaderClick()
 {
-    Config config;
-    config.db = m_urls.value(QStringLiteral("mysql"));
-    config.timeZone = Shanghai;
-    config.todayOverride = QDate(2025, 3, 10);
+    const Config config = viewConfig(QStringLiteral("mysql"));
 
     AuditView view;
-    view.resize(1100, 700);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
     QSignalSpy shown(&view, &AuditView::pageShown);
-    view.attachBackend(config);
-    QVERIFY(shown.wait(AnswerTimeoutMs));
+    showView(view, config);
+    if (QTest::currentTestFailed())
+        return;
     QHeaderView *header = view.table()->horizontalHeader();
     QCOMPARE(header->sortIndicatorSection(), int(AuditLogModel::Time));
     QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);

@@ -47,24 +47,43 @@ class TestConsoleCluster final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void init();
     void everyViewReadsTheCluster();
     void actionsWriteThroughTheCluster();
+
+private:
+    /** The window as `lantern --redis <seed list> --db <sqlite> --prefix <fresh>` opens it. */
+    ConsoleOptions options(const QStringList &more = {}) const;
+
+    QString m_seeds;
+    DbUrl m_db;
+    QString m_prefix;
 };
+
+void TestConsoleCluster::init()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    m_seeds = qEnvironmentVariable("LANTERN_TEST_REDIS_CLUSTER");
+    QVERIFY2(!m_seeds.isEmpty(), "LANTERN_TEST_REDIS_CLUSTER is not set: run the tests through scripts/test");
+    m_db = test::sqliteUrl();
+    test::resetTables(m_db);
+    m_prefix = test::uniquePrefix();
+}
+
+ConsoleOptions TestConsoleCluster::options(const QStringList &more) const
+{
+    return ConsoleOptions::parse(QStringList{QStringLiteral("lantern"), QStringLiteral("--redis"), m_seeds, QStringLiteral("--db"), m_db.redacted(),
+                                             QStringLiteral("--prefix"), m_prefix}
+                                 + more);
+}
 
 void TestConsoleCluster::everyViewReadsTheCluster()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    const QString seeds = qEnvironmentVariable("LANTERN_TEST_REDIS_CLUSTER");
-    QVERIFY2(!seeds.isEmpty(), "LANTERN_TEST_REDIS_CLUSTER is not set: run the tests through scripts/test");
-    const DbUrl db = test::sqliteUrl();
-    test::resetTables(db);
-    const QString prefix = test::uniquePrefix();
-
     // Data on every master: check-ins of users on all 16 shards, a campaign of three sub-pools.
     {
-        const KeySchema keys(prefix);
-        RedisClient redis(RedisUrl::parse(seeds));
-        SqlConnection sql(db);
+        const KeySchema keys(m_prefix);
+        RedisClient redis(RedisUrl::parse(m_seeds));
+        SqlConnection sql(m_db);
         CheckinService checkins(redis, keys, CheckinRules{});
         const QDate today = QDate::currentDate();
         for (qint64 uid = 1; uid <= 32; ++uid)
@@ -81,10 +100,8 @@ void TestConsoleCluster::everyViewReadsTheCluster()
             grabs.grab(id, uid, QDateTime::currentMSecsSinceEpoch());
     }
 
-    const ConsoleOptions options = ConsoleOptions::parse(
-            {QStringLiteral("lantern"), QStringLiteral("--redis"), seeds, QStringLiteral("--db"), db.redacted(), QStringLiteral("--prefix"), prefix});
-    QVERIFY(!options.sandbox);
-    ConsoleSession session(options);
+    QVERIFY(!options().sandbox);
+    ConsoleSession session(options());
     session.start();
     ui::MainWindow *window = session.window();
     QVERIFY(QTest::qWaitForWindowExposed(window));
@@ -104,15 +121,9 @@ void TestConsoleCluster::everyViewReadsTheCluster()
 
 void TestConsoleCluster::actionsWriteThroughTheCluster()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    const QString seeds = qEnvironmentVariable("LANTERN_TEST_REDIS_CLUSTER");
-    QVERIFY2(!seeds.isEmpty(), "LANTERN_TEST_REDIS_CLUSTER is not set: run the tests through scripts/test");
-    const DbUrl db = test::sqliteUrl();
-    test::resetTables(db);
-    const QString prefix = test::uniquePrefix();
-    const KeySchema keys(prefix);
-    RedisClient redis(RedisUrl::parse(seeds));
-    SqlConnection sql(db);
+    const KeySchema keys(m_prefix);
+    RedisClient redis(RedisUrl::parse(m_seeds));
+    SqlConnection sql(m_db);
     const QDate today(2025, 3, 20);
     const qint64 uid = 4242;
     CheckinService checkins(redis, keys, CheckinRules{});
@@ -126,10 +137,7 @@ void TestConsoleCluster::actionsWriteThroughTheCluster()
     draft.pools = 3;
     const qint64 id = campaigns.create(draft, QDateTime::currentMSecsSinceEpoch()).id;
 
-    const ConsoleOptions options = ConsoleOptions::parse({QStringLiteral("lantern"), QStringLiteral("--redis"), seeds, QStringLiteral("--db"),
-                                                          db.redacted(), QStringLiteral("--prefix"), prefix, QStringLiteral("--today"),
-                                                          today.toString(Qt::ISODate)});
-    ConsoleSession session(options);
+    ConsoleSession session(options({QStringLiteral("--today"), today.toString(Qt::ISODate)}));
     session.start();
     ui::MainWindow *window = session.window();
     QVERIFY(QTest::qWaitForWindowExposed(window));
