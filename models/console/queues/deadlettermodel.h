@@ -7,9 +7,9 @@
 namespace lantern {
 
 /** One page of a dead-letter list (at most DeadLetters::MaxPage entries), in the order it was
-    read in (newest first unless sorted): position in the list, what the entry is (a check-in or a payout task, or unreadable), why it was set
-    aside, after how many tries and when (its note; "not recorded" for entries set aside before
-    notes were kept), and when it was queued. RawRole gives the entry byte for byte, as
+    read in (newest first unless sorted): position in the list, what the entry is (a check-in
+    or a payout task, or unreadable), why it was set aside, after how many tries and when (its
+    note; "not recorded" for entries set aside before notes were kept), and when it was queued. RawRole gives the entry byte for byte, as
     retry/discard need it; ReadableRole whether a worker can read it (a retry can succeed). */
 class DeadLetterModel final : public QAbstractTableModel {
     Q_OBJECT
