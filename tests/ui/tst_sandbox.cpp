@@ -4,6 +4,7 @@
 #include "checkin/checkinservice.h"
 #include "checkin/checkinstore.h"
 #include "console/sandbox/sandbox.h"
+#include "console/sandbox/sandboxdirectory.h"
 #include "console/sandbox/sandboxredis.h"
 #include "console/sandbox/sandboxseeder.h"
 #include "envelope/campaignservice.h"
@@ -13,7 +14,10 @@
 #include "sql/sqlconnection.h"
 #include "testsuite.h"
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QSysInfo>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -37,6 +41,8 @@ private Q_SLOTS:
     void crowdRateIsRememberedBetweenRuns();
     void seedsRealHistoryAndStopsCleanly();
     void missingServerIsReportedPlainly();
+    void sandboxesSideBySideNeverTouchEachOther();
+    void foldersOfEndedSandboxesAreSwept();
 };
 
 void TestSandbox::initTestCase()
@@ -72,7 +78,8 @@ void TestSandbox::seedsRealHistoryAndStopsCleanly()
     QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().at(0).toString() + u' ' + failed.first().at(1).toString()));
 
     const Config &config = sandbox->config();
-    QCOMPARE(config.db.path, directory.path() + QStringLiteral("/sandbox.db"));
+    QVERIFY(sandbox->directory().startsWith(directory.path() + QStringLiteral("/run-")));
+    QCOMPARE(config.db.path, sandbox->directory() + QStringLiteral("/sandbox.db"));
     QCOMPARE(config.redis.host, QStringLiteral("127.0.0.1"));
     QCOMPARE(sandbox->summary().uids, SandboxSeeder::demoUids());
     QVERIFY(sandbox->summary().checkins > 300);
@@ -154,8 +161,10 @@ void TestSandbox::seedsRealHistoryAndStopsCleanly()
     QVERIFY(server);
     const qint64 pid = server->processId();
     QVERIFY(pid > 0);
+    const QString own = sandbox->directory();
     sandbox.reset();
     QVERIFY(!QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid)));
+    QVERIFY(!QFileInfo::exists(own));  // its folder went with it
 }
 
 void TestSandbox::missingServerIsReportedPlainly()
@@ -169,6 +178,107 @@ void TestSandbox::missingServerIsReportedPlainly()
     QVERIFY(failed.first().at(0).toString().contains(QStringLiteral("could not be started")));
     QVERIFY(!server.isReady());
     qunsetenv("LANTERN_REDIS_SERVER");
+}
+
+namespace {
+std::unique_ptr<Sandbox> startedSandbox(const QString &root)
+{
+    Config base;
+    base.todayOverride = Today;
+    auto sandbox = std::make_unique<Sandbox>(base, root);
+    QSignalSpy ready(sandbox.get(), &Sandbox::ready);
+    QSignalSpy failed(sandbox.get(), &Sandbox::failed);
+    sandbox->start();
+    if (!QTest::qWaitFor([&] { return !ready.isEmpty() || !failed.isEmpty(); }, StartTimeoutMs) || !failed.isEmpty())
+        return nullptr;
+    return sandbox;
+}
+
+qint64 auditRows(SqlConnection &sql)
+{
+    QSqlQuery rows = sql.exec(QStringLiteral("SELECT COUNT(*) FROM audit_log"), {});
+    return rows.next() ? rows.value(0).toLongLong() : -1;
+}
+} // namespace
+
+// Issue 24, point 1: a second sandbox (a screenshot run, another console) started while one runs
+// gets its own folder, database, server and worker; the first one's data stays as it was.
+void TestSandbox::sandboxesSideBySideNeverTouchEachOther()
+{
+    QTemporaryDir root;
+    QVERIFY(root.isValid());
+    const std::unique_ptr<Sandbox> first = startedSandbox(root.path());
+    QVERIFY(first);
+    SqlConnection firstSql(first->config().db);
+    RedisClient firstRedis(first->config().redis);
+    const KeySchema keys(first->config().keyPrefix, first->config().shards);
+    // The first console acts: a campaign of its own, audited, in its own database and Redis.
+    CampaignService campaigns(firstRedis, firstSql, keys);
+    CampaignDraft spec;
+    spec.name = QStringLiteral("only in the first sandbox");
+    spec.totalCents = 1000;
+    spec.count = 10;
+    const qint64 ownCampaign = campaigns.create(spec, QDateTime::currentMSecsSinceEpoch()).id;
+    const qint64 firstAudit = auditRows(firstSql);
+    QVERIFY(firstAudit > 0);
+    const QFileInfo firstFile(first->config().db.path);
+    const QDateTime firstCreated = firstFile.birthTime().isValid() ? firstFile.birthTime() : firstFile.metadataChangeTime();
+
+    const std::unique_ptr<Sandbox> second = startedSandbox(root.path());
+    QVERIFY(second);
+    QVERIFY(second->directory() != first->directory());
+    QVERIFY(second->config().db.path != first->config().db.path);
+    QVERIFY(second->config().redis.port != first->config().redis.port);
+
+    // The first one's file is the same file, with everything it held.
+    QVERIFY(QFileInfo::exists(first->config().db.path));
+    SqlConnection reopened(first->config().db);
+    QCOMPARE(auditRows(reopened), firstAudit);
+    QSqlQuery campaign = reopened.exec(QStringLiteral("SELECT name FROM campaign WHERE id = ?"), {ownCampaign});
+    QVERIFY(campaign.next());
+    QCOMPARE(campaign.value(0).toString(), spec.name);
+    const QFileInfo still(first->config().db.path);
+    QCOMPARE(still.birthTime().isValid() ? still.birthTime() : still.metadataChangeTime(), firstCreated);
+    // ... and the second sandbox has its own seeded data, without the first one's campaign.
+    SqlConnection secondSql(second->config().db);
+    QSqlQuery absent = secondSql.exec(QStringLiteral("SELECT COUNT(*) FROM campaign WHERE name = ?"), {spec.name});
+    QVERIFY(absent.next());
+    QCOMPARE(absent.value(0).toInt(), 0);
+    QCOMPARE(firstRedis.command({"PING"}).toBytes(), QByteArray("PONG"));
+
+    // Each worker beats into its own Redis only.
+    RedisClient secondRedis(second->config().redis);
+    QCOMPARE(secondRedis.command({"SCARD", keys.workerSet()}).toInteger(), firstRedis.command({"SCARD", keys.workerSet()}).toInteger());
+}
+
+// A console that was killed leaves its folder: the next sandbox removes it, never a live one's.
+void TestSandbox::foldersOfEndedSandboxesAreSwept()
+{
+    QTemporaryDir root;
+    QVERIFY(root.isValid());
+    // A folder whose lock names a process that no longer exists, as a killed console leaves it.
+    const QString dead = root.path() + QStringLiteral("/run-deadbeef");
+    QVERIFY(QDir().mkpath(dead));
+    {
+        QFile lock(dead + QStringLiteral(".lock"));
+        QVERIFY(lock.open(QIODevice::WriteOnly));
+        lock.write("999999999\nlantern\n" + QSysInfo::machineHostName().toUtf8() + '\n');
+    }
+    QString error;
+    const auto live = SandboxDirectory::claim(root.path(), &error);
+    QVERIFY2(live, qPrintable(error));
+    QCOMPARE(live->sweptCount(), 1);
+    QVERIFY(!QFileInfo::exists(dead));
+
+    // A live sandbox's folder is never taken.
+    QFile marker(live->path() + QStringLiteral("/sandbox.db"));
+    QVERIFY(marker.open(QIODevice::WriteOnly));
+    marker.close();
+    const auto other = SandboxDirectory::claim(root.path(), &error);
+    QVERIFY2(other, qPrintable(error));
+    QCOMPARE(other->sweptCount(), 0);
+    QVERIFY(other->path() != live->path());
+    QVERIFY(QFileInfo::exists(marker.fileName()));
 }
 
 LANTERN_TEST_SUITE(TestSandbox);

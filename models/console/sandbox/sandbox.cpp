@@ -1,5 +1,6 @@
 #include "sandbox.h"
 
+#include "console/sandbox/sandboxdirectory.h"
 #include "console/sandbox/sandboxredis.h"
 
 #include <QSettings>
@@ -13,11 +14,41 @@ namespace {
 const QString CrowdRateSetting = QStringLiteral("sandbox/crowdRate");
 } // namespace
 
-Sandbox::Sandbox(Config base, QString directory, QObject *parent)
-    : QObject(parent), m_config(std::move(base)), m_directory(std::move(directory)), m_redis(new SandboxRedis(m_directory, this))
+Sandbox::Sandbox(Config base, QString root, QObject *parent)
+    : QObject(parent), m_config(std::move(base)), m_root(std::move(root))
 {
-    m_config.db = DbUrl::parse(QStringLiteral("sqlite://") + m_directory + QStringLiteral("/sandbox.db"));
     m_crowdRate = std::clamp(QSettings().value(CrowdRateSetting, SandboxWorker::DefaultCrowdRate).toInt(), 0, SandboxWorker::MaxCrowdRate);
+}
+
+Sandbox::~Sandbox()
+{
+    // The worker uses the server: stop it first (it says goodbye to Redis on its way out).
+    m_worker.reset();
+    if (m_redis)
+        m_redis->stop();
+    m_directory.reset();  // the server is down: its folder can go
+}
+
+QString Sandbox::directory() const
+{
+    return m_directory ? m_directory->path() : QString();
+}
+
+QString Sandbox::defaultDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sandbox");
+}
+
+void Sandbox::start()
+{
+    QString error;
+    m_directory = SandboxDirectory::claim(m_root, &error);
+    if (!m_directory) {
+        Q_EMIT failed(error, {});
+        return;
+    }
+    m_config.db = DbUrl::parse(QStringLiteral("sqlite://") + m_directory->path() + QStringLiteral("/sandbox.db"));
+    m_redis = new SandboxRedis(m_directory->path(), this);
     connect(m_redis, &SandboxRedis::ready, this, [this](const RedisUrl &url) {
         m_config.redis = url;
         startWorker();
@@ -28,22 +59,6 @@ Sandbox::Sandbox(Config base, QString directory, QObject *parent)
         m_worker.reset();
         Q_EMIT failed(wasReady ? tr("The sandbox Redis stopped: %1").arg(message) : message, detail);
     });
-}
-
-Sandbox::~Sandbox()
-{
-    // The worker uses the server: stop it first (it says goodbye to Redis on its way out).
-    m_worker.reset();
-    m_redis->stop();
-}
-
-QString Sandbox::defaultDirectory()
-{
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sandbox");
-}
-
-void Sandbox::start()
-{
     Q_EMIT progress(tr("Starting a private Redis server…"));
     m_redis->start();
 }

@@ -11,19 +11,21 @@
 
 namespace lantern {
 
+class SandboxDirectory;
 class SandboxRedis;
 
 /** The console's embedded environment (DESIGN §2, `lantern --sandbox`): a private redis-server
-    child, an SQLite file in `directory`, demo data, and a worker on its own thread.
+    child, an SQLite file, demo data, and a worker on its own thread, all in a folder of its own
+    under `root` (SandboxDirectory), so sandboxes running side by side never touch each other.
     start() returns at once; progress() reports the steps, then ready() or failed().
-    Destroying it stops the worker thread, then the server. */
+    Destroying it stops the worker thread, then the server, then removes its folder. */
 class Sandbox final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(Sandbox)
 
 public:
     /** `base` supplies everything but the Redis and SQL URLs, which the sandbox sets. */
-    Sandbox(Config base, QString directory, QObject *parent = nullptr);
+    Sandbox(Config base, QString root, QObject *parent = nullptr);
     ~Sandbox() override;
 
     void start();
@@ -36,7 +38,10 @@ public:
     void setCrowdRate(int grabsPerSecond);
     int crowdRate() const { return m_crowdRate; }
 
-    /** Where the sandbox keeps its files: QStandardPaths::AppDataLocation + "/sandbox". */
+    /** This sandbox's own folder once start() claimed it (empty before). */
+    QString directory() const;
+
+    /** Where sandboxes keep their folders: QStandardPaths::AppDataLocation + "/sandbox". */
     static QString defaultDirectory();
 
 Q_SIGNALS:
@@ -52,8 +57,9 @@ private:
     void startWorker();
 
     Config m_config;
-    QString m_directory;
-    SandboxRedis *m_redis;
+    QString m_root;
+    std::unique_ptr<SandboxDirectory> m_directory;
+    SandboxRedis *m_redis = nullptr;
     std::unique_ptr<DedicatedThread<SandboxWorker>> m_worker;
     SeedSummary m_summary;
     bool m_ready = false;

@@ -11,8 +11,6 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QScopeGuard>
 #include <QTimer>
@@ -54,13 +52,6 @@ SandboxWorker::~SandboxWorker()
 void SandboxWorker::start()
 {
     try {
-        const QString path = m_config.db.path;
-        QDir().mkpath(QFileInfo(path).absolutePath());
-        // Redis starts empty each time, so the database must too, or SQL would hold rows that
-        // Redis never saw.
-        for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm"), QStringLiteral("-journal")})
-            QFile::remove(path + suffix);
-
         m_redis = std::make_unique<RedisClient>(m_config.redis);
         m_redis->ensureConnected();
         m_sql = std::make_unique<SqlConnection>(m_config.db);
@@ -83,6 +74,14 @@ void SandboxWorker::start()
     } catch (const std::exception &error) {
         Q_EMIT failed(tr("The sandbox could not be prepared."), QString::fromStdString(error.what()));
     }
+}
+
+EnvelopeDrainOptions SandboxWorker::drainOptions() const
+{
+    EnvelopeDrainOptions options;
+    // Beside the sandbox's database, never in the user's own error log.
+    options.errorLogPath = QFileInfo(m_config.db.path).absolutePath() + QStringLiteral("/errors.log");
+    return options;
 }
 
 void SandboxWorker::setCrowdRate(int grabsPerSecond)
@@ -122,7 +121,7 @@ void SandboxWorker::pass()
             }
         }
         if (!m_drain)
-            m_drain = std::make_unique<EnvelopeDrain>(*m_redis, *m_sql, m_keys, m_workerId, *m_gateway);
+            m_drain = std::make_unique<EnvelopeDrain>(*m_redis, *m_sql, m_keys, m_workerId, *m_gateway, drainOptions());
         m_drain->pass();
         m_timer->setInterval(PassIntervalMs);
         if (std::exchange(m_failing, false))

@@ -3,6 +3,7 @@
 #include "console/sandbox/sandboxcampaigns.h"
 #include "console/sandbox/sandboxseeder.h"
 #include "core/config.h"
+#include "envelope/envelopedrain.h"
 #include "payout/payoutdispatcher.h"
 #include "redis/keyschema.h"
 
@@ -14,7 +15,6 @@ class QTimer;
 
 namespace lantern {
 
-class EnvelopeDrain;
 class RedisClient;
 class SandboxCampaigns;
 class SimulatedPayoutGateway;
@@ -22,7 +22,7 @@ class SqlConnection;
 class WorkerHeartbeat;
 
 /** The sandbox's in-process worker, living on its own thread (DedicatedThread).
-    start() recreates the sandbox database, migrates it, seeds the demo history into Redis and
+    start() creates the sandbox database, migrates it, seeds the demo history into Redis and
     drains it into SQL so balances are real, then sets up the campaign demo (SandboxCampaigns);
     then a timer on this thread runs CheckinDrain::pass and EnvelopeDrain::pass over and over, as
     `lanternd work` would, with a heartbeat, while a simulated crowd grabs from the live campaign
@@ -33,7 +33,8 @@ class SandboxWorker final : public QObject {
     Q_DISABLE_COPY_MOVE(SandboxWorker)
 
 public:
-    /** `config.db` must be an SQLite URL: that file is deleted and recreated by start(). */
+    /** `config.db` must be an SQLite URL to a file in the sandbox's own, new folder
+        (SandboxDirectory): start() makes and migrates it; the error log goes beside it. */
     explicit SandboxWorker(Config config, QObject *parent = nullptr);
     ~SandboxWorker() override;
 
@@ -61,6 +62,7 @@ Q_SIGNALS:
 
 private:
     void pass();
+    EnvelopeDrainOptions drainOptions() const;
 
     Config m_config;
     KeySchema m_keys;
