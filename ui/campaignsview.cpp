@@ -466,10 +466,20 @@ void CampaignsView::onFailed(quint64 serial, const QString &message, const QStri
     finishScreenshot(false, message);
 }
 
-std::optional<CampaignStatus> CampaignsView::selectedStatus() const
+qint64 CampaignsView::visiblySelectedId() const
 {
     if (m_selectedId == 0)
-        return std::nullopt;
+        return 0;
+    const QModelIndexList rows = m_list->selectionModel()->selectedRows();
+    if (rows.size() != 1 || m_model->rowAt(rows.first().row()).campaign.id != m_selectedId)
+        return 0;
+    return m_selectedId;
+}
+
+std::optional<CampaignStatus> CampaignsView::selectedStatus() const
+{
+    if (visiblySelectedId() == 0)
+        return std::nullopt;  // an action only ever applies to the row the operator sees selected
     // The newest word on it: the live view when it shows this campaign, else the list.
     if (m_detail->campaignId() == m_selectedId)
         return m_detail->status();
@@ -486,10 +496,15 @@ void CampaignsView::updateActions()
     const bool readOnly = isReadOnly();
     // No operator set yet disables nothing: the first change asks for the name.
     WriteAction::setEnabled(m_newButton, m_service && m_previewer && !m_actionOut, readOnly);
-    WriteAction::setEnabled(m_launchButton, ready && status == CampaignStatus::Draft, readOnly);
-    WriteAction::setEnabled(m_pauseButton, ready && status == CampaignStatus::Live, readOnly);
-    WriteAction::setEnabled(m_resumeButton, ready && status == CampaignStatus::Paused, readOnly);
-    WriteAction::setEnabled(m_closeButton, ready && status && *status != CampaignStatus::Closed, readOnly);
+    // Shown (the live view still follows it) but hidden from the list by a search or a page:
+    // nothing acts on it until it is selected again.
+    const QString hidden = m_selectedId != 0 && !status
+                               ? tr("Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.").arg(m_selectedId)
+                               : QString();
+    WriteAction::setEnabled(m_launchButton, ready && status == CampaignStatus::Draft, readOnly, hidden);
+    WriteAction::setEnabled(m_pauseButton, ready && status == CampaignStatus::Live, readOnly, hidden);
+    WriteAction::setEnabled(m_resumeButton, ready && status == CampaignStatus::Paused, readOnly, hidden);
+    WriteAction::setEnabled(m_closeButton, ready && status && *status != CampaignStatus::Closed, readOnly, hidden);
     m_refreshButton->setEnabled(m_service != nullptr);
     const QString who = operatorIdentity()->isSet() ? tr("Audited as %1.").arg(operatorName())
                                                      : tr("You are asked for your name first: every change is audited under it.");
@@ -549,8 +564,8 @@ void CampaignsView::runAction(CampaignAction action)
     m_dialogOpen = true;
     const bool confirmed = m_confirm(this, ask);
     m_dialogOpen = false;
-    if (!confirmed || id != m_selectedId || m_actionOut)
-        return;
+    if (!confirmed || id != visiblySelectedId() || m_actionOut)
+        return;  // the selection moved, or the list lost the row, while the operator was asked
     m_actionOut = ++m_serial;
     updateBusy();
     updateActions();

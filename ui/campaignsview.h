@@ -117,6 +117,8 @@ private:
     void updateActions();
     void updateBusy();
     void finishScreenshot(bool ok, const QString &message = {});
+    /** The campaign selected in the list as it is shown: 0 when a search or a page hides it. */
+    qint64 visiblySelectedId() const;
     std::optional<CampaignStatus> selectedStatus() const;
 
     std::unique_ptr<DedicatedThread<CampaignConsoleService>> m_serviceThread;

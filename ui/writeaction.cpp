@@ -12,14 +12,16 @@ constexpr const char *OwnToolTip = "lanternOwnToolTip";
 
 } // namespace
 
-void WriteAction::setEnabled(QAbstractButton *button, bool enabled, bool readOnly)
+void WriteAction::setEnabled(QAbstractButton *button, bool enabled, bool readOnly, const QString &whyNot)
 {
     button->setEnabled(enabled && !readOnly);
+    const QString reason = readOnly ? readOnlyReason() : (enabled ? QString() : whyNot);
     const QVariant own = button->property(OwnToolTip);
-    if (readOnly && !own.isValid()) {
-        button->setProperty(OwnToolTip, button->toolTip());
-        button->setToolTip(readOnlyReason());
-    } else if (!readOnly && own.isValid()) {
+    if (!reason.isEmpty()) {
+        if (!own.isValid())
+            button->setProperty(OwnToolTip, button->toolTip());
+        button->setToolTip(reason);
+    } else if (own.isValid()) {
         button->setToolTip(own.toString());
         button->setProperty(OwnToolTip, QVariant());
     }

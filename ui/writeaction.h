@@ -14,8 +14,9 @@ class WriteAction final {
 
 public:
     /** Enables `button` when `enabled` and the connection may write. While read-only its own
-        tooltip is kept aside and the reason shown instead; it comes back when writes do. */
-    static void setEnabled(QAbstractButton *button, bool enabled, bool readOnly);
+        tooltip is kept aside and the reason shown instead; likewise `whyNot` while it is
+        disabled for another reason (nothing visibly selected). The own one comes back after. */
+    static void setEnabled(QAbstractButton *button, bool enabled, bool readOnly, const QString &whyNot = {});
     /** The tooltip a write action has on a read-only connection. */
     static QString readOnlyReason();
 };

@@ -83,6 +83,7 @@ private Q_SLOTS:
     void refreshNeverStacksRequests();
     void missingCampaignIsExplained();
     void searchAndSortRunOnTheServer();
+    void actionsNeverApplyToAHiddenSelection();
     void subPoolsAreSummed();
 
 private:
@@ -590,6 +591,66 @@ void TestCampaignsView::searchAndSortRunOnTheServer()
         m_view->search(QString());
         header->setSortIndicator(CampaignListModel::Id, Qt::DescendingOrder);
     }));
+}
+
+// Issue 24, point 2: select #A, search for B (only B listed): the live view may still follow A,
+// but no button acts on it, and an action asked for anyway asks nothing and changes nothing.
+void TestCampaignsView::actionsNeverApplyToAHiddenSelection()
+{
+    CampaignService campaigns(*m_redis, *m_sql, *m_keys);
+    CampaignDraft draft;
+    draft.totalCents = 1000;
+    draft.count = 10;
+    draft.name = QStringLiteral("hidden-selection spring");
+    const qint64 hidden = campaigns.create(draft, QDateTime::currentMSecsSinceEpoch()).id;
+    draft.name = QStringLiteral("hidden-selection riddle");
+    const qint64 shownId = campaigns.create(draft, QDateTime::currentMSecsSinceEpoch()).id;
+    const auto listed = [this](const QString &text) {
+        QSignalSpy shown(m_view.get(), &CampaignsView::pageShown);
+        m_view->search(text);
+        return shown.wait(AnswerTimeoutMs);
+    };
+    auto *launch = m_view->findChild<QPushButton *>(QStringLiteral("launchButton"));
+    auto *close = m_view->findChild<QPushButton *>(QStringLiteral("closeButton"));
+    QVERIFY(launch && close);
+    m_view->setConfirmation([this](QWidget *, const CampaignConfirmation &ask) {
+        m_confirmations << ask.title;
+        return m_confirmAnswer;
+    });
+
+    QVERIFY(listed(QStringLiteral("hidden-selection")));
+    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
+    m_view->selectCampaign(hidden);
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QVERIFY(launch->isEnabled() && close->isEnabled());
+
+    QVERIFY(listed(QStringLiteral("riddle")));
+    QCOMPARE(m_view->listModel()->rowCount(), 1);
+    QCOMPARE(m_view->listModel()->rowAt(0).campaign.id, shownId);
+    QVERIFY(m_view->listView()->selectionModel()->selectedRows().isEmpty());
+    QVERIFY(!launch->isEnabled());
+    QVERIFY(!close->isEnabled());
+    QVERIFY2(close->toolTip().contains(QStringLiteral("#%1").arg(hidden)), qPrintable(close->toolTip()));
+
+    // Asked for anyway (a shortcut, a menu): nothing is asked, nothing is sent, nothing changes.
+    const QList<QStringList> auditBefore = auditRows();
+    m_view->closeSelected();
+    m_view->launchSelected();
+    QVERIFY(m_confirmations.isEmpty());
+    QVERIFY(!m_view->isBusy());
+    QCOMPARE(auditRows(), auditBefore);
+    QCOMPARE(campaigns.show(hidden).campaign.status, CampaignStatus::Draft);
+
+    // Selecting the row that is listed acts on that one.
+    m_view->listView()->selectRow(0);
+    QTRY_VERIFY_WITH_TIMEOUT(launch->isEnabled(), AnswerTimeoutMs);
+    QVERIFY(!close->toolTip().contains(QStringLiteral("#%1").arg(hidden)));
+    m_confirmAnswer = false;
+    m_view->launchSelected();
+    QCOMPARE(m_confirmations.size(), 1);
+    QVERIFY2(m_confirmations.first().contains(QStringLiteral("#%1").arg(shownId)), qPrintable(m_confirmations.first()));
+
+    QVERIFY(listed(QString()));
 }
 
 void TestCampaignsView::subPoolsAreSummed()
