@@ -422,6 +422,8 @@ void DeadLetterPanel::confirm(bool retry, bool wholeList)
         text = wholeList ? tr("Put all %n entry(s) of “%1” back on its queue?", nullptr, n).arg(name)
                          : tr("Put %n selected entry(s) of “%1” back on its queue?", nullptr, n).arg(name);
         text += QLatin1Char(' ') + tr("Workers will process them again; a payout keeps its idempotency key, so nothing is paid twice.");
+        if (wholeList)
+            text += QLatin1Char(' ') + tr("Entries a worker cannot read stay in the list, to be edited or discarded.");
         action = wholeList ? tr("Retry all") : tr("Retry");
     } else {
         title = tr("Discard dead letters");
@@ -433,7 +435,8 @@ void DeadLetterPanel::confirm(bool retry, bool wholeList)
     OperatorIdentity *identity = ConsoleView::operatorOf(this);
     if (!identity || !identity->ensure(this))
         return;
-    auto *dialog = new QueueConfirmDialog(title, text, action, identity->name(), this);
+    auto *dialog = new QueueConfirmDialog(title, text, action, identity->name(), this,
+                                          retry ? QueueConfirmDialog::Kind::Reversible : QueueConfirmDialog::Kind::Destructive);
     dialog->setObjectName(QStringLiteral("confirmDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, retry, wholeList, list, entries, n] {

@@ -11,7 +11,7 @@
 namespace lantern::ui {
 
 QueueConfirmDialog::QueueConfirmDialog(const QString &title, const QString &text, const QString &actionText, const QString &operatorName,
-                                       QWidget *parent)
+                                       QWidget *parent, Kind kind)
     : QDialog(parent), m_operator(operatorName.trimmed())
 {
     setWindowTitle(title);
@@ -22,8 +22,16 @@ QueueConfirmDialog::QueueConfirmDialog(const QString &title, const QString &text
     OperatorIdentity::addRowTo(form, m_operator, this);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     m_action = buttons->addButton(actionText, QDialogButtonBox::AcceptRole);
-    m_action->setDefault(true);
+    m_cancel = buttons->button(QDialogButtonBox::Cancel);
     m_action->setEnabled(!m_operator.isEmpty());
+    if (kind == Kind::Destructive) {
+        // Going ahead takes a click, or Tab to it and Space: never a reflex Enter.
+        m_action->setAutoDefault(false);
+        m_cancel->setDefault(true);
+        m_cancel->setFocus();
+    } else {
+        m_action->setDefault(true);
+    }
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);

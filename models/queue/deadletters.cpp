@@ -174,12 +174,14 @@ void DeadLetters::readNotes(const DeadLetterList &target, DeadLetterPage &page)
         page.notes << DeadLetterNote();
 }
 
-QByteArrayList DeadLetters::oldest(const QString &name, int count)
+QByteArrayList DeadLetters::oldest(const QString &name, int count, qint64 skip)
 {
     const DeadLetterList target = list(name);
     count = std::clamp(count, 1, MaxPage);
+    skip = std::max<qint64>(skip, 0);
     QByteArrayList entries;
-    for (const RedisValue &entry : m_redis.command({QByteArrayLiteral("LRANGE"), target.key, QByteArray::number(-count), QByteArrayLiteral("-1")}).elements)
+    for (const RedisValue &entry :
+         m_redis.command({QByteArrayLiteral("LRANGE"), target.key, QByteArray::number(-(skip + count)), QByteArray::number(-(skip + 1))}).elements)
         entries << entry.toBytes();
     std::reverse(entries.begin(), entries.end());
     return entries;

@@ -67,8 +67,9 @@ public:
         notes in a second), for a caller that sorts it; none when it holds more than `maxDepth`
         entries. */
     std::optional<DeadLetterPage> whole(const QString &name, qint64 maxDepth = SortableDepth);
-    /** The `count` (at most MaxPage) oldest entries, oldest first: what a bulk action takes next. */
-    QByteArrayList oldest(const QString &name, int count);
+    /** The `count` (at most MaxPage) oldest entries after the `skip` oldest, oldest first: what a
+        bulk action takes next (it skips what it chose to leave in the list). */
+    QByteArrayList oldest(const QString &name, int count, qint64 skip = 0);
     /** Retries or discards exactly these entries; per entry whether it was there (and acted on). */
     QList<bool> apply(DeadLetterAction action, const QString &name, const QByteArrayList &entries);
 

@@ -99,6 +99,10 @@ private Q_SLOTS:
     void readOnlyDisablesRetryAndDiscard();
     void headerClickSortsTheWholeList_data() { dialects(); }
     void headerClickSortsTheWholeList();
+    void enterNeverDiscards_data() { dialects(); }
+    void enterNeverDiscards();
+    void retryAllLeavesWhatNoWorkerCanRead_data() { dialects(); }
+    void retryAllLeavesWhatNoWorkerCanRead();
 
 private:
     void dialects();
@@ -393,9 +397,10 @@ void TestQueuesView::bulkJobStopsWhenCancelled()
     QCOMPARE(progress.first().at(1).toLongLong(), QueueService::BatchSize);
     QCOMPARE(progress.first().at(2).toLongLong(), before);
     QCOMPARE(finished.first().at(1).toBool(), true);  // cancelled
-    QCOMPARE(m_redis->command({"LLEN", m_keys->campaignDeadLetter(Campaign)}).toInteger(), before - QueueService::BatchSize);
-    QCOMPARE(m_redis->command({"LLEN", m_keys->campaignTasks(Campaign)}).toInteger(), 3 + QueueService::BatchSize);
-    QCOMPARE(auditRows(QStringLiteral("deadletter.retry"), QStringLiteral("carol")), QueueService::BatchSize);
+    // The first batch, the oldest entries, holds the fixture's unreadable "{broken": it stays.
+    QCOMPARE(m_redis->command({"LLEN", m_keys->campaignDeadLetter(Campaign)}).toInteger(), before - QueueService::BatchSize + 1);
+    QCOMPARE(m_redis->command({"LLEN", m_keys->campaignTasks(Campaign)}).toInteger(), 3 + QueueService::BatchSize - 1);
+    QCOMPARE(auditRows(QStringLiteral("deadletter.retry"), QStringLiteral("carol")), QueueService::BatchSize - 1);
 }
 
 void TestQueuesView::linksOpenWhatTheyName()
@@ -430,6 +435,72 @@ void TestQueuesView::linksOpenWhatTheyName()
     QVERIFY2(summary->text().contains(QStringLiteral("<a href=\"dead-letters\"")), qPrintable(summary->text()));
     Q_EMIT summary->linkActivated(QStringLiteral("dead-letters"));
     QTRY_COMPARE_WITH_TIMEOUT(panel->currentList(), QStringLiteral("checkin:2"), AnswerTimeoutMs);
+}
+
+// Issue 24, point 3: Discard removes for good, so Enter in its confirmation cancels (as Launch
+// and Close do); Retry can be undone, so Enter goes ahead there.
+void TestQueuesView::enterNeverDiscards()
+{
+    DeadLetterPanel *panel = m_view->deadLetters();
+    const QByteArrayList before = range(m_keys->campaignDeadLetter(Campaign));
+    QVERIFY(m_view->operatorIdentity()->setName(QStringLiteral("erin")));
+    for (const char *button : {"discardButton", "discardAllButton"}) {
+        panel->table()->selectRow(0);
+        QTest::mouseClick(panel->findChild<QPushButton *>(QLatin1String(button)), Qt::LeftButton);
+        QueueConfirmDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = m_view->findChild<QueueConfirmDialog *>(QStringLiteral("confirmDialog"))) != nullptr && dialog->isVisible());
+        QVERIFY2(dialog->cancelButton()->isDefault(), button);
+        QVERIFY(!dialog->actionButton()->isDefault());
+        QTest::keyClick(dialog, Qt::Key_Return);
+        QTRY_VERIFY(!m_view->findChild<QueueConfirmDialog *>(QStringLiteral("confirmDialog")));  // cancelled, closed and deleted
+    }
+    QVERIFY(!panel->isJobRunning());
+    QCOMPARE(range(m_keys->campaignDeadLetter(Campaign)), before);
+    QCOMPARE(auditRows(QStringLiteral("deadletter.discard"), QStringLiteral("erin")), 0);
+
+    // Retry, which a worker undoes by failing again, still goes ahead on Enter.
+    panel->table()->selectRow(1);
+    QVERIFY(panel->retryButton()->isEnabled());
+    QSignalSpy done(panel, &DeadLetterPanel::jobDone);
+    QTest::mouseClick(panel->retryButton(), Qt::LeftButton);
+    QueueConfirmDialog *retry = nullptr;
+    QTRY_VERIFY((retry = m_view->findChild<QueueConfirmDialog *>(QStringLiteral("confirmDialog"))) != nullptr && retry->isVisible());
+    QVERIFY(retry->actionButton()->isDefault());
+    QTest::keyClick(retry, Qt::Key_Return);
+    QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), AnswerTimeoutMs);
+    QCOMPARE(auditRows(QStringLiteral("deadletter.retry"), QStringLiteral("erin")), 1);
+}
+
+// Issue 24, point 3: Retry all puts back what a worker can read and leaves, and says, what it
+// cannot: sent back, it would return at once with its note (its history) lost. Batches run past
+// the entries it leaves behind.
+void TestQueuesView::retryAllLeavesWhatNoWorkerCanRead()
+{
+    QueueService service(m_config);
+    const QByteArray list = m_keys->campaignDeadLetter(Campaign);
+    for (qint64 seq = 200; seq < 200 + 2 * QueueService::BatchSize + 30; ++seq) {
+        const QByteArray entry = seq % 37 == 0 ? QByteArray("{unreadable ") + QByteArray::number(seq) : task(seq, m_nowMs);
+        m_redis->command({"LPUSH", list, entry});
+    }
+    QByteArrayList unreadable;
+    qint64 readable = 0;
+    for (const QByteArray &entry : range(list)) {
+        if (DeadLetters::isReadable(QStringLiteral("payout:4"), entry))
+            ++readable;
+        else
+            unreadable << entry;
+    }
+    QVERIFY(unreadable.size() > 5);
+    const qint64 queuedBefore = m_redis->command({"LLEN", m_keys->campaignTasks(Campaign)}).toInteger();
+    QSignalSpy finished(&service, &QueueService::jobFinished);
+    service.runDeadLetterJob(8, true, QStringLiteral("payout:4"), {}, true, QStringLiteral("carol"));
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), AnswerTimeoutMs);
+    QCOMPARE(finished.first().at(1).toBool(), false);  // ran to the end
+    QCOMPARE(range(list), unreadable);                 // exactly those stay, in their order
+    QCOMPARE(m_redis->command({"LLEN", m_keys->campaignTasks(Campaign)}).toInteger(), queuedBefore + readable);
+    QCOMPARE(auditRows(QStringLiteral("deadletter.retry"), QStringLiteral("carol")), readable);
+    const QString summary = finished.first().at(2).toString();
+    QVERIFY2(summary.contains(QStringLiteral("%1 unreadable entr").arg(unreadable.size())), qPrintable(summary));
 }
 
 void TestQueuesView::readOnlyDisablesRetryAndDiscard()

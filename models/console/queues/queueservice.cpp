@@ -64,8 +64,9 @@ void QueueService::runDeadLetterJob(quint64 job, bool retry, const QString &list
     struct State {
         QByteArrayList pending;  // chosen entries not yet sent
         qint64 total = 0;
-        qint64 done = 0;         // entries sent
+        qint64 done = 0;         // entries looked at
         qint64 acted = 0;        // entries that were there and moved
+        qint64 unreadable = 0;   // left in the list: a retry never sends back what no worker can read
         bool started = false;
     };
     auto state = std::make_shared<State>();
@@ -84,24 +85,34 @@ void QueueService::runDeadLetterJob(quint64 job, bool retry, const QString &list
         QByteArrayList batch;
         if (wholeList) {
             const qint64 left = state->total - state->done;
+            // The unreadable entries it left stay at the oldest end: the next batch starts after them.
             if (left > 0)
-                batch = deadLetters.oldest(list, int(std::min<qint64>(left, BatchSize)));
+                batch = deadLetters.oldest(list, int(std::min<qint64>(left, BatchSize)), state->unreadable);
         } else {
             batch = state->pending.mid(0, BatchSize);
             state->pending.remove(0, batch.size());
         }
-        if (!batch.isEmpty()) {
-            state->acted += applyDeadLettersAudited(deadLetters, sql(), action, list, batch, actor, QStringLiteral("console"), nowMs());
-            state->done += batch.size();
+        const qsizetype taken = batch.size();
+        state->done += taken;
+        if (action == DeadLetterAction::Retry) {
+            const qsizetype before = batch.size();
+            batch.removeIf([&list](const QByteArray &entry) { return !DeadLetters::isReadable(list, entry); });
+            state->unreadable += before - batch.size();
         }
-        const bool finished = batch.isEmpty() || state->done >= state->total;
+        if (!batch.isEmpty())
+            state->acted += applyDeadLettersAudited(deadLetters, sql(), action, list, batch, actor, QStringLiteral("console"), nowMs());
+        const bool finished = taken == 0 || state->done >= state->total;
         return {std::min(state->done, state->total), state->total, finished};
     };
     auto summary = [state, retry, list](bool cancelled) {
         const int acted = int(state->acted);
-        const int skipped = int(state->done - state->acted);
+        const int unreadable = int(state->unreadable);
+        const int skipped = int(state->done - state->acted - state->unreadable);
         QString words = retry ? tr("%n entry(s) of %1 put back on the queue.", nullptr, acted).arg(list)
                               : tr("%n entry(s) of %1 discarded.", nullptr, acted).arg(list);
+        if (unreadable > 0)
+            words += QLatin1Char(' ')
+                     + tr("%n unreadable entry(s) left in the list: a worker could not read them. Edit or discard them.", nullptr, unreadable);
         if (skipped > 0)
             words += QLatin1Char(' ') + tr("%n were no longer there (taken meanwhile).", nullptr, skipped);
         if (cancelled)
