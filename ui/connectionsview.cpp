@@ -9,7 +9,9 @@
 #include "messagebanner.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QHBoxLayout>
+#include <QHostAddress>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QListView>
@@ -53,6 +55,7 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
       m_testButton(new QPushButton(tr("Test connection"), this)),
       m_saveButton(new QPushButton(tr("Save"), this)),
       m_useButton(new QPushButton(tr("Use this profile"), this)),
+      m_sandboxButton(new QPushButton(tr("Back to the sandbox…"), this)),
       m_busy(new QProgressBar(this)),
       m_result(new QLabel(this))
 {
@@ -118,6 +121,11 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
     actions->addStretch();
     actions->addWidget(m_saveButton);
     actions->addWidget(m_useButton);
+    m_sandboxButton->setObjectName(QStringLiteral("sandboxButton"));
+    m_sandboxButton->setToolTip(tr("Leave these servers for a fresh sandbox: a private Redis and an SQLite file with demo data"));
+    m_sandboxButton->setVisible(false);
+    actions->addWidget(m_sandboxButton);
+    connect(m_sandboxButton, &QPushButton::clicked, this, &ConnectionsView::returnToSandbox);
     connect(m_testButton, &QPushButton::clicked, this, &ConnectionsView::testConnection);
     connect(m_saveButton, &QPushButton::clicked, this, &ConnectionsView::saveProfile);
     connect(m_useButton, &QPushButton::clicked, this, &ConnectionsView::useProfile);
@@ -264,9 +272,11 @@ void ConnectionsView::newProfile()
         m_list->setCurrentIndex({});
     }
     m_fetching.clear();
-    fillForm(ConnectionProfile::fromConfig(QString(), m_attached ? m_active : Config()));
-    // The passwords in use, so that saving the session as a profile keeps working.
-    m_form->showPasswords(m_attached ? ProfileSecret{m_active.redis.password, m_active.db.password} : ProfileSecret{});
+    // Pre-filled from the servers in use, so that saving the session as a profile keeps working;
+    // never from the sandbox's, which end with it.
+    const bool fromSession = m_attached && !m_sandboxSession;
+    fillForm(ConnectionProfile::fromConfig(QString(), fromSession ? m_active : Config()));
+    m_form->showPasswords(fromSession ? ProfileSecret{m_active.redis.password, m_active.db.password} : ProfileSecret{});
     m_form->focusName();
     updateButtons();
 }
@@ -355,6 +365,13 @@ bool ConnectionsView::useProfile()
     const std::optional<Config> config = formConfig();
     if (!config)
         return false;
+    if (pointsAtSandbox(*config)) {
+        m_banner->showMessage(MessageBanner::Kind::Error,
+                              tr("“%1” points at this console's sandbox (Redis %2), which stops when the console leaves it: the session "
+                                 "would land on a server that is gone. Choose a profile of other servers; the console stays on the sandbox.")
+                                      .arg(profile.name, m_active.redis.redacted()));
+        return false;
+    }
     // The servers first: a profile that cannot serve must not replace a session that can.
     m_switchTarget = config;
     m_switchWaiting = ++m_serial;
@@ -362,6 +379,46 @@ bool ConnectionsView::useProfile()
     m_banner->showMessage(MessageBanner::Kind::Information, tr("Testing the servers of “%1” before switching…").arg(profile.name));
     updateButtons();
     Q_EMIT checkRequested(m_switchWaiting, *config);
+    return true;
+}
+
+void ConnectionsView::setSandboxSession(bool sandbox)
+{
+    m_sandboxSession = sandbox;
+    updateButtons();
+}
+
+namespace {
+bool isLoopback(const QString &host)
+{
+    return host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0 || QHostAddress(host).isLoopback();
+}
+} // namespace
+
+bool ConnectionsView::pointsAtSandbox(const Config &config) const
+{
+    if (!m_sandboxSession || !m_attached)
+        return false;
+    const RedisUrl &own = m_active.redis;
+    const bool sameHost = config.redis.host == own.host || (isLoopback(config.redis.host) && isLoopback(own.host));
+    const bool sameRedis = config.redis.port == own.port && sameHost && own.port != 0;
+    const bool sameFile = config.db.dialect == DbUrl::Dialect::Sqlite && m_active.db.dialect == DbUrl::Dialect::Sqlite
+                          && QFileInfo(config.db.path).absoluteFilePath() == QFileInfo(m_active.db.path).absoluteFilePath();
+    return sameRedis || sameFile;
+}
+
+bool ConnectionsView::returnToSandbox()
+{
+    if (m_sandboxSession || !m_attached || m_switchWaiting != 0)
+        return false;
+    const QString text = tr("Every view reconnects to a fresh sandbox: a private Redis server and an SQLite file with demo data, "
+                            "on this computer. The console leaves %1.")
+                                 .arg(sessionName());
+    if (!m_confirmSwitch(this, tr("Switch the console to the sandbox?"), text)) {
+        m_banner->showMessage(MessageBanner::Kind::Information, tr("Still on %1: nothing was switched.").arg(sessionName()));
+        return false;
+    }
+    Q_EMIT sandboxRequested();
     return true;
 }
 
@@ -450,6 +507,8 @@ void ConnectionsView::updateButtons()
     const bool fetching = !m_fetching.isEmpty();
     m_testButton->setEnabled(m_tester && !fetching && m_testWaiting == 0 && m_switchWaiting == 0);
     m_useButton->setEnabled(m_attached && !fetching && m_switchWaiting == 0);
+    m_sandboxButton->setVisible(m_attached && !m_sandboxSession);
+    m_sandboxButton->setEnabled(m_switchWaiting == 0);
     m_saveButton->setEnabled(!fetching);
     m_deleteButton->setEnabled(m_model->rowOf(m_form->name()) >= 0 && m_list->currentIndex().isValid());
     m_busy->setVisible(m_testWaiting != 0 || m_switchWaiting != 0);

@@ -60,7 +60,12 @@ public:
     /** The session now runs on `config` (after a profileActivated, once reconnected). */
     void showActive(const Config &config);
     /** Whether the session runs on the embedded sandbox, which a switch stops. */
-    void setSandboxSession(bool sandbox) { m_sandboxSession = sandbox; }
+    void setSandboxSession(bool sandbox);
+    /** Whether `config` reaches this console's own sandbox (its private Redis or its SQLite
+        file): a switch there would stop the very servers it switches to. */
+    bool pointsAtSandbox(const Config &config) const;
+    /** Asks, then emits sandboxRequested(): back to a fresh sandbox from a profile's servers. */
+    bool returnToSandbox();
     void setSwitchConfirmation(SwitchConfirmation confirmation) { m_confirmSwitch = std::move(confirmation); }
     /** Reads the profiles from disk again. */
     void reloadProfiles();
@@ -99,6 +104,7 @@ public:
     QLineEdit *dbPasswordField() const;
     QCheckBox *readOnlyBox() const;
     QPushButton *testButton() const { return m_testButton; }
+    QPushButton *sandboxButton() const { return m_sandboxButton; }
 
 Q_SIGNALS:
     /** A request for the tester; connected queued by attachBackend(). */
@@ -106,6 +112,8 @@ Q_SIGNALS:
     /** "Use this profile": reconnect the session to `config` (passwords included, in memory).
         Connected by the session; the view shows it as in use at once. */
     void profileActivated(const lantern::Config &config);
+    /** The operator chose to leave the servers in use for a fresh sandbox, and confirmed. */
+    void sandboxRequested();
     /** Round trips of the connection in use, in ms, measured by a probe sent at `sentAt`;
         negative for a server that failed, with what follows "Redis" in the status bar then
         ("down", "is loading"; empty when it answered). */
@@ -166,6 +174,7 @@ private:
     QPushButton *m_testButton;
     QPushButton *m_saveButton;
     QPushButton *m_useButton;
+    QPushButton *m_sandboxButton;
     QProgressBar *m_busy;
     QLabel *m_result;
 };

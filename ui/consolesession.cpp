@@ -20,7 +20,11 @@
 namespace lantern::ui {
 
 ConsoleSession::ConsoleSession(ConsoleOptions options, QObject *parent)
-    : QObject(parent), m_options(std::move(options)), m_config(Config::resolve(m_options.settings)), m_operator(new OperatorIdentity(this))
+    : QObject(parent),
+      m_options(std::move(options)),
+      m_launchConfig(Config::resolve(m_options.settings)),
+      m_config(m_launchConfig),
+      m_operator(new OperatorIdentity(this))
 {
     m_window = std::make_unique<MainWindow>(m_config.checkin, m_operator);
     wireWindow();
@@ -51,8 +55,15 @@ void ConsoleSession::start()
         attachBackend(m_config);
         return;
     }
+    startSandbox();
+}
+
+void ConsoleSession::startSandbox()
+{
+    UsersView *view = m_window->usersView();
     const QString directory = m_options.sandboxDirectory.isEmpty() ? Sandbox::defaultDirectory() : m_options.sandboxDirectory;
-    m_sandbox = std::make_unique<Sandbox>(m_config, directory);
+    // The command line's settings, never a profile's (its key prefix, its read-only flag).
+    m_sandbox = std::make_unique<Sandbox>(m_launchConfig, directory);
     m_window->setCrowdRate(m_sandbox->crowdRate());  // the rate chosen in an earlier run
     connect(m_sandbox.get(), &Sandbox::progress, view, &UsersView::showStarting);
     connect(m_sandbox.get(), &Sandbox::ready, this, [this] {
@@ -86,6 +97,7 @@ void ConsoleSession::wireWindow()
 {
     auto *connections = qobject_cast<ConnectionsView *>(m_window->view(QStringLiteral("connections")));
     connect(connections, &ConnectionsView::profileActivated, this, &ConsoleSession::switchTo, Qt::QueuedConnection);
+    connect(connections, &ConnectionsView::sandboxRequested, this, &ConsoleSession::switchToSandbox, Qt::QueuedConnection);
     connect(m_window.get(), &MainWindow::languageChosen, this, &ConsoleSession::switchLanguage, Qt::QueuedConnection);
     connect(m_window.get(), &MainWindow::themeChosen, this, &ConsoleSession::switchTheme, Qt::QueuedConnection);
     connect(m_window.get(), &MainWindow::crowdRateChosen, this, [this](int rate) {
@@ -118,6 +130,18 @@ void ConsoleSession::switchTo(const Config &config)
     m_config = config;
     attachBackend(m_config);
     qobject_cast<ConnectionsView *>(m_window->view(view))->showActive(m_config);
+}
+
+void ConsoleSession::switchToSandbox()
+{
+    // As a profile switch: the old window's service threads end with it; then a fresh sandbox.
+    const QString view = QStringLiteral("connections");
+    rebuildWindow(m_config, view);
+    m_sandbox.reset();
+    m_options.sandbox = true;
+    m_options.uid.clear();
+    m_config = m_launchConfig;
+    startSandbox();
 }
 
 void ConsoleSession::switchLanguage(const QString &language)

@@ -42,6 +42,9 @@ private:
     void attachBackend(const Config &config);
     /** A connection profile was applied: a new window on `config`; the sandbox, if any, stops. */
     void switchTo(const Config &config);
+    /** Back from a profile's servers to a fresh sandbox (a new folder, server and worker). */
+    void switchToSandbox();
+    void startSandbox();
     /** Another interface language: translators swapped, the window rebuilt on the same backend. */
     void switchLanguage(const QString &language);
     /** Another theme: the palette swapped, the window rebuilt (every colour chosen again). */
@@ -53,6 +56,7 @@ private:
     void wireWindow();
 
     ConsoleOptions m_options;
+    const Config m_launchConfig;  // from the command line: what a sandbox is built on
     Config m_config;
     std::unique_ptr<Sandbox> m_sandbox;
     OperatorIdentity *m_operator;  // one per session: it outlives the windows of a language or profile switch

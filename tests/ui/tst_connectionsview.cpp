@@ -76,6 +76,9 @@ private Q_SLOTS:
     void switchTestsTheProfileFirst_data();
     void switchTestsTheProfileFirst();
     void latencyOfTheConnectionInUse();
+    void noSwitchOntoTheSandboxsOwnServers_data();
+    void noSwitchOntoTheSandboxsOwnServers();
+    void backToTheSandbox();
 
 private:
     /** A view on a fresh profile directory, attached to `m_session`. */
@@ -387,6 +390,13 @@ void TestConnectionsView::switchTestsTheProfileFirst()
     QFETCH(QString, words);
     auto view = makeView();
     view->setSandboxSession(sandbox);
+    if (sandbox) {
+        // The sandbox's own private Redis is not the profile's (refused: noSwitchOntoTheSandboxsOwnServers).
+        Config own = m_session;
+        own.redis.port = 2;  // not the profile's 1, nor the harness's
+        own.db = test::sqliteUrl();
+        view->showActive(own);
+    }
     QString question;
     int askedCount = 0;
     view->setSwitchConfirmation([&](QWidget *, const QString &title, const QString &text) {
@@ -427,6 +437,65 @@ void TestConnectionsView::latencyOfTheConnectionInUse()
     QVERIFY(latency.wait(AnswerTimeoutMs));
     QVERIFY(latency.first().at(0).toDouble() >= 0);
     QVERIFY(latency.first().at(1).toDouble() >= 0);
+}
+
+// Issue 24, point 4: a profile of the sandbox's own servers would be stopped by the very switch.
+void TestConnectionsView::noSwitchOntoTheSandboxsOwnServers_data()
+{
+    QTest::addColumn<QString>("redis");
+    QTest::addColumn<bool>("sameFile");
+    const RedisUrl own = test::redisUrl();
+    QTest::newRow("the sandbox's Redis, as it is written") << QStringLiteral("redis://%1:%2").arg(own.host).arg(own.port) << false;
+    QTest::newRow("the sandbox's Redis, as localhost") << QStringLiteral("redis://localhost:%1/3").arg(own.port) << false;
+    QTest::newRow("another Redis, the sandbox's SQLite file") << QStringLiteral("redis://127.0.0.1:1") << true;
+}
+
+void TestConnectionsView::noSwitchOntoTheSandboxsOwnServers()
+{
+    QFETCH(QString, redis);
+    QFETCH(bool, sameFile);
+    auto view = makeView();
+    view->setSandboxSession(true);
+    QVERIFY(!view->sandboxButton()->isVisible());  // already on it
+
+    // A new profile starts empty, not with the sandbox's URLs.
+    view->newProfile();
+    QVERIFY(!view->redisUrlField()->text().contains(QString::number(m_session.redis.port)));
+    QVERIFY(!view->dbUrlField()->text().contains(m_sqlite.path));
+
+    int asked = 0;
+    view->setSwitchConfirmation([&](QWidget *, const QString &, const QString &) { return ++asked > 0; });
+    QSignalSpy checks(view.get(), &ConnectionsView::checkRequested);
+    QSignalSpy activated(view.get(), &ConnectionsView::profileActivated);
+    const QString db = sameFile ? QStringLiteral("sqlite://") + m_sqlite.path : QStringLiteral("sqlite://") + test::sqliteUrl().path;
+    fillForm(*view, QStringLiteral("loop"), redis, {}, db, {});
+    QVERIFY(!view->useProfile());
+    QVERIFY(!view->isSwitching());
+    QCOMPARE(checks.size(), 0);
+    QCOMPARE(asked, 0);
+    QCOMPARE(activated.size(), 0);
+    QVERIFY2(view->banner()->text().contains(QStringLiteral("points at this console's sandbox")), qPrintable(view->banner()->text()));
+}
+
+// Issue 24, point 4: once left, the sandbox is one confirmed click away.
+void TestConnectionsView::backToTheSandbox()
+{
+    auto view = makeView();
+    view->setSandboxSession(false);
+    QVERIFY(view->sandboxButton()->isVisible());
+    QSignalSpy requested(view.get(), &ConnectionsView::sandboxRequested);
+    bool answer = false;
+    QString question;
+    view->setSwitchConfirmation([&](QWidget *, const QString &title, const QString &) {
+        question = title;
+        return answer;
+    });
+    QVERIFY(!view->returnToSandbox());  // declined: nothing happens
+    QCOMPARE(requested.size(), 0);
+    QVERIFY(question.contains(QStringLiteral("sandbox")));
+    answer = true;
+    QTest::mouseClick(view->sandboxButton(), Qt::LeftButton);
+    QCOMPARE(requested.size(), 1);
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestConnectionsView);
