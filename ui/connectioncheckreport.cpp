@@ -37,7 +37,12 @@ QString ConnectionCheckReport::clusterRows(const ConnectionCheck &result)
     const QString nodes = tr("%n node(s)", nullptr, int(result.clusterNodes.size()));
     //: How many of a Redis Cluster's nodes are masters, e.g. "3 masters".
     const QString masterCount = tr("%n master(s)", nullptr, int(masters));
-    QString html = resultRow(true, tr("Redis Cluster"), nodes + QStringLiteral(", ") + masterCount, {});
+    const bool healthy = result.clusterState.isEmpty() || result.clusterState == QLatin1String("ok");  // empty: not readable
+    QString summary = nodes + QStringLiteral(", ") + masterCount;
+    if (!healthy && result.clusterSlotsOk >= 0)
+        //: The Redis Cluster's own state when it is not "ok", e.g. "cluster_state: fail, 10923 of 16384 slots served".
+        summary += QStringLiteral(" · ") + tr("cluster_state: %1, %2 of 16384 slots served").arg(result.clusterState).arg(result.clusterSlotsOk);
+    QString html = resultRow(healthy, tr("Redis Cluster"), summary, {});
     for (const ClusterNodeStatus &node : result.clusterNodes) {
         QString role = node.master ? tr("master, slots %1").arg(node.slots.isEmpty() ? tr("none") : node.slots)
                                    : node.masterOf.isEmpty() ? tr("replica") : tr("replica of %1").arg(node.masterOf);
@@ -45,7 +50,8 @@ QString ConnectionCheckReport::clusterRows(const ConnectionCheck &result)
             role += QStringLiteral(" · ") + tr("the cluster marks it failing");
         const bool reachable = node.latencyMs.has_value();
         const QString answer = reachable ? tr("PING answered in %1").arg(milliseconds(*node.latencyMs)) : tr("not reachable");
-        html += resultRow(reachable, node.endpoint.text(), role + QStringLiteral(" · ") + answer, reachable ? QString() : node.error);
+        html += resultRow(reachable && !node.flaggedFailing, node.endpoint.text(), role + QStringLiteral(" · ") + answer,
+                          reachable ? QString() : node.error);
     }
     return html;
 }

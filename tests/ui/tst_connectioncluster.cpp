@@ -4,8 +4,10 @@
 #include "console/connections/connectiontester.h"
 #include "connectioncheckreport.h"
 #include "redis/clusternodes.h"
+#include "testcluster.h"
 #include "testsuite.h"
 
+#include <QScopeGuard>
 #include <QTest>
 
 namespace tst_connectioncluster {
@@ -18,6 +20,7 @@ class TestConnectionCluster final : public QObject {
 private Q_SLOTS:
     void parsesClusterNodes();
     void testReachesEveryNode();
+    void aFailingClusterIsNotHealthy();
 };
 
 void TestConnectionCluster::parsesClusterNodes()
@@ -76,6 +79,35 @@ void TestConnectionCluster::testReachesEveryNode()
     for (const ClusterNodeStatus &node : std::as_const(result.clusterNodes))
         QVERIFY2(html.contains(node.endpoint.text()), qPrintable(html));
     QVERIFY(html.contains(QStringLiteral("3 master")));
+    QCOMPARE(result.clusterState, QStringLiteral("ok"));
+    QCOMPARE(result.clusterSlotsOk, 16384);
+}
+
+// Issue 24, point 5: every node answers PING, yet a slot nobody serves fails the cluster
+// (cluster_state:fail): the check fails, the report's summary row is red, and Use would refuse.
+void TestConnectionCluster::aFailingClusterIsNotHealthy()
+{
+    test::TestCluster cluster;
+    const int slot = 4242;
+    const int owner = cluster.unassignSlot(slot);
+    const auto restore = qScopeGuard([&] { cluster.restoreSlot(slot, owner); });
+    Config config;
+    config.redis = cluster.url();
+    config.db = DbUrl::parse(QStringLiteral("sqlite:///nonexistent-dir/never.db"));
+    ConnectionTester tester;
+    ConnectionCheck result;
+    connect(&tester, &ConnectionTester::checked, this, [&result](quint64, const ConnectionCheck &check) { result = check; });
+    tester.check(1, config);
+    QVERIFY(result.redisCluster);
+    QCOMPARE(result.clusterState, QStringLiteral("fail"));
+    QCOMPARE(result.clusterSlotsOk, 16383);
+    QVERIFY(!result.redisOk);
+    QVERIFY2(result.redisFailure.message.contains(QStringLiteral("cluster_state:fail")), qPrintable(result.redisFailure.message));
+    QCOMPARE(result.redisStatus, QStringLiteral("cluster failing"));
+    const QString html = ui::ConnectionCheckReport::html(result);
+    QVERIFY2(!html.contains(QStringLiteral("✓</td><td style='padding-right:10px'><b>Redis Cluster")), qPrintable(html));
+    QVERIFY2(html.contains(QStringLiteral("✗</td><td style='padding-right:10px'><b>Redis Cluster")), qPrintable(html));
+    QVERIFY(html.contains(QStringLiteral("16383 of 16384")));
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestConnectionCluster);

@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 #include "redis/redisclient.h"
+#include "redis/rediserror.h"
 #include "sql/sqlconnection.h"
 
 #include <QElapsedTimer>
@@ -61,11 +62,38 @@ void ConnectionTester::checkRedis(const Config &config, ConnectionCheck &result)
         if (redis.isCluster()) {
             result.redisCluster = true;
             result.clusterNodes = probeClusterNodes(redis, config.redis, options);
+            checkClusterState(redis, result);
         }
     } catch (const std::exception &error) {
         result.redisFailure = ConnectionErrors::explain(error, config);
         result.redisStatus = ConnectionErrors::redisStatus(error);
     }
+}
+
+void ConnectionTester::checkClusterState(RedisClient &redis, ConnectionCheck &result)
+{
+    // The cluster's own verdict: its nodes answering PING says nothing of a slot nobody serves.
+    QByteArray info;
+    try {
+        info = redis.command({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("INFO")}).toBytes();
+    } catch (const RedisReplyError &) {
+        return;  // refused by an ACL: the nodes' own answers are all there is to go on
+    }
+    for (const QByteArray &line : info.split('\n')) {
+        if (line.startsWith("cluster_state:"))
+            result.clusterState = QString::fromLatin1(line.mid(14).trimmed());
+        else if (line.startsWith("cluster_slots_ok:"))
+            result.clusterSlotsOk = line.mid(17).trimmed().toInt();
+    }
+    if (result.clusterState == QLatin1String("ok"))
+        return;
+    result.redisOk = false;
+    result.redisStatus = ConnectionErrors::tr("cluster failing");
+    result.redisFailure = {ConnectionErrors::tr("The Redis Cluster reports cluster_state:%1: %2 of 16384 slots are served, so commands "
+                                                "on the others are refused (CLUSTERDOWN). A master and its replicas may be down.")
+                                   .arg(result.clusterState.isEmpty() ? QStringLiteral("?") : result.clusterState)
+                                   .arg(std::max(result.clusterSlotsOk, 0)),
+                           QString::fromLatin1(info.trimmed())};
 }
 
 void ConnectionTester::checkSql(const Config &config, ConnectionCheck &result)

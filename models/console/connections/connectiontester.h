@@ -9,6 +9,8 @@
 
 namespace lantern {
 
+class RedisClient;
+
 /** What a test of a configuration's servers found: each server's round trip (Redis PING,
     SQL SELECT 1) or why it failed, in plain words. Redis and SQL are tested independently. */
 struct ConnectionCheck {
@@ -19,6 +21,8 @@ struct ConnectionCheck {
     QString redisStatus;      // when not redisOk: after "Redis" in the status bar ("is loading", "down")
     bool redisCluster = false;               // the URL leads to a Redis Cluster
     QList<ClusterNodeStatus> clusterNodes;   // then every node: role, slots, reachable, a PING's round trip
+    QString clusterState;                    // CLUSTER INFO's cluster_state: "ok"; anything else fails the check
+    int clusterSlotsOk = -1;                 // cluster_slots_ok: slots served (of 16384); -1: not read
 
     bool sqlOk = false;
     double sqlMs = -1;        // SELECT 1 round trip, after connecting
@@ -50,6 +54,7 @@ Q_SIGNALS:
 private:
     static void checkRedis(const Config &config, ConnectionCheck &result);
     static void checkSql(const Config &config, ConnectionCheck &result);
+    static void checkClusterState(RedisClient &redis, ConnectionCheck &result);
 };
 
 } // namespace lantern
