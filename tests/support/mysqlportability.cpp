@@ -79,8 +79,8 @@ const QList<Rule> &rules()
     return list;
 }
 
-/** Reserved in MySQL 8.0 (its keyword list), yet a bare name on MariaDB 10.11 (each tried as a
-    column name there, docs/decisions.md): only a check can catch them. */
+/** Reserved in MySQL 8.0 and not in 5.6 (its keyword list), yet a bare name on MariaDB 10.11
+    (each tried as a column name there, docs/decisions.md): only a check can catch them. */
 const QSet<QString> &mySqlOnlyReservedWords()
 {
     static const QSet<QString> words{
@@ -88,7 +88,7 @@ const QSet<QString> &mySqlOnlyReservedWords()
             QStringLiteral("FIRST_VALUE"), QStringLiteral("FUNCTION"),   QStringLiteral("GENERATED"),    QStringLiteral("GROUPING"),
             QStringLiteral("GROUPS"),     QStringLiteral("JSON_TABLE"),  QStringLiteral("LAG"),          QStringLiteral("LAST_VALUE"),
             QStringLiteral("LATERAL"),    QStringLiteral("LEAD"),        QStringLiteral("NTH_VALUE"),    QStringLiteral("NTILE"),
-            QStringLiteral("OF"),         QStringLiteral("PERCENT_RANK"), QStringLiteral("RANK"),        QStringLiteral("ROW"),
+            QStringLiteral("OF"),         QStringLiteral("OPTIMIZER_COSTS"),         QStringLiteral("PERCENT_RANK"), QStringLiteral("RANK"),        QStringLiteral("ROW"),
             QStringLiteral("STORED"),     QStringLiteral("SYSTEM"),      QStringLiteral("VIRTUAL"),      QStringLiteral("WINDOW")};
     return words;
 }
