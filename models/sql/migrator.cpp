@@ -1,5 +1,6 @@
 #include "sql/migrator.h"
 
+#include "sql/schemachange.h"
 #include "sql/sqlconnection.h"
 
 #include <QDateTime>
@@ -33,27 +34,12 @@ std::map<int, QString> migrationFiles(DbUrl::Dialect dialect)
     return files;
 }
 
-/** Splits a migration into statements: a statement ends with ';' at the end of a line. */
-QStringList statements(const QString &path)
+QString readResource(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw SqlError(QStringLiteral("migration resource %1 is missing").arg(path));
-    QStringList result;
-    QString current;
-    for (const QString &line : QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'))) {
-        const QString trimmed = line.trimmed();
-        if (trimmed.isEmpty() || trimmed.startsWith(QLatin1String("--")))
-            continue;
-        current += line + QLatin1Char('\n');
-        if (trimmed.endsWith(QLatin1Char(';'))) {
-            result << current.trimmed().chopped(1);
-            current.clear();
-        }
-    }
-    if (!current.trimmed().isEmpty())
-        result << current.trimmed();
-    return result;
+    return QString::fromUtf8(file.readAll());
 }
 
 } // namespace
@@ -72,6 +58,32 @@ std::unique_ptr<SqlConnection> openMigrated(const DbUrl &url)
     return connection;
 }
 
+QStringList Migrator::splitStatements(const QString &text)
+{
+    QStringList result;
+    QString current;
+    for (const QString &line : text.split(QLatin1Char('\n'))) {
+        const QString trimmed = line.trimmed();
+        if (trimmed.isEmpty() || trimmed.startsWith(QLatin1String("--")))
+            continue;
+        current += line + QLatin1Char('\n');
+        if (trimmed.endsWith(QLatin1Char(';'))) {
+            result << current.trimmed().chopped(1);
+            current.clear();
+        }
+    }
+    if (!current.trimmed().isEmpty())
+        result << current.trimmed();
+    return result;
+}
+
+QStringList Migrator::migrationStatements(DbUrl::Dialect dialect, int version)
+{
+    const auto files = migrationFiles(dialect);
+    const auto it = files.find(version);
+    return it == files.end() ? QStringList() : splitStatements(readResource(it->second));
+}
+
 int Migrator::latestVersion()
 {
     const auto files = migrationFiles(DbUrl::Dialect::Sqlite);
@@ -86,6 +98,11 @@ int Migrator::currentVersion()
 }
 
 int Migrator::migrate()
+{
+    return migrateTo(latestVersion());
+}
+
+int Migrator::migrateTo(int target)
 {
     const bool mysql = m_connection.dialect() == DbUrl::Dialect::MySql;
     if (mysql) {
@@ -106,8 +123,14 @@ int Migrator::migrate()
         for (const auto &[fileVersion, path] : migrationFiles(m_connection.dialect())) {
             if (fileVersion <= version)
                 continue;
-            for (const QString &statement : statements(path))
+            if (fileVersion > target)
+                break;
+            for (const QString &statement : splitStatements(readResource(path))) {
+                const auto change = SchemaChange::parse(statement);
+                if (change && change->isMade(m_connection))
+                    continue;  // made by a run that stopped before recording this version
                 m_connection.exec(statement);
+            }
             m_connection.exec(QStringLiteral("INSERT INTO schema_version (version, applied_at_ms) VALUES (?, ?)"),
                               {fileVersion, QDateTime::currentMSecsSinceEpoch()});
             version = fileVersion;

@@ -14,4 +14,6 @@ CREATE TABLE IF NOT EXISTS grab_refused (
 
 -- One payout per user and campaign, whatever the code above it does. A database that already
 -- holds a second payout for a user stops here with a duplicate-entry error (docs/decisions.md).
-ALTER TABLE payout ADD UNIQUE KEY IF NOT EXISTS uq_payout_user (campaign_id, uid);
+-- Plain ADD UNIQUE KEY, which MySQL 8 takes as well as MariaDB: the migrator skips it when the
+-- index exists (a rerun after a crash before this version was recorded).
+ALTER TABLE payout ADD UNIQUE KEY uq_payout_user (campaign_id, uid);

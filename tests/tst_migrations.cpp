@@ -1,0 +1,298 @@
+// The migrations, 0001 to the latest, on the private MariaDB and on SQLite: from an empty
+// database, from a database at every earlier version, after a crash at every statement of every
+// migration (the change made, the version not recorded), and on a database that ran 0003-0005
+// when they still said IF NOT EXISTS (MariaDB only). Each ends with the schema a fresh database
+// gets, column for column and index for index.
+#include "sql/migrator.h"
+#include "sql/schemachange.h"
+#include "sql/sqlconnection.h"
+#include "testservers.h"
+#include "testsuite.h"
+
+#include <QSqlRecord>
+#include <QTest>
+
+#include <memory>
+
+namespace tst_migrations {
+
+using namespace lantern;
+
+namespace {
+
+/** The schema as rows of text: columns, indexes and CHECK constraints (MySQL), or SQLite's
+    own record of every table and index. */
+QStringList schemaOf(SqlConnection &sql)
+{
+    QStringList queries;
+    if (sql.dialect() == DbUrl::Dialect::MySql) {
+        queries << QStringLiteral("SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COALESCE(COLUMN_DEFAULT, '(none)') "
+                                  "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION")
+                << QStringLiteral("SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME FROM information_schema.STATISTICS "
+                                  "WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX")
+                << QStringLiteral("SELECT TABLE_NAME, CONSTRAINT_NAME, CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS "
+                                  "WHERE CONSTRAINT_SCHEMA = DATABASE() ORDER BY TABLE_NAME, CONSTRAINT_NAME");
+    } else {
+        queries << QStringLiteral("SELECT type, name, tbl_name, COALESCE(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
+                                  "ORDER BY type, name");
+    }
+    QStringList rows;
+    for (const QString &text : std::as_const(queries)) {
+        QSqlQuery query = sql.exec(text);
+        while (query.next()) {
+            QStringList fields;
+            for (int i = 0; i < query.record().count(); ++i)
+                fields << query.value(i).toString();
+            rows << fields.join(QLatin1Char('|'));
+        }
+    }
+    return rows;
+}
+
+/** migrate(), or -1 after printing why it threw (the row fails on its own, the others still run). */
+int migrated(Migrator &migrator)
+{
+    try {
+        return migrator.migrate();
+    } catch (const LanternError &error) {
+        qWarning("migrate() threw: %s", qPrintable(error.message()));
+        return -1;
+    }
+}
+
+qint64 scalar(SqlConnection &sql, const QString &text)
+{
+    QSqlQuery query = sql.exec(text);
+    return query.next() ? query.value(0).toLongLong() : -1;
+}
+
+/** 0003-0005 for MySQL as they were before MySQL 8 was a target: MariaDB-only. */
+const QStringList &mariaDbOnlyStatements(int version)
+{
+    static const QList<QStringList> statements{
+            {QStringLiteral("ALTER TABLE payout ADD UNIQUE KEY IF NOT EXISTS uq_payout_user (campaign_id, uid)")},
+            {QStringLiteral("ALTER TABLE campaign ADD COLUMN IF NOT EXISTS pools INT NOT NULL DEFAULT 1"),
+             QStringLiteral("ALTER TABLE campaign ADD COLUMN IF NOT EXISTS pool_names VARCHAR(1400) NOT NULL DEFAULT ''")},
+            {QStringLiteral("CREATE INDEX IF NOT EXISTS idx_audit_actor ON audit_log (actor, id)"),
+             QStringLiteral("CREATE INDEX IF NOT EXISTS idx_audit_action ON audit_log (action, id)"),
+             QStringLiteral("CREATE INDEX IF NOT EXISTS idx_audit_target ON audit_log (target, id)")}};
+    return statements.at(version - 3);
+}
+
+} // namespace
+
+class TestMigrations : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void cleanupTestCase();
+    void schemaChangeReadsItsStatement_data();
+    void schemaChangeReadsItsStatement();
+    void fromEveryVersion_data();
+    void fromEveryVersion();
+    void afterACrashAtEveryStatement_data();
+    void afterACrashAtEveryStatement();
+    void mariaDbOnlyHistoryKeepsWorking_data();
+    void mariaDbOnlyHistoryKeepsWorking();
+
+private:
+    /** An empty database of its own (a new SQLite file, a new MariaDB database). */
+    DbUrl freshDatabase(const QString &dialect);
+    /** A fresh database brought to `version` by the migrator. */
+    std::unique_ptr<SqlConnection> databaseAt(const QString &dialect, int version);
+    /** The schema of a database migrated from empty, once per dialect. */
+    QStringList reference(const QString &dialect);
+
+    QStringList m_mysqlDatabases;
+    QHash<QString, QStringList> m_reference;
+};
+
+void TestMigrations::cleanupTestCase()
+{
+    if (m_mysqlDatabases.isEmpty())
+        return;
+    SqlConnection admin(test::mysqlUrl());
+    for (const QString &name : std::as_const(m_mysqlDatabases))
+        admin.exec(QStringLiteral("DROP DATABASE IF EXISTS ") + name);
+}
+
+DbUrl TestMigrations::freshDatabase(const QString &dialect)
+{
+    if (dialect == QLatin1String("sqlite"))
+        return test::sqliteUrl();
+    DbUrl url = test::mysqlUrl();
+    const QString name = url.database + QStringLiteral("_m%1").arg(m_mysqlDatabases.size());
+    SqlConnection admin(url);
+    admin.exec(QStringLiteral("DROP DATABASE IF EXISTS ") + name);
+    admin.exec(QStringLiteral("CREATE DATABASE ") + name + QStringLiteral(" CHARACTER SET utf8mb4"));
+    m_mysqlDatabases << name;
+    url.database = name;
+    return url;
+}
+
+std::unique_ptr<SqlConnection> TestMigrations::databaseAt(const QString &dialect, int version)
+{
+    auto sql = std::make_unique<SqlConnection>(freshDatabase(dialect));
+    Migrator(*sql).migrateTo(version);
+    return sql;
+}
+
+QStringList TestMigrations::reference(const QString &dialect)
+{
+    if (!m_reference.contains(dialect)) {
+        SqlConnection sql(freshDatabase(dialect));
+        Migrator migrator(sql);
+        if (migrator.migrate() == Migrator::latestVersion())
+            m_reference.insert(dialect, schemaOf(sql));
+    }
+    return m_reference.value(dialect);
+}
+
+void TestMigrations::schemaChangeReadsItsStatement_data()
+{
+    QTest::addColumn<QString>("statement");
+    QTest::addColumn<QString>("change");  // "kind table name", empty: not guarded by the migrator
+    const auto row = [](const char *statement, const char *change) {
+        QTest::newRow(statement) << QString::fromLatin1(statement) << QString::fromLatin1(change);
+    };
+    row("ALTER TABLE campaign ADD COLUMN pools INT NOT NULL DEFAULT 1", "add-column campaign pools");
+    row("ALTER TABLE campaign ADD pool_names VARCHAR(1400) NOT NULL DEFAULT 'a,b'", "add-column campaign pool_names");
+    row("ALTER TABLE payout ADD UNIQUE KEY uq_payout_user (campaign_id, uid)", "add-index payout uq_payout_user");
+    row("alter table payout add index idx_x (seq)", "add-index payout idx_x");
+    row("CREATE INDEX idx_audit_actor ON audit_log (actor, id)", "add-index audit_log idx_audit_actor");
+    row("CREATE UNIQUE INDEX `uq_t` ON `t` (a)", "add-index t uq_t");
+    row("ALTER TABLE t DROP COLUMN c", "drop-column t c");
+    row("ALTER TABLE t DROP KEY k", "drop-index t k");
+    row("DROP INDEX k ON t", "drop-index t k");
+    row("ALTER TABLE t ADD COLUMN a INT, ADD COLUMN b INT", "");
+    row("ALTER TABLE t ADD COLUMN IF NOT EXISTS a INT", "");
+    row("CREATE INDEX IF NOT EXISTS i ON t (a)", "");
+    row("ALTER TABLE t ADD UNIQUE (a)", "");
+    row("ALTER TABLE t ADD PRIMARY KEY (a)", "");
+    row("ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0)", "");
+    row("ALTER TABLE t MODIFY a BIGINT", "");
+    row("CREATE TABLE IF NOT EXISTS t (a INT)", "");
+}
+
+void TestMigrations::schemaChangeReadsItsStatement()
+{
+    QFETCH(QString, statement);
+    QFETCH(QString, change);
+    const auto parsed = SchemaChange::parse(statement);
+    QString got;
+    if (parsed) {
+        switch (parsed->kind()) {
+        case SchemaChange::Kind::AddColumn: got = QStringLiteral("add-column"); break;
+        case SchemaChange::Kind::DropColumn: got = QStringLiteral("drop-column"); break;
+        case SchemaChange::Kind::AddIndex: got = QStringLiteral("add-index"); break;
+        case SchemaChange::Kind::DropIndex: got = QStringLiteral("drop-index"); break;
+        }
+        got += QLatin1Char(' ') + parsed->table() + QLatin1Char(' ') + parsed->name();
+    }
+    QCOMPARE(got, change);
+}
+
+void TestMigrations::fromEveryVersion_data()
+{
+    QTest::addColumn<QString>("dialect");
+    QTest::addColumn<int>("start");
+    for (const char *dialect : {"mysql", "sqlite"}) {
+        for (int start = 0; start < Migrator::latestVersion(); ++start)
+            QTest::addRow("%s: from version %d", dialect, start) << QString::fromLatin1(dialect) << start;
+    }
+}
+
+void TestMigrations::fromEveryVersion()
+{
+    QFETCH(QString, dialect);
+    QFETCH(int, start);
+    const auto database = databaseAt(dialect, start);
+    SqlConnection &sql = *database;
+    Migrator migrator(sql);
+    QCOMPARE(migrator.currentVersion(), start);
+    if (start >= 2) {  // a campaign made before sub-pools keeps its row and gets one pool
+        sql.exec(QStringLiteral("INSERT INTO campaign (name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, "
+                                "created_at_ms) VALUES ('before', 1000, 10, 1, 'double-mean', 7, 9, 'draft', 1)"));
+    }
+    QCOMPARE(migrated(migrator), Migrator::latestVersion());
+    QCOMPARE(migrator.currentVersion(), Migrator::latestVersion());
+    QCOMPARE(scalar(sql, QStringLiteral("SELECT COUNT(*) FROM schema_version")), qint64(Migrator::latestVersion()));
+    QCOMPARE(schemaOf(sql), reference(dialect));
+    if (start >= 2) {
+        QSqlQuery row = sql.exec(QStringLiteral("SELECT pools, pool_names FROM campaign WHERE name = 'before'"));
+        QVERIFY(row.next());
+        QCOMPARE(row.value(0).toInt(), 1);
+        QCOMPARE(row.value(1).toString(), QString());
+    }
+}
+
+void TestMigrations::afterACrashAtEveryStatement_data()
+{
+    QTest::addColumn<QString>("dialect");
+    QTest::addColumn<int>("version");
+    QTest::addColumn<int>("done");  // statements of `version` run before the crash
+    for (const char *name : {"mysql", "sqlite"}) {
+        const auto dialect = QLatin1String(name) == QLatin1String("mysql") ? DbUrl::Dialect::MySql : DbUrl::Dialect::Sqlite;
+        for (int version = 1; version <= Migrator::latestVersion(); ++version) {
+            const qsizetype statements = Migrator::migrationStatements(dialect, version).size();
+            for (qsizetype done = 1; done <= statements; ++done)
+                QTest::addRow("%s: %04d, %lld of %lld statements made, version not recorded", name, version, qlonglong(done),
+                              qlonglong(statements))
+                        << QString::fromLatin1(name) << version << int(done);
+        }
+    }
+}
+
+void TestMigrations::afterACrashAtEveryStatement()
+{
+    QFETCH(QString, dialect);
+    QFETCH(int, version);
+    QFETCH(int, done);
+    const auto database = databaseAt(dialect, version - 1);
+    SqlConnection &sql = *database;
+    Migrator migrator(sql);
+    const QStringList statements = Migrator::migrationStatements(sql.dialect(), version);
+    for (int i = 0; i < done; ++i)
+        sql.exec(statements.at(i));
+    QCOMPARE(migrator.currentVersion(), version - 1);
+
+    QCOMPARE(migrated(migrator), Migrator::latestVersion());
+    QCOMPARE(schemaOf(sql), reference(dialect));
+}
+
+void TestMigrations::mariaDbOnlyHistoryKeepsWorking_data()
+{
+    QTest::addColumn<int>("recorded");  // the last version the old files recorded
+    QTest::addColumn<int>("halfOf");    // 0, or the old file that stopped after its first statement
+    QTest::newRow("0003-0005 applied by the MariaDB-only files") << 5 << 0;
+    QTest::newRow("the MariaDB-only 0004 stopped after its first column") << 3 << 4;
+    QTest::newRow("the MariaDB-only 0005 stopped after its first index") << 4 << 5;
+}
+
+void TestMigrations::mariaDbOnlyHistoryKeepsWorking()
+{
+    QFETCH(int, recorded);
+    QFETCH(int, halfOf);
+    const auto database = databaseAt(QStringLiteral("mysql"), 2);
+    SqlConnection &sql = *database;
+    Migrator migrator(sql);
+    sql.exec(Migrator::migrationStatements(DbUrl::Dialect::MySql, 3).first());  // grab_refused, unchanged
+    for (int version = 3; version <= recorded; ++version) {
+        for (const QString &statement : mariaDbOnlyStatements(version))
+            sql.exec(statement);
+        sql.exec(QStringLiteral("INSERT INTO schema_version (version, applied_at_ms) VALUES (?, 1)"), {version});
+    }
+    if (halfOf != 0)
+        sql.exec(mariaDbOnlyStatements(halfOf).first());
+    QCOMPARE(migrator.currentVersion(), recorded);
+
+    QCOMPARE(migrated(migrator), Migrator::latestVersion());
+    QCOMPARE(scalar(sql, QStringLiteral("SELECT COUNT(*) FROM schema_version")), qint64(Migrator::latestVersion()));
+    QCOMPARE(schemaOf(sql), reference(QStringLiteral("mysql")));
+}
+
+LANTERN_TEST_SUITE(TestMigrations);
+
+} // namespace tst_migrations
+
+#include "tst_migrations.moc"
