@@ -40,12 +40,21 @@ CampaignConfirmation CampaignConfirmation::forAction(CampaignAction action, cons
         break;
     case CampaignAction::Close:
         ask.title = tr("Close campaign #%1?").arg(id);
-        ask.text = leftCount > 0 ? tr("Closing “%1” is final: grabs stop for good and the %2 envelopes left (%3) are refunded. "
-                                      "Envelopes already grabbed are still paid out.\n\nThis cannot be undone.")
-                                           .arg(name, locale.toString(leftCount), formatYuan(leftCents))
-                                 : tr("Closing “%1” is final: grabs stop for good. Every envelope has been grabbed, so nothing is "
-                                      "refunded; envelopes already grabbed are still paid out.\n\nThis cannot be undone.")
-                                           .arg(name);
+        if (leftCount == 0) {
+            ask.text = tr("Closing “%1” is final: grabs stop for good. Every envelope has been grabbed, so nothing is "
+                          "refunded; envelopes already grabbed are still paid out.\n\nThis cannot be undone.")
+                               .arg(name);
+        } else if (campaign.status == CampaignStatus::Live) {
+            // The crowd goes on grabbing while the operator reads: the figure is the one read last.
+            ask.text = tr("Closing “%1” is final: grabs stop for good and the envelopes left then are refunded: about %2 envelopes "
+                          "(%3) as last read, fewer if the crowd grabs more before the close. Envelopes already grabbed are still "
+                          "paid out.\n\nThis cannot be undone.")
+                               .arg(name, locale.toString(leftCount), formatYuan(leftCents));
+        } else {
+            ask.text = tr("Closing “%1” is final: grabs stop for good and the %2 envelopes left (%3) are refunded. "
+                          "Envelopes already grabbed are still paid out.\n\nThis cannot be undone.")
+                               .arg(name, locale.toString(leftCount), formatYuan(leftCents));
+        }
         ask.goAhead = tr("Close and refund");
         break;
     }

@@ -21,6 +21,8 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace lantern::ui {
 
 namespace {
@@ -127,6 +129,11 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     auto *ledgerLayout = new QVBoxLayout(ledgerBox);
     m_ledger->setObjectName(QStringLiteral("ledgerCheck"));
     m_ledger->setWordWrap(true);
+    m_ledger->setTextFormat(Qt::RichText);
+    connect(m_ledger, &QLabel::linkActivated, this, [this](const QString &link) {
+        if (link.startsWith(QLatin1String("view:")))
+            Q_EMIT viewRequested(link.mid(5));
+    });
     m_violations->setObjectName(QStringLiteral("violations"));
     m_violations->setWordWrap(true);
     m_violations->setMaximumHeight(fontMetrics().lineSpacing() * 6);
@@ -287,8 +294,18 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
                              "grabbed + refunded = total."));
         m_ledger->setStyleSheet(ConsoleTheme::pillStyle(ConsoleTheme::Tone::Good, QStringLiteral("padding: 6px;")));
     } else {
-        m_ledger->setText(tr("✘ %n rule(s) of the ledger are broken. Run recovery on the Recovery page, or escalate:", nullptr,
-                             int(snapshot.violations.size())));
+        // Where to act: dead letters are retried in Queues; the rest is for a recovery.
+        const bool deadLettered = std::any_of(snapshot.violations.cbegin(), snapshot.violations.cend(),
+                                              [](const Violation &violation) { return violation.deadLettered; });
+        const bool other = std::any_of(snapshot.violations.cbegin(), snapshot.violations.cend(),
+                                       [](const Violation &violation) { return !violation.deadLettered; });
+        QStringList where;
+        if (deadLettered)
+            where << tr("retry its dead letters in <a href=\"view:queues\">Queues</a>");
+        if (other)
+            where << tr("run a recovery in <a href=\"view:recovery\">Recovery</a>");
+        m_ledger->setText(tr("✘ %n rule(s) of the ledger are broken: %1, or escalate.", nullptr, int(snapshot.violations.size()))
+                                  .arg(where.join(tr(" and "))));
         m_ledger->setStyleSheet(ConsoleTheme::pillStyle(ConsoleTheme::Tone::Error, QStringLiteral("padding: 6px;")));
         for (const Violation &violation : snapshot.violations)
             m_violations->addItem(tr("Rule %1: %2").arg(violation.invariant).arg(violation.detail));

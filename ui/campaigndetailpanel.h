@@ -48,6 +48,10 @@ public:
     /** Each sub-pool's progress; empty for a campaign of one pool. */
     QString poolsText() const;
 
+Q_SIGNALS:
+    /** A link of the ledger check was followed: "queues", "recovery". */
+    void viewRequested(const QString &name);
+
 private:
     QLabel *addFigure(QGridLayout *grid, int row, int column, const QString &name);
     void updateRateChart();

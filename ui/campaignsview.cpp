@@ -153,6 +153,7 @@ CampaignsView::CampaignsView(QWidget *parent)
     splitter->setChildrenCollapsible(false);
     splitter->addWidget(listPane);
     splitter->addWidget(m_detail);
+    connect(m_detail, &CampaignDetailPanel::viewRequested, this, &ConsoleView::openView);
     // The list is for choosing; the live view below gets most of the height.
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);

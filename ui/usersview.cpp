@@ -309,6 +309,9 @@ void UsersView::lookUp(const QString &query, QDate month)
         return;
     if (m_search->text().trimmed() != text)
         m_search->setText(text);
+    // Another user opens on this month, not on the month the previous one was left at.
+    if (!month.isValid() && m_user && text != QString::number(m_user->uid))
+        month = today();
     const quint64 serial = nextSerial();
     setWaitingFor(serial);
     Q_EMIT lookupRequested(serial, text, firstOfMonth(month.isValid() ? month : m_month));
@@ -370,9 +373,10 @@ void UsersView::onMakeupGranted(quint64 serial, QDate date, bool already, const 
     selectDay(date);
     const QString day = QLocale().toString(date, QLocale::LongFormat);
     if (already)
-        m_banner->showMessage(MessageBanner::Kind::Information, tr("%1 had been signed meanwhile; nothing changed.").arg(day));
+        m_banner->showMessage(MessageBanner::Kind::Information, tr("User %1 had signed %2 meanwhile; nothing changed.").arg(month.uid).arg(day));
     else
-        m_banner->showMessage(MessageBanner::Kind::Positive, tr("Make-up granted for %1.").arg(day));
+        m_banner->showMessage(MessageBanner::Kind::Positive, tr("Make-up granted to user %1 for %2.").arg(month.uid).arg(day));
+    m_bannerUser = month.uid;  // it speaks of this user: it goes when another is shown
     Q_EMIT monthShown(month);
     Q_EMIT dataRead(ServerStatus::both(), month.loadedAt);
 }
@@ -389,6 +393,10 @@ void UsersView::onMakeupFailed(quint64 serial, const QString &message, const QSt
 void UsersView::showUserMonth(const UserMonth &month)
 {
     const QDate selected = selectedDate();
+    if (m_bannerUser != 0 && m_bannerUser != month.uid) {
+        m_banner->clear();
+        m_bannerUser = 0;
+    }
     m_user = month;
     m_month = month.month;
     m_today = month.today;

@@ -110,6 +110,7 @@ private:
     UserLookupService *m_service = nullptr;
     CalendarModel *m_model;
     std::optional<UserMonth> m_user;
+    qint64 m_bannerUser = 0;  // the user the banner speaks of (a make-up), 0: none
     QDate m_month;
     QDate m_today;
     bool m_monthChosen = false;  // the month was picked (else it follows the backend's today)

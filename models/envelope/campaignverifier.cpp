@@ -127,7 +127,7 @@ QList<Violation> CampaignVerifier::verify(qint64 campaignId)
 
     // 3. Once drained: one row and exactly one successful payout per grab.
     if (deadLetters > 0)
-        fail(3, tr("%1 payout tasks are in the dead-letter list").arg(deadLetters));
+        violations << Violation{campaignId, 3, tr("%1 payout tasks are in the dead-letter list").arg(deadLetters), true};
     if (inFlight == 0 && lent == 0) {
         const qint64 paid = scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"));
         const qint64 paidCents = scalar(QStringLiteral("SELECT COALESCE(SUM(amount_cents), 0) FROM payout WHERE campaign_id = ? AND status = 'paid'"));

@@ -18,6 +18,7 @@ struct Violation {
     qint64 campaignId = 0;
     int invariant = 0;  // 1..4 as numbered in DESIGN §4
     QString detail;
+    bool deadLettered = false;  // payout tasks wait in the dead-letter list: retried from Queues, not by a recovery
 };
 
 /** Checks DESIGN §4's envelope invariants against Redis, SQL and (when given) the payout

@@ -2,29 +2,33 @@
 
 #include "redis/redisclient.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace lantern {
 
 namespace {
 
-/** From a CONFIG GET append* reply: [name, value, name, value, ...]. */
-RedisDurability durabilityOf(const RedisValue &reply)
+/** From CONFIG GET append* and CONFIG GET save replies: [name, value, name, value, ...]. */
+RedisDurability durabilityOf(const RedisValue &append, const RedisValue &save)
 {
     RedisDurability durability;
-    if (reply.isError() || reply.elements.size() % 2 != 0)
+    if (append.isError() || append.elements.size() % 2 != 0)
         return durability;  // CONFIG renamed or refused by an ACL: Unknown
-    for (size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
-        const QByteArray name = reply.elements[i].toBytes();
+    for (size_t i = 0; i + 1 < append.elements.size(); i += 2) {
+        const QByteArray name = append.elements[i].toBytes();
         if (name == "appendonly")
-            durability.appendOnly = QString::fromLatin1(reply.elements[i + 1].toBytes());
+            durability.appendOnly = QString::fromLatin1(append.elements[i + 1].toBytes());
         else if (name == "appendfsync")
-            durability.appendFsync = QString::fromLatin1(reply.elements[i + 1].toBytes());
+            durability.appendFsync = QString::fromLatin1(append.elements[i + 1].toBytes());
     }
     if (durability.appendOnly.isEmpty() || durability.appendFsync.isEmpty())
         return durability;
+    const bool snapshots = save.isError() || save.elements.size() != 2 || !save.elements[1].toBytes().trimmed().isEmpty();
+    if (!save.isError() && save.elements.size() == 2)
+        durability.save = QString::fromLatin1(save.elements[1].toBytes().trimmed());
     if (durability.appendOnly != QLatin1String("yes"))
-        durability.loss = RedisDurability::Loss::SinceSave;
+        durability.loss = snapshots ? RedisDurability::Loss::SinceSave : RedisDurability::Loss::Everything;
     else if (durability.appendFsync == QLatin1String("always"))
         durability.loss = RedisDurability::Loss::None;
     else if (durability.appendFsync == QLatin1String("everysec"))
@@ -41,8 +45,10 @@ RedisDurability RedisDurability::read(RedisClient &redis)
     // On a cluster every master holds some campaigns: what the weakest one can lose is what
     // Lantern can lose (Loss is ordered from None to Unknown).
     std::optional<RedisDurability> weakest;
+    const auto saves = redis.onEveryMaster({"CONFIG", "GET", "save"});
     for (const auto &[master, reply] : redis.onEveryMaster({"CONFIG", "GET", "append*"})) {
-        const RedisDurability durability = durabilityOf(reply);
+        const auto save = std::find_if(saves.cbegin(), saves.cend(), [&master = master](const auto &entry) { return entry.first == master; });
+        const RedisDurability durability = durabilityOf(reply, save == saves.cend() ? RedisValue{} : save->second);
         if (!weakest || durability.loss > weakest->loss)
             weakest = durability;
     }
@@ -64,6 +70,9 @@ QString RedisDurability::warning() const
     case Loss::SinceSave:
         return tr("Redis keeps no AOF (appendonly no): a restart loses every grab since its last snapshot, grabs users were told they "
                   "won. Set appendonly yes and appendfsync always to lose none.");
+    case Loss::Everything:
+        return tr("Redis keeps no AOF and takes no snapshots (appendonly no, save \"\"): a restart loses everything it holds, grabs "
+                  "users were told they won among it. Set appendonly yes and appendfsync always to lose none.");
     case Loss::Unknown:
         return tr("Redis does not say how it persists (CONFIG GET is not allowed): unless it runs appendonly yes with appendfsync "
                   "always, a crash can lose grabs users were told they won.");

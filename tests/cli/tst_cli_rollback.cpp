@@ -102,7 +102,9 @@ void TestCliRollback::durabilityOfEachMode_data()
 {
     QTest::addColumn<QStringList>("options");
     QTest::addColumn<int>("loss");
-    QTest::newRow("no AOF") << QStringList{} << int(RedisDurability::Loss::SinceSave);
+    // The harness's servers run with save "": nothing on disk at all.
+    QTest::newRow("no AOF, no snapshots") << QStringList{} << int(RedisDurability::Loss::Everything);
+    QTest::newRow("no AOF, snapshots") << QStringList{QStringLiteral("--save"), QStringLiteral("3600 1")} << int(RedisDurability::Loss::SinceSave);
     QTest::newRow("everysec") << QStringList{QStringLiteral("--appendonly"), QStringLiteral("yes"), QStringLiteral("--appendfsync"), QStringLiteral("everysec")}
                               << int(RedisDurability::Loss::OneSecond);
     QTest::newRow("no fsync") << QStringList{QStringLiteral("--appendonly"), QStringLiteral("yes"), QStringLiteral("--appendfsync"), QStringLiteral("no")}

@@ -383,7 +383,24 @@ void TestCampaignsView::liveViewShowsTheDrainAndTheLedgerCheck()
     QVERIFY2(panel->violationTexts().join(QLatin1Char('\n')).contains(QStringLiteral("Rule 1: envelopes sum to 10001 cents, the total is 10000")),
              qPrintable(panel->violationTexts().join(QLatin1Char('\n'))));
     QVERIFY(panel->ledgerText().contains(QStringLiteral("broken")));
+    // A broken split is for a recovery (or escalation): the text links to Recovery only.
+    QVERIFY2(panel->ledgerText().contains(QStringLiteral("href=\"view:recovery\"")), qPrintable(panel->ledgerText()));
+    QVERIFY(!panel->ledgerText().contains(QStringLiteral("view:queues")));
     m_sql->exec(QStringLiteral("UPDATE envelope SET amount_cents = amount_cents - 1 WHERE campaign_id = ? AND seq = 50"), {m_campaign});
+    waitForSnapshot();
+    QVERIFY(panel->ledgerOk());
+
+    // A payout in the dead letters is retried in Queues (issue 24, point 7): the link goes there.
+    m_redis->command({"LPUSH", m_keys->campaignDeadLetter(m_campaign), "{not a task"});
+    waitForSnapshot();
+    QVERIFY(!panel->ledgerOk());
+    QVERIFY2(panel->ledgerText().contains(QStringLiteral("href=\"view:queues\"")), qPrintable(panel->ledgerText()));
+    QVERIFY(!panel->ledgerText().contains(QStringLiteral("view:recovery")));
+    QSignalSpy opened(m_view.get(), &lantern::ui::ConsoleView::openView);
+    Q_EMIT panel->findChild<QLabel *>(QStringLiteral("ledgerCheck"))->linkActivated(QStringLiteral("view:queues"));
+    QCOMPARE(opened.size(), 1);
+    QCOMPARE(opened.first().at(0).toString(), QStringLiteral("queues"));
+    m_redis->command({"DEL", m_keys->campaignDeadLetter(m_campaign)});
     waitForSnapshot();
     QVERIFY(panel->ledgerOk());
 }
@@ -410,7 +427,8 @@ void TestCampaignsView::closeThroughTheMessageBoxRefundsTheRest()
     presser.start();
     const qint64 grabbedCents = m_redis->command({"HGET", m_keys->campaignMeta(m_campaign), "grabbed_cents"}).toInteger();
     act(&CampaignsView::closeSelected, CampaignAction::Close);
-    QVERIFY2(seenText.contains(QStringLiteral("46 envelopes left (%1) are refunded").arg(lantern::formatYuan(10'000 - grabbedCents))),
+    // Live: the figure is the last one read, and said to be so.
+    QVERIFY2(seenText.contains(QStringLiteral("about 46 envelopes (%1) as last read").arg(lantern::formatYuan(10'000 - grabbedCents))),
              qPrintable(seenText));
     QVERIFY(seenText.contains(QStringLiteral("cannot be undone")));
 
@@ -450,6 +468,10 @@ void TestCampaignsView::confirmationsSayWhenNothingIsLeft()
     // With envelopes left, both still name them and their amount.
     QVERIFY(ui::CampaignConfirmation::forAction(CampaignAction::Close, campaign, 3, 120).text.contains(QStringLiteral("3 envelopes left")));
     QVERIFY(ui::CampaignConfirmation::forAction(CampaignAction::Resume, campaign, 3, 120).text.contains(QStringLiteral("3 envelopes left")));
+    // Live, the crowd grabs while the operator reads (issue 24, point 7): the refund is "about".
+    campaign.status = CampaignStatus::Live;
+    const QString live = ui::CampaignConfirmation::forAction(CampaignAction::Close, campaign, 3, 120).text;
+    QVERIFY2(live.contains(QStringLiteral("about 3 envelopes")) && live.contains(QStringLiteral("fewer if the crowd grabs")), qPrintable(live));
 }
 
 void TestCampaignsView::refreshNeverStacksRequests()

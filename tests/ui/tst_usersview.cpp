@@ -304,6 +304,11 @@ void TestUsersView::makeupFlowMarksTheDayAndUsesTheQuota()
     QCOMPARE(stateOf(march(6)), State::MakeUp);
     QCOMPARE(figure("longest"), QStringLiteral("6"));
     QCOMPARE(m_view->banner()->kind(), MessageBanner::Kind::Positive);
+    // The banner names the user (issue 24, point 7), and goes when another user is shown.
+    QVERIFY2(m_view->banner()->text().contains(QStringLiteral("user 4242")), qPrintable(m_view->banner()->text()));
+    search(QString::number(Raced));
+    QVERIFY(m_view->banner()->isHidden());
+    search(QStringLiteral("4242"));
 
     grantMakeup(march(7), QStringLiteral("Ticket 12"), QStringLiteral("alice"));
     QCOMPARE(stateOf(march(7)), State::MakeUp);

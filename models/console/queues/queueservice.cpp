@@ -1,6 +1,7 @@
 #include "console/queues/queueservice.h"
 
 #include "console/queues/deadlettermodel.h"
+#include "console/queues/queueformat.h"
 #include "queue/workerheartbeat.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
@@ -108,8 +109,10 @@ void QueueService::runDeadLetterJob(quint64 job, bool retry, const QString &list
         const int acted = int(state->acted);
         const int unreadable = int(state->unreadable);
         const int skipped = int(state->done - state->acted - state->unreadable);
-        QString words = retry ? tr("%n entry(s) of %1 put back on the queue.", nullptr, acted).arg(list)
-                              : tr("%n entry(s) of %1 discarded.", nullptr, acted).arg(list);
+        // Named as the table names it ("Payouts, campaign 2"), not by its key ("payout:2").
+        const QString title = QueueFormat::queueTitle(list);
+        QString words = retry ? tr("%n entry(s) of “%1” put back on the queue.", nullptr, acted).arg(title)
+                              : tr("%n entry(s) of “%1” discarded.", nullptr, acted).arg(title);
         if (unreadable > 0)
             words += QLatin1Char(' ')
                      + tr("%n unreadable entry(s) left in the list: a worker could not read them. Edit or discard them.", nullptr, unreadable);
@@ -134,8 +137,8 @@ void QueueService::retryEdited(quint64 job, const QString &list, const QByteArra
         return {1, 1, true};
     };
     auto summary = [replaced, list](bool) {
-        return *replaced ? tr("The edited entry is back on the queue of %1.").arg(list)
-                         : tr("The entry was no longer in %1 (taken meanwhile); nothing was queued.").arg(list);
+        return *replaced ? tr("The edited entry is back on the queue of “%1”.").arg(QueueFormat::queueTitle(list))
+                         : tr("The entry was no longer in “%1” (taken meanwhile); nothing was queued.").arg(QueueFormat::queueTitle(list));
     };
     startJob(job, std::move(step), std::move(summary));
 }

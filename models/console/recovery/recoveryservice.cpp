@@ -201,7 +201,8 @@ QList<LedgerCheck> RecoveryService::ledgerChecks(const QList<qint64> &campaigns,
                 check.heldByDead += lengths[at++].toInteger();
         }
         for (const Violation &violation : verifier.verify(id))
-            check.violations << tr("Invariant %1: %2").arg(violation.invariant).arg(violation.detail);
+            //: One broken rule of the ledger check (DESIGN §4), as the Campaigns view words it too.
+            check.violations << tr("Rule %1: %2").arg(violation.invariant).arg(violation.detail);
         if (!check.violations.isEmpty())
             check.state = LedgerCheck::State::Broken;
         else if (check.queued + check.inFlight + check.heldByDead > 0)
