@@ -252,6 +252,50 @@ void AuditView::prepareScreenshot(const ScreenshotRequest &)
         showFirst();
 }
 
+QVariantMap AuditView::viewState() const
+{
+    QVariantMap state;
+    state.insert(QStringLiteral("actor"), m_filter.actor);
+    state.insert(QStringLiteral("action"), m_filter.action);
+    state.insert(QStringLiteral("target"), m_filter.target);
+    state.insert(QStringLiteral("from"), m_filter.from);
+    state.insert(QStringLiteral("to"), m_filter.to);
+    state.insert(QStringLiteral("period"), m_period->currentData());
+    state.insert(QStringLiteral("orderKey"), int(m_order.key));
+    state.insert(QStringLiteral("orderDirection"), int(m_order.direction));
+    return state;
+}
+
+void AuditView::restoreViewState(const QVariantMap &state)
+{
+    m_order = {AuditOrder::Key(state.value(QStringLiteral("orderKey"), int(m_order.key)).toInt()),
+               Qt::SortOrder(state.value(QStringLiteral("orderDirection"), int(m_order.direction)).toInt())};
+    {
+        static const QHash<AuditOrder::Key, int> Columns{{AuditOrder::Key::Time, AuditLogModel::Time},
+                                                         {AuditOrder::Key::Actor, AuditLogModel::Actor},
+                                                         {AuditOrder::Key::Action, AuditLogModel::Action},
+                                                         {AuditOrder::Key::Target, AuditLogModel::Target}};
+        const QSignalBlocker blocker(m_table->horizontalHeader());
+        m_table->horizontalHeader()->setSortIndicator(Columns.value(m_order.key), m_order.direction);
+    }
+    AuditFilter filter;
+    filter.actor = state.value(QStringLiteral("actor")).toString();
+    filter.action = state.value(QStringLiteral("action")).toString();
+    filter.target = state.value(QStringLiteral("target")).toString();
+    filter.from = state.value(QStringLiteral("from")).toDate();
+    filter.to = state.value(QStringLiteral("to")).toDate();
+    setFilter(filter);
+    // "Last 7 days" and the like stay what they were, not the custom range they amount to.
+    const int period = m_period->findData(state.value(QStringLiteral("period")));
+    if (period >= 0 && period != m_period->currentIndex()) {
+        m_settingFields = true;
+        m_period->setCurrentIndex(period);
+        for (QWidget *widget : std::initializer_list<QWidget *>{m_from, m_dash, m_to})
+            widget->setVisible(m_period->currentData().toInt() == CustomRange);
+        m_settingFields = false;
+    }
+}
+
 AuditFilter AuditView::filter() const
 {
     return m_filter;

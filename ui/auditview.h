@@ -51,6 +51,8 @@ public:
     void setService(AuditService *service);
     void refresh() override;
     void prepareScreenshot(const ScreenshotRequest &request) override;
+    QVariantMap viewState() const override;
+    void restoreViewState(const QVariantMap &state) override;
 
     /** Shows the newest page matching `filter` (also sets the filter fields). */
     void setFilter(const AuditFilter &filter);

@@ -293,6 +293,38 @@ void CampaignsView::sortBy(int column, Qt::SortOrder order)
     requestList();
 }
 
+QVariantMap CampaignsView::viewState() const
+{
+    QVariantMap state;
+    state.insert(QStringLiteral("search"), m_search->text());
+    state.insert(QStringLiteral("sortColumn"), m_query.sortColumn);
+    state.insert(QStringLiteral("order"), int(m_query.order));
+    state.insert(QStringLiteral("offset"), m_offset);
+    state.insert(QStringLiteral("selected"), m_selectedId);
+    return state;
+}
+
+void CampaignsView::restoreViewState(const QVariantMap &state)
+{
+    {
+        const QSignalBlocker blocker(m_search);
+        m_search->setText(state.value(QStringLiteral("search")).toString());
+    }
+    m_query.search = m_search->text().trimmed();
+    const int column = state.value(QStringLiteral("sortColumn"), m_query.sortColumn).toInt();
+    if (CampaignListModel::isSortable(column)) {
+        m_query.sortColumn = column;
+        m_query.order = Qt::SortOrder(state.value(QStringLiteral("order"), int(m_query.order)).toInt());
+        const QSignalBlocker blocker(m_list->horizontalHeader());
+        m_list->horizontalHeader()->setSortIndicator(m_query.sortColumn, m_query.order);
+    }
+    m_offset = std::max<qint64>(0, state.value(QStringLiteral("offset")).toLongLong());
+    m_selectedId = state.value(QStringLiteral("selected")).toLongLong();
+    requestList();
+    if (m_selectedId != 0)
+        requestSnapshot();
+}
+
 void CampaignsView::requestSnapshot()
 {
     if (!m_service || m_selectedId == 0)

@@ -55,6 +55,8 @@ public:
     void refresh() override;
     bool wantsAutoRefresh() const override;
     void prepareScreenshot(const ScreenshotRequest &request) override;
+    QVariantMap viewState() const override;
+    void restoreViewState(const QVariantMap &state) override;
 
     /** Uses `service` and `previewer`, which live on other threads and outlive this view's use. */
     void setService(CampaignConsoleService *service, CampaignPreviewer *previewer);

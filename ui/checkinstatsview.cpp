@@ -133,6 +133,18 @@ void CheckinStatsView::refresh()
         showMonth(m_month->date());
 }
 
+QVariantMap CheckinStatsView::viewState() const
+{
+    return {{QStringLiteral("month"), m_month->date()}};
+}
+
+void CheckinStatsView::restoreViewState(const QVariantMap &state)
+{
+    const QDate month = state.value(QStringLiteral("month")).toDate();
+    if (month.isValid())
+        showMonth(month);
+}
+
 void CheckinStatsView::showMonth(QDate month)
 {
     if (!m_service)

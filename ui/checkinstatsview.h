@@ -42,6 +42,8 @@ public:
     void setService(MonthStatsService *service);
     void refresh() override;
     void prepareScreenshot(const ScreenshotRequest &request) override;
+    QVariantMap viewState() const override;
+    void restoreViewState(const QVariantMap &state) override;
 
     /** Loads and shows `month`. */
     void showMonth(QDate month);

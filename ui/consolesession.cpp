@@ -124,6 +124,7 @@ void ConsoleSession::switchTo(const Config &config)
 {
     // Each view's service thread ends with the old window; the sandbox (if any) after it.
     const QString view = QStringLiteral("connections");
+    m_restoredStates.clear();  // other servers: what the views showed may not exist there
     rebuildWindow(config, view);
     m_sandbox.reset();
     m_options.sandbox = false;
@@ -136,6 +137,7 @@ void ConsoleSession::switchToSandbox()
 {
     // As a profile switch: the old window's service threads end with it; then a fresh sandbox.
     const QString view = QStringLiteral("connections");
+    m_restoredStates.clear();
     rebuildWindow(m_config, view);
     m_sandbox.reset();
     m_options.sandbox = true;
@@ -162,6 +164,10 @@ void ConsoleSession::switchTheme(const QString &theme)
 void ConsoleSession::rebuildInPlace()
 {
     const QString view = m_window->currentView() ? m_window->currentView()->viewName() : QStringLiteral("users");
+    // What each view shows comes back in the new window, once its backend is there.
+    m_restoredStates.clear();
+    for (const ConsoleView *shown : m_window->views())
+        m_restoredStates.insert(shown->viewName(), shown->viewState());
     const Config config = m_sandbox && m_sandbox->isReady() ? m_sandbox->config() : m_config;
     const bool attached = !m_sandbox || m_sandbox->isReady();
     rebuildWindow(config, view);
@@ -173,10 +179,16 @@ void ConsoleSession::attachBackend(const Config &config)
 {
     m_window->setConnection(config, m_options.sandbox);
     m_window->attachBackend(config);
+    for (ConsoleView *shown : m_window->views()) {
+        if (m_restoredStates.contains(shown->viewName()))
+            shown->restoreViewState(m_restoredStates.value(shown->viewName()));
+    }
+    const bool restored = !m_restoredStates.isEmpty();
+    m_restoredStates.clear();
     UsersView *view = m_window->usersView();
     if (m_screenshot)
         m_screenshot->backendReady();
-    else if (!m_options.uid.isEmpty())
+    else if (!m_options.uid.isEmpty() && !restored)
         view->lookUp(m_options.uid, m_options.month);
 }
 

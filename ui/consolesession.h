@@ -3,7 +3,9 @@
 #include "consoleoptions.h"
 #include "core/config.h"
 
+#include <QHash>
 #include <QObject>
+#include <QVariantMap>
 
 #include <memory>
 
@@ -62,6 +64,7 @@ private:
     OperatorIdentity *m_operator;  // one per session: it outlives the windows of a language or profile switch
     std::unique_ptr<MainWindow> m_window;
     std::unique_ptr<ScreenshotJob> m_screenshot;
+    QHash<QString, QVariantMap> m_restoredStates;  // per view, from the window a rebuild replaced
 };
 
 /** The whole of `lantern`'s main(): options, translations, session, event loop. */

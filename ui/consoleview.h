@@ -9,6 +9,7 @@
 #include <QIcon>
 #include <QString>
 #include <QTimer>
+#include <QVariantMap>
 #include <QWidget>
 
 namespace lantern::ui {
@@ -46,6 +47,12 @@ public:
     /** Whether the view shows data worth refreshing automatically (e.g. not while a dialog of
         its own is open). */
     virtual bool wantsAutoRefresh() const { return true; }
+
+    /** What the operator is looking at (a user and month, a selection, filters, an order), so a
+        new window (a language or theme switch) opens where this one was. */
+    virtual QVariantMap viewState() const { return {}; }
+    /** Called after attachBackend() with what viewState() gave: loads and selects it again. */
+    virtual void restoreViewState(const QVariantMap &state) { Q_UNUSED(state) }
 
     /** Loads what a screenshot of this view shows, then emits screenshotReady (data on screen)
         or screenshotFailed (its message on screen). */

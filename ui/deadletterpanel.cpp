@@ -165,7 +165,7 @@ void DeadLetterPanel::setService(QueueService *service)
 
 void DeadLetterPanel::setLists(const QList<DeadLetterList> &lists)
 {
-    const QString current = currentList();
+    const QString current = m_preferredList.isEmpty() ? currentList() : std::exchange(m_preferredList, QString());
     qint64 previousDepth = -1;
     for (const DeadLetterList &list : std::as_const(m_lists)) {
         if (list.name == current)

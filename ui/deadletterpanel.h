@@ -41,6 +41,8 @@ public:
     void setLists(const QList<DeadLetterList> &lists);
     QString currentList() const;
     bool selectList(const QString &name);
+    /** Shows list `name` once the lists are read (a new window opening where the last one was). */
+    void preferList(const QString &name) { m_preferredList = name; }
     /** On a read-only connection retry and discard stay disabled (WriteAction). */
     void setReadOnly(bool readOnly);
     /** Shows the dead letters of queue `queue` ("payout:7", or "checkin" for the first check-in
@@ -102,6 +104,7 @@ private:
     QueueService *m_service = nullptr;
     DeadLetterModel *m_model;
     QList<DeadLetterList> m_lists;
+    QString m_preferredList;  // preferList(): chosen when the lists come
     quint64 m_serial = 0;
     quint64 m_waitingFor = 0;
     quint64 m_job = 0;

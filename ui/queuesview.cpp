@@ -190,6 +190,26 @@ void QueuesView::readOnlyChanged()
     m_deadLetters->setReadOnly(isReadOnly());
 }
 
+QVariantMap QueuesView::viewState() const
+{
+    QVariantMap state;
+    state.insert(QStringLiteral("deadLetterList"), m_deadLetters->currentList());
+    state.insert(QStringLiteral("deadLetterSortColumn"), m_deadLetters->sortColumn());
+    state.insert(QStringLiteral("deadLetterSortOrder"), int(m_deadLetters->sortOrder()));
+    return state;
+}
+
+void QueuesView::restoreViewState(const QVariantMap &state)
+{
+    const QString list = state.value(QStringLiteral("deadLetterList")).toString();
+    if (!list.isEmpty())
+        m_deadLetters->preferList(list);
+    const int column = state.value(QStringLiteral("deadLetterSortColumn"), m_deadLetters->sortColumn()).toInt();
+    const auto order = Qt::SortOrder(state.value(QStringLiteral("deadLetterSortOrder"), int(m_deadLetters->sortOrder())).toInt());
+    if (column != m_deadLetters->sortColumn() || order != m_deadLetters->sortOrder())
+        m_deadLetters->sortBy(column, order);
+}
+
 void QueuesView::followLink(const QString &link)
 {
     if (link.startsWith(QLatin1String("view:"))) {

@@ -47,6 +47,8 @@ public:
     static constexpr int HiddenSampleMs = 10'000;
     bool wantsAutoRefresh() const override;
     void prepareScreenshot(const ScreenshotRequest &request) override;
+    QVariantMap viewState() const override;
+    void restoreViewState(const QVariantMap &state) override;
 
     bool isLoading() const { return m_waitingFor != 0; }
     QueueTableModel *queueModel() const { return m_queues; }

@@ -403,10 +403,34 @@ void UsersView::showUserMonth(const UserMonth &month)
     m_model->setMarks(month.month, month.today, month.signedDays, month.makeupDays);
     m_summary->showUser(month, m_rules.makeupQuota);
     m_historyPanel->showUser(month);
-    if (selected.isValid())
+    if (m_restoredDay.isValid())
+        selectDay(std::exchange(m_restoredDay, QDate()));
+    else if (selected.isValid())
         selectDay(selected);
     updateMonthTitle();
     updateMakeupAction();
+}
+
+QVariantMap UsersView::viewState() const
+{
+    QVariantMap state;
+    state.insert(QStringLiteral("user"), m_user ? QString::number(m_user->uid) : m_search->text().trimmed());
+    state.insert(QStringLiteral("month"), m_month);
+    state.insert(QStringLiteral("day"), selectedDate());
+    return state;
+}
+
+void UsersView::restoreViewState(const QVariantMap &state)
+{
+    const QString user = state.value(QStringLiteral("user")).toString();
+    const QDate month = state.value(QStringLiteral("month")).toDate();
+    if (user.isEmpty()) {
+        if (month.isValid())
+            showMonth(month);
+        return;
+    }
+    m_restoredDay = state.value(QStringLiteral("day")).toDate();
+    lookUp(user, month);
 }
 
 void UsersView::selectDay(QDate date)

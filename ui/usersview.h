@@ -68,6 +68,10 @@ public:
 
     bool isBusy() const { return m_waitingFor != 0; }
     const std::optional<UserMonth> &shownUser() const { return m_user; }
+    /** The day selected in the calendar; invalid: none. */
+    QDate selectedDate() const;
+    QVariantMap viewState() const override;
+    void restoreViewState(const QVariantMap &state) override;
     QDate month() const { return m_month; }
     CalendarModel *calendarModel() const { return m_model; }
     QTableView *calendarView() const { return m_calendar; }
@@ -101,7 +105,6 @@ private:
     void stepMonth(int months);
     void updateMonthTitle();
     void updateMakeupAction();
-    QDate selectedDate() const;
     QDate today() const;
 
     CheckinRules m_rules;
@@ -111,6 +114,7 @@ private:
     CalendarModel *m_model;
     std::optional<UserMonth> m_user;
     qint64 m_bannerUser = 0;  // the user the banner speaks of (a make-up), 0: none
+    QDate m_restoredDay;      // selected again once the restored user's month is shown
     QDate m_month;
     QDate m_today;
     bool m_monthChosen = false;  // the month was picked (else it follows the backend's today)
