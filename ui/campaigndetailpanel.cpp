@@ -5,6 +5,7 @@
 #include "console/campaigns/campaignlistmodel.h"
 #include "console/common/campaignmoney.h"
 #include "consoletheme.h"
+#include "viewscroller.h"
 
 #include <QChart>
 #include <QChartView>
@@ -205,7 +206,10 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_placeholder, 1);
-    layout->addWidget(m_content, 1);
+    // Scrolls when the window is short, so the campaign list above keeps its rows.
+    m_contentScroll = new ViewScroller(m_content, this);
+    m_contentScroll->setObjectName(QStringLiteral("campaignDetailScroll"));
+    layout->addWidget(m_contentScroll, 1);
     showNothing(tr("Select a campaign to watch it drain."));
 }
 
@@ -232,7 +236,7 @@ void CampaignDetailPanel::showNothing(const QString &hint)
     m_payoutRate.clear();
     m_placeholder->setText(hint);
     m_placeholder->setVisible(true);
-    m_content->setVisible(false);
+    m_contentScroll->setVisible(false);
 }
 
 void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
@@ -240,7 +244,7 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
     m_snapshot = snapshot;
     m_shown = true;
     m_placeholder->setVisible(false);
-    m_content->setVisible(true);
+    m_contentScroll->setVisible(true);
     const CampaignSummary &summary = snapshot.summary;
     const Campaign &campaign = summary.campaign;
     const QLocale locale;

@@ -17,6 +17,7 @@ class QValueAxis;
 namespace lantern::ui {
 
 class CampaignDrainBar;
+class ViewScroller;
 
 /** The live view of one campaign while it drains: remaining vs grabbed vs paid (counts and
     amounts), grabs per second from successive refreshes, and the ledger check of DESIGN §4 in
@@ -62,6 +63,7 @@ private:
     GrabRateSeries m_payoutRate;
 
     QLabel *m_placeholder;
+    ViewScroller *m_contentScroll = nullptr;
     QWidget *m_content;
     QLabel *m_title;
     QLabel *m_status;

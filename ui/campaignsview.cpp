@@ -159,7 +159,8 @@ CampaignsView::CampaignsView(QWidget *parent)
     splitter->setStretchFactor(1, 1);
     const int rowHeight = m_list->verticalHeader()->defaultSectionSize();
     listPane->setMinimumHeight(rowHeight * 3 + header->sizeHint().height() + m_pageLabel->sizeHint().height());
-    splitter->setSizes({rowHeight * 7 + header->sizeHint().height() + m_pageLabel->sizeHint().height(), 10 * rowHeight * 7});
+    // Seven rows of the list; the live view below takes the rest (it scrolls when short).
+    splitter->setSizes({rowHeight * 7 + header->sizeHint().height() + m_pageLabel->sizeHint().height(), rowHeight * 14});
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 8);

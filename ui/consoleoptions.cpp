@@ -60,8 +60,10 @@ ConsoleOptions ConsoleOptions::parse(const QStringList &arguments)
     const QCommandLineOption month(QStringLiteral("month"), tr("Show this month (YYYY-MM)."), tr("month"));
     const QCommandLineOption day(QStringLiteral("day"), tr("Select this day (YYYY-MM-DD) in the calendar."), tr("date"));
     const QCommandLineOption lang(QStringLiteral("lang"), tr("Interface language, e.g. zh_CN or en."), tr("language"));
+    const QCommandLineOption size(QStringLiteral("size"), tr("The window's size in logical pixels, e.g. 1366x768 (a screenshot's too)."),
+                                  tr("WxH"));
     const QCommandLineOption theme(QStringLiteral("theme"), tr("Colours: system (the default), light or dark."), tr("theme"));
-    parser.addOptions({sandbox, sandboxDir, screenshot, view, campaign, uid, month, day, lang, theme});
+    parser.addOptions({sandbox, sandboxDir, screenshot, view, campaign, uid, month, day, lang, theme, size});
     QList<QCommandLineOption> settings;
     for (const auto &[name, description] : settingOptions())
         settings << QCommandLineOption(name, description, tr("value"));
@@ -103,6 +105,16 @@ ConsoleOptions ConsoleOptions::parse(const QStringList &arguments)
             throw InvalidInputError(tr("invalid --campaign '%1': expected a campaign id (a positive whole number)").arg(parser.value(campaign)));
     }
     options.uid = parser.value(uid);
+    if (parser.isSet(size)) {
+        const QStringList parts = parser.value(size).split(QLatin1Char('x'));
+        bool wide = false;
+        bool high = false;
+        if (parts.size() == 2)
+            options.size = QSize(parts.at(0).toInt(&wide), parts.at(1).toInt(&high));
+        if (!wide || !high || options.size.width() < 320 || options.size.height() < 240 || options.size.width() > 10000
+            || options.size.height() > 10000)
+            throw InvalidInputError(tr("invalid --size '%1': expected WIDTHxHEIGHT in pixels, e.g. 1366x768").arg(parser.value(size)));
+    }
     if (parser.isSet(month))
         options.month = parseMonth(parser.value(month));
     if (parser.isSet(day)) {

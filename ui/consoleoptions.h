@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QDate>
 #include <QHash>
+#include <QSize>
 #include <QString>
 #include <QStringList>
 
@@ -23,6 +24,7 @@ public:
     QDate month;                        // --month YYYY-MM
     QDate day;                          // --day YYYY-MM-DD: select this day (and its month)
     QString language;                   // --lang, else the system locale
+    QSize size;                         // --size WxH: the window's size (a screenshot's); invalid: the default
 
     /** Parses `arguments` (argv, program first). Prints help or version and exits for --help
         and --version; throws InvalidInputError for anything malformed. */

@@ -46,6 +46,10 @@ ConsoleSession::~ConsoleSession()
 
 void ConsoleSession::start()
 {
+    if (m_options.size.isValid())
+        m_window->resize(m_options.size);
+    else if (!m_options.screenshotFile.isEmpty())
+        m_window->resize(MainWindow::DefaultSize);  // whatever the offscreen screen's size
     m_window->showView(m_options.view);
     m_window->show();
     UsersView *view = m_window->usersView();

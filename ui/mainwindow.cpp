@@ -11,6 +11,7 @@
 #include "recoveryview.h"
 #include "tableactions.h"
 #include "usersview.h"
+#include "viewscroller.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -25,6 +26,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QSpinBox>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
@@ -219,7 +221,11 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
 
     m_navigation->setCurrentRow(0);
     setRefreshPaused(false);
-    resize(1180, 760);
+    // Or the screen's available area when it is smaller (a 1366×768 laptop).
+    QSize size = DefaultSize;
+    if (const QScreen *screen = this->screen())
+        size = size.boundedTo(screen->availableGeometry().size());
+    resize(size);
 }
 
 MainWindow::~MainWindow() = default;
@@ -227,7 +233,12 @@ MainWindow::~MainWindow() = default;
 void MainWindow::addView(ConsoleView *view, const QString &iconName)
 {
     m_views << view;
-    m_stack->addWidget(view);
+    // In a scroll area: a window smaller than a view's minimum (a 1366×768 laptop, 2× scaling)
+    // scrolls the view instead of growing past the screen, and a view that needs a line more
+    // (a selected missed day's hint) never resizes the window under the operator's pointer.
+    auto *scroll = new ViewScroller(view, m_stack);
+    scroll->setObjectName(view->viewName() + QStringLiteral("Scroll"));
+    m_stack->addWidget(scroll);
     auto *item = new QListWidgetItem(QIcon::fromTheme(iconName), view->title(), m_navigation);
     item->setData(Qt::UserRole, view->viewName());
     connect(view, &ConsoleView::openView, this, &MainWindow::showView);
@@ -244,7 +255,8 @@ ConsoleView *MainWindow::view(const QString &name) const
 
 ConsoleView *MainWindow::currentView() const
 {
-    return qobject_cast<ConsoleView *>(m_stack->currentWidget());
+    const int index = m_stack->currentIndex();
+    return index >= 0 && index < m_views.size() ? m_views.at(index) : nullptr;
 }
 
 bool MainWindow::showView(const QString &name)

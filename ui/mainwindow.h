@@ -34,6 +34,7 @@ class MainWindow final : public QMainWindow {
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
+    static constexpr QSize DefaultSize{1318, 760};
     /** `identity`: the session's operator, shared by every view (nullptr: one of the window's own). */
     explicit MainWindow(const CheckinRules &rules, OperatorIdentity *identity = nullptr, QWidget *parent = nullptr);
     ~MainWindow() override;

@@ -51,7 +51,9 @@ UserHistoryPanel::UserHistoryPanel(QWidget *parent)
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->setBackgroundRoundness(0);
     m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setMinimumHeight(200);
+    m_chartView->setMinimumHeight(140);  // room for six months at 1366×768, in Chinese too
+    // A short chart gets fewer ticks (every two or four weeks) rather than elided labels.
+    connect(m_chart, &QChart::plotAreaChanged, this, &UserHistoryPanel::fitDayTicks);
     addTab(m_chartView, tr("Streak chart"));
     addTab(m_historyView, tr("Check-ins"));
     addTab(m_ledgerView, tr("Points ledger"));
@@ -75,6 +77,21 @@ void UserHistoryPanel::clearUser()
     for (QAbstractAxis *axis : m_chart->axes())
         m_chart->removeAxis(axis);
     m_chart->setTitle(QString());
+}
+
+void UserHistoryPanel::fitDayTicks()
+{
+    const QList<QAbstractAxis *> axes = m_chart->axes(Qt::Vertical);
+    auto *axis = axes.isEmpty() ? nullptr : qobject_cast<QValueAxis *>(axes.first());
+    if (!axis)
+        return;
+    const double room = m_chart->plotArea().height();
+    const double perLabel = fontMetrics().height() * 1.6;
+    double weeks = 1;
+    while (weeks < 8 && (axis->max() / (7 * weeks)) * perLabel > room)
+        weeks *= 2;
+    if (axis->tickInterval() != 7 * weeks)
+        axis->setTickInterval(7 * weeks);
 }
 
 void UserHistoryPanel::fillChart(const UserMonth &month)
@@ -114,7 +131,9 @@ void UserHistoryPanel::fillChart(const UserMonth &month)
     auto *axisY = new QValueAxis;
     // Whole weeks on the axis: 0, 7, 14, ... up to the month length (or a longer run).
     axisY->setRange(0, 7 * ((std::max(31, top) + 6) / 7));
-    axisY->setTickCount(axisY->max() / 7 + 1);
+    axisY->setTickType(QValueAxis::TicksDynamic);
+    axisY->setTickAnchor(0);
+    axisY->setTickInterval(7);
     axisY->setLabelFormat(QStringLiteral("%d"));
     axisY->setTitleText(tr("days"));
     m_chart->addAxis(axisX, Qt::AlignBottom);

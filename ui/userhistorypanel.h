@@ -34,6 +34,8 @@ public:
 
 private:
     void fillChart(const UserMonth &month);
+    /** Ticks every week, or every two or four when the plot is too short for a label a week. */
+    void fitDayTicks();
 
     CheckinHistoryModel *m_history;
     LedgerModel *m_ledger;

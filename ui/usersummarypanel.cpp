@@ -55,13 +55,13 @@ UserSummaryPanel::UserSummaryPanel(QWidget *parent)
     connect(m_makeupButton, &QPushButton::clicked, this, &UserSummaryPanel::makeupClicked);
 
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(14, 14, 14, 14);
+    layout->setContentsMargins(14, 10, 14, 10);
     layout->setSpacing(6);
     layout->addWidget(m_title);
     layout->addWidget(m_token);
-    layout->addSpacing(8);
+    layout->addSpacing(4);
     layout->addLayout(tiles);
-    layout->addSpacing(8);
+    layout->addSpacing(4);
     layout->addWidget(m_makeups);
     layout->addStretch();
     layout->addWidget(m_selectedDay);

@@ -26,6 +26,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace lantern::ui {
 
 namespace {
@@ -192,7 +194,7 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 8);
-    layout->setSpacing(10);
+    layout->setSpacing(8);
     layout->addLayout(searchRow);
     layout->addWidget(m_banner);
     layout->addLayout(content, 1);
@@ -351,6 +353,14 @@ void UsersView::onMonthLoaded(quint64 serial, const UserMonth &month)
     setWaitingFor(0);
     m_banner->readSucceeded();
     showUserMonth(month);
+    const bool nothing = month.signedDays.isEmpty() && month.recentCheckins.isEmpty()
+                         && std::all_of(month.history.cbegin(), month.history.cend(), [](const MonthFigure &figure) { return figure.signedDays == 0; });
+    if (nothing) {
+        // Lantern keeps no list of users: a uid nobody uses looks like a user who never signed.
+        m_banner->showMessage(MessageBanner::Kind::Information,
+                              tr("No check-ins are recorded for user %1 in the last six months: a new user, or a uid nobody uses.").arg(month.uid));
+        m_bannerUser = month.uid;
+    }
     Q_EMIT monthShown(month);
     Q_EMIT dataRead(ServerStatus::both(), month.loadedAt);
 }

@@ -268,6 +268,14 @@ void TestUsersView::unknownQueryIsExplained()
     QVERIFY(!m_view->banner()->isHidden());
     QCOMPARE(m_view->banner()->kind(), MessageBanner::Kind::Error);
     QVERIFY2(m_view->banner()->text().contains(QStringLiteral("neither a user id nor a user token")), qPrintable(m_view->banner()->text()));
+
+    // A uid nobody signed with (issue 24, point 10): shown, and said to have no check-ins at all.
+    search(QStringLiteral("888888"));
+    QCOMPARE(m_failed->size(), 1);
+    QCOMPARE(m_view->banner()->kind(), MessageBanner::Kind::Information);
+    QVERIFY2(m_view->banner()->text().contains(QStringLiteral("No check-ins are recorded for user 888888")), qPrintable(m_view->banner()->text()));
+    search(QString::number(Regular));  // a user with check-ins: the note goes
+    QVERIFY(m_view->banner()->isHidden());
 }
 
 void TestUsersView::grantMakeup(QDate day, const QString &reason, const QString &operatorName)

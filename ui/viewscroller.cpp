@@ -1,0 +1,60 @@
+#include "viewscroller.h"
+
+#include <QEvent>
+#include <QScrollBar>
+#include <QStyle>
+
+namespace lantern::ui {
+
+ViewScroller::ViewScroller(QWidget *view, QWidget *parent) : QScrollArea(parent)
+{
+    setFrameShape(QFrame::NoFrame);
+    setWidgetResizable(false);
+    setWidget(view);
+    view->installEventFilter(this);
+}
+
+QSize ViewScroller::sizeHint() const
+{
+    return widget() ? widget()->sizeHint() : QScrollArea::sizeHint();
+}
+
+QSize ViewScroller::minimumSizeHint() const
+{
+    // Small: the window may be smaller than a view; the view then scrolls.
+    const int bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    return {bar * 4, bar * 4};
+}
+
+void ViewScroller::resizeEvent(QResizeEvent *event)
+{
+    QScrollArea::resizeEvent(event);
+    fit();
+}
+
+bool ViewScroller::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == widget() && event->type() == QEvent::LayoutRequest)
+        fit();
+    return QScrollArea::eventFilter(watched, event);
+}
+
+void ViewScroller::fit()
+{
+    QWidget *view = widget();
+    if (!view)
+        return;
+    const QSize minimum = view->minimumSizeHint().expandedTo(view->minimumSize());
+    // The room without scroll bars first; a bar, once needed, takes room from the other side.
+    QSize room = size() - QSize(frameWidth() * 2, frameWidth() * 2);
+    const int bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const bool tooNarrow = minimum.width() > room.width();
+    const bool tooLow = minimum.height() > room.height() - (tooNarrow ? bar : 0);
+    if (tooLow)
+        room.rwidth() -= bar;
+    if (tooNarrow)
+        room.rheight() -= bar;
+    view->resize(room.expandedTo(minimum));
+}
+
+} // namespace lantern::ui
