@@ -15,7 +15,7 @@ ROOT="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)"
 LANTERN_DEBIAN_PACKAGES=(
     build-essential cmake ninja-build pkg-config git
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools
-    qt6-l10n-tools
+    qt6-l10n-tools qt6-translations-l10n
     libqt6sql6-mysql libqt6sql6-sqlite qtkeychain-qt6-dev
     libhiredis-dev libhttp-parser-dev redis-server redis-tools mariadb-server mariadb-client
     xvfb wrk xauth fonts-noto-cjk dpkg dpkg-dev file desktop-file-utils ccache lld

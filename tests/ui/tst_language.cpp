@@ -60,6 +60,17 @@ private Q_SLOTS:
         QCOMPARE(usersTitle(), chinese);
     }
 
+    // Issue 24, point 6: Qt's own buttons (a message box's Cancel) speak Chinese too: Debian's
+    // qt6-translations-l10n is a dependency, and its qtbase catalogue is loaded.
+    void qtsOwnWordsAreTranslated()
+    {
+        installTranslations(QStringLiteral("zh_CN"));
+        const QString cancel = QCoreApplication::translate("QPlatformTheme", "Cancel");
+        installTranslations(QStringLiteral("en"));
+        QVERIFY2(cancel != QLatin1String("Cancel"), "qtbase_zh_CN.qm was not loaded: is qt6-translations-l10n installed?");
+        QVERIFY(std::any_of(cancel.cbegin(), cancel.cend(), [](QChar c) { return c.script() == QChar::Script_Han; }));
+    }
+
     void languageWithoutTranslationGetsEnglishPlurals_data()
     {
         QTest::addColumn<QString>("language");
