@@ -230,6 +230,13 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
 
 MainWindow::~MainWindow() = default;
 
+bool MainWindow::event(QEvent *event)
+{
+    if (event->type() == QEvent::StatusTip)
+        return true;
+    return QMainWindow::event(event);
+}
+
 void MainWindow::addView(ConsoleView *view, const QString &iconName)
 {
     m_views << view;

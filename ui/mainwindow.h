@@ -81,6 +81,11 @@ Q_SIGNALS:
     /** The user set the sandbox crowd's grabs per second (0: no crowd). */
     void crowdRateChosen(int grabsPerSecond);
 
+protected:
+    /** Swallows status tips: a hovered button's tip would hide the status bar's mode badge,
+        operator and servers (what a tip says is in the button's tooltip and the status bar). */
+    bool event(QEvent *event) override;
+
 private:
     void addView(ConsoleView *view, const QString &iconName);
     void onViewChanged(int row);

@@ -37,10 +37,16 @@ TableActions::TableActions(QAbstractItemView *view, const QString &name) : QObje
         menu.exec(m_view->viewport()->mapToGlobal(at));
     });
     connect(this, &TableActions::exported, this, [this](const QString &path, const QString &error) {
-        if (error.isEmpty())
+        if (m_quiet)
             return;
-        auto *box = new QMessageBox(QMessageBox::Warning, tr("Export as CSV"), tr("The table could not be written to %1: %2").arg(path, error),
-                                    QMessageBox::Ok, m_view);
+        // Said either way: a file nobody confirmed may be searched for in vain.
+        auto *box = error.isEmpty()
+                            ? new QMessageBox(QMessageBox::Information, tr("Export as CSV"),
+                                              tr("%n row(s) written to %1.", nullptr, m_exportedRows).arg(QDir::toNativeSeparators(path)),
+                                              QMessageBox::Ok, m_view)
+                            : new QMessageBox(QMessageBox::Warning, tr("Export as CSV"),
+                                              tr("The table could not be written to %1: %2").arg(path, error), QMessageBox::Ok, m_view);
+        box->setObjectName(QStringLiteral("exportResult"));
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();  // never a nested event loop
     });
@@ -90,7 +96,8 @@ void TableActions::exportTo(const QString &path)
         return;
     // The text is taken here, on the GUI thread that owns the model; only the file is written
     // elsewhere.
-    const QByteArray bytes = TableText::all(*m_view->model(), TableText::Format::Csv).toUtf8();
+    const QByteArray bytes = TableText::csvFile(*m_view->model());
+    m_exportedRows = TableText::rowCount(*m_view->model());
     QPointer<TableActions> self(this);
     QThreadPool::globalInstance()->start([self, path, bytes] {
         QSaveFile file(path);

@@ -23,8 +23,11 @@ public:
     void copySelection() const;
     /** Asks for a file, then exportTo(). */
     void exportAsked();
-    /** Writes every row as CSV to `path` off the GUI thread; emits exported() when done. */
+    /** Writes every row as CSV to `path` off the GUI thread; emits exported() when done, and
+        says in a message box how many rows went where (or why none did). */
     void exportTo(const QString &path);
+    /** No message box after an export (tests that only read the file). */
+    void setQuiet(bool quiet) { m_quiet = quiet; }
 
 Q_SIGNALS:
     /** `error` empty: `path` holds the table. */
@@ -35,6 +38,8 @@ private:
 
     QAbstractItemView *m_view;
     QString m_name;
+    int m_exportedRows = 0;
+    bool m_quiet = false;
 };
 
 } // namespace lantern::ui

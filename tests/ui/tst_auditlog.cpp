@@ -324,7 +324,9 @@ void TestAuditLog::modelPassesTheTester()
     QCOMPARE(model.columnCount(), int(AuditLogModel::ColumnCount));
     const AuditEntry &newest = first.entries.first();
     QCOMPARE(model.data(model.index(0, AuditLogModel::Actor)).toString(), newest.actor);
-    QCOMPARE(model.data(model.index(0, AuditLogModel::Action)).toString(), newest.action);
+    // The action in words; its stored name in the tooltip (and the CSV).
+    QCOMPARE(model.data(model.index(0, AuditLogModel::Action)).toString(), AuditLogModel::actionText(newest.action));
+    QCOMPARE(model.data(model.index(0, AuditLogModel::Action), Qt::ToolTipRole).toString(), newest.action);
     QCOMPARE(model.data(model.index(0, AuditLogModel::Target)).toString(), newest.target);
     QCOMPARE(model.data(model.index(0, AuditLogModel::Time)).toString(),
              QDateTime::fromMSecsSinceEpoch(newest.atMs, Shanghai).toString(u"yyyy-MM-dd HH:mm:ss"));
@@ -354,7 +356,8 @@ void TestAuditLog::readableDetail_data()
     QTest::newRow("unknown keys as words, money keys without _cents")
             << QStringLiteral("{\"bonus_pool_cents\":-250,\"pool_size\":12345}") << QStringLiteral("Bonus pool: -¥2.50 · Pool size: 12,345");
     QTest::newRow("identifiers not grouped") << QStringLiteral("{\"id\":12345}") << QStringLiteral("Campaign: 12345");
-    QTest::newRow("nested values as compact JSON") << QStringLiteral("{\"ids\":[1,2],\"ok\":true}") << QStringLiteral("Ids: [1,2] · Ok: yes");
+    QTest::newRow("a list as its items (issue 24, point 10)") << QStringLiteral("{\"ids\":[1,2],\"ok\":true}") << QStringLiteral("Ids: 1, 2 · Ok: yes");
+    QTest::newRow("an amount stored as a string") << QStringLiteral("{\"amount_cents\":\"1943\"}") << QStringLiteral("Amount: ¥19.43");
     QTest::newRow("empty object -> nothing") << QStringLiteral("{}") << QString();
     QTest::newRow("empty values are left out") << QStringLiteral("{\"reason\":\"\",\"via\":\"cli\"}") << QStringLiteral("Via: cli");
     QTest::newRow("not JSON -> as it is") << QStringLiteral("legacy text") << QStringLiteral("legacy text");

@@ -207,6 +207,11 @@ void TestStatusBar::oneOperatorForEveryView()
     auto *create = campaigns->findChild<QPushButton *>(QStringLiteral("newCampaignButton"));
     QVERIFY(create->isEnabled());
     QVERIFY(create->statusTip().contains(QLatin1String("asked for your name")));
+    // Hovering it never hides the operator and servers behind the tip (issue 24, point 10).
+    QStatusTipEvent tip(create->statusTip());
+    QCoreApplication::sendEvent(create, &tip);
+    QVERIFY(window.statusBar()->currentMessage().isEmpty());
+    QVERIFY(window.operatorButton()->isVisible());
 
     // The first change asks for the name (a modal dialog, answered as soon as it is up), then
     // goes on: the create dialog opens, showing it.

@@ -1,12 +1,16 @@
 // Tables copy and export what they show (issue 14, point 7): CSV as RFC 4180 writes it,
 // tab-separated rows for the clipboard in the order the view shows them, and an export
 // written off the GUI thread holding exactly the rows and header on screen.
+#include "console/audit/auditlogmodel.h"
+#include "console/campaigns/campaignlistmodel.h"
 #include "console/common/tabletext.h"
 #include "tableactions.h"
 #include "testsuite.h"
 
 #include <QFile>
+#include <QDateTime>
 #include <QItemSelectionModel>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -90,13 +94,85 @@ private Q_SLOTS:
         QCOMPARE(exported.first().at(1).toString(), QString());
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(QString::fromUtf8(file.readAll()), QStringLiteral("Name,Amount\r\n\"Spring, north\",¥8.88\r\nAutumn,¥1.00\r\n"));
+        // A byte order mark first: Excel reads the file as UTF-8 (Chinese names, ¥).
+        QCOMPARE(file.readAll(), QByteArray("\xEF\xBB\xBF") + QStringLiteral("Name,Amount\r\n\"Spring, north\",¥8.88\r\nAutumn,¥1.00\r\n").toUtf8());
+        // ... and says so (issue 24, point 9): how many rows, where.
+        QMessageBox *said = nullptr;
+        QTRY_VERIFY((said = view.findChild<QMessageBox *>(QStringLiteral("exportResult"))) != nullptr);
+        QVERIFY2(said->text().contains(QStringLiteral("2 row")) && said->text().contains(QStringLiteral("campaigns.csv")), qPrintable(said->text()));
+        QCOMPARE(said->icon(), QMessageBox::Information);
+        said->close();
+        delete said;
 
         // A file that cannot be written says why.
         exported.clear();
         actions->exportTo(QStringLiteral("/nonexistent/dir/x.csv"));
         QVERIFY(exported.wait(10000));
         QVERIFY(!exported.first().at(1).toString().isEmpty());
+        QTRY_VERIFY((said = view.findChild<QMessageBox *>(QStringLiteral("exportResult"))) != nullptr);
+        QCOMPARE(said->icon(), QMessageBox::Warning);
+    }
+
+    // Issue 24, point 9: a CSV holds values, not words — a model's ExportRole columns.
+    void exportHoldsValuesWhereTheModelGivesThem()
+    {
+        CampaignListModel model;
+        CampaignPage page;
+        CampaignRow row;
+        row.campaign.id = 7;
+        row.campaign.name = QStringLiteral("春节红包, north");
+        row.campaign.count = 200;
+        row.campaign.totalCents = 100000;
+        row.campaign.createdAtMs = QDateTime(QDate(2026, 1, 28), QTime(20, 0)).toMSecsSinceEpoch();
+        row.grabbedCount = 165;
+        row.grabbedCents = 80505;
+        page.rows << row;
+        page.total = 1;
+        model.setPage(page);
+        const QStringList lines = TableText::all(model, TableText::Format::Csv).split(QStringLiteral("\r\n"));
+        QVERIFY2(lines.first().contains(QStringLiteral("Grabbed,Envelopes,Total (yuan),Grabbed amount (yuan)")), qPrintable(lines.first()));
+        QVERIFY2(lines.at(1).startsWith(QStringLiteral("7,\"春节红包, north\",")), qPrintable(lines.at(1)));
+        QVERIFY2(lines.at(1).contains(QStringLiteral(",165,200,1000.00,805.05,")), qPrintable(lines.at(1)));
+        QVERIFY2(lines.at(1).endsWith(QStringLiteral(",2026-01-28 20:00:00")), qPrintable(lines.at(1)));
+        // The clipboard keeps the words, as the table shows them.
+        QVERIFY(TableText::rows(model, {model.index(0, 0)}, TableText::Format::Tsv).contains(QStringLiteral("165 / 200")));
+
+        // The audit log exports the action's stored name and the detail's JSON as stored.
+        AuditLogModel audit;
+        AuditPage auditPage;
+        AuditEntry entry;
+        entry.id = 1;
+        entry.atMs = row.campaign.createdAtMs;
+        entry.actor = QStringLiteral("alice");
+        entry.action = QStringLiteral("campaign.close");
+        entry.target = QStringLiteral("campaign:7");
+        entry.detail = QStringLiteral("{\"refunded_cents\":19495,\"workers\":[\"w1\",\"w2\"]}");
+        auditPage.entries << entry;
+        audit.setPage(auditPage);
+        QCOMPARE(audit.index(0, AuditLogModel::Action).data().toString(), QStringLiteral("Campaign closed"));
+        QVERIFY2(audit.index(0, AuditLogModel::Detail).data().toString().contains(QStringLiteral("w1, w2")),
+                 qPrintable(audit.index(0, AuditLogModel::Detail).data().toString()));
+        const QString csv = TableText::all(audit, TableText::Format::Csv);
+        QVERIFY2(csv.contains(QStringLiteral("campaign.close")) && csv.contains(QStringLiteral("\"{\"\"refunded_cents\"\":19495,")), qPrintable(csv));
+        QVERIFY(csv.startsWith(QStringLiteral("Time,Who,Action,Target,Details (JSON)\r\n")));
+    }
+
+    void yuanNumbers_data()
+    {
+        QTest::addColumn<qint64>("cents");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("whole") << qint64(100000) << QStringLiteral("1000.00");
+        QTest::newRow("one cent") << qint64(1) << QStringLiteral("0.01");
+        QTest::newRow("a refund of 5 cents") << qint64(-5) << QStringLiteral("-0.05");
+        QTest::newRow("negative yuan") << qint64(-1205) << QStringLiteral("-12.05");
+        QTest::newRow("largest") << std::numeric_limits<qint64>::max() << QStringLiteral("92233720368547758.07");
+    }
+
+    void yuanNumbers()
+    {
+        QFETCH(qint64, cents);
+        QFETCH(QString, text);
+        QCOMPARE(TableText::yuanNumber(cents), text);
     }
 };
 

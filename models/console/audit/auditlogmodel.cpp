@@ -1,6 +1,7 @@
 #include "console/audit/auditlogmodel.h"
 
 #include "console/common/campaignmoney.h"
+#include "console/common/tabletext.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -27,8 +28,14 @@ bool isIdentifierKey(const QString &key)
 QString valueText(const QString &key, const QJsonValue &value)
 {
     switch (value.type()) {
-    case QJsonValue::String:
+    case QJsonValue::String: {
+        // Some writers store numbers as strings ("amount_cents":"1943"): shown as the numbers they are.
+        bool whole = false;
+        const qint64 number = value.toString().toLongLong(&whole);
+        if (whole && isMoneyKey(key))
+            return formatYuan(number);
         return value.toString();
+    }
     case QJsonValue::Bool:
         return value.toBool() ? AuditLogModel::tr("yes") : AuditLogModel::tr("no");
     case QJsonValue::Double: {
@@ -41,8 +48,13 @@ QString valueText(const QString &key, const QJsonValue &value)
             return formatYuan(whole);
         return isIdentifierKey(key) ? QString::number(whole) : QLocale().toString(whole);
     }
-    case QJsonValue::Array:
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Array: {
+        // A list of workers, campaigns, days: its items, comma-separated, each shown as a value.
+        QStringList items;
+        for (const QJsonValue &item : value.toArray())
+            items << valueText(key, item);
+        return items.join(AuditLogModel::tr(", "));
+    }
     case QJsonValue::Object:
         return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
     case QJsonValue::Null:
@@ -87,6 +99,27 @@ void AuditLogModel::setTimeZone(const QTimeZone &zone)
 QString AuditLogModel::timeText(qint64 atMs) const
 {
     return QDateTime::fromMSecsSinceEpoch(atMs, m_zone).toString(u"yyyy-MM-dd HH:mm:ss");
+}
+
+QString AuditLogModel::actionText(const QString &action)
+{
+    static const QHash<QString, const char *> words{
+            {QStringLiteral("campaign.create"), QT_TR_NOOP("Campaign created")},
+            {QStringLiteral("campaign.launch"), QT_TR_NOOP("Campaign launched")},
+            {QStringLiteral("campaign.pause"), QT_TR_NOOP("Campaign paused")},
+            {QStringLiteral("campaign.resume"), QT_TR_NOOP("Campaign resumed")},
+            {QStringLiteral("campaign.close"), QT_TR_NOOP("Campaign closed")},
+            {QStringLiteral("campaign.repair"), QT_TR_NOOP("Campaign rebuilt from SQL")},
+            {QStringLiteral("checkin.makeup"), QT_TR_NOOP("Make-up granted")},
+            {QStringLiteral("checkin.backdated"), QT_TR_NOOP("Back-dated check-in")},
+            {QStringLiteral("checkin.reconcile"), QT_TR_NOOP("Check-ins reconciled")},
+            {QStringLiteral("deadletter.retry"), QT_TR_NOOP("Dead letter retried")},
+            {QStringLiteral("deadletter.discard"), QT_TR_NOOP("Dead letter discarded")},
+            {QStringLiteral("deadletter.edit_retry"), QT_TR_NOOP("Dead letter edited and retried")},
+            {QStringLiteral("queue.recover"), QT_TR_NOOP("Dead workers' tasks recovered")},
+    };
+    const auto found = words.constFind(action);
+    return found == words.cend() ? action : tr(found.value());
 }
 
 QString AuditLogModel::fieldLabel(const QString &key)
@@ -180,6 +213,13 @@ QVariant AuditLogModel::data(const QModelIndex &index, int role) const
         return {};
     const AuditEntry &entry = m_page.entries.at(index.row());
     switch (role) {
+    case TableText::ExportRole:
+        // The stored values: the action's name and the detail's JSON as written.
+        if (index.column() == Action)
+            return QVariantList{entry.action};
+        if (index.column() == Detail)
+            return QVariantList{entry.detail};
+        return {};
     case Qt::DisplayRole:
         switch (index.column()) {
         case Time:
@@ -187,7 +227,7 @@ QVariant AuditLogModel::data(const QModelIndex &index, int role) const
         case Actor:
             return entry.actor;
         case Action:
-            return entry.action;
+            return actionText(entry.action);
         case Target:
             return entry.target;
         case Detail:
@@ -199,6 +239,8 @@ QVariant AuditLogModel::data(const QModelIndex &index, int role) const
             return readableDetail(entry.detail, QStringLiteral("\n"));
         if (index.column() == Time)
             return QDateTime::fromMSecsSinceEpoch(entry.atMs, m_zone).toString(Qt::ISODateWithMs);
+        if (index.column() == Action)
+            return entry.action;  // the name the filter and lanternd use
         return data(index, Qt::DisplayRole);
     case IdRole:
         return entry.id;
@@ -212,6 +254,9 @@ QVariant AuditLogModel::data(const QModelIndex &index, int role) const
 
 QVariant AuditLogModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == TableText::ExportRole && section == Detail)
+        //: The CSV column that holds each audit entry's details as stored.
+        return QStringList{tr("Details (JSON)")};
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Detail)
         return tr("Free text: the log cannot be sorted by it");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)

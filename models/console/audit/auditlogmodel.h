@@ -36,6 +36,8 @@ public:
     /** "yyyy-MM-dd HH:mm:ss" in the model's time zone. */
     QString timeText(qint64 atMs) const;
 
+    /** An action's name in words ("Make-up granted"); an unknown one as it is stored. */
+    static QString actionText(const QString &action);
     /** The detail JSON as "label: value" pairs, in key order; `separator` between pairs.
         Text that is not a JSON object is returned as it is. */
     static QString readableDetail(const QString &json, const QString &separator = QStringLiteral(" · "));

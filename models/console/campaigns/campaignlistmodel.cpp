@@ -1,6 +1,7 @@
 #include "console/campaigns/campaignlistmodel.h"
 
 #include "console/common/campaignmoney.h"
+#include "console/common/tabletext.h"
 
 #include <QDateTime>
 #include <QLocale>
@@ -87,6 +88,19 @@ QVariant CampaignListModel::data(const QModelIndex &index, int role) const
     const Campaign &campaign = row.campaign;
     if (role == IdRole)
         return campaign.id;
+    if (role == TableText::ExportRole) {
+        switch (index.column()) {
+        case Progress:
+            return QVariantList{row.grabbedCount, campaign.count};
+        case Total:
+            return QVariantList{TableText::yuanNumber(campaign.totalCents)};
+        case Grabbed:
+            return QVariantList{TableText::yuanNumber(row.grabbedCents)};
+        case Created:
+            return QVariantList{TableText::isoTime(campaign.createdAtMs)};
+        }
+        return {};  // as shown
+    }
     if (role == ValueRole) {
         switch (index.column()) {
         case Id:
@@ -149,6 +163,18 @@ QVariant CampaignListModel::data(const QModelIndex &index, int role) const
 
 QVariant CampaignListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == TableText::ExportRole) {
+        switch (section) {
+        case Progress:
+            return QStringList{tr("Grabbed"), tr("Envelopes")};
+        case Total:
+            //: A CSV column of amounts in yuan, as plain numbers.
+            return QStringList{tr("Total (yuan)")};
+        case Grabbed:
+            return QStringList{tr("Grabbed amount (yuan)")};
+        }
+        return {};
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
