@@ -372,8 +372,13 @@ void CampaignCreateDialog::showPreview()
     m_outline->replace(steps);
     m_amountAxis->setRange(double(preview.minCents) / 100.0, double(preview.maxCents + 1) / 100.0);
     m_amountAxis->setTickCount(6);
-    m_countAxis->setRange(0, double(std::max<qint64>(1, m_previewModel->tallest())));
-    m_countAxis->applyNiceNumbers();
+    // Whole envelopes: a short histogram gets one tick per envelope (not 0, 0, 1, 1, 1).
+    const qint64 tallest = std::max<qint64>(1, m_previewModel->tallest());
+    m_countAxis->setRange(0, double(tallest));
+    if (tallest <= 5)
+        m_countAxis->setTickCount(int(tallest) + 1);
+    else
+        m_countAxis->applyNiceNumbers();
 
     const QLocale locale;
     QStringList first;

@@ -162,6 +162,11 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
         series->attachAxis(m_timeAxis);
         series->attachAxis(m_rateAxis);
     }
+    // Payouts follow grabs closely: dashed, so the grabs line under it still shows.
+    QPen payoutPen = m_payoutSeries->pen();
+    payoutPen.setStyle(Qt::DashLine);
+    payoutPen.setWidth(2);
+    m_payoutSeries->setPen(payoutPen);
     m_rateChart->legend()->setVisible(true);
     m_rateChart->legend()->setAlignment(Qt::AlignBottom);
     m_rateChart->setTitle(tr("Grabs and payouts per second"));

@@ -6,7 +6,7 @@
 #include "messagebanner.h"
 
 #include <QBarCategoryAxis>
-#include <QBarSeries>
+#include <QStackedBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -63,7 +63,8 @@ CheckinStatsView::CheckinStatsView(QWidget *parent)
     m_active->setToolTip(tr("Users who checked in at least once this month"));
     m_everyDay->setToolTip(tr("Users who checked in on every day of the month so far, make-ups included"));
 
-    auto *series = new QBarSeries;
+    // Stacked: a day's bar is everyone signed, its make-ups on top of those who signed on the day.
+    auto *series = new QStackedBarSeries;
     m_checkedInSet->setColor(QColor(0x1a, 0x73, 0xe8));
     m_makeupSet->setColor(QColor(0xe3, 0x74, 0x00));
     series->append(m_checkedInSet);
@@ -177,7 +178,7 @@ void CheckinStatsView::onLoaded(quint64 serial, const MonthStats &stats)
     qint64 highest = 0;
     for (const DayStats &day : stats.days) {
         days << QString::number(day.date.day());
-        m_checkedInSet->append(double(day.checkedIn));
+        m_checkedInSet->append(double(day.checkedIn - day.makeups));
         m_makeupSet->append(double(day.makeups));
         highest = std::max(highest, day.checkedIn);
     }

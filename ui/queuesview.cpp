@@ -117,6 +117,13 @@ QueuesView::QueuesView(QWidget *parent)
         if (index.column() == QueueTableModel::DeadLetter)
             m_deadLetters->openListOf(index.siblingAtColumn(QueueTableModel::Name).data(QueueTableModel::NameRole).toString());
     });
+    // A double click anywhere on a queue's row does the same, or says it has none.
+    connect(m_queueTable, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        const QModelIndex name = index.siblingAtColumn(QueueTableModel::Name);
+        if (!m_deadLetters->openListOf(name.data(QueueTableModel::NameRole).toString()))
+            m_banner->showMessage(MessageBanner::Kind::Information,
+                                  tr("“%1” has no dead letters.").arg(name.data(Qt::DisplayRole).toString()));
+    });
     connect(m_deadLetters, &DeadLetterPanel::failed, this, [this](const QString &message, const QString &detail) {
         m_banner->showMessage(MessageBanner::Kind::Error, message, detail);
         Q_EMIT failed(message);

@@ -52,6 +52,7 @@ UserHistoryPanel::UserHistoryPanel(QWidget *parent)
     m_chart->setBackgroundRoundness(0);
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumHeight(140);  // room for six months at 1366×768, in Chinese too
+    ConsoleTheme::style(m_chart);  // dark too before the first user is shown
     // A short chart gets fewer ticks (every two or four weeks) rather than elided labels.
     connect(m_chart, &QChart::plotAreaChanged, this, &UserHistoryPanel::fitDayTicks);
     addTab(m_chartView, tr("Streak chart"));

@@ -189,6 +189,8 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
     splitter->addWidget(side);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 1);
+    m_splitter = splitter;
+    connect(splitter, &QSplitter::splitterMoved, this, [this] { m_sideChosen = true; });
     auto *content = new QHBoxLayout;
     content->addWidget(splitter);
 
@@ -419,6 +421,15 @@ void UsersView::showUserMonth(const UserMonth &month)
         selectDay(selected);
     updateMonthTitle();
     updateMakeupAction();
+}
+
+void UsersView::resizeEvent(QResizeEvent *event)
+{
+    ConsoleView::resizeEvent(event);
+    if (m_sideChosen || !m_splitter)
+        return;
+    const int width = m_splitter->width();
+    m_splitter->setSizes({width - width / 3, width / 3});
 }
 
 QVariantMap UsersView::viewState() const

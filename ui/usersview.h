@@ -15,6 +15,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QTableView;
 class QToolButton;
 
@@ -91,6 +92,9 @@ Q_SIGNALS:
     void busyChanged(bool busy);
 
 protected:
+    /** The side column keeps a third of the width as the window grows, until the operator moves
+        the splitter. */
+    void resizeEvent(QResizeEvent *event) override;
     void readOnlyChanged() override;
 
 private:
@@ -114,6 +118,8 @@ private:
     CalendarModel *m_model;
     std::optional<UserMonth> m_user;
     qint64 m_bannerUser = 0;  // the user the banner speaks of (a make-up), 0: none
+    QSplitter *m_splitter = nullptr;
+    bool m_sideChosen = false;  // the operator moved the splitter: its sizes stay theirs
     QDate m_restoredDay;      // selected again once the restored user's month is shown
     QDate m_month;
     QDate m_today;

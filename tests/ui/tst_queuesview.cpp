@@ -435,6 +435,10 @@ void TestQueuesView::linksOpenWhatTheyName()
     QVERIFY2(summary->text().contains(QStringLiteral("<a href=\"dead-letters\"")), qPrintable(summary->text()));
     Q_EMIT summary->linkActivated(QStringLiteral("dead-letters"));
     QTRY_COMPARE_WITH_TIMEOUT(panel->currentList(), QStringLiteral("checkin:2"), AnswerTimeoutMs);
+    // A double click on a queue's row, its name say, opens its list too (issue 24, point 10).
+    const QModelIndex name = queues->model()->index(1, QueueTableModel::Name);
+    QTest::mouseDClick(queues->viewport(), Qt::LeftButton, {}, queues->visualRect(name).center());
+    QTRY_COMPARE_WITH_TIMEOUT(panel->currentList(), QStringLiteral("payout:4"), AnswerTimeoutMs);
 }
 
 // Issue 24, point 3: Discard removes for good, so Enter in its confirmation cancels (as Launch

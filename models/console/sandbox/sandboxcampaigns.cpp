@@ -88,7 +88,7 @@ CampaignDemo SandboxCampaigns::seed(qint64 nowMs)
         DeadLetterNote note;
         note.reason = refusals.at(i);
         note.attempts = 5;
-        note.failedAtMs = nowMs - (claimed.size() - i) * 60'000;
+        note.failedAtMs = nowMs;  // set aside when they were queued, never before
         queue.deadLetter(m_redis, claimed.at(i), note);
         ++demo.deadLetters;
     }
