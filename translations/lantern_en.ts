@@ -455,6 +455,67 @@
         <source>Free text: the log cannot be sorted by it</source>
         <translation>Free text: the log cannot be sorted by it</translation>
     </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <source>Campaign created</source>
+        <translation>Campaign created</translation>
+    </message>
+    <message>
+        <source>Campaign launched</source>
+        <translation>Campaign launched</translation>
+    </message>
+    <message>
+        <source>Campaign paused</source>
+        <translation>Campaign paused</translation>
+    </message>
+    <message>
+        <source>Campaign resumed</source>
+        <translation>Campaign resumed</translation>
+    </message>
+    <message>
+        <source>Campaign closed</source>
+        <translation>Campaign closed</translation>
+    </message>
+    <message>
+        <source>Campaign rebuilt from SQL</source>
+        <translation>Campaign rebuilt from SQL</translation>
+    </message>
+    <message>
+        <source>Make-up granted</source>
+        <translation>Make-up granted</translation>
+    </message>
+    <message>
+        <source>Back-dated check-in</source>
+        <translation>Back-dated check-in</translation>
+    </message>
+    <message>
+        <source>Check-ins reconciled</source>
+        <translation>Check-ins reconciled</translation>
+    </message>
+    <message>
+        <source>Dead letter retried</source>
+        <translation>Dead letter retried</translation>
+    </message>
+    <message>
+        <source>Dead letter discarded</source>
+        <translation>Dead letter discarded</translation>
+    </message>
+    <message>
+        <source>Dead letter edited and retried</source>
+        <translation>Dead letter edited and retried</translation>
+    </message>
+    <message>
+        <source>Dead workers&apos; tasks recovered</source>
+        <translation>Dead workers&apos; tasks recovered</translation>
+    </message>
+    <message>
+        <source>Details (JSON)</source>
+        <extracomment>The CSV column that holds each audit entry&apos;s details as stored.</extracomment>
+        <translation>Details (JSON)</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CalendarModel</name>
@@ -580,6 +641,23 @@
     <message>
         <source>Created</source>
         <translation>Created</translation>
+    </message>
+    <message>
+        <source>Grabbed</source>
+        <translation>Grabbed</translation>
+    </message>
+    <message>
+        <source>Envelopes</source>
+        <translation>Envelopes</translation>
+    </message>
+    <message>
+        <source>Total (yuan)</source>
+        <extracomment>A CSV column of amounts in yuan, as plain numbers.</extracomment>
+        <translation>Total (yuan)</translation>
+    </message>
+    <message>
+        <source>Grabbed amount (yuan)</source>
+        <translation>Grabbed amount (yuan)</translation>
     </message>
 </context>
 <context>
@@ -888,6 +966,14 @@
         <source>down</source>
         <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it does not answer.</extracomment>
         <translation>down</translation>
+    </message>
+    <message>
+        <source>cluster failing</source>
+        <translation>cluster failing</translation>
+    </message>
+    <message>
+        <source>The Redis Cluster reports cluster_state:%1: %2 of 16384 slots are served, so commands on the others are refused (CLUSTERDOWN). A master and its replicas may be down.</source>
+        <translation>The Redis Cluster reports cluster_state:%1: %2 of 16384 slots are served, so commands on the others are refused (CLUSTERDOWN). A master and its replicas may be down.</translation>
     </message>
 </context>
 <context>
@@ -1387,20 +1473,6 @@ Key prefix: %3</translation>
         <translation>an operator name is required</translation>
     </message>
     <message numerus="yes">
-        <source>%n entry(s) of %1 put back on the queue.</source>
-        <translation>
-            <numerusform>%n entry of %1 put back on the queue.</numerusform>
-            <numerusform>%n entries of %1 put back on the queue.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n entry(s) of %1 discarded.</source>
-        <translation>
-            <numerusform>%n entry of %1 discarded.</numerusform>
-            <numerusform>%n entries of %1 discarded.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n were no longer there (taken meanwhile).</source>
         <translation>
             <numerusform>%n was no longer there (taken meanwhile).</numerusform>
@@ -1411,13 +1483,34 @@ Key prefix: %3</translation>
         <source>Cancelled before the end; the rest is untouched.</source>
         <translation>Cancelled before the end; the rest is untouched.</translation>
     </message>
-    <message>
-        <source>The edited entry is back on the queue of %1.</source>
-        <translation>The edited entry is back on the queue of %1.</translation>
+    <message numerus="yes">
+        <source>%n entry(s) of “%1” put back on the queue.</source>
+        <translation>
+            <numerusform>%n entry of “%1” put back on the queue.</numerusform>
+            <numerusform>%n entries of “%1” put back on the queue.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s) of “%1” discarded.</source>
+        <translation>
+            <numerusform>%n entry of “%1” discarded.</numerusform>
+            <numerusform>%n entries of “%1” discarded.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unreadable entry(s) left in the list: a worker could not read them. Edit or discard them.</source>
+        <translation>
+            <numerusform>%n unreadable entry left in the list: a worker could not read it. Edit or discard it.</numerusform>
+            <numerusform>%n unreadable entries left in the list: a worker could not read them. Edit or discard them.</numerusform>
+        </translation>
     </message>
     <message>
-        <source>The entry was no longer in %1 (taken meanwhile); nothing was queued.</source>
-        <translation>The entry was no longer in %1 (taken meanwhile); nothing was queued.</translation>
+        <source>The edited entry is back on the queue of “%1”.</source>
+        <translation>The edited entry is back on the queue of “%1”.</translation>
+    </message>
+    <message>
+        <source>The entry was no longer in “%1” (taken meanwhile); nothing was queued.</source>
+        <translation>The entry was no longer in “%1” (taken meanwhile); nothing was queued.</translation>
     </message>
 </context>
 <context>
@@ -1591,10 +1684,6 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::RecoveryService</name>
     <message>
-        <source>Invariant %1: %2</source>
-        <translation>Invariant %1: %2</translation>
-    </message>
-    <message>
         <source>an operator name is required</source>
         <translation>an operator name is required</translation>
     </message>
@@ -1631,6 +1720,11 @@ Key prefix: %3</translation>
             <numerusform>%n task completed from SQL, %1 re-queued, %2 set aside as unreadable.</numerusform>
             <numerusform>%n tasks completed from SQL, %1 re-queued, %2 set aside as unreadable.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Rule %1: %2</source>
+        <extracomment>One broken rule of the ledger check (DESIGN §4), as the Campaigns view words it too.</extracomment>
+        <translation>Rule %1: %2</translation>
     </message>
 </context>
 <context>
@@ -1883,6 +1977,10 @@ Key prefix: %3</translation>
         <source>Redis does not say how it persists (CONFIG GET is not allowed): unless it runs appendonly yes with appendfsync always, a crash can lose grabs users were told they won.</source>
         <translation>Redis does not say how it persists (CONFIG GET is not allowed): unless it runs appendonly yes with appendfsync always, a crash can lose grabs users were told they won.</translation>
     </message>
+    <message>
+        <source>Redis keeps no AOF and takes no snapshots (appendonly no, save &quot;&quot;): a restart loses everything it holds, grabs users were told they won among it. Set appendonly yes and appendfsync always to lose none.</source>
+        <translation>Redis keeps no AOF and takes no snapshots (appendonly no, save &quot;&quot;): a restart loses everything it holds, grabs users were told they won among it. Set appendonly yes and appendfsync always to lose none.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisPipe</name>
@@ -1979,6 +2077,17 @@ Key prefix: %3</translation>
     <message>
         <source>Seeding demo users and their check-in history…</source>
         <translation>Seeding demo users and their check-in history…</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::SandboxDirectory</name>
+    <message>
+        <source>The sandbox folder %1 could not be created.</source>
+        <translation>The sandbox folder %1 could not be created.</translation>
+    </message>
+    <message>
+        <source>No folder of its own could be made for the sandbox under %1.</source>
+        <translation>No folder of its own could be made for the sandbox under %1.</translation>
     </message>
 </context>
 <context>
@@ -2610,6 +2719,14 @@ This cannot be undone.</source>
 
 This cannot be undone.</translation>
     </message>
+    <message>
+        <source>Closing “%1” is final: grabs stop for good and the envelopes left then are refunded: about %2 envelopes (%3) as last read, fewer if the crowd grabs more before the close. Envelopes already grabbed are still paid out.
+
+This cannot be undone.</source>
+        <translation>Closing “%1” is final: grabs stop for good and the envelopes left then are refunded: about %2 envelopes (%3) as last read, fewer if the crowd grabs more before the close. Envelopes already grabbed are still paid out.
+
+This cannot be undone.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignCreateDialog</name>
@@ -2855,13 +2972,6 @@ This cannot be undone.</translation>
         <source>✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, grabbed + refunded = total.</source>
         <translation>✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, grabbed + refunded = total.</translation>
     </message>
-    <message numerus="yes">
-        <source>✘ %n rule(s) of the ledger are broken. Run recovery on the Recovery page, or escalate:</source>
-        <translation>
-            <numerusform>✘ %n rule of the ledger is broken. Run recovery on the Recovery page, or escalate:</numerusform>
-            <numerusform>✘ %n rules of the ledger are broken. Run recovery on the Recovery page, or escalate:</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Rule %1: %2</source>
         <translation>Rule %1: %2</translation>
@@ -2916,6 +3026,25 @@ This cannot be undone.</translation>
     <message>
         <source>Sub-pools: %1</source>
         <translation>Sub-pools: %1</translation>
+    </message>
+    <message>
+        <source>retry its dead letters in &lt;a href=&quot;view:queues&quot;&gt;Queues&lt;/a&gt;</source>
+        <translation>retry its dead letters in &lt;a href=&quot;view:queues&quot;&gt;Queues&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>run a recovery in &lt;a href=&quot;view:recovery&quot;&gt;Recovery&lt;/a&gt;</source>
+        <translation>run a recovery in &lt;a href=&quot;view:recovery&quot;&gt;Recovery&lt;/a&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>✘ %n rule(s) of the ledger are broken: %1, or escalate.</source>
+        <translation>
+            <numerusform>✘ %n rule of the ledger is broken: %1, or escalate.</numerusform>
+            <numerusform>✘ %n rules of the ledger are broken: %1, or escalate.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> and </translation>
     </message>
 </context>
 <context>
@@ -3052,6 +3181,10 @@ This cannot be undone.</translation>
         <source>You are asked for your name first: every change is audited under it.</source>
         <translation>You are asked for your name first: every change is audited under it.</translation>
     </message>
+    <message>
+        <source>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</source>
+        <translation>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CheckinStatsView</name>
@@ -3187,6 +3320,11 @@ This cannot be undone.</translation>
     <message>
         <source>not reachable</source>
         <translation>not reachable</translation>
+    </message>
+    <message>
+        <source>cluster_state: %1, %2 of 16384 slots served</source>
+        <extracomment>The Redis Cluster&apos;s own state when it is not &quot;ok&quot;, e.g. &quot;cluster_state: fail, 10923 of 16384 slots served&quot;.</extracomment>
+        <translation>cluster_state: %1, %2 of 16384 slots served</translation>
     </message>
 </context>
 <context>
@@ -3402,6 +3540,26 @@ This cannot be undone.</translation>
         <source>Still on %1: nothing was switched.</source>
         <translation>Still on %1: nothing was switched.</translation>
     </message>
+    <message>
+        <source>Back to the sandbox…</source>
+        <translation>Back to the sandbox…</translation>
+    </message>
+    <message>
+        <source>Leave these servers for a fresh sandbox: a private Redis and an SQLite file with demo data</source>
+        <translation>Leave these servers for a fresh sandbox: a private Redis and an SQLite file with demo data</translation>
+    </message>
+    <message>
+        <source>“%1” points at this console&apos;s sandbox (Redis %2), which stops when the console leaves it: the session would land on a server that is gone. Choose a profile of other servers; the console stays on the sandbox.</source>
+        <translation>“%1” points at this console&apos;s sandbox (Redis %2), which stops when the console leaves it: the session would land on a server that is gone. Choose a profile of other servers; the console stays on the sandbox.</translation>
+    </message>
+    <message>
+        <source>Every view reconnects to a fresh sandbox: a private Redis server and an SQLite file with demo data, on this computer. The console leaves %1.</source>
+        <translation>Every view reconnects to a fresh sandbox: a private Redis server and an SQLite file with demo data, on this computer. The console leaves %1.</translation>
+    </message>
+    <message>
+        <source>Switch the console to the sandbox?</source>
+        <translation>Switch the console to the sandbox?</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::ConsoleOptions</name>
@@ -3570,6 +3728,18 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>The view to open or render: users, campaigns, queues, recovery, audit, connections, stats.</source>
         <translation>The view to open or render: users, campaigns, queues, recovery, audit, connections, stats.</translation>
+    </message>
+    <message>
+        <source>The window&apos;s size in logical pixels, e.g. 1366x768 (a screenshot&apos;s too).</source>
+        <translation>The window&apos;s size in logical pixels, e.g. 1366x768 (a screenshot&apos;s too).</translation>
+    </message>
+    <message>
+        <source>WxH</source>
+        <translation>WxH</translation>
+    </message>
+    <message>
+        <source>invalid --size &apos;%1&apos;: expected WIDTHxHEIGHT in pixels, e.g. 1366x768</source>
+        <translation>invalid --size &apos;%1&apos;: expected WIDTHxHEIGHT in pixels, e.g. 1366x768</translation>
     </message>
 </context>
 <context>
@@ -3794,6 +3964,10 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>This list now holds more than %1 entries: it is shown by position instead.</source>
         <translation>This list now holds more than %1 entries: it is shown by position instead.</translation>
+    </message>
+    <message>
+        <source>Entries a worker cannot read stay in the list, to be edited or discarded.</source>
+        <translation>Entries a worker cannot read stay in the list, to be edited or discarded.</translation>
     </message>
 </context>
 <context>
@@ -4195,6 +4369,10 @@ SQL: %2</translation>
             <numerusform>payouts %1/s, %n calls out, provider errors: %2</numerusform>
         </translation>
     </message>
+    <message>
+        <source>“%1” has no dead letters.</source>
+        <translation>“%1” has no dead letters.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::RecoveryView</name>
@@ -4361,6 +4539,13 @@ SQL: %2</translation>
         <source>CSV files (*.csv)</source>
         <translation>CSV files (*.csv)</translation>
     </message>
+    <message numerus="yes">
+        <source>%n row(s) written to %1.</source>
+        <translation>
+            <numerusform>%n row written to %1.</numerusform>
+            <numerusform>%n rows written to %1.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::UserHistoryPanel</name>
@@ -4479,10 +4664,6 @@ SQL: %2</translation>
         <translation>Waiting for Redis and the database…</translation>
     </message>
     <message>
-        <source>Make-up granted for %1.</source>
-        <translation>Make-up granted for %1.</translation>
-    </message>
-    <message>
         <source>MMMM yyyy</source>
         <extracomment>How the month above the calendar is written, as a QDate format (e.g. &quot;yyyy年M月&quot;).</extracomment>
         <translation>MMMM yyyy</translation>
@@ -4530,10 +4711,6 @@ SQL: %2</translation>
         <translation>Next month</translation>
     </message>
     <message>
-        <source>%1 had been signed meanwhile; nothing changed.</source>
-        <translation>%1 had been signed meanwhile; nothing changed.</translation>
-    </message>
-    <message>
         <source>Users</source>
         <translation>Users</translation>
     </message>
@@ -4556,6 +4733,18 @@ SQL: %2</translation>
     <message>
         <source>Next month (Ctrl+Page Down, or Page Down in the calendar)</source>
         <translation>Next month (Ctrl+Page Down, or Page Down in the calendar)</translation>
+    </message>
+    <message>
+        <source>No check-ins are recorded for user %1 in the last six months: a new user, or a uid nobody uses.</source>
+        <translation>No check-ins are recorded for user %1 in the last six months: a new user, or a uid nobody uses.</translation>
+    </message>
+    <message>
+        <source>User %1 had signed %2 meanwhile; nothing changed.</source>
+        <translation>User %1 had signed %2 meanwhile; nothing changed.</translation>
+    </message>
+    <message>
+        <source>Make-up granted to user %1 for %2.</source>
+        <translation>Make-up granted to user %1 for %2.</translation>
     </message>
 </context>
 <context>

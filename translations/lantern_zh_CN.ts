@@ -453,6 +453,67 @@
         <source>Free text: the log cannot be sorted by it</source>
         <translation>自由文本：日志不能按此列排序</translation>
     </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Campaign created</source>
+        <translation>创建活动</translation>
+    </message>
+    <message>
+        <source>Campaign launched</source>
+        <translation>上线活动</translation>
+    </message>
+    <message>
+        <source>Campaign paused</source>
+        <translation>暂停活动</translation>
+    </message>
+    <message>
+        <source>Campaign resumed</source>
+        <translation>恢复活动</translation>
+    </message>
+    <message>
+        <source>Campaign closed</source>
+        <translation>结束活动</translation>
+    </message>
+    <message>
+        <source>Campaign rebuilt from SQL</source>
+        <translation>依据 SQL 重建活动</translation>
+    </message>
+    <message>
+        <source>Make-up granted</source>
+        <translation>补签</translation>
+    </message>
+    <message>
+        <source>Back-dated check-in</source>
+        <translation>补录签到</translation>
+    </message>
+    <message>
+        <source>Check-ins reconciled</source>
+        <translation>签到对账</translation>
+    </message>
+    <message>
+        <source>Dead letter retried</source>
+        <translation>重试死信</translation>
+    </message>
+    <message>
+        <source>Dead letter discarded</source>
+        <translation>丢弃死信</translation>
+    </message>
+    <message>
+        <source>Dead letter edited and retried</source>
+        <translation>编辑并重试死信</translation>
+    </message>
+    <message>
+        <source>Dead workers&apos; tasks recovered</source>
+        <translation>恢复失联工作进程的任务</translation>
+    </message>
+    <message>
+        <source>Details (JSON)</source>
+        <extracomment>The CSV column that holds each audit entry&apos;s details as stored.</extracomment>
+        <translation>详情（JSON）</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CalendarModel</name>
@@ -578,6 +639,23 @@
     <message>
         <source>Created</source>
         <translation>创建时间</translation>
+    </message>
+    <message>
+        <source>Grabbed</source>
+        <translation>已抢</translation>
+    </message>
+    <message>
+        <source>Envelopes</source>
+        <translation>红包数</translation>
+    </message>
+    <message>
+        <source>Total (yuan)</source>
+        <extracomment>A CSV column of amounts in yuan, as plain numbers.</extracomment>
+        <translation>总金额（元）</translation>
+    </message>
+    <message>
+        <source>Grabbed amount (yuan)</source>
+        <translation>已抢金额（元）</translation>
     </message>
 </context>
 <context>
@@ -886,6 +964,14 @@
         <source>down</source>
         <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it does not answer.</extracomment>
         <translation>不可用</translation>
+    </message>
+    <message>
+        <source>cluster failing</source>
+        <translation>集群故障</translation>
+    </message>
+    <message>
+        <source>The Redis Cluster reports cluster_state:%1: %2 of 16384 slots are served, so commands on the others are refused (CLUSTERDOWN). A master and its replicas may be down.</source>
+        <translation>Redis 集群报告 cluster_state:%1：16384 个槽中只有 %2 个有节点服务，其余槽上的命令会被拒绝（CLUSTERDOWN）。可能有一个主节点及其副本已下线。</translation>
     </message>
 </context>
 <context>
@@ -1382,18 +1468,6 @@ SQL：%2
         <translation>需要填写操作人</translation>
     </message>
     <message numerus="yes">
-        <source>%n entry(s) of %1 put back on the queue.</source>
-        <translation>
-            <numerusform>已将 %1 中的 %n 条放回队列。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n entry(s) of %1 discarded.</source>
-        <translation>
-            <numerusform>已丢弃 %1 中的 %n 条。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n were no longer there (taken meanwhile).</source>
         <translation>
             <numerusform>另有 %n 条已不存在（期间已被处理）。</numerusform>
@@ -1403,13 +1477,31 @@ SQL：%2
         <source>Cancelled before the end; the rest is untouched.</source>
         <translation>操作中途已取消；其余条目保持不变。</translation>
     </message>
-    <message>
-        <source>The edited entry is back on the queue of %1.</source>
-        <translation>编辑后的条目已放回 %1 的队列。</translation>
+    <message numerus="yes">
+        <source>%n entry(s) of “%1” put back on the queue.</source>
+        <translation>
+            <numerusform>已把“%1”中的 %n 条放回队列。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s) of “%1” discarded.</source>
+        <translation>
+            <numerusform>已丢弃“%1”中的 %n 条。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unreadable entry(s) left in the list: a worker could not read them. Edit or discard them.</source>
+        <translation>
+            <numerusform>%n 条无法解析的条目留在列表中：工作进程无法读取它们。请编辑或丢弃。</numerusform>
+        </translation>
     </message>
     <message>
-        <source>The entry was no longer in %1 (taken meanwhile); nothing was queued.</source>
-        <translation>该条目已不在 %1 中（期间已被处理），未入队任何内容。</translation>
+        <source>The edited entry is back on the queue of “%1”.</source>
+        <translation>编辑后的条目已放回“%1”的队列。</translation>
+    </message>
+    <message>
+        <source>The entry was no longer in “%1” (taken meanwhile); nothing was queued.</source>
+        <translation>该条目已不在“%1”中（期间已被处理）；没有放入任何任务。</translation>
     </message>
 </context>
 <context>
@@ -1577,10 +1669,6 @@ SQL：%2
 <context>
     <name>lantern::RecoveryService</name>
     <message>
-        <source>Invariant %1: %2</source>
-        <translation>规则 %1：%2</translation>
-    </message>
-    <message>
         <source>an operator name is required</source>
         <translation>需要填写操作人</translation>
     </message>
@@ -1614,6 +1702,11 @@ SQL：%2
         <translation>
             <numerusform>%n 个任务按 SQL 记录标记完成，%1 个重新入队，%2 个因无法解析而移入死信。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Rule %1: %2</source>
+        <extracomment>One broken rule of the ledger check (DESIGN §4), as the Campaigns view words it too.</extracomment>
+        <translation>规则 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -1864,6 +1957,10 @@ SQL：%2
         <source>Redis does not say how it persists (CONFIG GET is not allowed): unless it runs appendonly yes with appendfsync always, a crash can lose grabs users were told they won.</source>
         <translation>Redis 不允许查询其持久化方式（CONFIG GET 被禁用）：除非它以 appendonly yes 和 appendfsync always 运行，否则崩溃时可能丢失已告知用户抢到的红包。</translation>
     </message>
+    <message>
+        <source>Redis keeps no AOF and takes no snapshots (appendonly no, save &quot;&quot;): a restart loses everything it holds, grabs users were told they won among it. Set appendonly yes and appendfsync always to lose none.</source>
+        <translation>Redis 既未开启 AOF，也不做快照（appendonly no，save &quot;&quot;）：重启会丢失它保存的全部数据，其中包括已告知用户抢到的红包。设置 appendonly yes 和 appendfsync always 可做到一条不丢。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisPipe</name>
@@ -1960,6 +2057,17 @@ SQL：%2
     <message>
         <source>Seeding demo users and their check-in history…</source>
         <translation>正在生成演示用户及其签到记录…</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::SandboxDirectory</name>
+    <message>
+        <source>The sandbox folder %1 could not be created.</source>
+        <translation>无法创建沙盒目录 %1。</translation>
+    </message>
+    <message>
+        <source>No folder of its own could be made for the sandbox under %1.</source>
+        <translation>无法在 %1 下为沙盒创建独立的目录。</translation>
     </message>
 </context>
 <context>
@@ -2588,6 +2696,14 @@ This cannot be undone.</source>
 
 此操作无法撤销。</translation>
     </message>
+    <message>
+        <source>Closing “%1” is final: grabs stop for good and the envelopes left then are refunded: about %2 envelopes (%3) as last read, fewer if the crowd grabs more before the close. Envelopes already grabbed are still paid out.
+
+This cannot be undone.</source>
+        <translation>结束“%1”后不可恢复：抢红包永久停止，届时剩余的红包将被退回：按最近一次读取约为 %2 个（%3），如果结束前又有人抢到则会更少。已被抢到的红包仍会照常发放。
+
+此操作无法撤销。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignCreateDialog</name>
@@ -2831,12 +2947,6 @@ This cannot be undone.</source>
         <source>✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, grabbed + refunded = total.</source>
         <translation>✔ 账本核对无误：拆分正确，每个用户一个红包，每次抢红包一笔发放，活动结束后已抢 + 已退回 = 总金额。</translation>
     </message>
-    <message numerus="yes">
-        <source>✘ %n rule(s) of the ledger are broken. Run recovery on the Recovery page, or escalate:</source>
-        <translation>
-            <numerusform>✘ 账本有 %n 条规则不满足。请在“故障恢复”页执行恢复，或上报处理：</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Rule %1: %2</source>
         <translation>规则 %1：%2</translation>
@@ -2889,6 +2999,24 @@ This cannot be undone.</source>
     <message>
         <source>Sub-pools: %1</source>
         <translation>子池：%1</translation>
+    </message>
+    <message>
+        <source>retry its dead letters in &lt;a href=&quot;view:queues&quot;&gt;Queues&lt;/a&gt;</source>
+        <translation>在&lt;a href=&quot;view:queues&quot;&gt;队列&lt;/a&gt;中重试它的死信</translation>
+    </message>
+    <message>
+        <source>run a recovery in &lt;a href=&quot;view:recovery&quot;&gt;Recovery&lt;/a&gt;</source>
+        <translation>在&lt;a href=&quot;view:recovery&quot;&gt;故障恢复&lt;/a&gt;中执行恢复</translation>
+    </message>
+    <message numerus="yes">
+        <source>✘ %n rule(s) of the ledger are broken: %1, or escalate.</source>
+        <translation>
+            <numerusform>✘ 账本有 %n 条规则被破坏：请%1，或上报处理。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>，并</translation>
     </message>
 </context>
 <context>
@@ -3025,6 +3153,10 @@ This cannot be undone.</source>
         <source>You are asked for your name first: every change is audited under it.</source>
         <translation>首次操作前会先询问您的名字：每项更改都以此名字记入审计日志。</translation>
     </message>
+    <message>
+        <source>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</source>
+        <translation>活动 #%1 不在当前列表中：请先在列表中选中一个活动，再对它操作。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CheckinStatsView</name>
@@ -3158,6 +3290,11 @@ This cannot be undone.</source>
     <message>
         <source>not reachable</source>
         <translation>无法连接</translation>
+    </message>
+    <message>
+        <source>cluster_state: %1, %2 of 16384 slots served</source>
+        <extracomment>The Redis Cluster&apos;s own state when it is not &quot;ok&quot;, e.g. &quot;cluster_state: fail, 10923 of 16384 slots served&quot;.</extracomment>
+        <translation>cluster_state：%1，16384 个槽中 %2 个有节点服务</translation>
     </message>
 </context>
 <context>
@@ -3373,6 +3510,26 @@ This cannot be undone.</source>
         <source>Still on %1: nothing was switched.</source>
         <translation>仍在使用%1：未做任何切换。</translation>
     </message>
+    <message>
+        <source>Back to the sandbox…</source>
+        <translation>返回沙盒…</translation>
+    </message>
+    <message>
+        <source>Leave these servers for a fresh sandbox: a private Redis and an SQLite file with demo data</source>
+        <translation>离开这些服务器，改用全新的沙盒：私有的 Redis 和带演示数据的 SQLite 文件</translation>
+    </message>
+    <message>
+        <source>“%1” points at this console&apos;s sandbox (Redis %2), which stops when the console leaves it: the session would land on a server that is gone. Choose a profile of other servers; the console stays on the sandbox.</source>
+        <translation>“%1”指向本控制台的沙盒（Redis %2），而控制台一离开沙盒它就会停止：会话将落到一个已不存在的服务器上。请选择指向其他服务器的配置；控制台仍停留在沙盒。</translation>
+    </message>
+    <message>
+        <source>Every view reconnects to a fresh sandbox: a private Redis server and an SQLite file with demo data, on this computer. The console leaves %1.</source>
+        <translation>所有视图都将重新连接到一个全新的沙盒：本机上的私有 Redis 服务器和带演示数据的 SQLite 文件。控制台将离开%1。</translation>
+    </message>
+    <message>
+        <source>Switch the console to the sandbox?</source>
+        <translation>把控制台切换到沙盒？</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::ConsoleOptions</name>
@@ -3541,6 +3698,18 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>The view to open or render: users, campaigns, queues, recovery, audit, connections, stats.</source>
         <translation>要打开或渲染的视图：users、campaigns、queues、recovery、audit、connections、stats。</translation>
+    </message>
+    <message>
+        <source>The window&apos;s size in logical pixels, e.g. 1366x768 (a screenshot&apos;s too).</source>
+        <translation>窗口大小（逻辑像素），例如 1366x768（截图同样适用）。</translation>
+    </message>
+    <message>
+        <source>WxH</source>
+        <translation>宽x高</translation>
+    </message>
+    <message>
+        <source>invalid --size &apos;%1&apos;: expected WIDTHxHEIGHT in pixels, e.g. 1366x768</source>
+        <translation>--size“%1”无效：应为以像素为单位的 宽x高，例如 1366x768</translation>
     </message>
 </context>
 <context>
@@ -3756,6 +3925,10 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     <message>
         <source>This list now holds more than %1 entries: it is shown by position instead.</source>
         <translation>此列表现已超过 %1 条：改为按位置显示。</translation>
+    </message>
+    <message>
+        <source>Entries a worker cannot read stay in the list, to be edited or discarded.</source>
+        <translation>工作进程无法读取的条目会留在列表中，等待编辑或丢弃。</translation>
     </message>
 </context>
 <context>
@@ -4148,6 +4321,10 @@ SQL：%2</translation>
             <numerusform>发放 %1 笔/秒，%n 个调用进行中，支付方错误：%2</numerusform>
         </translation>
     </message>
+    <message>
+        <source>“%1” has no dead letters.</source>
+        <translation>“%1”没有死信。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::RecoveryView</name>
@@ -4306,6 +4483,12 @@ SQL：%2</translation>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
+    <message numerus="yes">
+        <source>%n row(s) written to %1.</source>
+        <translation>
+            <numerusform>已将 %n 行写入 %1。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::UserHistoryPanel</name>
@@ -4422,10 +4605,6 @@ SQL：%2</translation>
         <translation>正在等待 Redis 和数据库…</translation>
     </message>
     <message>
-        <source>Make-up granted for %1.</source>
-        <translation>已为 %1 补签。</translation>
-    </message>
-    <message>
         <source>MMMM yyyy</source>
         <extracomment>How the month above the calendar is written, as a QDate format (e.g. &quot;yyyy年M月&quot;).</extracomment>
         <translation>yyyy年M月</translation>
@@ -4471,10 +4650,6 @@ SQL：%2</translation>
         <translation>下个月</translation>
     </message>
     <message>
-        <source>%1 had been signed meanwhile; nothing changed.</source>
-        <translation>%1 在此期间已经签到，没有任何改动。</translation>
-    </message>
-    <message>
         <source>Users</source>
         <translation>用户</translation>
     </message>
@@ -4497,6 +4672,18 @@ SQL：%2</translation>
     <message>
         <source>Next month (Ctrl+Page Down, or Page Down in the calendar)</source>
         <translation>下个月（Ctrl+Page Down，或在日历中按 Page Down）</translation>
+    </message>
+    <message>
+        <source>No check-ins are recorded for user %1 in the last six months: a new user, or a uid nobody uses.</source>
+        <translation>最近六个月没有用户 %1 的签到记录：可能是新用户，也可能是无人使用的 uid。</translation>
+    </message>
+    <message>
+        <source>User %1 had signed %2 meanwhile; nothing changed.</source>
+        <translation>用户 %1 在此期间已签到 %2；没有任何改动。</translation>
+    </message>
+    <message>
+        <source>Make-up granted to user %1 for %2.</source>
+        <translation>已为用户 %1 补签 %2。</translation>
     </message>
 </context>
 <context>
