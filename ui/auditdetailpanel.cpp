@@ -42,7 +42,9 @@ void AuditDetailPanel::showEntry(const AuditEntry &entry, const QString &time, c
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='1'>");
     html += row(tr("When"), tr("%1 (%2)").arg(time, zone));
     html += row(tr("Who"), entry.actor);
-    html += row(tr("Action"), entry.action);
+    const QString words = AuditLogModel::actionText(entry.action);
+    //: An audit entry's action: in words, then its stored name, e.g. "Make-up granted (checkin.makeup)".
+    html += row(tr("Action"), words == entry.action ? entry.action : tr("%1 (%2)").arg(words, entry.action));
     html += row(tr("Target"), entry.target);
     const auto fields = AuditLogModel::detailFields(entry.detail);
     for (const auto &[key, value] : fields)

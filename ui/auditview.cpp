@@ -151,7 +151,7 @@ AuditView::AuditView(QWidget *parent)
     header->setSectionResizeMode(AuditLogModel::Time, QHeaderView::ResizeToContents);
     header->setSectionResizeMode(AuditLogModel::Detail, QHeaderView::Stretch);
     header->resizeSection(AuditLogModel::Actor, charWidth * 14);
-    header->resizeSection(AuditLogModel::Action, charWidth * 20);
+    header->setSectionResizeMode(AuditLogModel::Action, QHeaderView::ResizeToContents);  // the words vary by language
     // A target is read whole (queue names, worker ids): never cut.
     header->setSectionResizeMode(AuditLogModel::Target, QHeaderView::ResizeToContents);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AuditView::showSelected);

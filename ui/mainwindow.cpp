@@ -328,7 +328,12 @@ void MainWindow::setConnection(const Config &config, bool sandbox)
                                : tr("Connected to the Redis and SQL servers given on the command line."));
     const QString redis = config.redis.redacted();
     const QString db = config.db.redacted();
-    m_connection->setText(tr("Redis %1 · SQL %2").arg(redis, db));
+    // Cut in the middle when long (a sandbox's file path), so the worker and latency figures
+    // beside it keep their room; the tooltip has them whole.
+    const int room = m_connection->fontMetrics().averageCharWidth() * 36;
+    m_connection->setText(tr("Redis %1 · SQL %2")
+                                  .arg(m_connection->fontMetrics().elidedText(redis, Qt::ElideMiddle, room),
+                                       m_connection->fontMetrics().elidedText(db, Qt::ElideMiddle, room)));
     m_readOnly->setVisible(config.readOnly);
     m_connection->setToolTip(tr("Redis: %1\nSQL: %2").arg(redis, db));
     if (auto *connections = qobject_cast<ConnectionsView *>(view(QStringLiteral("connections"))))
