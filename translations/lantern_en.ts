@@ -1122,6 +1122,11 @@ Key prefix: %3</translation>
         <source>Set aside at</source>
         <translation>Set aside at</translation>
     </message>
+    <message>
+        <source>Entry (as stored)</source>
+        <extracomment>The CSV column holding each dead letter byte for byte.</extracomment>
+        <translation>Entry (as stored)</translation>
+    </message>
 </context>
 <context>
     <name>lantern::DeadLetters</name>
@@ -1535,6 +1540,10 @@ Key prefix: %3</translation>
         <source>Click to open these dead letters</source>
         <translation>Click to open these dead letters</translation>
     </message>
+    <message>
+        <source>Oldest waits (s)</source>
+        <translation>Oldest waits (s)</translation>
+    </message>
 </context>
 <context>
     <name>lantern::QueueWorkerModel</name>
@@ -1611,6 +1620,10 @@ Key prefix: %3</translation>
     <message>
         <source>Provider errors</source>
         <translation>Provider errors</translation>
+    </message>
+    <message>
+        <source>Last heartbeat (s ago)</source>
+        <translation>Last heartbeat (s ago)</translation>
     </message>
 </context>
 <context>
@@ -2463,6 +2476,7 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
     </message>
     <message>
         <source>Action</source>
+        <extracomment>An audit entry&apos;s action: in words, then its stored name, e.g. &quot;Make-up granted (checkin.makeup)&quot;.</extracomment>
         <translation>Action</translation>
     </message>
     <message>

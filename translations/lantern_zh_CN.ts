@@ -1119,6 +1119,11 @@ SQL：%2
         <source>Set aside at</source>
         <translation>搁置时间</translation>
     </message>
+    <message>
+        <source>Entry (as stored)</source>
+        <extracomment>The CSV column holding each dead letter byte for byte.</extracomment>
+        <translation>条目（原样）</translation>
+    </message>
 </context>
 <context>
     <name>lantern::DeadLetters</name>
@@ -1526,6 +1531,10 @@ SQL：%2
         <source>Click to open these dead letters</source>
         <translation>点击打开这些死信</translation>
     </message>
+    <message>
+        <source>Oldest waits (s)</source>
+        <translation>最长等待（秒）</translation>
+    </message>
 </context>
 <context>
     <name>lantern::QueueWorkerModel</name>
@@ -1600,6 +1609,10 @@ SQL：%2
     <message>
         <source>Provider errors</source>
         <translation>支付方错误</translation>
+    </message>
+    <message>
+        <source>Last heartbeat (s ago)</source>
+        <translation>最近心跳（秒前）</translation>
     </message>
 </context>
 <context>
@@ -2440,6 +2453,7 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
     </message>
     <message>
         <source>Action</source>
+        <extracomment>An audit entry&apos;s action: in words, then its stored name, e.g. &quot;Make-up granted (checkin.makeup)&quot;.</extracomment>
         <translation>操作</translation>
     </message>
     <message>

@@ -4,6 +4,7 @@
 #include "console/audit/auditlogmodel.h"
 #include "console/campaigns/campaignlistmodel.h"
 #include "console/common/tabletext.h"
+#include "console/queues/deadlettermodel.h"
 #include "tableactions.h"
 #include "testsuite.h"
 
@@ -155,6 +156,19 @@ private Q_SLOTS:
         const QString csv = TableText::all(audit, TableText::Format::Csv);
         QVERIFY2(csv.contains(QStringLiteral("campaign.close")) && csv.contains(QStringLiteral("\"{\"\"refunded_cents\"\":19495,")), qPrintable(csv));
         QVERIFY(csv.startsWith(QStringLiteral("Time,Who,Action,Target,Details (JSON)\r\n")));
+
+        // A dead letter exports as stored, byte for byte (what a retry would put back).
+        DeadLetterModel deadLetters;
+        DeadLetterPage letters;
+        letters.list = QStringLiteral("payout:7");
+        letters.depth = 1;
+        letters.entries << QByteArray("{\"campaign\":\"7\",\"seq\":\"4");
+        letters.notes << DeadLetterNote{QStringLiteral("not a payout task"), 1, row.campaign.createdAtMs};
+        letters.positions << 1;
+        deadLetters.setPage(letters);
+        const QString letterCsv = TableText::all(deadLetters, TableText::Format::Csv);
+        QVERIFY2(letterCsv.contains(QStringLiteral("\"{\"\"campaign\"\":\"\"7\"\",\"\"seq\"\":\"\"4\"")), qPrintable(letterCsv));
+        QVERIFY2(letterCsv.contains(QStringLiteral("Entry (as stored)")) && letterCsv.contains(QStringLiteral("2026-01-28 20:00:00")), qPrintable(letterCsv));
     }
 
     void yuanNumbers_data()

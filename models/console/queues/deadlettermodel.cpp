@@ -2,6 +2,7 @@
 
 #include "checkin/checkinentry.h"
 #include "console/common/campaignmoney.h"
+#include "console/common/tabletext.h"
 #include "console/queues/queueformat.h"
 #include "envelope/payouttask.h"
 
@@ -196,6 +197,22 @@ QVariant DeadLetterModel::data(const QModelIndex &index, int role) const
         return {};
     const Row &row = m_rows.at(index.row());
     switch (role) {
+    case TableText::ExportRole:
+        // The entry as stored (what a retry puts back), counts and times as values.
+        switch (Column(index.column())) {
+        case Position:
+            return QVariantList{data(index, QueueFormat::ValueRole)};
+        case Summary:
+            return QVariantList{QString::fromUtf8(row.raw)};
+        case Attempts:
+            return QVariantList{row.note.attempts};
+        case FailedAt:
+            return QVariantList{row.note.isKnown() ? TableText::isoTime(row.note.failedAtMs) : QString()};
+        case QueuedAt:
+            return QVariantList{row.atMs > 0 ? TableText::isoTime(row.atMs) : QString()};
+        default:
+            return {};
+        }
     case RawRole:
         return row.raw;
     case ReadableRole:
@@ -245,6 +262,9 @@ QVariant DeadLetterModel::data(const QModelIndex &index, int role) const
 
 QVariant DeadLetterModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == TableText::ExportRole && section == Summary)
+        //: The CSV column holding each dead letter byte for byte.
+        return QStringList{tr("Entry (as stored)")};
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (Column(section)) {

@@ -1,5 +1,6 @@
 #include "console/queues/queuetablemodel.h"
 
+#include "console/common/tabletext.h"
 #include "console/queues/queueformat.h"
 
 #include <QLocale>
@@ -58,6 +59,8 @@ QVariant QueueTableModel::data(const QModelIndex &index, int role) const
         return queue.name;
     if (role == Qt::ToolTipRole && index.column() == DeadLetter && queue.deadLetter > 0)
         return tr("Click to open these dead letters");
+    if (role == TableText::ExportRole)
+        return index.column() == Name ? QVariant() : QVariantList{data(index, QueueFormat::ValueRole)};  // counts, seconds
     if (role != Qt::DisplayRole && role != QueueFormat::ValueRole)
         return {};
     const bool raw = role == QueueFormat::ValueRole;
@@ -78,6 +81,8 @@ QVariant QueueTableModel::data(const QModelIndex &index, int role) const
 
 QVariant QueueTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == TableText::ExportRole && section == OldestAge)
+        return QStringList{tr("Oldest waits (s)")};
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (Column(section)) {

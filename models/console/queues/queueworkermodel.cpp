@@ -1,5 +1,6 @@
 #include "console/queues/queueworkermodel.h"
 
+#include "console/common/tabletext.h"
 #include "console/queues/queueformat.h"
 
 #include <QLocale>
@@ -72,6 +73,9 @@ QVariant QueueWorkerModel::data(const QModelIndex &index, int role) const
         default:
             return {};
         }
+    case TableText::ExportRole:
+        // Values: alive as true/false, the last beat in seconds, counts and rates as numbers.
+        return QVariantList{data(index, QueueFormat::ValueRole)};
     case QueueFormat::ValueRole:
         switch (Column(index.column())) {
         case Worker:
@@ -119,6 +123,8 @@ QVariant QueueWorkerModel::data(const QModelIndex &index, int role) const
 
 QVariant QueueWorkerModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == TableText::ExportRole && section == LastBeat)
+        return QStringList{tr("Last heartbeat (s ago)")};
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (Column(section)) {
