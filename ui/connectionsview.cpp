@@ -275,7 +275,7 @@ void ConnectionsView::newProfile()
     // Pre-filled from the servers in use, so that saving the session as a profile keeps working;
     // never from the sandbox's, which end with it.
     const bool fromSession = m_attached && !m_sandboxSession;
-    fillForm(ConnectionProfile::fromConfig(QString(), fromSession ? m_active : Config()));
+    fillForm(fromSession ? ConnectionProfile::fromConfig(QString(), m_active) : ConnectionProfile{});
     m_form->showPasswords(fromSession ? ProfileSecret{m_active.redis.password, m_active.db.password} : ProfileSecret{});
     m_form->focusName();
     updateButtons();
@@ -544,6 +544,14 @@ void ConnectionsView::testForScreenshot()
         delete once;
         Q_EMIT screenshotReady();
     });
+    if (m_sandboxSession && !m_list->currentIndex().isValid()) {
+        // No saved profile chosen: the report of the servers in use, the sandbox's.
+        m_testWaiting = ++m_serial;
+        m_result->setText(tr("Testing…"));
+        updateButtons();
+        Q_EMIT checkRequested(m_testWaiting, m_active);
+        return;
+    }
     testConnection();
     if (!isTesting()) {  // the form did not make a configuration: its message is on screen
         delete once;
