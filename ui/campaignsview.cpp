@@ -6,6 +6,7 @@
 #include "console/campaigns/campaignlistmodel.h"
 #include "console/common/campaignmoney.h"
 #include "console/campaigns/campaignpreviewer.h"
+#include "consoletheme.h"
 #include "messagebanner.h"
 #include "writeaction.h"
 
@@ -64,16 +65,16 @@ CampaignsView::CampaignsView(QWidget *parent)
     m_newButton->setObjectName(QStringLiteral("newCampaignButton"));
     m_newButton->setIcon(QIcon::fromTheme(QStringLiteral("document-new")));
     m_launchButton->setObjectName(QStringLiteral("launchButton"));
-    m_launchButton->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_launchButton->setIcon(ConsoleTheme::standardIcon(this, QStyle::SP_MediaPlay));
     m_launchButton->setToolTip(tr("Write the envelopes and open grabs"));
     m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
-    m_pauseButton->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    m_pauseButton->setIcon(ConsoleTheme::standardIcon(this, QStyle::SP_MediaPause));
     m_pauseButton->setToolTip(tr("The kill switch: stop grabs at once"));
     m_resumeButton->setObjectName(QStringLiteral("resumeButton"));
-    m_resumeButton->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_resumeButton->setIcon(ConsoleTheme::standardIcon(this, QStyle::SP_MediaPlay));
     m_resumeButton->setToolTip(tr("Open grabs again"));
     m_closeButton->setObjectName(QStringLiteral("closeButton"));
-    m_closeButton->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+    m_closeButton->setIcon(ConsoleTheme::standardIcon(this, QStyle::SP_MediaStop));
     m_closeButton->setToolTip(tr("End the campaign for good and refund what is left"));
     m_refreshButton->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
     m_refreshButton->setToolTip(tr("Read the list and the selected campaign again (F5)"));

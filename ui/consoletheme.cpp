@@ -4,10 +4,13 @@
 #include <QApplication>
 #include <QChart>
 #include <QLegend>
+#include <QPainter>
 #include <QPalette>
+#include <QPixmap>
 #include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QWidget>
 
 namespace lantern::ui {
 
@@ -171,6 +174,26 @@ void ConsoleTheme::style(QChart *chart)
         axis->setLinePenColor(grid);
         axis->setGridLineColor(isDark() ? grid.darker(130) : QColor(0xe0, 0xe0, 0xe0));
     }
+}
+
+QIcon ConsoleTheme::standardIcon(const QWidget *widget, QStyle::StandardPixmap which)
+{
+    const QIcon original = widget->style()->standardIcon(which, nullptr, widget);
+    const QPalette palette = widget->palette();
+    QIcon tinted;
+    for (const QSize &size : original.availableSizes().isEmpty() ? QList<QSize>{QSize(16, 16), QSize(24, 24)} : original.availableSizes()) {
+        const QPixmap shape = original.pixmap(size);
+        for (const auto &[mode, colour] : {std::pair{QIcon::Normal, palette.color(QPalette::Active, QPalette::ButtonText)},
+                                           std::pair{QIcon::Disabled, palette.color(QPalette::Disabled, QPalette::ButtonText)}}) {
+            QPixmap pixmap = shape;
+            QPainter painter(&pixmap);
+            painter.setCompositionMode(QPainter::CompositionMode_SourceIn);  // the shape's alpha, our colour
+            painter.fillRect(pixmap.rect(), colour);
+            painter.end();
+            tinted.addPixmap(pixmap, mode);
+        }
+    }
+    return tinted;
 }
 
 } // namespace lantern::ui

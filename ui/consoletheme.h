@@ -1,9 +1,13 @@
 #pragma once
 
+#include <QIcon>
+#include <QStyle>
+
 #include <QCoreApplication>
 #include <QString>
 
 class QChart;
+class QWidget;
 
 namespace lantern::ui {
 
@@ -48,6 +52,10 @@ public:
     static QString pillStyle(Tone tone, const QString &extra = QStringLiteral("padding: 1px 6px;"));
     /** A chart drawn in the application's palette: background, labels, grid, legend. */
     static void style(QChart *chart);
+    /** One of the style's standard icons (play, pause, reload, ...) drawn in the palette's button
+        text colour, and its disabled text colour when disabled: Fusion draws them black, which
+        vanishes on the dark theme's buttons. */
+    static QIcon standardIcon(const QWidget *widget, QStyle::StandardPixmap which);
 };
 
 } // namespace lantern::ui

@@ -306,7 +306,7 @@ void MainWindow::setRefreshPaused(bool paused)
     if (m_pause->isChecked() != paused)
         m_pause->setChecked(paused);
     m_pause->setText(paused ? tr("Resume") : tr("Pause"));
-    m_pause->setIcon(style()->standardIcon(paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
+    m_pause->setIcon(ConsoleTheme::standardIcon(this, paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
     m_pause->setToolTip(paused ? tr("Auto-refresh is paused: what you see stays as it is.") : tr("Pause auto-refresh"));
     updateRefreshTimer();
 }

@@ -46,7 +46,7 @@ MessageBanner::MessageBanner(QWidget *parent) : QFrame(parent), m_text(new QLabe
 
     auto *close = new QToolButton(this);
     close->setAutoRaise(true);
-    close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    close->setIcon(ConsoleTheme::standardIcon(this, QStyle::SP_TitleBarCloseButton));
     close->setToolTip(tr("Close this message"));
     connect(close, &QToolButton::clicked, this, &MessageBanner::clear);
 

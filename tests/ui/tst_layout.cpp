@@ -3,6 +3,7 @@
 // logical, less a title bar); at 1366×768 every view is shown whole (no scroll bar), the Users
 // view too with a missed day selected (its tallest side panel); and that selection never resizes
 // the window.
+#include "consoletheme.h"
 #include "consoleview.h"
 #include "console/users/calendarmodel.h"
 #include "console/users/usermonth.h"
@@ -12,6 +13,7 @@
 #include "usersummarypanel.h"
 #include "usersview.h"
 
+#include <QImage>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTest>
@@ -34,6 +36,7 @@ class TestLayout final : public QObject {
 private Q_SLOTS:
     void fitsSmallScreens_data();
     void fitsSmallScreens();
+    void iconsShowOnTheDarkTheme();
 };
 
 void TestLayout::fitsSmallScreens_data()
@@ -89,6 +92,29 @@ void TestLayout::fitsSmallScreens()
         QVERIFY2(!scroll->horizontalScrollBar()->isVisible(), qPrintable(view->viewName()));
     }
     QCOMPARE(window.size(), Laptop);
+}
+
+// Issue 24, point 8: the campaign and toolbar buttons' play, pause and stop icons are drawn in
+// the button text's colour: light on the dark theme (Fusion's own are black there).
+void TestLayout::iconsShowOnTheDarkTheme()
+{
+    ui::ConsoleTheme::apply(ui::ConsoleTheme::Theme::Dark);
+    QWidget widget;
+    const QColor background = widget.palette().color(QPalette::Button);
+    const QImage image = ui::ConsoleTheme::standardIcon(&widget, QStyle::SP_MediaPause).pixmap(16, 16).toImage();
+    int drawn = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor pixel = image.pixelColor(x, y);
+            if (pixel.alpha() < 128)
+                continue;
+            ++drawn;
+            QVERIFY2(std::abs(pixel.lightness() - background.lightness()) > 100,
+                     qPrintable(QStringLiteral("icon %1 on button %2").arg(pixel.name(), background.name())));
+        }
+    }
+    QVERIFY(drawn > 10);
+    ui::ConsoleTheme::apply(ui::ConsoleTheme::Theme::Light);
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestLayout);
