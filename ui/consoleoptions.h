@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QCommandLineOption>
 #include <QCoreApplication>
 #include <QDate>
 #include <QHash>
@@ -24,6 +25,11 @@ public:
     QDate day;                          // --day YYYY-MM-DD: select this day (and its month)
     QString language;                   // --lang, else the system locale
 
+    /** What the console is, for --help and lantern(1). */
+    static QString description();
+    /** The options besides --help and --version, as --help lists them: parse() takes these, and
+        lantern(1) is written from them (app/lantern/consolemanual.cpp). */
+    static QList<QCommandLineOption> commandLineOptions();
     /** Parses `arguments` (argv, program first). Prints help or version and exits for --help
         and --version; throws InvalidInputError for anything malformed. */
     static ConsoleOptions parse(const QStringList &arguments);
