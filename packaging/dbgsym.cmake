@@ -3,7 +3,8 @@
 # build's absolute path (md5sums-lists-nonexistent-file), and they have no /usr/share/doc entry
 # (no-copyright-file, no-changelog). Each is unpacked, given md5sums relative to its root and
 # /usr/share/doc/NAME-dbgsym as a link to the package it depends on (Debian policy 12.5, as
-# debhelper's dbgsym packages do), and packed again.
+# debhelper's dbgsym packages do), and packed again with gzip as CPack packs (xz took 38 s of a
+# 60 s cpack for 30% less size).
 # CPACK_PACKAGE_FILES: the packages where CPack built them, before it copies them out.
 set(ddebs ${CPACK_PACKAGE_FILES})
 list(FILTER ddebs INCLUDE REGEX "-dbgsym_[^/]*\\.ddeb$")
@@ -29,7 +30,7 @@ foreach(ddeb IN LISTS ddebs)
         endif()
     endforeach()
     file(WRITE "${root}/DEBIAN/md5sums" "${md5sums}")
-    execute_process(COMMAND dpkg-deb --root-owner-group -Zxz --build "${root}" "${ddeb}" RESULT_VARIABLE rc OUTPUT_QUIET)
+    execute_process(COMMAND dpkg-deb --root-owner-group -Zgzip --build "${root}" "${ddeb}" RESULT_VARIABLE rc OUTPUT_QUIET)
     if(NOT rc EQUAL 0)
         message(FATAL_ERROR "dpkg-deb --build ${root} failed")
     endif()
