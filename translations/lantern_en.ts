@@ -216,6 +216,21 @@
     </message>
 </context>
 <context>
+    <name>QCommandLineParser</name>
+    <message>
+        <source>Displays help on commandline options.</source>
+        <translation>Displays help on commandline options.</translation>
+    </message>
+    <message>
+        <source>Displays help including Qt specific options.</source>
+        <translation>Displays help including Qt specific options.</translation>
+    </message>
+    <message>
+        <source>Displays version information.</source>
+        <translation>Displays version information.</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ApiGate</name>
     <message>
         <source>no such endpoint: %1</source>
@@ -860,6 +875,14 @@
         <source>wait for replicas, in milliseconds</source>
         <translation>wait for replicas, in milliseconds</translation>
     </message>
+    <message>
+        <source>cannot read credential %1: %2</source>
+        <translation>cannot read credential %1: %2</translation>
+    </message>
+    <message>
+        <source>credential %1</source>
+        <translation>credential %1</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionErrors</name>
@@ -1020,6 +1043,69 @@ Key prefix: %3</source>
         <translation>Redis: %1
 SQL: %2
 Key prefix: %3</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ConsoleManual</name>
+    <message>
+        <source>operations console for daily check-in and red-envelope campaigns</source>
+        <translation>operations console for daily check-in and red-envelope campaigns</translation>
+    </message>
+    <message>
+        <source>Support staff look users up and grant make-ups, campaign managers run envelope campaigns, and on-call engineers watch queues and workers and run recovery. With --screenshot it renders one view to a PNG file and exits, which needs no display with QT_QPA_PLATFORM=offscreen.</source>
+        <translation>Support staff look users up and grant make-ups, campaign managers run envelope campaigns, and on-call engineers watch queues and workers and run recovery. With --screenshot it renders one view to a PNG file and exits, which needs no display with QT_QPA_PLATFORM=offscreen.</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>Options</translation>
+    </message>
+    <message>
+        <source>Prints this manual page as roff.</source>
+        <translation>Prints this manual page as roff.</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>Environment</translation>
+    </message>
+    <message>
+        <source>Every setting option as LANTERN_ and its name in upper case with _ for -; an option on the command line wins. LANTERN_REDIS or LANTERN_DB connects to servers instead of the sandbox.</source>
+        <translation>Every setting option as LANTERN_ and its name in upper case with _ for -; an option on the command line wins. LANTERN_REDIS or LANTERN_DB connects to servers instead of the sandbox.</translation>
+    </message>
+    <message>
+        <source>The profile file, or the named profile, to read settings from.</source>
+        <translation>The profile file, or the named profile, to read settings from.</translation>
+    </message>
+    <message>
+        <source>The redis-server binary the sandbox starts (default: redis-server on the PATH).</source>
+        <translation>The redis-server binary the sandbox starts (default: redis-server on the PATH).</translation>
+    </message>
+    <message>
+        <source>Qt&apos;s platform plugin; offscreen renders screenshots without a display.</source>
+        <translation>Qt's platform plugin; offscreen renders screenshots without a display.</translation>
+    </message>
+    <message>
+        <source>Exit status</source>
+        <translation>Exit status</translation>
+    </message>
+    <message>
+        <source>The window was closed, or the screenshot was saved.</source>
+        <translation>The window was closed, or the screenshot was saved.</translation>
+    </message>
+    <message>
+        <source>The screenshot could not be taken or written, or the command line was not understood.</source>
+        <translation>The screenshot could not be taken or written, or the command line was not understood.</translation>
+    </message>
+    <message>
+        <source>Invalid input, such as an unknown view or a malformed date; the message is on stderr.</source>
+        <translation>Invalid input, such as an unknown view or a malformed date; the message is on stderr.</translation>
+    </message>
+    <message>
+        <source>See also</source>
+        <translation>See also</translation>
+    </message>
+    <message>
+        <source>lanternd(1)</source>
+        <translation>lanternd(1)</translation>
     </message>
 </context>
 <context>
@@ -2349,6 +2435,305 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::cli::CommandReference</name>
+    <message>
+        <source>Brings the SQL schema up to date and prints its version; running it again changes nothing.</source>
+        <translation>Brings the SQL schema up to date and prints its version; running it again changes nothing.</translation>
+    </message>
+    <message>
+        <source>Checks the user in for today (or --date) and prints the streak, the month&apos;s count and the points granted.</source>
+        <translation>Checks the user in for today (or --date) and prints the streak, the month's count and the points granted.</translation>
+    </message>
+    <message>
+        <source>Grants a make-up check-in for a past day inside the make-up window and quota, audited with the reason.</source>
+        <translation>Grants a make-up check-in for a past day inside the make-up window and quota, audited with the reason.</translation>
+    </message>
+    <message>
+        <source>Prints the user&apos;s signed and made-up days of a month, the streaks and the points balance.</source>
+        <translation>Prints the user's signed and made-up days of a month, the streaks and the points balance.</translation>
+    </message>
+    <message>
+        <source>Compares a day&apos;s check-ins in Redis with SQL and writes the missing rows.</source>
+        <translation>Compares a day's check-ins in Redis with SQL and writes the missing rows.</translation>
+    </message>
+    <message>
+        <source>Prints the check-in figures of a month, day by day.</source>
+        <translation>Prints the check-in figures of a month, day by day.</translation>
+    </message>
+    <message>
+        <source>Moves check-in keys of the old Redis layout to the packed one; --dry-run only counts them.</source>
+        <translation>Moves check-in keys of the old Redis layout to the packed one; --dry-run only counts them.</translation>
+    </message>
+    <message>
+        <source>Runs a worker: persists check-ins and envelope grabs and pays envelopes; --once drains every queue and exits.</source>
+        <translation>Runs a worker: persists check-ins and envelope grabs and pays envelopes; --once drains every queue and exits.</translation>
+    </message>
+    <message>
+        <source>Prints the queues&apos; depth and oldest task, the workers&apos; heartbeats and the dead-letter list.</source>
+        <translation>Prints the queues' depth and oldest task, the workers' heartbeats and the dead-letter list.</translation>
+    </message>
+    <message>
+        <source>Takes back the tasks of workers whose heartbeat expired (or of --worker W) and completes or requeues them.</source>
+        <translation>Takes back the tasks of workers whose heartbeat expired (or of --worker W) and completes or requeues them.</translation>
+    </message>
+    <message>
+        <source>Prints the user&apos;s public token and a signed bearer for the HTTP API.</source>
+        <translation>Prints the user's public token and a signed bearer for the HTTP API.</translation>
+    </message>
+    <message>
+        <source>Creates a draft envelope campaign: the total in cents split into C envelopes by the algorithm.</source>
+        <translation>Creates a draft envelope campaign: the total in cents split into C envelopes by the algorithm.</translation>
+    </message>
+    <message>
+        <source>Writes the envelopes to SQL and the pool to Redis and opens the campaign; it can be repeated after a crash.</source>
+        <translation>Writes the envelopes to SQL and the pool to Redis and opens the campaign; it can be repeated after a crash.</translation>
+    </message>
+    <message>
+        <source>Stops grabs (the kill switch).</source>
+        <translation>Stops grabs (the kill switch).</translation>
+    </message>
+    <message>
+        <source>Lets a paused campaign&apos;s grabs go on.</source>
+        <translation>Lets a paused campaign's grabs go on.</translation>
+    </message>
+    <message>
+        <source>Closes the campaign and refunds the envelopes nobody grabbed.</source>
+        <translation>Closes the campaign and refunds the envelopes nobody grabbed.</translation>
+    </message>
+    <message>
+        <source>Prints the campaign&apos;s status and figures: grabbed, persisted, paid and refunded.</source>
+        <translation>Prints the campaign's status and figures: grabbed, persisted, paid and refunded.</translation>
+    </message>
+    <message>
+        <source>Puts a campaign&apos;s Redis state back in line with the SQL ledger after Redis lost data.</source>
+        <translation>Puts a campaign's Redis state back in line with the SQL ledger after Redis lost data.</translation>
+    </message>
+    <message>
+        <source>Grabs an envelope of a live campaign for the user and prints the outcome.</source>
+        <translation>Grabs an envelope of a live campaign for the user and prints the outcome.</translation>
+    </message>
+    <message>
+        <source>Checks the invariants of the envelope ledger and prints any violation.</source>
+        <translation>Checks the invariants of the envelope ledger and prints any violation.</translation>
+    </message>
+    <message>
+        <source>Runs the client HTTP API (check-in, calendar, grabs); needs --token-secret to check bearers.</source>
+        <translation>Runs the client HTTP API (check-in, calendar, grabs); needs --token-secret to check bearers.</translation>
+    </message>
+    <message>
+        <source>Turns a feature of the HTTP API on or off for every server.</source>
+        <translation>Turns a feature of the HTTP API on or off for every server.</translation>
+    </message>
+    <message>
+        <source>Redis: redis://[user:password@]host:port[/db], or any node (or a list of nodes) of a Redis Cluster.</source>
+        <translation>Redis: redis://[user:password@]host:port[/db], or any node (or a list of nodes) of a Redis Cluster.</translation>
+    </message>
+    <message>
+        <source>SQL: mysql://user:password@host:port/name[?unix_socket=PATH] or sqlite:///absolute/path.db.</source>
+        <translation>SQL: mysql://user:password@host:port/name[?unix_socket=PATH] or sqlite:///absolute/path.db.</translation>
+    </message>
+    <message>
+        <source>Treats this day as today in every rule.</source>
+        <translation>Treats this day as today in every rule.</translation>
+    </message>
+    <message>
+        <source>Time zone of the business day (an IANA name such as Asia/Shanghai).</source>
+        <translation>Time zone of the business day (an IANA name such as Asia/Shanghai).</translation>
+    </message>
+    <message>
+        <source>Prefix of every Redis key (default lt:).</source>
+        <translation>Prefix of every Redis key (default lt:).</translation>
+    </message>
+    <message>
+        <source>Number of check-in key shards (default 16).</source>
+        <translation>Number of check-in key shards (default 16).</translation>
+    </message>
+    <message>
+        <source>Whether streaks restart on the 1st (monthly, the default) or cross months.</source>
+        <translation>Whether streaks restart on the 1st (monthly, the default) or cross months.</translation>
+    </message>
+    <message>
+        <source>Points for day 1, 2, ... of a streak; the last entry repeats.</source>
+        <translation>Points for day 1, 2, ... of a streak; the last entry repeats.</translation>
+    </message>
+    <message>
+        <source>Make-up window in days (0, the default: the past days of the current month).</source>
+        <translation>Make-up window in days (0, the default: the past days of the current month).</translation>
+    </message>
+    <message>
+        <source>Make-ups allowed per month (default 3).</source>
+        <translation>Make-ups allowed per month (default 3).</translation>
+    </message>
+    <message>
+        <source>Whether a make-up grants points (default false).</source>
+        <translation>Whether a make-up grants points (default false).</translation>
+    </message>
+    <message>
+        <source>Salt of the public user tokens.</source>
+        <translation>Salt of the public user tokens.</translation>
+    </message>
+    <message>
+        <source>Secret that signs the API bearers; serve needs it.</source>
+        <translation>Secret that signs the API bearers; serve needs it.</translation>
+    </message>
+    <message>
+        <source>HTTP API limit of check-ins: R requests per second, burst B (0: unlimited, the default).</source>
+        <translation>HTTP API limit of check-ins: R requests per second, burst B (0: unlimited, the default).</translation>
+    </message>
+    <message>
+        <source>HTTP API limit of calendar reads, as --rate-checkin.</source>
+        <translation>HTTP API limit of calendar reads, as --rate-checkin.</translation>
+    </message>
+    <message>
+        <source>HTTP API limit of grabs, as --rate-checkin.</source>
+        <translation>HTTP API limit of grabs, as --rate-checkin.</translation>
+    </message>
+    <message>
+        <source>HTTP API limit of campaign reads, as --rate-checkin.</source>
+        <translation>HTTP API limit of campaign reads, as --rate-checkin.</translation>
+    </message>
+    <message>
+        <source>Refuses every write, in Redis and in SQL.</source>
+        <translation>Refuses every write, in Redis and in SQL.</translation>
+    </message>
+    <message>
+        <source>After each grab, waits until N replicas have it or MS milliseconds pass.</source>
+        <translation>After each grab, waits until N replicas have it or MS milliseconds pass.</translation>
+    </message>
+    <message>
+        <source>Reads settings from the named connection profile.</source>
+        <translation>Reads settings from the named connection profile.</translation>
+    </message>
+    <message>
+        <source>Reads settings from this profile file.</source>
+        <translation>Reads settings from this profile file.</translation>
+    </message>
+    <message>
+        <source>Language of the messages and of --help (default: the system locale).</source>
+        <translation>Language of the messages and of --help (default: the system locale).</translation>
+    </message>
+    <message>
+        <source>Every global option but --lang, --profile and --config as LANTERN_ and its name in upper case with _ for -. An option on the command line wins over its variable, a variable over the profile.</source>
+        <translation>Every global option but --lang, --profile and --config as LANTERN_ and its name in upper case with _ for -. An option on the command line wins over its variable, a variable over the profile.</translation>
+    </message>
+    <message>
+        <source>The profile file, or the named profile, to read settings from.</source>
+        <translation>The profile file, or the named profile, to read settings from.</translation>
+    </message>
+    <message>
+        <source>Set by systemd (LoadCredential=): a file there named after a setting (redis, db, token-secret, ...) holds its value, which wins over the variable and the profile.</source>
+        <translation>Set by systemd (LoadCredential=): a file there named after a setting (redis, db, token-secret, ...) holds its value, which wins over the variable and the profile.</translation>
+    </message>
+    <message>
+        <source>File that work appends the tasks that keep failing to (default ~/.local/share/lantern/errors.log).</source>
+        <translation>File that work appends the tasks that keep failing to (default ~/.local/share/lantern/errors.log).</translation>
+    </message>
+    <message>
+        <source>Seconds after its last heartbeat that a worker counts as dead (default 15).</source>
+        <translation>Seconds after its last heartbeat that a worker counts as dead (default 15).</translation>
+    </message>
+    <message>
+        <source>http:// or https:// endpoint of the payout provider; unset: the simulated provider.</source>
+        <translation>http:// or https:// endpoint of the payout provider; unset: the simulated provider.</translation>
+    </message>
+    <message>
+        <source>How long one call to the payout provider may take (default 3000).</source>
+        <translation>How long one call to the payout provider may take (default 3000).</translation>
+    </message>
+    <message>
+        <source>Keep-alive connections a worker opens to the payout provider (default: --in-flight).</source>
+        <translation>Keep-alive connections a worker opens to the payout provider (default: --in-flight).</translation>
+    </message>
+    <message>
+        <source>Calls per second to the payout provider, all workers together (default: no limit).</source>
+        <translation>Calls per second to the payout provider, all workers together (default: no limit).</translation>
+    </message>
+    <message>
+        <source>The simulated provider: the share of calls that fail (0 to 1) and the delay of each call in milliseconds.</source>
+        <translation>The simulated provider: the share of calls that fail (0 to 1) and the delay of each call in milliseconds.</translation>
+    </message>
+    <message>
+        <source>Done, including business outcomes such as already signed or sold out.</source>
+        <translation>Done, including business outcomes such as already signed or sold out.</translation>
+    </message>
+    <message>
+        <source>Anything else.</source>
+        <translation>Anything else.</translation>
+    </message>
+    <message>
+        <source>Invalid input: the message is on stderr and nothing was written.</source>
+        <translation>Invalid input: the message is on stderr and nothing was written.</translation>
+    </message>
+    <message>
+        <source>Redis or SQL unreachable or not ready; nothing was half-written.</source>
+        <translation>Redis or SQL unreachable or not ready; nothing was half-written.</translation>
+    </message>
+    <message>
+        <source>Refused by a business rule, such as a make-up outside the window.</source>
+        <translation>Refused by a business rule, such as a make-up outside the window.</translation>
+    </message>
+    <message>
+        <source>usage: lanternd COMMAND [options]</source>
+        <translation>usage: lanternd COMMAND [options]</translation>
+    </message>
+    <message>
+        <source>commands:</source>
+        <translation>commands:</translation>
+    </message>
+    <message>
+        <source>global options (anywhere on the line):</source>
+        <translation>global options (anywhere on the line):</translation>
+    </message>
+    <message>
+        <source>environment:</source>
+        <translation>environment:</translation>
+    </message>
+    <message>
+        <source>exit status:</source>
+        <translation>exit status:</translation>
+    </message>
+    <message>
+        <source>The manual page lanternd(1) says the same at more length.</source>
+        <translation>The manual page lanternd(1) says the same at more length.</translation>
+    </message>
+    <message>
+        <source>check-in and red-envelope campaigns on Redis and SQL: JSON command line, workers and HTTP API</source>
+        <translation>check-in and red-envelope campaigns on Redis and SQL: JSON command line, workers and HTTP API</translation>
+    </message>
+    <message>
+        <source>lanternd is the headless side of Lantern. Each command prints one JSON object on one line on stdout; messages go to stderr, in the language of --lang or the system locale. JSON is never translated.</source>
+        <translation>lanternd is the headless side of Lantern. Each command prints one JSON object on one line on stdout; messages go to stderr, in the language of --lang or the system locale. JSON is never translated.</translation>
+    </message>
+    <message>
+        <source>Global options may come before or after the command; --name value and --name=value both work. --help prints this summary and --help-man this page as roff.</source>
+        <translation>Global options may come before or after the command; --name value and --name=value both work. --help prints this summary and --help-man this page as roff.</translation>
+    </message>
+    <message>
+        <source>Commands</source>
+        <translation>Commands</translation>
+    </message>
+    <message>
+        <source>Global options</source>
+        <translation>Global options</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>Environment</translation>
+    </message>
+    <message>
+        <source>Exit status</source>
+        <translation>Exit status</translation>
+    </message>
+    <message>
+        <source>See also</source>
+        <translation>See also</translation>
+    </message>
+    <message>
+        <source>lantern(1), systemd.exec(5); the units lanternd-work.service and lanternd-serve.service.</source>
+        <translation>lantern(1), systemd.exec(5); the units lanternd-work.service and lanternd-serve.service.</translation>
+    </message>
+</context>
+<context>
     <name>lantern::cli::Commands</name>
     <message>
         <source>cannot reconcile %1: it is after today</source>
@@ -2398,62 +2783,6 @@ Key prefix: %3</translation>
     <message>
         <source>%1; try again in a moment</source>
         <translation>%1; try again in a moment</translation>
-    </message>
-    <message>
-        <source>usage: lanternd COMMAND [options]
-commands:
-  migrate
-  checkin  --uid U|--token T [--date YYYY-MM-DD]
-  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
-  calendar --uid U|--token T [--month YYYY-MM]
-  reconcile --date YYYY-MM-DD
-  stats    [--month YYYY-MM]
-  migrate-redis [--dry-run] [--scan-count N]
-  work     [--id W] [--once] [--batch N] [--in-flight N]
-  queues
-  recover  [--worker W] [--operator O]
-  token    --uid U [--ttl-s S]
-  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
-                  [--seed S] [--max-attempts 9]
-  campaign launch|pause|resume|close|show --id I
-  campaign repair --id I [--operator O]
-  grab     --campaign I --uid U|--token T
-  verify   [--campaign I]
-  serve    [--listen HOST:PORT] [--threads N]   (needs --token-secret; rate limits --rate-checkin R[/B] ...)
-  switch   --feature checkin|grab --state on|off [--operator O]
-global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
-  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
-  --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
-  --lang zh_CN|en (language of the messages; default: the system locale)
-environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
-</source>
-        <translation>usage: lanternd COMMAND [options]
-commands:
-  migrate
-  checkin  --uid U|--token T [--date YYYY-MM-DD]
-  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
-  calendar --uid U|--token T [--month YYYY-MM]
-  reconcile --date YYYY-MM-DD
-  stats    [--month YYYY-MM]
-  migrate-redis [--dry-run] [--scan-count N]
-  work     [--id W] [--once] [--batch N] [--in-flight N]
-  queues
-  recover  [--worker W] [--operator O]
-  token    --uid U [--ttl-s S]
-  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
-                  [--seed S] [--max-attempts 9]
-  campaign launch|pause|resume|close|show --id I
-  campaign repair --id I [--operator O]
-  grab     --campaign I --uid U|--token T
-  verify   [--campaign I]
-  serve    [--listen HOST:PORT] [--threads N]   (needs --token-secret; rate limits --rate-checkin R[/B] ...)
-  switch   --feature checkin|grab --state on|off [--operator O]
-global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
-  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
-  --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
-  --lang zh_CN|en (language of the messages; default: the system locale)
-environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
-</translation>
     </message>
 </context>
 <context>

@@ -215,6 +215,21 @@
     </message>
 </context>
 <context>
+    <name>QCommandLineParser</name>
+    <message>
+        <source>Displays help on commandline options.</source>
+        <translation>显示命令行选项的帮助。</translation>
+    </message>
+    <message>
+        <source>Displays help including Qt specific options.</source>
+        <translation>显示帮助，包括 Qt 专有选项。</translation>
+    </message>
+    <message>
+        <source>Displays version information.</source>
+        <translation>显示版本信息。</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ApiGate</name>
     <message>
         <source>no such endpoint: %1</source>
@@ -858,6 +873,14 @@
         <source>wait for replicas, in milliseconds</source>
         <translation>等待副本的时间（毫秒）</translation>
     </message>
+    <message>
+        <source>cannot read credential %1: %2</source>
+        <translation>无法读取凭据 %1：%2</translation>
+    </message>
+    <message>
+        <source>credential %1</source>
+        <translation>凭据 %1</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionErrors</name>
@@ -1018,6 +1041,69 @@ Key prefix: %3</source>
         <translation>Redis：%1
 SQL：%2
 键前缀：%3</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ConsoleManual</name>
+    <message>
+        <source>operations console for daily check-in and red-envelope campaigns</source>
+        <translation>每日签到与红包活动的运营控制台</translation>
+    </message>
+    <message>
+        <source>Support staff look users up and grant make-ups, campaign managers run envelope campaigns, and on-call engineers watch queues and workers and run recovery. With --screenshot it renders one view to a PNG file and exits, which needs no display with QT_QPA_PLATFORM=offscreen.</source>
+        <translation>客服人员查找用户并为其补签，活动经理运营红包活动，值班工程师监视队列与工作进程并执行恢复。使用 --screenshot 时，它把一个视图渲染为 PNG 文件后退出；配合 QT_QPA_PLATFORM=offscreen 无需显示器。</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>Prints this manual page as roff.</source>
+        <translation>以 roff 格式输出本手册页。</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <source>Every setting option as LANTERN_ and its name in upper case with _ for -; an option on the command line wins. LANTERN_REDIS or LANTERN_DB connects to servers instead of the sandbox.</source>
+        <translation>每个设置选项都可写作 LANTERN_ 加上其名称（大写，- 换成 _）；命令行上的选项优先。设置 LANTERN_REDIS 或 LANTERN_DB 时连接服务器，而不是沙盒。</translation>
+    </message>
+    <message>
+        <source>The profile file, or the named profile, to read settings from.</source>
+        <translation>从中读取设置的配置文件或命名配置。</translation>
+    </message>
+    <message>
+        <source>The redis-server binary the sandbox starts (default: redis-server on the PATH).</source>
+        <translation>沙盒启动的 redis-server 程序（默认：PATH 中的 redis-server）。</translation>
+    </message>
+    <message>
+        <source>Qt&apos;s platform plugin; offscreen renders screenshots without a display.</source>
+        <translation>Qt 的平台插件；offscreen 可在没有显示器时渲染截图。</translation>
+    </message>
+    <message>
+        <source>Exit status</source>
+        <translation>退出状态</translation>
+    </message>
+    <message>
+        <source>The window was closed, or the screenshot was saved.</source>
+        <translation>窗口已关闭，或截图已保存。</translation>
+    </message>
+    <message>
+        <source>The screenshot could not be taken or written, or the command line was not understood.</source>
+        <translation>无法截图或写入截图，或无法理解命令行。</translation>
+    </message>
+    <message>
+        <source>Invalid input, such as an unknown view or a malformed date; the message is on stderr.</source>
+        <translation>输入无效，例如未知的视图或格式错误的日期；错误信息输出到 stderr。</translation>
+    </message>
+    <message>
+        <source>See also</source>
+        <translation>另请参阅</translation>
+    </message>
+    <message>
+        <source>lanternd(1)</source>
+        <translation>lanternd(1)</translation>
     </message>
 </context>
 <context>
@@ -2326,6 +2412,305 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::cli::CommandReference</name>
+    <message>
+        <source>Brings the SQL schema up to date and prints its version; running it again changes nothing.</source>
+        <translation>将 SQL 模式升级到最新并输出其版本；再次运行不会做任何更改。</translation>
+    </message>
+    <message>
+        <source>Checks the user in for today (or --date) and prints the streak, the month&apos;s count and the points granted.</source>
+        <translation>为用户签到今天（或 --date 指定的日期），并输出连续天数、本月次数和发放的积分。</translation>
+    </message>
+    <message>
+        <source>Grants a make-up check-in for a past day inside the make-up window and quota, audited with the reason.</source>
+        <translation>在补签窗口和配额内为过去的某天补签，并连同原因记入审计。</translation>
+    </message>
+    <message>
+        <source>Prints the user&apos;s signed and made-up days of a month, the streaks and the points balance.</source>
+        <translation>输出用户某月的签到日和补签日、连续天数以及积分余额。</translation>
+    </message>
+    <message>
+        <source>Compares a day&apos;s check-ins in Redis with SQL and writes the missing rows.</source>
+        <translation>比较 Redis 与 SQL 中某天的签到，并补写缺失的记录。</translation>
+    </message>
+    <message>
+        <source>Prints the check-in figures of a month, day by day.</source>
+        <translation>按天输出某月的签到统计。</translation>
+    </message>
+    <message>
+        <source>Moves check-in keys of the old Redis layout to the packed one; --dry-run only counts them.</source>
+        <translation>把旧 Redis 布局的签到键迁移到紧凑布局；--dry-run 只统计数量。</translation>
+    </message>
+    <message>
+        <source>Runs a worker: persists check-ins and envelope grabs and pays envelopes; --once drains every queue and exits.</source>
+        <translation>运行工作进程：持久化签到与红包领取并发放红包；--once 处理完所有队列后退出。</translation>
+    </message>
+    <message>
+        <source>Prints the queues&apos; depth and oldest task, the workers&apos; heartbeats and the dead-letter list.</source>
+        <translation>输出各队列的长度和最旧任务、工作进程的心跳以及死信列表。</translation>
+    </message>
+    <message>
+        <source>Takes back the tasks of workers whose heartbeat expired (or of --worker W) and completes or requeues them.</source>
+        <translation>收回心跳已过期的工作进程（或 --worker W 指定的进程）的任务，并完成或重新排队。</translation>
+    </message>
+    <message>
+        <source>Prints the user&apos;s public token and a signed bearer for the HTTP API.</source>
+        <translation>输出用户的公开令牌以及用于 HTTP API 的签名 bearer。</translation>
+    </message>
+    <message>
+        <source>Creates a draft envelope campaign: the total in cents split into C envelopes by the algorithm.</source>
+        <translation>创建草稿红包活动：按算法把以分为单位的总额拆成 C 个红包。</translation>
+    </message>
+    <message>
+        <source>Writes the envelopes to SQL and the pool to Redis and opens the campaign; it can be repeated after a crash.</source>
+        <translation>把红包写入 SQL、把红包池写入 Redis 并开启活动；崩溃后可以重复执行。</translation>
+    </message>
+    <message>
+        <source>Stops grabs (the kill switch).</source>
+        <translation>停止领取（紧急开关）。</translation>
+    </message>
+    <message>
+        <source>Lets a paused campaign&apos;s grabs go on.</source>
+        <translation>让已暂停活动的领取继续进行。</translation>
+    </message>
+    <message>
+        <source>Closes the campaign and refunds the envelopes nobody grabbed.</source>
+        <translation>关闭活动并退回无人领取的红包。</translation>
+    </message>
+    <message>
+        <source>Prints the campaign&apos;s status and figures: grabbed, persisted, paid and refunded.</source>
+        <translation>输出活动的状态和数据：已领取、已持久化、已发放和已退回。</translation>
+    </message>
+    <message>
+        <source>Puts a campaign&apos;s Redis state back in line with the SQL ledger after Redis lost data.</source>
+        <translation>在 Redis 丢失数据后，使活动的 Redis 状态与 SQL 账本重新一致。</translation>
+    </message>
+    <message>
+        <source>Grabs an envelope of a live campaign for the user and prints the outcome.</source>
+        <translation>为用户领取进行中活动的一个红包并输出结果。</translation>
+    </message>
+    <message>
+        <source>Checks the invariants of the envelope ledger and prints any violation.</source>
+        <translation>检查红包账本的不变式并输出所有违反之处。</translation>
+    </message>
+    <message>
+        <source>Runs the client HTTP API (check-in, calendar, grabs); needs --token-secret to check bearers.</source>
+        <translation>运行客户端 HTTP API（签到、日历、领取）；需要 --token-secret 来校验 bearer。</translation>
+    </message>
+    <message>
+        <source>Turns a feature of the HTTP API on or off for every server.</source>
+        <translation>为所有服务器打开或关闭 HTTP API 的某项功能。</translation>
+    </message>
+    <message>
+        <source>Redis: redis://[user:password@]host:port[/db], or any node (or a list of nodes) of a Redis Cluster.</source>
+        <translation>Redis：redis://[user:password@]host:port[/db]，或 Redis Cluster 的任一节点（或节点列表）。</translation>
+    </message>
+    <message>
+        <source>SQL: mysql://user:password@host:port/name[?unix_socket=PATH] or sqlite:///absolute/path.db.</source>
+        <translation>SQL：mysql://user:password@host:port/name[?unix_socket=PATH] 或 sqlite:///absolute/path.db。</translation>
+    </message>
+    <message>
+        <source>Treats this day as today in every rule.</source>
+        <translation>在所有规则中把这一天当作今天。</translation>
+    </message>
+    <message>
+        <source>Time zone of the business day (an IANA name such as Asia/Shanghai).</source>
+        <translation>业务日所用的时区（IANA 名称，例如 Asia/Shanghai）。</translation>
+    </message>
+    <message>
+        <source>Prefix of every Redis key (default lt:).</source>
+        <translation>所有 Redis 键的前缀（默认 lt:）。</translation>
+    </message>
+    <message>
+        <source>Number of check-in key shards (default 16).</source>
+        <translation>签到键的分片数（默认 16）。</translation>
+    </message>
+    <message>
+        <source>Whether streaks restart on the 1st (monthly, the default) or cross months.</source>
+        <translation>连续签到是在每月 1 日重新计算（monthly，默认），还是跨月累计。</translation>
+    </message>
+    <message>
+        <source>Points for day 1, 2, ... of a streak; the last entry repeats.</source>
+        <translation>连续签到第 1、2……天的积分；最后一项重复使用。</translation>
+    </message>
+    <message>
+        <source>Make-up window in days (0, the default: the past days of the current month).</source>
+        <translation>补签窗口天数（默认 0：本月已过去的日子）。</translation>
+    </message>
+    <message>
+        <source>Make-ups allowed per month (default 3).</source>
+        <translation>每月允许的补签次数（默认 3）。</translation>
+    </message>
+    <message>
+        <source>Whether a make-up grants points (default false).</source>
+        <translation>补签是否发放积分（默认 false）。</translation>
+    </message>
+    <message>
+        <source>Salt of the public user tokens.</source>
+        <translation>公开用户令牌的盐值。</translation>
+    </message>
+    <message>
+        <source>Secret that signs the API bearers; serve needs it.</source>
+        <translation>为 API bearer 签名的密钥；serve 需要它。</translation>
+    </message>
+    <message>
+        <source>HTTP API limit of check-ins: R requests per second, burst B (0: unlimited, the default).</source>
+        <translation>HTTP API 的签到限流：每秒 R 个请求，突发 B（0：不限，默认）。</translation>
+    </message>
+    <message>
+        <source>HTTP API limit of calendar reads, as --rate-checkin.</source>
+        <translation>HTTP API 的日历读取限流，格式同 --rate-checkin。</translation>
+    </message>
+    <message>
+        <source>HTTP API limit of grabs, as --rate-checkin.</source>
+        <translation>HTTP API 的领取限流，格式同 --rate-checkin。</translation>
+    </message>
+    <message>
+        <source>HTTP API limit of campaign reads, as --rate-checkin.</source>
+        <translation>HTTP API 的活动读取限流，格式同 --rate-checkin。</translation>
+    </message>
+    <message>
+        <source>Refuses every write, in Redis and in SQL.</source>
+        <translation>拒绝所有写入，包括 Redis 和 SQL。</translation>
+    </message>
+    <message>
+        <source>After each grab, waits until N replicas have it or MS milliseconds pass.</source>
+        <translation>每次领取后，等待 N 个副本收到写入或经过 MS 毫秒。</translation>
+    </message>
+    <message>
+        <source>Reads settings from the named connection profile.</source>
+        <translation>从命名的连接配置读取设置。</translation>
+    </message>
+    <message>
+        <source>Reads settings from this profile file.</source>
+        <translation>从这个配置文件读取设置。</translation>
+    </message>
+    <message>
+        <source>Language of the messages and of --help (default: the system locale).</source>
+        <translation>消息和 --help 的语言（默认：系统区域设置）。</translation>
+    </message>
+    <message>
+        <source>Every global option but --lang, --profile and --config as LANTERN_ and its name in upper case with _ for -. An option on the command line wins over its variable, a variable over the profile.</source>
+        <translation>除 --lang、--profile 和 --config 外，每个全局选项都可写作 LANTERN_ 加上其名称（大写，- 换成 _）。命令行选项优先于对应变量，变量优先于配置文件。</translation>
+    </message>
+    <message>
+        <source>The profile file, or the named profile, to read settings from.</source>
+        <translation>从中读取设置的配置文件或命名配置。</translation>
+    </message>
+    <message>
+        <source>Set by systemd (LoadCredential=): a file there named after a setting (redis, db, token-secret, ...) holds its value, which wins over the variable and the profile.</source>
+        <translation>由 systemd 设置（LoadCredential=）：其中以设置名命名的文件（redis、db、token-secret 等）保存该设置的值，优先于环境变量和配置文件。</translation>
+    </message>
+    <message>
+        <source>File that work appends the tasks that keep failing to (default ~/.local/share/lantern/errors.log).</source>
+        <translation>work 把反复失败的任务追加到的文件（默认 ~/.local/share/lantern/errors.log）。</translation>
+    </message>
+    <message>
+        <source>Seconds after its last heartbeat that a worker counts as dead (default 15).</source>
+        <translation>工作进程最后一次心跳后多少秒视为已死（默认 15）。</translation>
+    </message>
+    <message>
+        <source>http:// or https:// endpoint of the payout provider; unset: the simulated provider.</source>
+        <translation>支付服务商的 http:// 或 https:// 地址；未设置时使用模拟服务商。</translation>
+    </message>
+    <message>
+        <source>How long one call to the payout provider may take (default 3000).</source>
+        <translation>一次调用支付服务商允许的最长时间（毫秒，默认 3000）。</translation>
+    </message>
+    <message>
+        <source>Keep-alive connections a worker opens to the payout provider (default: --in-flight).</source>
+        <translation>工作进程与支付服务商保持的长连接数（默认：--in-flight）。</translation>
+    </message>
+    <message>
+        <source>Calls per second to the payout provider, all workers together (default: no limit).</source>
+        <translation>所有工作进程合计每秒调用支付服务商的次数（默认：不限）。</translation>
+    </message>
+    <message>
+        <source>The simulated provider: the share of calls that fail (0 to 1) and the delay of each call in milliseconds.</source>
+        <translation>模拟服务商：调用失败的比例（0 到 1）以及每次调用的延迟（毫秒）。</translation>
+    </message>
+    <message>
+        <source>Done, including business outcomes such as already signed or sold out.</source>
+        <translation>完成，包括已签到、已抢完等业务结果。</translation>
+    </message>
+    <message>
+        <source>Anything else.</source>
+        <translation>其他任何错误。</translation>
+    </message>
+    <message>
+        <source>Invalid input: the message is on stderr and nothing was written.</source>
+        <translation>输入无效：错误信息输出到 stderr，没有写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Redis or SQL unreachable or not ready; nothing was half-written.</source>
+        <translation>Redis 或 SQL 无法连接或尚未就绪；没有写入一半的内容。</translation>
+    </message>
+    <message>
+        <source>Refused by a business rule, such as a make-up outside the window.</source>
+        <translation>被业务规则拒绝，例如补签超出窗口。</translation>
+    </message>
+    <message>
+        <source>usage: lanternd COMMAND [options]</source>
+        <translation>用法：lanternd 命令 [选项]</translation>
+    </message>
+    <message>
+        <source>commands:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>global options (anywhere on the line):</source>
+        <translation>全局选项（可出现在命令行任意位置）：</translation>
+    </message>
+    <message>
+        <source>environment:</source>
+        <translation>环境变量：</translation>
+    </message>
+    <message>
+        <source>exit status:</source>
+        <translation>退出状态：</translation>
+    </message>
+    <message>
+        <source>The manual page lanternd(1) says the same at more length.</source>
+        <translation>手册页 lanternd(1) 有更详细的说明。</translation>
+    </message>
+    <message>
+        <source>check-in and red-envelope campaigns on Redis and SQL: JSON command line, workers and HTTP API</source>
+        <translation>基于 Redis 和 SQL 的签到与红包活动：JSON 命令行、工作进程和 HTTP API</translation>
+    </message>
+    <message>
+        <source>lanternd is the headless side of Lantern. Each command prints one JSON object on one line on stdout; messages go to stderr, in the language of --lang or the system locale. JSON is never translated.</source>
+        <translation>lanternd 是 Lantern 的无界面部分。每个命令在 stdout 上用一行输出一个 JSON 对象；消息输出到 stderr，语言取自 --lang 或系统区域设置。JSON 从不翻译。</translation>
+    </message>
+    <message>
+        <source>Global options may come before or after the command; --name value and --name=value both work. --help prints this summary and --help-man this page as roff.</source>
+        <translation>全局选项可以写在命令之前或之后；--name value 和 --name=value 两种写法均可。--help 输出本摘要，--help-man 以 roff 格式输出本手册页。</translation>
+    </message>
+    <message>
+        <source>Commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Global options</source>
+        <translation>全局选项</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <source>Exit status</source>
+        <translation>退出状态</translation>
+    </message>
+    <message>
+        <source>See also</source>
+        <translation>另请参阅</translation>
+    </message>
+    <message>
+        <source>lantern(1), systemd.exec(5); the units lanternd-work.service and lanternd-serve.service.</source>
+        <translation>lantern(1)、systemd.exec(5)；单元 lanternd-work.service 和 lanternd-serve.service。</translation>
+    </message>
+</context>
+<context>
     <name>lantern::cli::Commands</name>
     <message>
         <source>cannot reconcile %1: it is after today</source>
@@ -2375,62 +2760,6 @@ SQL：%2
     <message>
         <source>%1; try again in a moment</source>
         <translation>%1；请稍后重试</translation>
-    </message>
-    <message>
-        <source>usage: lanternd COMMAND [options]
-commands:
-  migrate
-  checkin  --uid U|--token T [--date YYYY-MM-DD]
-  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
-  calendar --uid U|--token T [--month YYYY-MM]
-  reconcile --date YYYY-MM-DD
-  stats    [--month YYYY-MM]
-  migrate-redis [--dry-run] [--scan-count N]
-  work     [--id W] [--once] [--batch N] [--in-flight N]
-  queues
-  recover  [--worker W] [--operator O]
-  token    --uid U [--ttl-s S]
-  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
-                  [--seed S] [--max-attempts 9]
-  campaign launch|pause|resume|close|show --id I
-  campaign repair --id I [--operator O]
-  grab     --campaign I --uid U|--token T
-  verify   [--campaign I]
-  serve    [--listen HOST:PORT] [--threads N]   (needs --token-secret; rate limits --rate-checkin R[/B] ...)
-  switch   --feature checkin|grab --state on|off [--operator O]
-global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
-  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
-  --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
-  --lang zh_CN|en (language of the messages; default: the system locale)
-environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
-</source>
-        <translation>用法：lanternd 命令 [选项]
-命令：
-  migrate
-  checkin  --uid U|--token T [--date YYYY-MM-DD]
-  makeup   --uid U|--token T --date YYYY-MM-DD --reason R --operator O
-  calendar --uid U|--token T [--month YYYY-MM]
-  reconcile --date YYYY-MM-DD
-  stats    [--month YYYY-MM]
-  migrate-redis [--dry-run] [--scan-count N]
-  work     [--id W] [--once] [--batch N] [--in-flight N]
-  queues
-  recover  [--worker W] [--operator O]
-  token    --uid U [--ttl-s S]
-  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
-                  [--seed S] [--max-attempts 9]
-  campaign launch|pause|resume|close|show --id I
-  campaign repair --id I [--operator O]
-  grab     --campaign I --uid U|--token T
-  verify   [--campaign I]
-  serve    [--listen HOST:PORT] [--threads N]   （需要 --token-secret；限流选项 --rate-checkin R[/B] ...）
-  switch   --feature checkin|grab --state on|off [--operator O]
-全局选项（可放在任意位置）： --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
-  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
-  --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
-  --lang zh_CN|en （消息语言；默认跟随系统区域设置）
-环境变量： LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... （LANTERN_ + 选项名）
-</translation>
     </message>
 </context>
 <context>

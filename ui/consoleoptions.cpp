@@ -43,48 +43,58 @@ QString ConsoleOptions::languageFrom(const QStringList &arguments)
     return {};
 }
 
+QString ConsoleOptions::description()
+{
+    return tr("Lantern Console: look users up, read their check-in calendar and grant make-ups.\n"
+              "Without --redis and --db it starts a sandbox: a private Redis, an SQLite file and demo data.");
+}
+
+QList<QCommandLineOption> ConsoleOptions::commandLineOptions()
+{
+    QList<QCommandLineOption> options{
+            {QStringLiteral("sandbox"), tr("Use the embedded sandbox (the default without --redis and --db).")},
+            {QStringLiteral("sandbox-dir"), tr("Where the sandbox keeps its files."), tr("dir")},
+            {QStringLiteral("screenshot"), tr("Render a view to this PNG file and exit."), tr("file")},
+            {QStringLiteral("view"), tr("The view to open or render: users, campaigns, queues, recovery, audit, connections, stats."), tr("name"),
+             QStringLiteral("users")},
+            {QStringLiteral("campaign"), tr("Show this campaign (its id)."), tr("id")},
+            {QStringLiteral("uid"), tr("Show this user (a uid or a token)."), tr("uid")},
+            {QStringLiteral("month"), tr("Show this month (YYYY-MM)."), tr("month")},
+            {QStringLiteral("day"), tr("Select this day (YYYY-MM-DD) in the calendar."), tr("date")},
+            {QStringLiteral("lang"), tr("Interface language, e.g. zh_CN or en."), tr("language")},
+            {QStringLiteral("theme"), tr("Colours: system (the default), light or dark."), tr("theme")},
+            {QStringLiteral("size"), tr("The window's size in logical pixels, e.g. 1366x768 (a screenshot's too)."), tr("WxH")},
+    };
+    for (const auto &[name, text] : settingOptions())
+        options << QCommandLineOption(name, text, tr("value"));
+    return options;
+}
+
 ConsoleOptions ConsoleOptions::parse(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(tr("Lantern Console: look users up, read their check-in calendar and grant make-ups.\n"
-                                        "Without --redis and --db it starts a sandbox: a private Redis, an SQLite file and demo data."));
+    parser.setApplicationDescription(description());
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption sandbox(QStringLiteral("sandbox"), tr("Use the embedded sandbox (the default without --redis and --db)."));
-    const QCommandLineOption sandboxDir(QStringLiteral("sandbox-dir"), tr("Where the sandbox keeps its files."), tr("dir"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"), tr("Render a view to this PNG file and exit."), tr("file"));
-    const QCommandLineOption view(QStringLiteral("view"), tr("The view to open or render: users, campaigns, queues, recovery, audit, connections, stats."),
-                                  tr("name"), QStringLiteral("users"));
-    const QCommandLineOption campaign(QStringLiteral("campaign"), tr("Show this campaign (its id)."), tr("id"));
-    const QCommandLineOption uid(QStringLiteral("uid"), tr("Show this user (a uid or a token)."), tr("uid"));
-    const QCommandLineOption month(QStringLiteral("month"), tr("Show this month (YYYY-MM)."), tr("month"));
-    const QCommandLineOption day(QStringLiteral("day"), tr("Select this day (YYYY-MM-DD) in the calendar."), tr("date"));
-    const QCommandLineOption lang(QStringLiteral("lang"), tr("Interface language, e.g. zh_CN or en."), tr("language"));
-    const QCommandLineOption size(QStringLiteral("size"), tr("The window's size in logical pixels, e.g. 1366x768 (a screenshot's too)."),
-                                  tr("WxH"));
-    const QCommandLineOption theme(QStringLiteral("theme"), tr("Colours: system (the default), light or dark."), tr("theme"));
-    parser.addOptions({sandbox, sandboxDir, screenshot, view, campaign, uid, month, day, lang, theme, size});
-    QList<QCommandLineOption> settings;
-    for (const auto &[name, description] : settingOptions())
-        settings << QCommandLineOption(name, description, tr("value"));
-    parser.addOptions(settings);
+    parser.addOptions(commandLineOptions());
+    const auto isSet = [&parser](const char *name) { return parser.isSet(QLatin1String(name)); };
+    const auto value = [&parser](const char *name) { return parser.value(QLatin1String(name)); };
 
     // process() prints help, version and parse errors itself and exits.
     parser.process(arguments);
 
     ConsoleOptions options;
-    for (const QCommandLineOption &setting : std::as_const(settings)) {
-        const QString name = setting.names().constFirst();
-        if (parser.isSet(setting))
-            options.settings.insert(name, parser.value(setting));
+    for (const auto &setting : settingOptions()) {
+        if (parser.isSet(setting.first))
+            options.settings.insert(setting.first, parser.value(setting.first));
     }
     const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     const bool serversGiven = options.settings.contains(QStringLiteral("redis")) || options.settings.contains(QStringLiteral("db"))
             || environment.contains(QStringLiteral("LANTERN_REDIS")) || environment.contains(QStringLiteral("LANTERN_DB"))
             || options.settings.contains(QStringLiteral("profile")) || options.settings.contains(QStringLiteral("config"));
-    if (parser.isSet(sandbox) && (options.settings.contains(QStringLiteral("redis")) || options.settings.contains(QStringLiteral("db"))))
+    if (isSet("sandbox") && (options.settings.contains(QStringLiteral("redis")) || options.settings.contains(QStringLiteral("db"))))
         throw InvalidInputError(tr("--sandbox cannot be combined with --redis or --db"));
-    options.sandbox = parser.isSet(sandbox) || !serversGiven;
+    options.sandbox = isSet("sandbox") || !serversGiven;
     if (!options.sandbox && (!options.settings.contains(QStringLiteral("redis")) && !environment.contains(QStringLiteral("LANTERN_REDIS"))
                              && !options.settings.contains(QStringLiteral("profile")) && !options.settings.contains(QStringLiteral("config"))))
         throw InvalidInputError(tr("--db needs --redis as well (or use --sandbox)"));
@@ -93,41 +103,41 @@ ConsoleOptions ConsoleOptions::parse(const QStringList &arguments)
         options.settings.remove(QStringLiteral("redis"));
         options.settings.remove(QStringLiteral("db"));
     }
-    options.sandboxDirectory = parser.value(sandboxDir);
-    options.screenshotFile = parser.value(screenshot);
-    options.view = parser.value(view);
+    options.sandboxDirectory = value("sandbox-dir");
+    options.screenshotFile = value("screenshot");
+    options.view = value("view");
     if (!viewNames().contains(options.view))
         throw InvalidInputError(tr("unknown view '%1': expected one of %2").arg(options.view, viewNames().join(QStringLiteral(", "))));
-    if (parser.isSet(campaign)) {
+    if (isSet("campaign")) {
         bool ok = false;
-        options.campaignId = parser.value(campaign).toLongLong(&ok);
+        options.campaignId = value("campaign").toLongLong(&ok);
         if (!ok || options.campaignId < 1)
-            throw InvalidInputError(tr("invalid --campaign '%1': expected a campaign id (a positive whole number)").arg(parser.value(campaign)));
+            throw InvalidInputError(tr("invalid --campaign '%1': expected a campaign id (a positive whole number)").arg(value("campaign")));
     }
-    options.uid = parser.value(uid);
-    if (parser.isSet(size)) {
-        const QStringList parts = parser.value(size).split(QLatin1Char('x'));
+    options.uid = value("uid");
+    if (isSet("size")) {
+        const QStringList parts = value("size").split(QLatin1Char('x'));
         bool wide = false;
         bool high = false;
         if (parts.size() == 2)
             options.size = QSize(parts.at(0).toInt(&wide), parts.at(1).toInt(&high));
         if (!wide || !high || options.size.width() < 320 || options.size.height() < 240 || options.size.width() > 10000
             || options.size.height() > 10000)
-            throw InvalidInputError(tr("invalid --size '%1': expected WIDTHxHEIGHT in pixels, e.g. 1366x768").arg(parser.value(size)));
+            throw InvalidInputError(tr("invalid --size '%1': expected WIDTHxHEIGHT in pixels, e.g. 1366x768").arg(value("size")));
     }
-    if (parser.isSet(month))
-        options.month = parseMonth(parser.value(month));
-    if (parser.isSet(day)) {
-        options.day = parseDate(parser.value(day), QStringLiteral("--day"));
+    if (isSet("month"))
+        options.month = parseMonth(value("month"));
+    if (isSet("day")) {
+        options.day = parseDate(value("day"), QStringLiteral("--day"));
         if (!options.month.isValid())
             options.month = QDate(options.day.year(), options.day.month(), 1);
     }
-    options.language = parser.value(lang);
-    if (parser.isSet(theme)) {
+    options.language = value("lang");
+    if (isSet("theme")) {
         bool known = false;
-        ConsoleTheme::fromName(parser.value(theme), &known);
+        ConsoleTheme::fromName(value("theme"), &known);
         if (!known)
-            throw InvalidInputError(tr("invalid --theme '%1': expected system, light or dark").arg(parser.value(theme)));
+            throw InvalidInputError(tr("invalid --theme '%1': expected system, light or dark").arg(value("theme")));
     }
     return options;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QCommandLineOption>
 #include <QCoreApplication>
 #include <QDate>
 #include <QHash>
@@ -26,6 +27,11 @@ public:
     QString language;                   // --lang, else the system locale
     QSize size;                         // --size WxH: the window's size (a screenshot's); invalid: the default
 
+    /** What the console is, for --help and lantern(1). */
+    static QString description();
+    /** The options besides --help and --version, as --help lists them: parse() takes these, and
+        lantern(1) is written from them (app/lantern/consolemanual.cpp). */
+    static QList<QCommandLineOption> commandLineOptions();
     /** Parses `arguments` (argv, program first). Prints help or version and exits for --help
         and --version; throws InvalidInputError for anything malformed. */
     static ConsoleOptions parse(const QStringList &arguments);

@@ -31,7 +31,6 @@ constexpr qint64 MaxId = std::numeric_limits<qint64>::max();
 template<typename Transition>
 int runTransition(CommandContext &context, Transition transition)
 {
-    requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("operator")});
     const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
     const TransitionAudit audit{context.actor(), context.nowMs(), QString()};
     CampaignService service(context.redis(), context.sql(), context.keys());
@@ -42,8 +41,6 @@ int runTransition(CommandContext &context, Transition transition)
 
 int runCampaignCreate(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("name"), QStringLiteral("total-cents"), QStringLiteral("count"), QStringLiteral("min-cents"),
-                                 QStringLiteral("algorithm"), QStringLiteral("seed"), QStringLiteral("max-attempts"), QStringLiteral("pools"), QStringLiteral("operator")});
     const CommandLine &line = context.line();
     CampaignDraft draft;
     draft.name = line.required(QStringLiteral("name"));
@@ -93,7 +90,6 @@ int runCampaignClose(CommandContext &context)
 
 int runCampaignRepair(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("operator")});
     const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
     const QString actor = context.actor();
     const CampaignRepairReport report = CampaignRepair(context.redis(), context.sql(), context.keys()).repair(id);
@@ -104,7 +100,6 @@ int runCampaignRepair(CommandContext &context)
 
 int runCampaignShow(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("id")});
     const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
     const CampaignSummary summary = CampaignService(context.redis(), context.sql(), context.keys()).show(id);
     QJsonObject json{{QStringLiteral("id"), id},
@@ -143,7 +138,6 @@ int runCampaignShow(CommandContext &context)
 
 int runGrab(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("campaign"), QStringLiteral("uid"), QStringLiteral("token")});
     const qint64 campaignId = context.line().integer(QStringLiteral("campaign"), 1, MaxId);
     const qint64 uid = context.user();
     const GrabOutcome outcome = GrabService(context.redis(), context.keys(), context.config().grabWait).grab(campaignId, uid, context.nowMs());
@@ -159,7 +153,6 @@ int runGrab(CommandContext &context)
 
 int runVerify(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("campaign")});
     std::optional<qint64> campaignId;
     if (context.line().has(QStringLiteral("campaign")))
         campaignId = context.line().integer(QStringLiteral("campaign"), 1, MaxId);

@@ -21,7 +21,6 @@ namespace lantern::cli {
 
 int runCheckin(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("uid"), QStringLiteral("token"), QStringLiteral("date")});
     const qint64 uid = context.user();
     const QDate today = context.today();
     const QDate day = context.line().has(QStringLiteral("date")) ? parseDate(context.line().value(QStringLiteral("date"))) : today;
@@ -41,8 +40,6 @@ int runCheckin(CommandContext &context)
 
 int runMakeup(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("uid"), QStringLiteral("token"), QStringLiteral("date"), QStringLiteral("reason"),
-                                 QStringLiteral("operator")});
     MakeupRequest request;
     request.uid = context.user();
     request.date = parseDate(context.line().required(QStringLiteral("date")));
@@ -61,7 +58,6 @@ int runMakeup(CommandContext &context)
 
 int runCalendar(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("uid"), QStringLiteral("token"), QStringLiteral("month")});
     const qint64 uid = context.user();
     const QDate month = context.line().has(QStringLiteral("month")) ? parseMonth(context.line().value(QStringLiteral("month")))
                                                                     : QDate(context.today().year(), context.today().month(), 1);
@@ -74,7 +70,6 @@ int runCalendar(CommandContext &context)
 
 int runReconcile(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("date"), QStringLiteral("operator")});
     const QDate day = parseDate(context.line().required(QStringLiteral("date")));
     if (day > context.today())
         throw InvalidInputError(QCoreApplication::translate("lantern::cli::Commands", "cannot reconcile %1: it is after today")
@@ -97,7 +92,6 @@ int runReconcile(CommandContext &context)
 
 int runMigrateRedis(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("scan-count")}, {QStringLiteral("dry-run")});
     const bool dryRun = context.line().switches.contains(QStringLiteral("dry-run"));
     const int scanCount = static_cast<int>(context.line().integer(QStringLiteral("scan-count"), 10, 100'000, 1000));
     LayoutMigration migration(context.redis(), context.keys(), scanCount);
@@ -120,7 +114,6 @@ int runMigrateRedis(CommandContext &context)
 
 int runStats(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("month")});
     const QDate today = context.today();
     const QDate month = context.line().has(QStringLiteral("month")) ? parseMonth(context.line().value(QStringLiteral("month")))
                                                                     : QDate(today.year(), today.month(), 1);

@@ -12,12 +12,12 @@ QStringList settingOptions()
     return Config::settingNames() << QStringLiteral("profile") << QStringLiteral("config");
 }
 
-/** Every option any command accepts: the settings and --lang (the language of messages). */
-QStringList globalOptions()
+} // namespace
+
+QStringList globalOptionNames()
 {
     return settingOptions() << QStringLiteral("lang");
 }
-} // namespace
 
 QString CommandLine::required(const QString &name) const
 {
@@ -87,7 +87,7 @@ CommandLine parse(const QStringList &arguments, const QSet<QString> &switchNames
 
 void requireOnly(const CommandLine &line, const QStringList &allowed, const QStringList &allowedSwitches)
 {
-    const QStringList global = globalOptions();
+    const QStringList global = globalOptionNames();
     for (auto it = line.options.cbegin(); it != line.options.cend(); ++it) {
         if (!allowed.contains(it.key()) && !global.contains(it.key()))
             throw InvalidInputError(QCoreApplication::translate("lantern::cli::CommandLine", "unknown option --%1 for '%2'")

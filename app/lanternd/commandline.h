@@ -37,6 +37,10 @@ public:
     `--name` takes the next argument (or `--name=value`). Throws InvalidInputError. */
 CommandLine parse(const QStringList &arguments, const QSet<QString> &switchNames);
 
+/** The options every command accepts: the settings (Config::settingNames, --profile, --config)
+    and --lang (the language of messages). */
+QStringList globalOptionNames();
+
 /** Throws InvalidInputError for an option outside `allowed` or the global options (the settings
     and --lang). */
 void requireOnly(const CommandLine &line, const QStringList &allowed, const QStringList &allowedSwitches = {});

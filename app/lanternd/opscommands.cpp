@@ -130,7 +130,6 @@ void installStopHandlers()
 
 int runMigrate(CommandContext &context)
 {
-    requireOnly(context.line(), {});
     SqlConnection &sql = context.sql();  // migrates on open
     printJson({{QStringLiteral("schema_version"), Migrator(sql).currentVersion()}});
     return 0;
@@ -169,7 +168,6 @@ void keepFreedMemory()
 
 int runWork(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("id"), QStringLiteral("batch"), QStringLiteral("in-flight")}, {QStringLiteral("once")});
     const QString workerId = context.line().value(QStringLiteral("id"), defaultWorkerId());
     KeySchema::validateWorkerId(workerId);
     const int batch = workOption(context, QStringLiteral("batch"), 500, 1, 10000);
@@ -300,7 +298,6 @@ int runWork(CommandContext &context)
 
 int runRecover(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("worker"), QStringLiteral("operator")});
     std::optional<QString> worker;
     if (context.line().has(QStringLiteral("worker"))) {
         worker = context.line().value(QStringLiteral("worker"));
@@ -333,7 +330,6 @@ int runRecover(CommandContext &context)
 
 int runQueues(CommandContext &context)
 {
-    requireOnly(context.line(), {});
     const QueueOverview overview = QueueOverview::read(context.redis(), context.keys(), context.nowMs());
     QJsonArray queues;
     for (const QueueStatus &queue : overview.queues)
@@ -372,7 +368,6 @@ int runQueues(CommandContext &context)
 
 int runToken(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("uid"), QStringLiteral("token"), QStringLiteral("ttl-s")});
     const qint64 uid = context.user();
     bool ok = true;
     const qint64 ttl = context.line().value(QStringLiteral("ttl-s"), QStringLiteral("3600")).toLongLong(&ok);

@@ -20,7 +20,6 @@ namespace lantern::cli {
 
 int runServe(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("listen"), QStringLiteral("threads")});
     const HttpServer::Address address = HttpServer::parseAddress(context.line().value(QStringLiteral("listen"), QStringLiteral("127.0.0.1:8080")));
     // One event loop per core: a loop never waits, so more loops only share the same cores
     // (docs/api.md, "Event loops": measured with 1, 2 and 4).
@@ -57,7 +56,6 @@ int runServe(CommandContext &context)
 
 int runSwitch(CommandContext &context)
 {
-    requireOnly(context.line(), {QStringLiteral("feature"), QStringLiteral("state"), QStringLiteral("operator")});
     const QString feature = context.line().required(QStringLiteral("feature"));
     FeatureSwitches::validateFeature(feature);
     const QString state = context.line().required(QStringLiteral("state"));

@@ -3,6 +3,7 @@
 #include "core/errors.h"
 
 #include <QDir>
+#include <QFile>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
@@ -53,6 +54,24 @@ QList<int> parseRewards(const QString &text)
     if (rewards.isEmpty() || rewards.size() > 31)
         throw InvalidInputError(QCoreApplication::translate("lantern::Config", "invalid reward table '%1': expected 1 to 31 entries").arg(text));
     return rewards;
+}
+
+/** A setting's value from a systemd credential ($CREDENTIALS_DIRECTORY/<name>, LoadCredential=):
+    the file's text without its final line break; nothing when there is no such file. */
+std::optional<QString> credential(const QString &name, const QProcessEnvironment &environment)
+{
+    const QString directory = environment.value(QStringLiteral("CREDENTIALS_DIRECTORY"));
+    if (directory.isEmpty())
+        return std::nullopt;
+    QFile file(directory + QLatin1Char('/') + name);
+    if (!file.exists())
+        return std::nullopt;
+    if (!file.open(QIODevice::ReadOnly))
+        throw InvalidInputError(QCoreApplication::translate("lantern::Config", "cannot read credential %1: %2").arg(file.fileName(), file.errorString()));
+    QByteArray value = file.readAll();
+    if (value.endsWith('\n'))
+        value.chop(value.endsWith("\r\n") ? 2 : 1);
+    return QString::fromUtf8(value);
 }
 
 QString defaultSqlitePath()
@@ -134,6 +153,10 @@ Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvir
         if (flags.contains(name)) {
             sources.insert(name, QStringLiteral("--") + name);
             return flags.value(name);
+        }
+        if (const auto value = credential(name, environment)) {
+            sources.insert(name, tr("credential %1").arg(name));
+            return value;
         }
         if (environment.contains(envName(name))) {
             sources.insert(name, envName(name));

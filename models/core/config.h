@@ -55,8 +55,9 @@ struct GrabWait {
 };
 
 /** Everything a command needs to know about its environment (DESIGN §5).
-    Resolution order for every setting: command-line flag, environment (LANTERN_*), the profile
-    file (--profile NAME or --config FILE), the built-in default. */
+    Resolution order for every setting: command-line flag, a systemd credential named after it
+    ($CREDENTIALS_DIRECTORY/<name>, LoadCredential=), environment (LANTERN_*), the profile file
+    (--profile NAME or --config FILE), the built-in default. */
 struct Config {
     Q_DECLARE_TR_FUNCTIONS(lantern::Config)
 

@@ -19,6 +19,7 @@ LANTERN_DEBIAN_PACKAGES=(
     libqt6sql6-mysql libqt6sql6-sqlite qtkeychain-qt6-dev
     libhiredis-dev libhttp-parser-dev redis-server redis-tools mariadb-server mariadb-client
     xvfb wrk xauth fonts-noto-cjk dpkg dpkg-dev file desktop-file-utils ccache lld
+    lintian systemd libseccomp-dev bubblewrap socat openssl curl man-db bsdextrautils util-linux
 )
 
 # The commands the scripts run, each with the Debian 12 package that provides it.
@@ -30,6 +31,9 @@ declare -A LANTERN_TOOL_PACKAGES=(
     [xvfb-run]=xvfb [xauth]=xauth [wrk]=wrk
     [cpack]=cmake [dpkg-deb]=dpkg [dpkg-shlibdeps]=dpkg-dev [file]=file
     [desktop-file-validate]=desktop-file-utils
+    [lintian]=lintian [systemd-analyze]=systemd [bwrap]=bubblewrap [socat]=socat [openssl]=openssl
+    [curl]=curl [man]=man-db [col]=bsdextrautils [dpkg-parsechangelog]=dpkg-dev
+    [setpriv]=util-linux [unshare]=util-linux
 )
 
 lantern_log() {

@@ -55,13 +55,14 @@ for file in "${cmake_files[@]}"; do
     done < <(grep -nE '^\s*(find_package|pkg_check_modules|pkg_search_module|find_library|find_path|find_program)\s*\(' "${file}")
 done
 
-# 4. Every tool a script asks for has a package.
+# 4. Every tool a script (or a test script) asks for has a package.
 while read -r file tools; do
     for tool in ${tools}; do
         [[ -n ${LANTERN_TOOL_PACKAGES[${tool}]:-} ]] ||
             fail "${file#"${root}"/} requires ${tool}, which LANTERN_TOOL_PACKAGES does not map to a package"
     done
-done < <(grep -rhoP '^\s*lantern_require_tools\s+\K[^;|&#]*' "${root}/scripts" | sed 's|^|scripts |')
+done < <(grep -rhoP '^\s*lantern_require_tools\s+\K[^;|&#]*' "${root}/scripts" | sed 's|^|scripts |'
+         grep -rhoP --include='*.sh' '^\s*lantern_require_tools\s+\K[^;|&#]*' "${root}/tests" | sed 's|^|tests |')
 
 if ((failures > 0)); then
     printf '%d problem(s) with the install list\n' "${failures}" >&2
