@@ -2017,6 +2017,10 @@ Key prefix: %3</translation>
         <source>The sandbox could not be prepared.</source>
         <translation>The sandbox could not be prepared.</translation>
     </message>
+    <message>
+        <source>The sandbox worker stopped.</source>
+        <translation>The sandbox worker stopped.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ServerStatus</name>
@@ -2166,6 +2170,17 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::WorkerShift</name>
+    <message>
+        <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
+        <translation>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</translation>
+    </message>
+    <message>
+        <source>%1; retrying in %2 ms</source>
+        <translation>%1; retrying in %2 ms</translation>
+    </message>
+</context>
+<context>
     <name>lantern::cli::Campaign</name>
     <message>
         <source>unknown --algorithm &apos;%1&apos;: expected double-mean, smoothed or uniform-cuts</source>
@@ -2233,10 +2248,6 @@ Key prefix: %3</translation>
         <translation>cannot reconcile %1: it is after today</translation>
     </message>
     <message>
-        <source>%1; retrying in %2 ms</source>
-        <translation>%1; retrying in %2 ms</translation>
-    </message>
-    <message>
         <source>invalid --ttl-s: expected 1 to 31622400 seconds</source>
         <translation>invalid --ttl-s: expected 1 to 31622400 seconds</translation>
     </message>
@@ -2251,10 +2262,6 @@ Key prefix: %3</translation>
     <message>
         <source>warning: %1</source>
         <translation>warning: %1</translation>
-    </message>
-    <message>
-        <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
-        <translation>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</translation>
     </message>
     <message>
         <source>invalid --%1: expected %2 to %3</source>

@@ -1997,6 +1997,10 @@ SQL：%2
         <source>The sandbox could not be prepared.</source>
         <translation>无法准备沙盒环境。</translation>
     </message>
+    <message>
+        <source>The sandbox worker stopped.</source>
+        <translation>沙盒的工作进程已停止。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ServerStatus</name>
@@ -2144,6 +2148,17 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::WorkerShift</name>
+    <message>
+        <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
+        <translation>Redis 丢失了活动 %1 中账本已记录的抢红包；已依据 SQL 重建其 Redis 状态</translation>
+    </message>
+    <message>
+        <source>%1; retrying in %2 ms</source>
+        <translation>%1；%2 毫秒后重试</translation>
+    </message>
+</context>
+<context>
     <name>lantern::cli::Campaign</name>
     <message>
         <source>unknown --algorithm &apos;%1&apos;: expected double-mean, smoothed or uniform-cuts</source>
@@ -2211,10 +2226,6 @@ SQL：%2
         <translation>不能对账 %1：该日期晚于今天</translation>
     </message>
     <message>
-        <source>%1; retrying in %2 ms</source>
-        <translation>%1；%2 毫秒后重试</translation>
-    </message>
-    <message>
         <source>invalid --ttl-s: expected 1 to 31622400 seconds</source>
         <translation>--ttl-s 无效：应为 1 到 31622400 秒</translation>
     </message>
@@ -2229,10 +2240,6 @@ SQL：%2
     <message>
         <source>warning: %1</source>
         <translation>警告：%1</translation>
-    </message>
-    <message>
-        <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
-        <translation>Redis 丢失了活动 %1 中账本已记录的抢红包；已依据 SQL 重建其 Redis 状态</translation>
     </message>
     <message>
         <source>invalid --%1: expected %2 to %3</source>

@@ -97,7 +97,7 @@ int runCampaignRepair(CommandContext &context)
     const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
     const QString actor = context.actor();
     const CampaignRepairReport report = CampaignRepair(context.redis(), context.sql(), context.keys()).repair(id);
-    AuditLog(context.sql()).record(actor, QStringLiteral("campaign.repair"), QStringLiteral("campaign:%1").arg(id), report.toJson(), context.nowMs());
+    report.audit(context.sql(), actor, context.nowMs());
     printJson(report.toJson());
     return 0;
 }

@@ -9,6 +9,7 @@
 #include "opscommands.h"
 #include "redis/rediserror.h"
 #include "servecommands.h"
+#include "stopsignal.h"
 #include "translations.h"
 
 #include <QCoreApplication>

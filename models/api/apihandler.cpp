@@ -6,7 +6,7 @@
 #include "checkin/checkinservice.h"
 #include "checkin/checkinstore.h"
 #include "core/errors.h"
-#include "queue/queueoverview.h"
+#include "operations/queueoverview.h"
 #include "redis/redisclient.h"
 #include "redis/redisconversation.h"
 #include "sql/migrator.h"

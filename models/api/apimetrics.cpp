@@ -1,6 +1,6 @@
 #include "api/apimetrics.h"
 
-#include "queue/queueoverview.h"
+#include "operations/queueoverview.h"
 
 namespace lantern {
 
