@@ -171,7 +171,7 @@ QString WorkerShift::finish()
 
 void WorkerShift::retire()
 {
-    if (m_clean)
+    if (m_clean && !(m_drain && m_drain->busy()))
         m_heartbeat.retire(m_redis);
     else
         m_heartbeat.stop(m_redis);

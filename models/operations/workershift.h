@@ -85,9 +85,9 @@ public:
     /** Waits for every payout in flight and records it. After an outage they stay in the backup
         lists for recovery: returns the outage's message, else an empty string. */
     QString finish();
-    /** Ends the shift: the heartbeat goes; when the shift holds nothing (its last step and
-        finish() went through) it also leaves the set of workers, else it stays known there so
-        that recovery takes back what its backup lists hold. */
+    /** Ends the shift: the heartbeat goes; when the shift holds nothing (its last step went
+        through and no payout is in flight or unrecorded: finish()) it also leaves the set of
+        workers, else it stays known there so that recovery takes back what its backup lists hold. */
     void retire();
 
     /** From an outage until a step goes through again. */
