@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "opscommands.h"
 #include "redis/rediserror.h"
+#include "schedulecommands.h"
 #include "servecommands.h"
 #include "stopsignal.h"
 #include "translations.h"
@@ -40,8 +41,11 @@ QString usage()
                                        "  recover  [--worker W] [--operator O]\n"
                                        "  token    --uid U [--ttl-s S]\n"
                                        "  campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]\n"
-                                       "                  [--seed S] [--max-attempts 9]\n"
+                                       "                  [--seed S] [--max-attempts 9] [--launch-at T [--close-at T2]] [--late-limit S]\n"
                                        "  campaign launch|pause|resume|close|show --id I\n"
+                                       "  campaign schedule --id I [--launch-at T] [--close-at T2] [--late-limit S] | --clear  [--operator O]\n"
+                                       "                  (T: ISO 8601 with offset, 2026-12-31T20:00:00+08:00, or local time in --tz)\n"
+                                       "  campaign list    [--scheduled] [--limit N]\n"
                                        "  campaign repair --id I [--operator O]\n"
                                        "  grab     --campaign I --uid U|--token T\n"
                                        "  verify   [--campaign I]\n"
@@ -101,6 +105,8 @@ int main(int argc, char *argv[])
             {QStringLiteral("campaign close"), cli::runCampaignClose},
             {QStringLiteral("campaign show"), cli::runCampaignShow},
             {QStringLiteral("campaign repair"), cli::runCampaignRepair},
+            {QStringLiteral("campaign schedule"), cli::runCampaignSchedule},
+            {QStringLiteral("campaign list"), cli::runCampaignList},
             {QStringLiteral("grab"), cli::runGrab},
             {QStringLiteral("verify"), cli::runVerify},
             {QStringLiteral("serve"), cli::runServe},
@@ -114,7 +120,7 @@ int main(int argc, char *argv[])
         return 0;
     }
     try {
-        cli::CommandLine line = cli::parse(arguments, {QStringLiteral("once"), QStringLiteral("dry-run")});
+        cli::CommandLine line = cli::parse(arguments, {QStringLiteral("once"), QStringLiteral("dry-run"), QStringLiteral("clear"), QStringLiteral("scheduled")});
         if (line.words.isEmpty()) {
             print(stderr, usage());
             return 2;

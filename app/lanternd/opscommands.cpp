@@ -40,7 +40,8 @@ QString defaultWorkerId()
 }
 
 /** Check-in figures at the top level (as before envelopes existed), payouts in their own object;
-    "refused" and "repaired" (grabs of a Redis that lost state) only when there were any. */
+    "refused" and "repaired" (grabs of a Redis that lost state) and "timetable" only when there
+    were any. */
 QJsonObject statsJson(const QString &workerId, const WorkerShiftStats &stats)
 {
     const DrainStats &checkins = stats.checkins;
@@ -54,11 +55,17 @@ QJsonObject statsJson(const QString &workerId, const WorkerShiftStats &stats)
         payoutJson.insert(QStringLiteral("refused"), payouts.refused);
         payoutJson.insert(QStringLiteral("repaired"), payouts.repaired);
     }
-    return {{QStringLiteral("worker"), workerId},
-            {QStringLiteral("processed"), checkins.claimed},
-            {QStringLiteral("persisted"), checkins.persisted},
-            {QStringLiteral("dead_lettered"), checkins.deadLettered},
-            {QStringLiteral("payouts"), payoutJson}};
+    QJsonObject json{{QStringLiteral("worker"), workerId},
+                     {QStringLiteral("processed"), checkins.claimed},
+                     {QStringLiteral("persisted"), checkins.persisted},
+                     {QStringLiteral("dead_lettered"), checkins.deadLettered},
+                     {QStringLiteral("payouts"), payoutJson}};
+    // The campaigns' timetable (issue 30), only when this worker kept some of it.
+    if (stats.transitionsMade > 0 || stats.transitionsMissed > 0 || stats.launchesPrepared > 0)
+        json.insert(QStringLiteral("timetable"), QJsonObject{{QStringLiteral("made"), stats.transitionsMade},
+                                                             {QStringLiteral("missed"), stats.transitionsMissed},
+                                                             {QStringLiteral("prepared"), stats.launchesPrepared}});
+    return json;
 }
 
 /** A line on stderr while the worker runs (a repair, an outage). */

@@ -21,6 +21,7 @@ WorkerShift::WorkerShift(RedisClient &redis, SqlOpener openSql, const KeySchema 
       m_options(std::move(options)),
       m_heartbeat(keys, m_options.workerId, m_options.heartbeatTtlS),
       m_pacer(m_heartbeat, redis, [this] { return payoutFigures(); }),
+      m_timetable(redis, keys, m_options.workerId),
       m_retryAt(0)
 {
     SqlConnection &connection = sql();  // reachable before the worker registers
@@ -84,6 +85,11 @@ qint64 WorkerShift::pass()
     SqlConnection &connection = sql();  // opened again after an outage
     m_pacer();
     repairIfRedisChanged(connection);
+    const TimetableRound timetable = m_timetable.keep(connection, [this] { m_pacer(); }, m_report);
+    m_stats.transitionsMade += timetable.made;
+    m_stats.transitionsMissed += timetable.missed;
+    m_stats.launchesPrepared += timetable.prepared;
+    m_nextDueInMs = timetable.nextDueInMs;
     CheckinDrain checkins(m_redis, connection, m_keys, m_options.workerId, m_options.batch);
     QList<SqlWorker *> writers;
     for (const std::unique_ptr<SqlWorker> &writer : m_checkinWriters)
@@ -100,9 +106,10 @@ qint64 WorkerShift::pass()
         options.keepAlive = [this] { m_pacer(); };
         m_drain = std::make_unique<EnvelopeDrain>(m_redis, connection, m_keys, m_options.workerId, m_gateway, options);
     }
-    const EnvelopeDrainStats p = m_drain->advance(m_options.slice);
+    // Payouts run no longer than until the next transition's time.
+    const EnvelopeDrainStats p = m_drain->advance(std::min(m_options.slice, std::chrono::milliseconds(m_nextDueInMs.value_or(m_options.slice.count()))));
     m_stats.payouts += p;
-    return c.claimed + p.claimed + (m_drain->busy() ? 1 : 0);
+    return c.claimed + p.claimed + (m_drain->busy() ? 1 : 0) + timetable.made + timetable.missed + timetable.prepared;
 }
 
 void WorkerShift::spend()
@@ -125,7 +132,10 @@ ShiftStep WorkerShift::step()
         m_backoffMs = FirstBackoffMs;
         m_clean = true;
         m_inOutage = false;
-        return {work, work > 0 ? 0 : IdlePauseMs, {}};
+        // Idle, it wakes for the timetable's next transition (a few ms early or late is caught up
+        // by the next step, on Redis's clock).
+        const int pause = int(std::clamp<qint64>(m_nextDueInMs.value_or(IdlePauseMs), 1, IdlePauseMs));
+        return {work, work > 0 ? 0 : pause, {}};
     } catch (const UnavailableError &error) {
         spend();
         m_inOutage = true;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "checkin/checkindrain.h"
+#include "operations/campaigntimetable.h"
 #include "envelope/envelopedrain.h"
 #include "operations/heartbeatpacer.h"
 #include "operations/workerheartbeat.h"
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace lantern {
@@ -39,6 +41,9 @@ struct WorkerShiftOptions {
 struct WorkerShiftStats {
     DrainStats checkins;
     EnvelopeDrainStats payouts;  // payouts.repaired also counts the repairs after a new Redis run_id
+    qint64 transitionsMade = 0;  // scheduled launches and closes this worker made (issue 30)
+    qint64 transitionsMissed = 0;
+    qint64 launchesPrepared = 0;
 };
 
 /** The outcome of one WorkerShift::step(). */
@@ -52,7 +57,9 @@ struct ShiftStep {
     worker both run it): it keeps a heartbeat with its payout figures (HeartbeatPacer, also while
     payouts are in flight and while it waits out an outage); on a Redis whose run_id changed (a
     restart or failover) it checks every campaign against the ledger and repairs those that lost
-    state, each repair audited, before it drains; then it drains the check-in log queues
+    state, each repair audited, before it drains; it keeps the campaigns' timetable
+    (CampaignTimetable: launches prepared ahead, transitions made on time, exactly once, and the
+    shift wakes for them); then it drains the check-in log queues
     (CheckinDrain) and the payout task queues (one EnvelopeDrain for the whole shift, so payouts
     stay in flight between steps). On an outage (UnavailableError, and nothing else) it spends the
     drain (what it held is in its backup lists; the next drain takes it over, its counts carried),
@@ -115,6 +122,8 @@ private:
     WorkerHeartbeat m_heartbeat;
     HeartbeatPacer m_pacer;
     RedisRunWatch m_redisRun;
+    CampaignTimetable m_timetable;
+    std::optional<qint64> m_nextDueInMs;  // the timetable's next transition, as of the last pass
     std::unique_ptr<EnvelopeDrain> m_drain;  // one for the shift; a new one after an outage
     PayoutCallCounts m_earlierDrains;        // the calls of the drains outages ended
     WorkerShiftStats m_stats;

@@ -174,7 +174,7 @@ void CampaignConsoleService::act(quint64 serial, qint64 campaignId, CampaignActi
     try {
         CampaignService service(redis(), sql(), m_keys);
         // As `lanternd campaign <action>`: the change is audited once, in its SQL transaction.
-        const TransitionAudit audit{operatorName, nowMs(), QStringLiteral("console")};
+        const TransitionAudit audit{operatorName, nowMs(), QStringLiteral("console"), {}};
         bool changed = false;
         Campaign campaign;
         switch (action) {
