@@ -601,6 +601,80 @@
     </message>
 </context>
 <context>
+    <name>lantern::CampaignSchedule</name>
+    <message>
+        <source>invalid --%1 &apos;%2&apos;: expected an ISO 8601 time with its offset (2026-12-31T20:00:00+08:00) or a local time (2026-12-31T20:00) in the --tz zone</source>
+        <translation>invalid --%1 &apos;%2&apos;: expected an ISO 8601 time with its offset (2026-12-31T20:00:00+08:00) or a local time (2026-12-31T20:00) in the --tz zone</translation>
+    </message>
+    <message>
+        <source>invalid --%1 &apos;%2&apos;: there is no such local time in %3 (a daylight-saving change skips it)</source>
+        <translation>invalid --%1 &apos;%2&apos;: there is no such local time in %3 (a daylight-saving change skips it)</translation>
+    </message>
+    <message>
+        <source>--clear drops the campaign&apos;s pending times: give it alone</source>
+        <translation>--clear drops the campaign&apos;s pending times: give it alone</translation>
+    </message>
+    <message>
+        <source>nothing to schedule: give --launch-at, --close-at, --late-limit or --clear</source>
+        <translation>nothing to schedule: give --launch-at, --close-at, --late-limit or --clear</translation>
+    </message>
+    <message>
+        <source>invalid --late-limit %1: expected 1 to %2 seconds</source>
+        <translation>invalid --late-limit %1: expected 1 to %2 seconds</translation>
+    </message>
+    <message>
+        <source>the campaign is closed: it takes no times any more</source>
+        <translation>the campaign is closed: it takes no times any more</translation>
+    </message>
+    <message>
+        <source>the campaign is %1: only a draft can be scheduled to launch</source>
+        <translation>the campaign is %1: only a draft can be scheduled to launch</translation>
+    </message>
+    <message>
+        <source>--%1 %2 has passed: the servers&apos; time is %3</source>
+        <translation>--%1 %2 has passed: the servers&apos; time is %3</translation>
+    </message>
+    <message>
+        <source>the close (%1) must come after the launch (%2)</source>
+        <translation>the close (%1) must come after the launch (%2)</translation>
+    </message>
+    <message>
+        <source>--late-limit applies to pending times, and the campaign has none</source>
+        <translation>--late-limit applies to pending times, and the campaign has none</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::CampaignTimetable</name>
+    <message>
+        <source>%1 s late, over its late limit of %2 s</source>
+        <translation>%1 s late, over its late limit of %2 s</translation>
+    </message>
+    <message>
+        <source>the campaign does not exist</source>
+        <translation>the campaign does not exist</translation>
+    </message>
+    <message>
+        <source>the campaign was closed before its launch time</source>
+        <translation>the campaign was closed before its launch time</translation>
+    </message>
+    <message>
+        <source>launched before its time</source>
+        <translation>launched before its time</translation>
+    </message>
+    <message>
+        <source>closed before its time</source>
+        <translation>closed before its time</translation>
+    </message>
+    <message>
+        <source>campaign %1: %2 made %3 s after its time (%4)</source>
+        <translation>campaign %1: %2 made %3 s after its time (%4)</translation>
+    </message>
+    <message>
+        <source>campaign %1: %2 due at %3 not made: %4</source>
+        <translation>campaign %1: %2 due at %3 not made: %4</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CheckinHistoryModel</name>
     <message>
         <source>Make-up</source>
@@ -2190,6 +2264,10 @@ Key prefix: %3</translation>
         <source>invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8</source>
         <translation>invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8</translation>
     </message>
+    <message>
+        <source>a transition is due at %1 and no worker is alive to make it: start lanternd work</source>
+        <translation>a transition is due at %1 and no worker is alive to make it: start lanternd work</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::CommandContext</name>
@@ -2299,8 +2377,11 @@ commands:
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
   campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
-                  [--seed S] [--max-attempts 9]
+                  [--seed S] [--max-attempts 9] [--launch-at T [--close-at T2]] [--late-limit S]
   campaign launch|pause|resume|close|show --id I
+  campaign schedule --id I [--launch-at T] [--close-at T2] [--late-limit S] | --clear  [--operator O]
+                  (T: ISO 8601 with offset, 2026-12-31T20:00:00+08:00, or local time in --tz)
+  campaign list    [--scheduled] [--limit N]
   campaign repair --id I [--operator O]
   grab     --campaign I --uid U|--token T
   verify   [--campaign I]
@@ -2326,8 +2407,11 @@ commands:
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
   campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
-                  [--seed S] [--max-attempts 9]
+                  [--seed S] [--max-attempts 9] [--launch-at T [--close-at T2]] [--late-limit S]
   campaign launch|pause|resume|close|show --id I
+  campaign schedule --id I [--launch-at T] [--close-at T2] [--late-limit S] | --clear  [--operator O]
+                  (T: ISO 8601 with offset, 2026-12-31T20:00:00+08:00, or local time in --tz)
+  campaign list    [--scheduled] [--limit N]
   campaign repair --id I [--operator O]
   grab     --campaign I --uid U|--token T
   verify   [--campaign I]

@@ -599,6 +599,80 @@
     </message>
 </context>
 <context>
+    <name>lantern::CampaignSchedule</name>
+    <message>
+        <source>invalid --%1 &apos;%2&apos;: expected an ISO 8601 time with its offset (2026-12-31T20:00:00+08:00) or a local time (2026-12-31T20:00) in the --tz zone</source>
+        <translation>无效的 --%1“%2”：应为带时区偏移的 ISO 8601 时间（2026-12-31T20:00:00+08:00）或 --tz 时区的本地时间（2026-12-31T20:00）</translation>
+    </message>
+    <message>
+        <source>invalid --%1 &apos;%2&apos;: there is no such local time in %3 (a daylight-saving change skips it)</source>
+        <translation>无效的 --%1“%2”：%3 时区没有这个本地时间（夏令时切换跳过了它）</translation>
+    </message>
+    <message>
+        <source>--clear drops the campaign&apos;s pending times: give it alone</source>
+        <translation>--clear 会删除该活动所有待执行的时间：请单独使用</translation>
+    </message>
+    <message>
+        <source>nothing to schedule: give --launch-at, --close-at, --late-limit or --clear</source>
+        <translation>没有可安排的内容：请给出 --launch-at、--close-at、--late-limit 或 --clear</translation>
+    </message>
+    <message>
+        <source>invalid --late-limit %1: expected 1 to %2 seconds</source>
+        <translation>无效的 --late-limit %1：应为 1 到 %2 秒</translation>
+    </message>
+    <message>
+        <source>the campaign is closed: it takes no times any more</source>
+        <translation>该活动已结束：不能再设置时间</translation>
+    </message>
+    <message>
+        <source>the campaign is %1: only a draft can be scheduled to launch</source>
+        <translation>该活动状态为 %1：只有草稿可以安排定时上线</translation>
+    </message>
+    <message>
+        <source>--%1 %2 has passed: the servers&apos; time is %3</source>
+        <translation>--%1 %2 已经过去：服务器时间为 %3</translation>
+    </message>
+    <message>
+        <source>the close (%1) must come after the launch (%2)</source>
+        <translation>结束时间（%1）必须晚于上线时间（%2）</translation>
+    </message>
+    <message>
+        <source>--late-limit applies to pending times, and the campaign has none</source>
+        <translation>--late-limit 只作用于待执行的时间，而该活动没有待执行的时间</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::CampaignTimetable</name>
+    <message>
+        <source>%1 s late, over its late limit of %2 s</source>
+        <translation>已迟 %1 秒，超过其 %2 秒的延迟上限</translation>
+    </message>
+    <message>
+        <source>the campaign does not exist</source>
+        <translation>该活动不存在</translation>
+    </message>
+    <message>
+        <source>the campaign was closed before its launch time</source>
+        <translation>该活动在上线时间之前已结束</translation>
+    </message>
+    <message>
+        <source>launched before its time</source>
+        <translation>已在预定时间之前上线</translation>
+    </message>
+    <message>
+        <source>closed before its time</source>
+        <translation>已在预定时间之前结束</translation>
+    </message>
+    <message>
+        <source>campaign %1: %2 made %3 s after its time (%4)</source>
+        <translation>活动 %1：%2 比预定时间晚 %3 秒执行（%4）</translation>
+    </message>
+    <message>
+        <source>campaign %1: %2 due at %3 not made: %4</source>
+        <translation>活动 %1：预定于 %3 的 %2 未执行：%4</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CheckinHistoryModel</name>
     <message>
         <source>Make-up</source>
@@ -2168,6 +2242,10 @@ SQL：%2
         <source>invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8</source>
         <translation>--operator 无效：应为 1 到 %1 个字符，不含控制字符，且为有效的 UTF-8</translation>
     </message>
+    <message>
+        <source>a transition is due at %1 and no worker is alive to make it: start lanternd work</source>
+        <translation>有一项状态变更预定于 %1 执行，但没有存活的工作进程来执行它：请启动 lanternd work</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::CommandContext</name>
@@ -2277,8 +2355,11 @@ commands:
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
   campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
-                  [--seed S] [--max-attempts 9]
+                  [--seed S] [--max-attempts 9] [--launch-at T [--close-at T2]] [--late-limit S]
   campaign launch|pause|resume|close|show --id I
+  campaign schedule --id I [--launch-at T] [--close-at T2] [--late-limit S] | --clear  [--operator O]
+                  (T: ISO 8601 with offset, 2026-12-31T20:00:00+08:00, or local time in --tz)
+  campaign list    [--scheduled] [--limit N]
   campaign repair --id I [--operator O]
   grab     --campaign I --uid U|--token T
   verify   [--campaign I]
@@ -2304,8 +2385,11 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
   recover  [--worker W] [--operator O]
   token    --uid U [--ttl-s S]
   campaign create --name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts]
-                  [--seed S] [--max-attempts 9]
+                  [--seed S] [--max-attempts 9] [--launch-at T [--close-at T2]] [--late-limit S]
   campaign launch|pause|resume|close|show --id I
+  campaign schedule --id I [--launch-at T] [--close-at T2] [--late-limit S] | --clear  [--operator O]
+                  （T：带时区偏移的 ISO 8601 时间，如 2026-12-31T20:00:00+08:00，或 --tz 时区的本地时间）
+  campaign list    [--scheduled] [--limit N]
   campaign repair --id I [--operator O]
   grab     --campaign I --uid U|--token T
   verify   [--campaign I]

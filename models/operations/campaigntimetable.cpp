@@ -183,16 +183,30 @@ void CampaignTimetable::prepareAhead(SqlConnection &sql, const ScheduledTransiti
     const auto campaign = CampaignStore(sql).find(launch.campaignId);
     if (!campaign || campaign->status != CampaignStatus::Draft)
         return;  // nothing to prepare; its time decides
-    if (launch.preparedAtMs && service.poolsLoaded(*campaign))
+    // As SQL has it now (another worker may have prepared it since the timetable was read).
+    const QList<ScheduledTransition> rows = CampaignSchedule(sql).of(launch.campaignId);
+    const ScheduledTransition *current = find(rows, ScheduledAction::Launch);
+    const bool envelopesInSql = launch.preparedAtMs || (current && current->preparedAtMs);
+    const auto remember = [this, &launch](qint64 preparedAtMs) {
+        for (ScheduledTransition &row : m_known) {
+            if (row.campaignId == launch.campaignId && row.action == ScheduledAction::Launch)
+                row.preparedAtMs = preparedAtMs;
+        }
+    };
+    if (envelopesInSql && service.poolsLoaded(*campaign)) {
+        remember(current && current->preparedAtMs ? *current->preparedAtMs : *launch.preparedAtMs);
         return;
+    }
     // One worker prepares it; if it dies, the lock lapses and another takes over (a preparation
     // resumes where it stopped). Two at once would only do the same work twice.
     const QByteArray lock = m_keys.campaignMeta(campaign->id) + ":prepare";
     if (m_redis.command({"SET", lock, m_workerId.toUtf8(), "NX", "PX", QByteArray::number(PrepareLockMs)}).isNil())
         return;
     try {
-        service.prepare(campaign->id, keepAlive, launch.preparedAtMs.has_value());
-        CampaignSchedule(sql).markPrepared(campaign->id, redisTimeMs(m_redis));
+        service.prepare(campaign->id, keepAlive, envelopesInSql);
+        const qint64 at = redisTimeMs(m_redis);
+        CampaignSchedule(sql).markPrepared(campaign->id, at);
+        remember(at);
     } catch (...) {
         m_redis.command({"DEL", lock});
         throw;

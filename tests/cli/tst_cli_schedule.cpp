@@ -88,6 +88,12 @@ std::pair<QString, QJsonObject> auditRow(const SqlTarget &sql, const QString &ac
     return {};
 }
 
+/** What a stopped worker's output says it did for the timetable: "made", "missed", "prepared". */
+qint64 timetableFigure(const QByteArray &out, const char *figure)
+{
+    return QJsonDocument::fromJson(out).object().value(QLatin1String("timetable")).toObject().value(QLatin1String(figure)).toInteger();
+}
+
 /** A single text from SQL; empty when the query returns no row. */
 QString sqlText(const DbUrl &db, const QString &query, const QVariantList &values)
 {
@@ -264,8 +270,18 @@ void TestCliSchedule::threeWorkersMakeEachTransitionOnce()
     // The workers pay what was grabbed; the ledger balances.
     QTRY_COMPARE_WITH_TIMEOUT(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"), {id}),
                               Grabbers, PollTimeoutMs);
-    for (size_t i = 1; i < workers.size(); ++i)
+    qint64 made = 0;
+    qint64 prepared = 0;
+    for (size_t i = 1; i < workers.size(); ++i) {
         QVERIFY2(workers[i]->stop(30000), workers[i]->err().constData());
+        const QByteArray out = workers[i]->out();
+        made += timetableFigure(out, "made");
+        prepared += timetableFigure(out, "prepared");
+    }
+    // The survivors made both transitions between them (w1 died before the launch's time); one
+    // preparation at most (w1's may have been the one).
+    QCOMPARE(made, 2LL);
+    QVERIFY2(prepared <= 1, qPrintable(QString::number(prepared)));
     const Result verified = lanternd.run({QStringLiteral("verify"), QStringLiteral("--campaign"), QString::number(id)});
     LANTERND_VERIFY_OK(verified);
     QVERIFY2(verified.json().value(QLatin1String("ok")).toBool(), verified.out.constData());
@@ -308,6 +324,11 @@ void TestCliSchedule::redisRestartBetweenPreparingAndLaunch()
     QCOMPARE(GrabService(fresh, keys).grab(id, 7, redisTimeMs(fresh)).status, QStringLiteral("ok"));
     QVERIFY2(first.stop(30000), first.err().constData());
     QVERIFY2(second.stop(30000), second.err().constData());
+    // Prepared once before the restart and once after it, by one worker each time.
+    const QByteArray firstOut = first.out();
+    const QByteArray secondOut = second.out();
+    QCOMPARE(timetableFigure(firstOut, "prepared") + timetableFigure(secondOut, "prepared"), 2LL);
+    QCOMPARE(timetableFigure(firstOut, "made") + timetableFigure(secondOut, "made"), 1LL);
 }
 
 void TestCliSchedule::launchDueWhileNoWorkerRuns()
