@@ -122,7 +122,10 @@ Run runOnce(const Setup &setup, qint64 envelopes, int workers, int leadS, const 
         process->terminate();
         process->waitForFinished(60000);
     }
-    // Leave the servers as they were: the keys, and the envelopes' rows (the campaign row stays).
+    // Closed, so that no later run's worker (another prefix, the same SQL) takes it for a live
+    // campaign whose Redis state is lost; then the servers as they were: the keys, and the
+    // envelopes' rows (the campaign row stays).
+    runLanternd(setup, prefix, {QStringLiteral("campaign"), QStringLiteral("close"), QStringLiteral("--id"), QString::number(id)});
     QByteArray cursor = "0";
     do {
         const RedisValue page = redis.command({"SCAN", cursor, "MATCH", prefix.toUtf8() + '*', "COUNT", "1000"});

@@ -2197,6 +2197,104 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::TimetableModel</name>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 d %2 h</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>overdue by %1</source>
+        <extracomment>A scheduled transition whose time has passed and that no worker has made yet.</extracomment>
+        <translation>overdue by %1</translation>
+    </message>
+    <message>
+        <source>%1 s late</source>
+        <extracomment>How long after its time a scheduled transition was made.</extracomment>
+        <translation>%1 s late</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Pending</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Done</translation>
+    </message>
+    <message>
+        <source>Done (%1)</source>
+        <translation>Done (%1)</translation>
+    </message>
+    <message>
+        <source>Missed: %1</source>
+        <extracomment>%1: why it was not made, as the worker recorded it.</extracomment>
+        <translation>Missed: %1</translation>
+    </message>
+    <message>
+        <source>Its envelopes are in SQL and its pool in Redis: going live is one status change.</source>
+        <translation>Its envelopes are in SQL and its pool in Redis: going live is one status change.</translation>
+    </message>
+    <message>
+        <source>Not prepared yet: a worker prepares a launch in the 15 minutes before its time.</source>
+        <translation>Not prepared yet: a worker prepares a launch in the 15 minutes before its time.</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>Launch</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Close</translation>
+    </message>
+    <message>
+        <source>not yet</source>
+        <translation>not yet</translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation>Campaign</translation>
+    </message>
+    <message>
+        <source>Transition</source>
+        <translation>Transition</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Time</translation>
+    </message>
+    <message>
+        <source>Countdown</source>
+        <translation>Countdown</translation>
+    </message>
+    <message>
+        <source>Prepared</source>
+        <translation>Prepared</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <source>Scheduled by</source>
+        <translation>Scheduled by</translation>
+    </message>
+</context>
+<context>
     <name>lantern::UserLookupService</name>
     <message>
         <source>“%1” is neither a user id nor a user token.</source>
@@ -4451,6 +4549,28 @@ SQL: %2</translation>
     <message>
         <source>CSV files (*.csv)</source>
         <translation>CSV files (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::TimetablePanel</name>
+    <message>
+        <source>Timetable: scheduled launches and closes</source>
+        <translation>Timetable: scheduled launches and closes</translation>
+    </message>
+    <message numerus="yes">
+        <source>Timetable: %n pending transition(s), %1 worker(s) alive</source>
+        <translation>
+            <numerusform>Timetable: %n pending transition, %1 worker(s) alive</numerusform>
+            <numerusform>Timetable: %n pending transitions, %1 worker(s) alive</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A transition is due at %1 and no worker is alive to make it: start a worker (lanternd work).</source>
+        <translation>A transition is due at %1 and no worker is alive to make it: start a worker (lanternd work).</translation>
+    </message>
+    <message>
+        <source>The timetable could not be read: %1</source>
+        <translation>The timetable could not be read: %1</translation>
     </message>
 </context>
 <context>

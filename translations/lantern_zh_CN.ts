@@ -2177,6 +2177,104 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::TimetableModel</name>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 天 %2 小时</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>%1 后</translation>
+    </message>
+    <message>
+        <source>overdue by %1</source>
+        <extracomment>A scheduled transition whose time has passed and that no worker has made yet.</extracomment>
+        <translation>已逾期 %1</translation>
+    </message>
+    <message>
+        <source>%1 s late</source>
+        <extracomment>How long after its time a scheduled transition was made.</extracomment>
+        <translation>晚了 %1 秒</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>待执行</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>已执行</translation>
+    </message>
+    <message>
+        <source>Done (%1)</source>
+        <translation>已执行（%1）</translation>
+    </message>
+    <message>
+        <source>Missed: %1</source>
+        <extracomment>%1: why it was not made, as the worker recorded it.</extracomment>
+        <translation>未执行：%1</translation>
+    </message>
+    <message>
+        <source>Its envelopes are in SQL and its pool in Redis: going live is one status change.</source>
+        <translation>红包已写入 SQL，红包池已载入 Redis：上线只需一次状态变更。</translation>
+    </message>
+    <message>
+        <source>Not prepared yet: a worker prepares a launch in the 15 minutes before its time.</source>
+        <translation>尚未准备：工作进程会在上线时间前 15 分钟内完成准备。</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>上线</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>not yet</source>
+        <translation>尚未</translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <source>Transition</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Countdown</source>
+        <translation>倒计时</translation>
+    </message>
+    <message>
+        <source>Prepared</source>
+        <translation>已准备</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Scheduled by</source>
+        <translation>安排人</translation>
+    </message>
+</context>
+<context>
     <name>lantern::UserLookupService</name>
     <message>
         <source>“%1” is neither a user id nor a user token.</source>
@@ -4396,6 +4494,27 @@ SQL：%2</translation>
     <message>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::TimetablePanel</name>
+    <message>
+        <source>Timetable: scheduled launches and closes</source>
+        <translation>时间表：定时上线与结束</translation>
+    </message>
+    <message numerus="yes">
+        <source>Timetable: %n pending transition(s), %1 worker(s) alive</source>
+        <translation>
+            <numerusform>时间表：%n 项待执行的变更，%1 个工作进程存活</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A transition is due at %1 and no worker is alive to make it: start a worker (lanternd work).</source>
+        <translation>有一项变更预定于 %1 执行，但没有存活的工作进程来执行它：请启动工作进程（lanternd work）。</translation>
+    </message>
+    <message>
+        <source>The timetable could not be read: %1</source>
+        <translation>无法读取时间表：%1</translation>
     </message>
 </context>
 <context>

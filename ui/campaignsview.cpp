@@ -3,6 +3,7 @@
 #include "campaignconfirmation.h"
 #include "campaigncreatedialog.h"
 #include "campaigndetailpanel.h"
+#include "timetablepanel.h"
 #include "console/campaigns/campaignlistmodel.h"
 #include "console/common/campaignmoney.h"
 #include "console/campaigns/campaignpreviewer.h"
@@ -58,7 +59,8 @@ CampaignsView::CampaignsView(QWidget *parent)
       m_previousPage(new QToolButton(this)),
       m_nextPage(new QToolButton(this)),
       m_pageLabel(new QLabel(this)),
-      m_detail(new CampaignDetailPanel(this))
+      m_detail(new CampaignDetailPanel(this)),
+      m_timetable(new TimetablePanel(this))
 {
     // Actions row.
     m_newButton->setObjectName(QStringLiteral("newCampaignButton"));
@@ -160,6 +162,9 @@ CampaignsView::CampaignsView(QWidget *parent)
     const int rowHeight = m_list->verticalHeader()->defaultSectionSize();
     listPane->setMinimumHeight(rowHeight * 3 + header->sizeHint().height() + m_pageLabel->sizeHint().height());
     splitter->setSizes({rowHeight * 7 + header->sizeHint().height() + m_pageLabel->sizeHint().height(), 10 * rowHeight * 7});
+    // The timetable (issue 30) under the live view, as small as its header and a few rows.
+    splitter->addWidget(m_timetable);
+    splitter->setStretchFactor(2, 0);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 8);
@@ -197,6 +202,8 @@ void CampaignsView::setService(CampaignConsoleService *service, CampaignPreviewe
 {
     m_service = service;
     m_previewer = previewer;
+    m_timetable->setService(service);
+    m_timetable->setTimeZone(service->config().timeZone);
     // Queued both ways: the service lives on its own thread.
     connect(this, &CampaignsView::listRequested, service, &CampaignConsoleService::list, Qt::QueuedConnection);
     connect(this, &CampaignsView::snapshotRequested, service, &CampaignConsoleService::load, Qt::QueuedConnection);
@@ -210,6 +217,7 @@ void CampaignsView::setService(CampaignConsoleService *service, CampaignPreviewe
     m_detail->showNothing(tr("Select a campaign to watch it drain."));
     updateActions();
     requestList();
+    m_timetable->refresh();
 }
 
 void CampaignsView::prepareScreenshot(const ScreenshotRequest &request)
@@ -245,6 +253,7 @@ void CampaignsView::refresh()
         requestList();
     if (m_selectedId != 0 && !m_snapshotOut)
         requestSnapshot();
+    m_timetable->refresh();
 }
 
 void CampaignsView::showPage(qint64 offset)

@@ -4,7 +4,7 @@
 #include "core/errors.h"
 #include "envelope/campaignservice.h"
 #include "envelope/campaignstore.h"
-#include "operations/queueoverview.h"
+#include "operations/timetableoverview.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 
@@ -16,11 +16,6 @@
 namespace lantern::cli {
 
 namespace {
-
-/** How far back `campaign list --scheduled` shows what happened or was missed. */
-constexpr qint64 ListHistoryMs = 24LL * 3600 * 1000;
-/** A transition due this soon with no worker alive is warned about (issue 30). */
-constexpr qint64 NoWorkerWarningMs = 10LL * 60 * 1000;
 
 QJsonObject transitionJson(const ScheduledTransition &row, qint64 nowMs)
 {
@@ -97,7 +92,6 @@ int runCampaignList(CommandContext &context)
     requireOnly(context.line(), {QStringLiteral("limit")}, {QStringLiteral("scheduled")});
     const int limit = int(context.line().integer(QStringLiteral("limit"), 1, 1000, 100));
     SqlConnection &sql = context.sql();
-    RedisClient &redis = context.redis();
     CampaignStore store(sql);
     if (!context.line().switches.contains(QStringLiteral("scheduled"))) {
         QJsonArray campaigns;
@@ -111,31 +105,23 @@ int runCampaignList(CommandContext &context)
         return 0;
     }
     // The timetable: what is pending, and what happened or was missed in the last day.
-    const qint64 nowMs = redisTimeMs(redis);
-    CampaignService service(redis, sql, context.keys());
+    const TimetableOverview overview = TimetableOverview::read(context.redis(), sql, context.keys(), limit);
     QJsonArray transitions;
-    std::optional<qint64> nextDueMs;
-    for (const ScheduledTransition &row : CampaignSchedule(sql).timetable(nowMs - ListHistoryMs, limit)) {
-        QJsonObject json = transitionJson(row, nowMs);
-        if (const auto campaign = store.find(row.campaignId)) {
-            json.insert(QStringLiteral("name"), campaign->name);
-            json.insert(QStringLiteral("status"), campaignStatusName(campaign->status));
-            if (row.action == ScheduledAction::Launch && row.state == ScheduledTransition::State::Pending)
-                json.insert(QStringLiteral("prepared"), row.preparedAtMs.has_value() && service.poolsLoaded(*campaign));
-        }
-        if (row.state == ScheduledTransition::State::Pending)
-            nextDueMs = std::min(nextDueMs.value_or(row.dueAtMs), row.dueAtMs);
+    for (const TimetableEntry &entry : overview.entries) {
+        QJsonObject json = transitionJson(entry.transition, overview.serverNowMs);
+        json.insert(QStringLiteral("name"), entry.campaignName);
+        json.insert(QStringLiteral("status"), campaignStatusName(entry.campaignStatus));
+        if (entry.transition.action == ScheduledAction::Launch && entry.transition.state == ScheduledTransition::State::Pending)
+            json.insert(QStringLiteral("prepared"), entry.prepared);
         transitions.append(json);
     }
-    const QueueOverview overview = QueueOverview::read(redis, context.keys(), QDateTime::currentMSecsSinceEpoch());
-    const qint64 alive = std::count_if(overview.workers.cbegin(), overview.workers.cend(), [](const WorkerStatus &w) { return w.alive; });
-    QJsonObject json{{QStringLiteral("now"), CampaignSchedule::isoTime(nowMs)},
-                     {QStringLiteral("workers_alive"), alive},
+    QJsonObject json{{QStringLiteral("now"), CampaignSchedule::isoTime(overview.serverNowMs)},
+                     {QStringLiteral("workers_alive"), overview.workersAlive},
                      {QStringLiteral("transitions"), transitions}};
-    if (alive == 0 && nextDueMs && *nextDueMs - nowMs <= NoWorkerWarningMs)
+    if (const std::optional<qint64> due = overview.unattendedDueMs())
         json.insert(QStringLiteral("warning"),
                     QCoreApplication::translate("lantern::cli::Campaign", "a transition is due at %1 and no worker is alive to make it: start lanternd work")
-                            .arg(CampaignSchedule::isoTime(*nextDueMs)));
+                            .arg(CampaignSchedule::isoTime(*due)));
     printJson(json);
     return 0;
 }

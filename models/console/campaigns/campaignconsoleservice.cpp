@@ -40,6 +40,7 @@ CampaignConsoleService::CampaignConsoleService(Config config, QObject *parent)
     qRegisterMetaType<lantern::CampaignDraft>();
     qRegisterMetaType<lantern::Campaign>();
     qRegisterMetaType<lantern::CampaignAction>();
+    qRegisterMetaType<lantern::TimetableOverview>();
 }
 
 CampaignConsoleService::~CampaignConsoleService() = default;
@@ -116,6 +117,16 @@ void CampaignConsoleService::list(quint64 serial, qint64 offset, int limit, cons
             }
         }
         Q_EMIT pageLoaded(serial, page);
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT requestFailed(serial, message, detail);
+    }
+}
+
+void CampaignConsoleService::loadTimetable(quint64 serial)
+{
+    try {
+        Q_EMIT timetableLoaded(serial, TimetableOverview::read(redis(), sql(), m_keys));
     } catch (const std::exception &error) {
         const auto [message, detail] = explain(error);
         Q_EMIT requestFailed(serial, message, detail);
