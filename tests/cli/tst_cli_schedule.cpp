@@ -118,6 +118,26 @@ QString scheduleState(const DbUrl &db, qint64 campaign, const char *action)
     return sqlText(db, QStringLiteral("SELECT state FROM campaign_schedule WHERE campaign_id = ? AND action = ?"), {campaign, QString::fromLatin1(action)});
 }
 
+/** A suite's servers: a fresh database of `dialect`, a key prefix of its own, lanternd on both. */
+struct Servers {
+    Servers(const QString &dialect, const char *name)
+        : sql(freshSql(dialect)),
+          prefix(QStringLiteral("%1%2_%3:").arg(QLatin1String(name)).arg(QCoreApplication::applicationPid()).arg(dialect)),
+          lanternd(redisUrlText(), sql.url, prefix),
+          redis(redisUrlOf()),
+          keys(prefix)
+    {
+    }
+    ~Servers() { deleteKeys(redis, prefix.toUtf8()); }
+    Q_DISABLE_COPY_MOVE(Servers)
+
+    SqlTarget sql;
+    QString prefix;
+    Lanternd lanternd;
+    RedisClient redis;
+    KeySchema keys;
+};
+
 } // namespace
 
 class TestCliSchedule : public QObject {
@@ -177,10 +197,11 @@ void TestCliSchedule::badInputWritesNothing()
     QFETCH(QString, dialect);
     QFETCH(QStringList, arguments);
     QFETCH(QString, message);
-    const SqlTarget sql = freshSql(dialect);
-    const QString prefix = QStringLiteral("schedbad%1:").arg(QCoreApplication::applicationPid());
-    const Lanternd lanternd(redisUrlText(), sql.url, prefix);
-    RedisClient redis(redisUrlOf());
+    Servers servers(dialect, "schedbad");
+    const SqlTarget &sql = servers.sql;
+    const QString &prefix = servers.prefix;
+    const Lanternd &lanternd = servers.lanternd;
+    RedisClient &redis = servers.redis;
     const qint64 now = redisTimeMs(redis);
     // A draft whose launch is tomorrow, a live and a closed campaign.
     CREATE_SCHEDULED(draft, lanternd, 10, (QStringList{QStringLiteral("--launch-at"), iso(now + 86'400'000)}));
@@ -206,17 +227,16 @@ void TestCliSchedule::badInputWritesNothing()
     QVERIFY2(sqlAfter == sqlBefore, sqlBefore.describeChange(sqlAfter).constData());
     const RedisSnapshot redisAfter = snapshotRedis(redis, prefix.toUtf8());
     QVERIFY2(redisAfter == redisBefore, redisBefore.describeChange(redisAfter).constData());
-    deleteKeys(redis, prefix.toUtf8());
 }
 
 void TestCliSchedule::threeWorkersMakeEachTransitionOnce()
 {
     QFETCH(QString, dialect);
-    const SqlTarget sql = freshSql(dialect);
-    const QString prefix = QStringLiteral("sched3w%1_%2:").arg(QCoreApplication::applicationPid()).arg(dialect);
-    const Lanternd lanternd(redisUrlText(), sql.url, prefix);
-    RedisClient redis(redisUrlOf());
-    const KeySchema keys(prefix);
+    Servers servers(dialect, "sched3w");
+    const SqlTarget &sql = servers.sql;
+    const Lanternd &lanternd = servers.lanternd;
+    RedisClient &redis = servers.redis;
+    const KeySchema &keys = servers.keys;
     constexpr qint64 Envelopes = 3000;
     constexpr qint64 Grabbers = 100;
     const qint64 launchAt = redisTimeMs(redis) + 6000;
@@ -287,7 +307,6 @@ void TestCliSchedule::threeWorkersMakeEachTransitionOnce()
     QVERIFY2(verified.json().value(QLatin1String("ok")).toBool(), verified.out.constData());
     QCOMPARE(auditCount(sql.db, QStringLiteral("campaign.launch"), id), 1LL);
     QCOMPARE(auditCount(sql.db, QStringLiteral("campaign.close"), id), 1LL);
-    deleteKeys(redis, prefix.toUtf8());
 }
 
 void TestCliSchedule::redisRestartBetweenPreparingAndLaunch()
@@ -334,11 +353,11 @@ void TestCliSchedule::redisRestartBetweenPreparingAndLaunch()
 void TestCliSchedule::launchDueWhileNoWorkerRuns()
 {
     QFETCH(QString, dialect);
-    const SqlTarget sql = freshSql(dialect);
-    const QString prefix = QStringLiteral("schedlate%1_%2:").arg(QCoreApplication::applicationPid()).arg(dialect);
-    const Lanternd lanternd(redisUrlText(), sql.url, prefix);
-    RedisClient redis(redisUrlOf());
-    const KeySchema keys(prefix);
+    Servers servers(dialect, "schedlate");
+    const SqlTarget &sql = servers.sql;
+    const Lanternd &lanternd = servers.lanternd;
+    RedisClient &redis = servers.redis;
+    const KeySchema &keys = servers.keys;
     const qint64 launchAt = redisTimeMs(redis) + 4000;
     CREATE_SCHEDULED(anyTime, lanternd, 50, (QStringList{QStringLiteral("--launch-at"), iso(launchAt)}));
     CREATE_SCHEDULED(limited, lanternd, 50, (QStringList{QStringLiteral("--launch-at"), iso(launchAt), QStringLiteral("--late-limit"), QStringLiteral("2")}));
@@ -383,7 +402,6 @@ void TestCliSchedule::launchDueWhileNoWorkerRuns()
     QVERIFY2(!again.json().contains(QLatin1String("timetable")), again.out.constData());
     QCOMPARE(auditCount(sql.db, QStringLiteral("campaign.launch"), anyTime), 1LL);
     QCOMPARE(auditCount(sql.db, QStringLiteral("campaign.missed"), limited), 1LL);
-    deleteKeys(redis, prefix.toUtf8());
 }
 
 LANTERN_TEST_SUITE(TestCliSchedule);
