@@ -338,7 +338,7 @@ void TestCampaign::transitionsAuditedOnce()
     const KeySchema keys(test::uniquePrefix());
     CampaignService service(redis, sql, keys);
     const Campaign campaign = service.create(draft(1000, 10), Now);
-    const TransitionAudit audit{QStringLiteral("alice"), Now, QStringLiteral("test")};
+    const TransitionAudit audit{QStringLiteral("alice"), Now, QStringLiteral("test"), {}};
     const auto rows = [&](const char *action) {
         return scalar(sql, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = ? AND target = ?"),
                       {QString::fromLatin1(action), QStringLiteral("campaign:%1").arg(campaign.id)});

@@ -3,7 +3,7 @@
 // taken meanwhile is handled by content, not position), and each entry acted on leaves one
 // audit_log row with the operator's name — none for an entry that was no longer there.
 #include "core/errors.h"
-#include "queue/deadletters.h"
+#include "operations/deadletters.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/migrator.h"

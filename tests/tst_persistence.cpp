@@ -8,7 +8,7 @@
 #include "checkin/checkinstore.h"
 #include "checkin/reconciler.h"
 #include "queue/reliablequeue.h"
-#include "queue/workerheartbeat.h"
+#include "operations/workerheartbeat.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"

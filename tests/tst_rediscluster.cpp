@@ -5,7 +5,6 @@
 // half-migrated, a dead first seed, AUTH on every node, NOSCRIPT after a real failover, and a
 // write whose connection broke before its reply (never sent again).
 #include "core/errors.h"
-#include "envelope/campaignrepair.h"
 #include "privateserver.h"
 #include "redis/keyslot.h"
 #include "redis/luascript.h"
@@ -13,6 +12,7 @@
 #include "redis/rediscluster.h"
 #include "redis/redisconversation.h"
 #include "redis/redisdurability.h"
+#include "redis/redisrunwatch.h"
 #include "redis/rediserror.h"
 #include "testcluster.h"
 #include "testservers.h"

@@ -694,6 +694,80 @@
     </message>
 </context>
 <context>
+    <name>lantern::CampaignSchedule</name>
+    <message>
+        <source>invalid --%1 &apos;%2&apos;: expected an ISO 8601 time with its offset (2026-12-31T20:00:00+08:00) or a local time (2026-12-31T20:00) in the --tz zone</source>
+        <translation>invalid --%1 &apos;%2&apos;: expected an ISO 8601 time with its offset (2026-12-31T20:00:00+08:00) or a local time (2026-12-31T20:00) in the --tz zone</translation>
+    </message>
+    <message>
+        <source>invalid --%1 &apos;%2&apos;: there is no such local time in %3 (a daylight-saving change skips it)</source>
+        <translation>invalid --%1 &apos;%2&apos;: there is no such local time in %3 (a daylight-saving change skips it)</translation>
+    </message>
+    <message>
+        <source>--clear drops the campaign&apos;s pending times: give it alone</source>
+        <translation>--clear drops the campaign&apos;s pending times: give it alone</translation>
+    </message>
+    <message>
+        <source>nothing to schedule: give --launch-at, --close-at, --late-limit or --clear</source>
+        <translation>nothing to schedule: give --launch-at, --close-at, --late-limit or --clear</translation>
+    </message>
+    <message>
+        <source>invalid --late-limit %1: expected 1 to %2 seconds</source>
+        <translation>invalid --late-limit %1: expected 1 to %2 seconds</translation>
+    </message>
+    <message>
+        <source>the campaign is closed: it takes no times any more</source>
+        <translation>the campaign is closed: it takes no times any more</translation>
+    </message>
+    <message>
+        <source>the campaign is %1: only a draft can be scheduled to launch</source>
+        <translation>the campaign is %1: only a draft can be scheduled to launch</translation>
+    </message>
+    <message>
+        <source>--%1 %2 has passed: the servers&apos; time is %3</source>
+        <translation>--%1 %2 has passed: the servers&apos; time is %3</translation>
+    </message>
+    <message>
+        <source>the close (%1) must come after the launch (%2)</source>
+        <translation>the close (%1) must come after the launch (%2)</translation>
+    </message>
+    <message>
+        <source>--late-limit applies to pending times, and the campaign has none</source>
+        <translation>--late-limit applies to pending times, and the campaign has none</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::CampaignTimetable</name>
+    <message>
+        <source>%1 s late, over its late limit of %2 s</source>
+        <translation>%1 s late, over its late limit of %2 s</translation>
+    </message>
+    <message>
+        <source>the campaign does not exist</source>
+        <translation>the campaign does not exist</translation>
+    </message>
+    <message>
+        <source>the campaign was closed before its launch time</source>
+        <translation>the campaign was closed before its launch time</translation>
+    </message>
+    <message>
+        <source>launched before its time</source>
+        <translation>launched before its time</translation>
+    </message>
+    <message>
+        <source>closed before its time</source>
+        <translation>closed before its time</translation>
+    </message>
+    <message>
+        <source>campaign %1: %2 made %3 s after its time (%4)</source>
+        <translation>campaign %1: %2 made %3 s after its time (%4)</translation>
+    </message>
+    <message>
+        <source>campaign %1: %2 due at %3 not made: %4</source>
+        <translation>campaign %1: %2 due at %3 not made: %4</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CheckinHistoryModel</name>
     <message>
         <source>Make-up</source>
@@ -1081,7 +1155,7 @@ Key prefix: %3</translation>
     </message>
     <message>
         <source>Qt&apos;s platform plugin; offscreen renders screenshots without a display.</source>
-        <translation>Qt's platform plugin; offscreen renders screenshots without a display.</translation>
+        <translation>Qt&apos;s platform plugin; offscreen renders screenshots without a display.</translation>
     </message>
     <message>
         <source>Exit status</source>
@@ -2225,6 +2299,10 @@ Key prefix: %3</translation>
         <source>The sandbox could not be prepared.</source>
         <translation>The sandbox could not be prepared.</translation>
     </message>
+    <message>
+        <source>The sandbox worker stopped.</source>
+        <translation>The sandbox worker stopped.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ServerStatus</name>
@@ -2327,6 +2405,104 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::TimetableModel</name>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 d %2 h</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>overdue by %1</source>
+        <extracomment>A scheduled transition whose time has passed and that no worker has made yet.</extracomment>
+        <translation>overdue by %1</translation>
+    </message>
+    <message>
+        <source>%1 s late</source>
+        <extracomment>How long after its time a scheduled transition was made.</extracomment>
+        <translation>%1 s late</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Pending</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Done</translation>
+    </message>
+    <message>
+        <source>Done (%1)</source>
+        <translation>Done (%1)</translation>
+    </message>
+    <message>
+        <source>Missed: %1</source>
+        <extracomment>%1: why it was not made, as the worker recorded it.</extracomment>
+        <translation>Missed: %1</translation>
+    </message>
+    <message>
+        <source>Its envelopes are in SQL and its pool in Redis: going live is one status change.</source>
+        <translation>Its envelopes are in SQL and its pool in Redis: going live is one status change.</translation>
+    </message>
+    <message>
+        <source>Not prepared yet: a worker prepares a launch in the 15 minutes before its time.</source>
+        <translation>Not prepared yet: a worker prepares a launch in the 15 minutes before its time.</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>Launch</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Close</translation>
+    </message>
+    <message>
+        <source>not yet</source>
+        <translation>not yet</translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation>Campaign</translation>
+    </message>
+    <message>
+        <source>Transition</source>
+        <translation>Transition</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Time</translation>
+    </message>
+    <message>
+        <source>Countdown</source>
+        <translation>Countdown</translation>
+    </message>
+    <message>
+        <source>Prepared</source>
+        <translation>Prepared</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <source>Scheduled by</source>
+        <translation>Scheduled by</translation>
+    </message>
+</context>
+<context>
     <name>lantern::UserLookupService</name>
     <message>
         <source>“%1” is neither a user id nor a user token.</source>
@@ -2374,6 +2550,17 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::WorkerShift</name>
+    <message>
+        <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
+        <translation>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</translation>
+    </message>
+    <message>
+        <source>%1; retrying in %2 ms</source>
+        <translation>%1; retrying in %2 ms</translation>
+    </message>
+</context>
+<context>
     <name>lantern::cli::Campaign</name>
     <message>
         <source>unknown --algorithm &apos;%1&apos;: expected double-mean, smoothed or uniform-cuts</source>
@@ -2382,6 +2569,10 @@ Key prefix: %3</translation>
     <message>
         <source>invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8</source>
         <translation>invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8</translation>
+    </message>
+    <message>
+        <source>a transition is due at %1 and no worker is alive to make it: start lanternd work</source>
+        <translation>a transition is due at %1 and no worker is alive to make it: start lanternd work</translation>
     </message>
 </context>
 <context>
@@ -2442,7 +2633,7 @@ Key prefix: %3</translation>
     </message>
     <message>
         <source>Checks the user in for today (or --date) and prints the streak, the month&apos;s count and the points granted.</source>
-        <translation>Checks the user in for today (or --date) and prints the streak, the month's count and the points granted.</translation>
+        <translation>Checks the user in for today (or --date) and prints the streak, the month&apos;s count and the points granted.</translation>
     </message>
     <message>
         <source>Grants a make-up check-in for a past day inside the make-up window and quota, audited with the reason.</source>
@@ -2450,11 +2641,11 @@ Key prefix: %3</translation>
     </message>
     <message>
         <source>Prints the user&apos;s signed and made-up days of a month, the streaks and the points balance.</source>
-        <translation>Prints the user's signed and made-up days of a month, the streaks and the points balance.</translation>
+        <translation>Prints the user&apos;s signed and made-up days of a month, the streaks and the points balance.</translation>
     </message>
     <message>
         <source>Compares a day&apos;s check-ins in Redis with SQL and writes the missing rows.</source>
-        <translation>Compares a day's check-ins in Redis with SQL and writes the missing rows.</translation>
+        <translation>Compares a day&apos;s check-ins in Redis with SQL and writes the missing rows.</translation>
     </message>
     <message>
         <source>Prints the check-in figures of a month, day by day.</source>
@@ -2470,7 +2661,7 @@ Key prefix: %3</translation>
     </message>
     <message>
         <source>Prints the queues&apos; depth and oldest task, the workers&apos; heartbeats and the dead-letter list.</source>
-        <translation>Prints the queues' depth and oldest task, the workers' heartbeats and the dead-letter list.</translation>
+        <translation>Prints the queues&apos; depth and oldest task, the workers&apos; heartbeats and the dead-letter list.</translation>
     </message>
     <message>
         <source>Takes back the tasks of workers whose heartbeat expired (or of --worker W) and completes or requeues them.</source>
@@ -2478,11 +2669,7 @@ Key prefix: %3</translation>
     </message>
     <message>
         <source>Prints the user&apos;s public token and a signed bearer for the HTTP API.</source>
-        <translation>Prints the user's public token and a signed bearer for the HTTP API.</translation>
-    </message>
-    <message>
-        <source>Creates a draft envelope campaign: the total in cents split into C envelopes by the algorithm.</source>
-        <translation>Creates a draft envelope campaign: the total in cents split into C envelopes by the algorithm.</translation>
+        <translation>Prints the user&apos;s public token and a signed bearer for the HTTP API.</translation>
     </message>
     <message>
         <source>Writes the envelopes to SQL and the pool to Redis and opens the campaign; it can be repeated after a crash.</source>
@@ -2494,7 +2681,7 @@ Key prefix: %3</translation>
     </message>
     <message>
         <source>Lets a paused campaign&apos;s grabs go on.</source>
-        <translation>Lets a paused campaign's grabs go on.</translation>
+        <translation>Lets a paused campaign&apos;s grabs go on.</translation>
     </message>
     <message>
         <source>Closes the campaign and refunds the envelopes nobody grabbed.</source>
@@ -2502,11 +2689,11 @@ Key prefix: %3</translation>
     </message>
     <message>
         <source>Prints the campaign&apos;s status and figures: grabbed, persisted, paid and refunded.</source>
-        <translation>Prints the campaign's status and figures: grabbed, persisted, paid and refunded.</translation>
+        <translation>Prints the campaign&apos;s status and figures: grabbed, persisted, paid and refunded.</translation>
     </message>
     <message>
         <source>Puts a campaign&apos;s Redis state back in line with the SQL ledger after Redis lost data.</source>
-        <translation>Puts a campaign's Redis state back in line with the SQL ledger after Redis lost data.</translation>
+        <translation>Puts a campaign&apos;s Redis state back in line with the SQL ledger after Redis lost data.</translation>
     </message>
     <message>
         <source>Grabs an envelope of a live campaign for the user and prints the outcome.</source>
@@ -2732,16 +2919,24 @@ Key prefix: %3</translation>
         <source>lantern(1), systemd.exec(5); the units lanternd-work.service and lanternd-serve.service.</source>
         <translation>lantern(1), systemd.exec(5); the units lanternd-work.service and lanternd-serve.service.</translation>
     </message>
+    <message>
+        <source>Creates a draft envelope campaign: the total in cents split into C envelopes by the algorithm; with --launch-at (and --close-at) the workers launch (and close) it at those times.</source>
+        <translation>Creates a draft envelope campaign: the total in cents split into C envelopes by the algorithm; with --launch-at (and --close-at) the workers launch (and close) it at those times.</translation>
+    </message>
+    <message>
+        <source>Sets, changes or clears (--clear) when the workers launch and close a campaign: T is ISO 8601 with an offset (2026-12-31T20:00:00+08:00) or local time in --tz; --late-limit S skips a transition more than S seconds late.</source>
+        <translation>Sets, changes or clears (--clear) when the workers launch and close a campaign: T is ISO 8601 with an offset (2026-12-31T20:00:00+08:00) or local time in --tz; --late-limit S skips a transition more than S seconds late.</translation>
+    </message>
+    <message>
+        <source>Lists the campaigns, newest first; --scheduled the timetable: each launch and close, prepared, made or missed.</source>
+        <translation>Lists the campaigns, newest first; --scheduled the timetable: each launch and close, prepared, made or missed.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Commands</name>
     <message>
         <source>cannot reconcile %1: it is after today</source>
         <translation>cannot reconcile %1: it is after today</translation>
-    </message>
-    <message>
-        <source>%1; retrying in %2 ms</source>
-        <translation>%1; retrying in %2 ms</translation>
     </message>
     <message>
         <source>invalid --ttl-s: expected 1 to 31622400 seconds</source>
@@ -2758,10 +2953,6 @@ Key prefix: %3</translation>
     <message>
         <source>warning: %1</source>
         <translation>warning: %1</translation>
-    </message>
-    <message>
-        <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
-        <translation>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</translation>
     </message>
     <message>
         <source>invalid --%1: expected %2 to %3</source>
@@ -4888,6 +5079,28 @@ SQL: %2</translation>
             <numerusform>%n row written to %1.</numerusform>
             <numerusform>%n rows written to %1.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::TimetablePanel</name>
+    <message>
+        <source>Timetable: scheduled launches and closes</source>
+        <translation>Timetable: scheduled launches and closes</translation>
+    </message>
+    <message numerus="yes">
+        <source>Timetable: %n pending transition(s), %1 worker(s) alive</source>
+        <translation>
+            <numerusform>Timetable: %n pending transition, %1 worker(s) alive</numerusform>
+            <numerusform>Timetable: %n pending transitions, %1 worker(s) alive</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A transition is due at %1 and no worker is alive to make it: start a worker (lanternd work).</source>
+        <translation>A transition is due at %1 and no worker is alive to make it: start a worker (lanternd work).</translation>
+    </message>
+    <message>
+        <source>The timetable could not be read: %1</source>
+        <translation>The timetable could not be read: %1</translation>
     </message>
 </context>
 <context>

@@ -692,6 +692,80 @@
     </message>
 </context>
 <context>
+    <name>lantern::CampaignSchedule</name>
+    <message>
+        <source>invalid --%1 &apos;%2&apos;: expected an ISO 8601 time with its offset (2026-12-31T20:00:00+08:00) or a local time (2026-12-31T20:00) in the --tz zone</source>
+        <translation>无效的 --%1“%2”：应为带时区偏移的 ISO 8601 时间（2026-12-31T20:00:00+08:00）或 --tz 时区的本地时间（2026-12-31T20:00）</translation>
+    </message>
+    <message>
+        <source>invalid --%1 &apos;%2&apos;: there is no such local time in %3 (a daylight-saving change skips it)</source>
+        <translation>无效的 --%1“%2”：%3 时区没有这个本地时间（夏令时切换跳过了它）</translation>
+    </message>
+    <message>
+        <source>--clear drops the campaign&apos;s pending times: give it alone</source>
+        <translation>--clear 会删除该活动所有待执行的时间：请单独使用</translation>
+    </message>
+    <message>
+        <source>nothing to schedule: give --launch-at, --close-at, --late-limit or --clear</source>
+        <translation>没有可安排的内容：请给出 --launch-at、--close-at、--late-limit 或 --clear</translation>
+    </message>
+    <message>
+        <source>invalid --late-limit %1: expected 1 to %2 seconds</source>
+        <translation>无效的 --late-limit %1：应为 1 到 %2 秒</translation>
+    </message>
+    <message>
+        <source>the campaign is closed: it takes no times any more</source>
+        <translation>该活动已结束：不能再设置时间</translation>
+    </message>
+    <message>
+        <source>the campaign is %1: only a draft can be scheduled to launch</source>
+        <translation>该活动状态为 %1：只有草稿可以安排定时上线</translation>
+    </message>
+    <message>
+        <source>--%1 %2 has passed: the servers&apos; time is %3</source>
+        <translation>--%1 %2 已经过去：服务器时间为 %3</translation>
+    </message>
+    <message>
+        <source>the close (%1) must come after the launch (%2)</source>
+        <translation>结束时间（%1）必须晚于上线时间（%2）</translation>
+    </message>
+    <message>
+        <source>--late-limit applies to pending times, and the campaign has none</source>
+        <translation>--late-limit 只作用于待执行的时间，而该活动没有待执行的时间</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::CampaignTimetable</name>
+    <message>
+        <source>%1 s late, over its late limit of %2 s</source>
+        <translation>已迟 %1 秒，超过其 %2 秒的延迟上限</translation>
+    </message>
+    <message>
+        <source>the campaign does not exist</source>
+        <translation>该活动不存在</translation>
+    </message>
+    <message>
+        <source>the campaign was closed before its launch time</source>
+        <translation>该活动在上线时间之前已结束</translation>
+    </message>
+    <message>
+        <source>launched before its time</source>
+        <translation>已在预定时间之前上线</translation>
+    </message>
+    <message>
+        <source>closed before its time</source>
+        <translation>已在预定时间之前结束</translation>
+    </message>
+    <message>
+        <source>campaign %1: %2 made %3 s after its time (%4)</source>
+        <translation>活动 %1：%2 比预定时间晚 %3 秒执行（%4）</translation>
+    </message>
+    <message>
+        <source>campaign %1: %2 due at %3 not made: %4</source>
+        <translation>活动 %1：预定于 %3 的 %2 未执行：%4</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CheckinHistoryModel</name>
     <message>
         <source>Make-up</source>
@@ -2204,6 +2278,10 @@ SQL：%2
         <source>The sandbox could not be prepared.</source>
         <translation>无法准备沙盒环境。</translation>
     </message>
+    <message>
+        <source>The sandbox worker stopped.</source>
+        <translation>沙盒的工作进程已停止。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ServerStatus</name>
@@ -2306,6 +2384,104 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::TimetableModel</name>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 天 %2 小时</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>%1 后</translation>
+    </message>
+    <message>
+        <source>overdue by %1</source>
+        <extracomment>A scheduled transition whose time has passed and that no worker has made yet.</extracomment>
+        <translation>已逾期 %1</translation>
+    </message>
+    <message>
+        <source>%1 s late</source>
+        <extracomment>How long after its time a scheduled transition was made.</extracomment>
+        <translation>晚了 %1 秒</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>待执行</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>已执行</translation>
+    </message>
+    <message>
+        <source>Done (%1)</source>
+        <translation>已执行（%1）</translation>
+    </message>
+    <message>
+        <source>Missed: %1</source>
+        <extracomment>%1: why it was not made, as the worker recorded it.</extracomment>
+        <translation>未执行：%1</translation>
+    </message>
+    <message>
+        <source>Its envelopes are in SQL and its pool in Redis: going live is one status change.</source>
+        <translation>红包已写入 SQL，红包池已载入 Redis：上线只需一次状态变更。</translation>
+    </message>
+    <message>
+        <source>Not prepared yet: a worker prepares a launch in the 15 minutes before its time.</source>
+        <translation>尚未准备：工作进程会在上线时间前 15 分钟内完成准备。</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>上线</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>not yet</source>
+        <translation>尚未</translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <source>Transition</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Countdown</source>
+        <translation>倒计时</translation>
+    </message>
+    <message>
+        <source>Prepared</source>
+        <translation>已准备</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Scheduled by</source>
+        <translation>安排人</translation>
+    </message>
+</context>
+<context>
     <name>lantern::UserLookupService</name>
     <message>
         <source>“%1” is neither a user id nor a user token.</source>
@@ -2351,6 +2527,17 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::WorkerShift</name>
+    <message>
+        <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
+        <translation>Redis 丢失了活动 %1 中账本已记录的抢红包；已依据 SQL 重建其 Redis 状态</translation>
+    </message>
+    <message>
+        <source>%1; retrying in %2 ms</source>
+        <translation>%1；%2 毫秒后重试</translation>
+    </message>
+</context>
+<context>
     <name>lantern::cli::Campaign</name>
     <message>
         <source>unknown --algorithm &apos;%1&apos;: expected double-mean, smoothed or uniform-cuts</source>
@@ -2359,6 +2546,10 @@ SQL：%2
     <message>
         <source>invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8</source>
         <translation>--operator 无效：应为 1 到 %1 个字符，不含控制字符，且为有效的 UTF-8</translation>
+    </message>
+    <message>
+        <source>a transition is due at %1 and no worker is alive to make it: start lanternd work</source>
+        <translation>有一项状态变更预定于 %1 执行，但没有存活的工作进程来执行它：请启动 lanternd work</translation>
     </message>
 </context>
 <context>
@@ -2456,10 +2647,6 @@ SQL：%2
     <message>
         <source>Prints the user&apos;s public token and a signed bearer for the HTTP API.</source>
         <translation>输出用户的公开令牌以及用于 HTTP API 的签名 bearer。</translation>
-    </message>
-    <message>
-        <source>Creates a draft envelope campaign: the total in cents split into C envelopes by the algorithm.</source>
-        <translation>创建草稿红包活动：按算法把以分为单位的总额拆成 C 个红包。</translation>
     </message>
     <message>
         <source>Writes the envelopes to SQL and the pool to Redis and opens the campaign; it can be repeated after a crash.</source>
@@ -2709,16 +2896,24 @@ SQL：%2
         <source>lantern(1), systemd.exec(5); the units lanternd-work.service and lanternd-serve.service.</source>
         <translation>lantern(1)、systemd.exec(5)；单元 lanternd-work.service 和 lanternd-serve.service。</translation>
     </message>
+    <message>
+        <source>Creates a draft envelope campaign: the total in cents split into C envelopes by the algorithm; with --launch-at (and --close-at) the workers launch (and close) it at those times.</source>
+        <translation>创建一个红包活动草稿：按所选算法把以分为单位的总金额拆成 C 个红包；指定 --launch-at（以及 --close-at）时，工作进程会在这些时间上线（以及结束）它。</translation>
+    </message>
+    <message>
+        <source>Sets, changes or clears (--clear) when the workers launch and close a campaign: T is ISO 8601 with an offset (2026-12-31T20:00:00+08:00) or local time in --tz; --late-limit S skips a transition more than S seconds late.</source>
+        <translation>设置、修改或清除（--clear）工作进程上线和结束活动的时间：T 为带时区偏移的 ISO 8601 时间（2026-12-31T20:00:00+08:00）或 --tz 时区的本地时间；--late-limit S 表示延迟超过 S 秒的切换将被跳过。</translation>
+    </message>
+    <message>
+        <source>Lists the campaigns, newest first; --scheduled the timetable: each launch and close, prepared, made or missed.</source>
+        <translation>列出活动，最新的在前；--scheduled 列出时间表：每次上线和结束，是否已准备、已执行或已错过。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::cli::Commands</name>
     <message>
         <source>cannot reconcile %1: it is after today</source>
         <translation>不能对账 %1：该日期晚于今天</translation>
-    </message>
-    <message>
-        <source>%1; retrying in %2 ms</source>
-        <translation>%1；%2 毫秒后重试</translation>
     </message>
     <message>
         <source>invalid --ttl-s: expected 1 to 31622400 seconds</source>
@@ -2735,10 +2930,6 @@ SQL：%2
     <message>
         <source>warning: %1</source>
         <translation>警告：%1</translation>
-    </message>
-    <message>
-        <source>Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL</source>
-        <translation>Redis 丢失了活动 %1 中账本已记录的抢红包；已依据 SQL 重建其 Redis 状态</translation>
     </message>
     <message>
         <source>invalid --%1: expected %2 to %3</source>
@@ -4831,6 +5022,27 @@ SQL：%2</translation>
         <translation>
             <numerusform>已将 %n 行写入 %1。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::TimetablePanel</name>
+    <message>
+        <source>Timetable: scheduled launches and closes</source>
+        <translation>时间表：定时上线与结束</translation>
+    </message>
+    <message numerus="yes">
+        <source>Timetable: %n pending transition(s), %1 worker(s) alive</source>
+        <translation>
+            <numerusform>时间表：%n 项待执行的变更，%1 个工作进程存活</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A transition is due at %1 and no worker is alive to make it: start a worker (lanternd work).</source>
+        <translation>有一项变更预定于 %1 执行，但没有存活的工作进程来执行它：请启动工作进程（lanternd work）。</translation>
+    </message>
+    <message>
+        <source>The timetable could not be read: %1</source>
+        <translation>无法读取时间表：%1</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "campaignconfirmation.h"
 #include "campaigncreatedialog.h"
 #include "campaigndetailpanel.h"
+#include "timetablepanel.h"
 #include "console/campaigns/campaignlistmodel.h"
 #include "console/common/campaignmoney.h"
 #include "console/campaigns/campaignpreviewer.h"
@@ -59,7 +60,8 @@ CampaignsView::CampaignsView(QWidget *parent)
       m_previousPage(new QToolButton(this)),
       m_nextPage(new QToolButton(this)),
       m_pageLabel(new QLabel(this)),
-      m_detail(new CampaignDetailPanel(this))
+      m_detail(new CampaignDetailPanel(this)),
+      m_timetable(new TimetablePanel(this))
 {
     // Actions row.
     m_newButton->setObjectName(QStringLiteral("newCampaignButton"));
@@ -162,6 +164,9 @@ CampaignsView::CampaignsView(QWidget *parent)
     listPane->setMinimumHeight(rowHeight * 3 + header->sizeHint().height() + m_pageLabel->sizeHint().height());
     // Seven rows of the list; the live view below takes the rest (it scrolls when short).
     splitter->setSizes({rowHeight * 7 + header->sizeHint().height() + m_pageLabel->sizeHint().height(), rowHeight * 14});
+    // The timetable (issue 30) under the live view, as small as its header and a few rows.
+    splitter->addWidget(m_timetable);
+    splitter->setStretchFactor(2, 0);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 8);
@@ -199,6 +204,8 @@ void CampaignsView::setService(CampaignConsoleService *service, CampaignPreviewe
 {
     m_service = service;
     m_previewer = previewer;
+    m_timetable->setService(service);
+    m_timetable->setTimeZone(service->config().timeZone);
     // Queued both ways: the service lives on its own thread.
     connect(this, &CampaignsView::listRequested, service, &CampaignConsoleService::list, Qt::QueuedConnection);
     connect(this, &CampaignsView::snapshotRequested, service, &CampaignConsoleService::load, Qt::QueuedConnection);
@@ -212,6 +219,7 @@ void CampaignsView::setService(CampaignConsoleService *service, CampaignPreviewe
     m_detail->showNothing(tr("Select a campaign to watch it drain."));
     updateActions();
     requestList();
+    m_timetable->refresh();
 }
 
 void CampaignsView::prepareScreenshot(const ScreenshotRequest &request)
@@ -247,6 +255,7 @@ void CampaignsView::refresh()
         requestList();
     if (m_selectedId != 0 && !m_snapshotOut)
         requestSnapshot();
+    m_timetable->refresh();
 }
 
 void CampaignsView::showPage(qint64 offset)

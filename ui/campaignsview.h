@@ -27,6 +27,7 @@ struct CampaignConfirmation;
 class CampaignCreateDialog;
 class CampaignDetailPanel;
 class MessageBanner;
+class TimetablePanel;
 
 /** The Campaigns view: a paged list of campaigns, a create dialog with a preview of the split,
     launch / pause / resume / close (each confirmed and audited under the operator's name), and
@@ -67,6 +68,7 @@ public:
     /** Shows campaign `id` in the live view (and selects it when it is on the page). */
     void selectCampaign(qint64 id);
     qint64 selectedCampaignId() const { return m_selectedId; }
+    TimetablePanel *timetable() const { return m_timetable; }
     /** Opens the create dialog (non-modal; it is returned so tests can fill it). */
     CampaignCreateDialog *openCreateDialog();
     /** Each asks for confirmation, then runs on the service thread. */
@@ -156,6 +158,7 @@ private:
     QToolButton *m_nextPage;
     QLabel *m_pageLabel;
     CampaignDetailPanel *m_detail;
+    TimetablePanel *m_timetable;
 };
 
 } // namespace lantern::ui

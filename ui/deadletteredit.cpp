@@ -2,7 +2,7 @@
 
 #include "consoletheme.h"
 #include "operatoridentity.h"
-#include "queue/deadletters.h"
+#include "operations/deadletters.h"
 
 #include <QDialogButtonBox>
 #include <QFontDatabase>

@@ -11,6 +11,8 @@
 #include "envelope/grabservice.h"
 #include "payout/simulatedpayoutgateway.h"
 #include "redis/redisclient.h"
+#include "schedulecommands.h"
+#include "sql/sqlconnection.h"
 
 #include <QJsonArray>
 #include <QProcessEnvironment>
@@ -32,7 +34,7 @@ template<typename Transition>
 int runTransition(CommandContext &context, Transition transition)
 {
     const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
-    const TransitionAudit audit{context.actor(), context.nowMs(), QString()};
+    const TransitionAudit audit{context.actor(), context.nowMs(), QString(), {}};
     CampaignService service(context.redis(), context.sql(), context.keys());
     printJson(campaignJson(transition(service, id, audit)));
     return 0;
@@ -58,13 +60,22 @@ int runCampaignCreate(CommandContext &context)
     if (line.has(QStringLiteral("seed")))
         draft.seed = quint64(line.integer(QStringLiteral("seed"), 0, MaxId));
     CampaignService::validate(draft);
+    const ScheduleRequest schedule = scheduleRequest(context);
+    const bool scheduled = schedule.launchAtMs || schedule.closeAtMs || schedule.lateLimitS || schedule.clear;
     const QString actor = context.actor();
 
-    CampaignService service(context.redis(), context.sql(), context.keys());
+    // A timetable is checked against the servers' clock before anything is written.
+    SqlConnection &sql = context.sql();
+    const qint64 serverNowMs = scheduled ? redisTimeMs(context.redis()) : 0;
+    if (scheduled)
+        CampaignSchedule::validate(schedule, CampaignStatus::Draft, {}, serverNowMs);
+    CampaignService service(context.redis(), sql, context.keys());
     const Campaign campaign = service.create(draft, context.nowMs());
-    AuditLog(context.sql()).record(actor, QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(campaign.id),
-                                   campaignJson(campaign), context.nowMs());
-    printJson(campaignJson(campaign));
+    AuditLog(sql).record(actor, QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(campaign.id), campaignJson(campaign), context.nowMs());
+    QJsonObject json = campaignJson(campaign);
+    if (scheduled)
+        json.insert(QStringLiteral("transitions"), transitionsJson(CampaignSchedule(sql).apply(campaign.id, schedule, actor, serverNowMs), serverNowMs));
+    printJson(json);
     return 0;
 }
 
@@ -93,7 +104,7 @@ int runCampaignRepair(CommandContext &context)
     const qint64 id = context.line().integer(QStringLiteral("id"), 1, MaxId);
     const QString actor = context.actor();
     const CampaignRepairReport report = CampaignRepair(context.redis(), context.sql(), context.keys()).repair(id);
-    AuditLog(context.sql()).record(actor, QStringLiteral("campaign.repair"), QStringLiteral("campaign:%1").arg(id), report.toJson(), context.nowMs());
+    report.audit(context.sql(), actor, context.nowMs());
     printJson(report.toJson());
     return 0;
 }

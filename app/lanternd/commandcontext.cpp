@@ -51,9 +51,10 @@ SqlConnection &CommandContext::sql()
     return *m_sql;
 }
 
-void CommandContext::closeSql()
+std::unique_ptr<SqlConnection> CommandContext::takeSql()
 {
-    m_sql.reset();
+    sql();
+    return std::move(m_sql);
 }
 
 qint64 CommandContext::user() const

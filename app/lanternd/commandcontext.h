@@ -35,8 +35,9 @@ public:
     RedisClient &redis();
     /** Opens SQL and brings its schema up to date (migrations are idempotent). */
     SqlConnection &sql();
-    /** Drops the SQL connection (after an outage); the next sql() opens a new one. */
-    void closeSql();
+    /** Hands the SQL connection over to a caller that keeps it (a worker's shift, which drops it
+        after an outage); opened first when it is not yet. The next sql() opens a new one. */
+    std::unique_ptr<SqlConnection> takeSql();
 
     /** The user a command is about: --uid (a positive number) or --token (a public token). */
     qint64 user() const;

@@ -4,6 +4,7 @@
 #include "checkincommands.h"
 #include "commandline.h"
 #include "opscommands.h"
+#include "schedulecommands.h"
 #include "servecommands.h"
 
 #include <QRegularExpression>
@@ -90,8 +91,10 @@ QList<CommandSpec> CommandReference::commands()
              tr("Prints the user's public token and a signed bearer for the HTTP API."), runToken},
             {QStringLiteral("campaign create"),
              QStringLiteral("--name N --total-cents T --count C [--min-cents 1] [--algorithm double-mean|smoothed|uniform-cuts] [--seed S] "
-                            "[--max-attempts 9] [--pools P] [--operator O]"),
-             tr("Creates a draft envelope campaign: the total in cents split into C envelopes by the algorithm."), runCampaignCreate},
+                            "[--max-attempts 9] [--pools P] [--launch-at T] [--close-at T2] [--late-limit S] [--operator O]"),
+             tr("Creates a draft envelope campaign: the total in cents split into C envelopes by the algorithm; with --launch-at "
+                "(and --close-at) the workers launch (and close) it at those times."),
+             runCampaignCreate},
             {QStringLiteral("campaign launch"), QStringLiteral("--id I [--operator O]"),
              tr("Writes the envelopes to SQL and the pool to Redis and opens the campaign; it can be repeated after a crash."),
              runCampaignLaunch},
@@ -101,6 +104,13 @@ QList<CommandSpec> CommandReference::commands()
              tr("Closes the campaign and refunds the envelopes nobody grabbed."), runCampaignClose},
             {QStringLiteral("campaign show"), QStringLiteral("--id I"),
              tr("Prints the campaign's status and figures: grabbed, persisted, paid and refunded."), runCampaignShow},
+            {QStringLiteral("campaign schedule"), QStringLiteral("--id I [--launch-at T] [--close-at T2] [--late-limit S] [--clear] [--operator O]"),
+             tr("Sets, changes or clears (--clear) when the workers launch and close a campaign: T is ISO 8601 with an offset "
+                "(2026-12-31T20:00:00+08:00) or local time in --tz; --late-limit S skips a transition more than S seconds late."),
+             runCampaignSchedule},
+            {QStringLiteral("campaign list"), QStringLiteral("[--scheduled] [--limit N]"),
+             tr("Lists the campaigns, newest first; --scheduled the timetable: each launch and close, prepared, made or missed."),
+             runCampaignList},
             {QStringLiteral("campaign repair"), QStringLiteral("--id I [--operator O]"),
              tr("Puts a campaign's Redis state back in line with the SQL ledger after Redis lost data."), runCampaignRepair},
             {QStringLiteral("grab"), QStringLiteral("--campaign I --uid U|--token T"),

@@ -7,6 +7,7 @@
 #include "commandreference.h"
 #include "core/errors.h"
 #include "opscommands.h"
+#include "stopsignal.h"
 #include "redis/rediserror.h"
 #include "translations.h"
 

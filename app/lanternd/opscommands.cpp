@@ -1,41 +1,28 @@
 #include "opscommands.h"
 
-#include "audit/auditlog.h"
-#include "checkin/checkindrain.h"
-#include "checkin/checkinrecovery.h"
-#include "envelope/campaignrepair.h"
-#include "envelope/envelopedrain.h"
-#include "envelope/enveloperecovery.h"
-#include "envelope/poollending.h"
-#include "payout/payoutgateway.h"
-#include "payout/payoutratelimit.h"
 #include "commandcontext.h"
 #include "core/errors.h"
-#include "queue/queueoverview.h"
-#include "queue/workerheartbeat.h"
+#include "operations/queueoverview.h"
+#include "operations/workerrecovery.h"
+#include "operations/workershift.h"
+#include "payout/payoutgateway.h"
+#include "payout/payoutratelimit.h"
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
-#include "sql/sqlworker.h"
+#include "stopsignal.h"
 #include "token/usertoken.h"
 
-#include <QDateTime>
-#include <QDeadlineTimer>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QHostInfo>
-#include <QRegularExpression>
 #include <QJsonArray>
 #include <QProcessEnvironment>
-#include <QThread>
+#include <QRegularExpression>
 
-#include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
-#include <functional>
 #include <memory>
 #include <optional>
-#include <vector>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -45,24 +32,6 @@ namespace lantern::cli {
 
 namespace {
 
-std::atomic_bool s_stopRequested{false};
-
-void requestStop(int)
-{
-    s_stopRequested.store(true);
-}
-
-/** Waits up to `ms`, waking early when a stop is requested; runs `duringWait` every 50 ms. */
-void pause(int ms, const std::function<void()> &duringWait = {})
-{
-    const QDeadlineTimer deadline(ms);
-    while (!deadline.hasExpired() && !s_stopRequested.load()) {
-        if (duringWait)
-            duringWait();
-        QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(deadline.remainingTime(), 0, 50)));
-    }
-}
-
 QString defaultWorkerId()
 {
     QString host = QHostInfo::localHostName();
@@ -71,9 +40,12 @@ QString defaultWorkerId()
 }
 
 /** Check-in figures at the top level (as before envelopes existed), payouts in their own object;
-    "refused" and "repaired" (grabs of a Redis that lost state) only when there were any. */
-QJsonObject statsJson(const QString &workerId, const DrainStats &checkins, const EnvelopeDrainStats &payouts)
+    "refused" and "repaired" (grabs of a Redis that lost state) and "timetable" only when there
+    were any. */
+QJsonObject statsJson(const QString &workerId, const WorkerShiftStats &stats)
 {
+    const DrainStats &checkins = stats.checkins;
+    const EnvelopeDrainStats &payouts = stats.payouts;
     QJsonObject payoutJson{{QStringLiteral("processed"), payouts.claimed},
                            {QStringLiteral("persisted"), payouts.persisted},
                            {QStringLiteral("paid"), payouts.paid},
@@ -83,50 +55,27 @@ QJsonObject statsJson(const QString &workerId, const DrainStats &checkins, const
         payoutJson.insert(QStringLiteral("refused"), payouts.refused);
         payoutJson.insert(QStringLiteral("repaired"), payouts.repaired);
     }
-    return {{QStringLiteral("worker"), workerId},
-            {QStringLiteral("processed"), checkins.claimed},
-            {QStringLiteral("persisted"), checkins.persisted},
-            {QStringLiteral("dead_lettered"), checkins.deadLettered},
-            {QStringLiteral("payouts"), payoutJson}};
+    QJsonObject json{{QStringLiteral("worker"), workerId},
+                     {QStringLiteral("processed"), checkins.claimed},
+                     {QStringLiteral("persisted"), checkins.persisted},
+                     {QStringLiteral("dead_lettered"), checkins.deadLettered},
+                     {QStringLiteral("payouts"), payoutJson}};
+    // The campaigns' timetable (issue 30), only when this worker kept some of it.
+    if (stats.transitionsMade > 0 || stats.transitionsMissed > 0 || stats.launchesPrepared > 0)
+        json.insert(QStringLiteral("timetable"), QJsonObject{{QStringLiteral("made"), stats.transitionsMade},
+                                                             {QStringLiteral("missed"), stats.transitionsMissed},
+                                                             {QStringLiteral("prepared"), stats.launchesPrepared}});
+    return json;
 }
 
-/** Renews the heartbeat, with the worker's payout figures, when a third of its TTL has passed.
-    A failed beat throws and is not retried before the next third either, so a caller polling it
-    never hammers a dead Redis. */
-class HeartbeatPacer {
-public:
-    HeartbeatPacer(WorkerHeartbeat &heartbeat, RedisClient &redis, std::function<WorkerPayoutFigures()> figures)
-        : m_heartbeat(heartbeat), m_redis(redis), m_figures(std::move(figures))
-    {
-    }
-    void operator()()
-    {
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        if (now - m_lastBeatMs >= m_heartbeat.ttlSeconds() * 1000 / 3) {
-            m_lastBeatMs = now;
-            m_heartbeat.beat(m_redis, now, m_figures());
-        }
-    }
-
-private:
-    WorkerHeartbeat &m_heartbeat;
-    RedisClient &m_redis;
-    std::function<WorkerPayoutFigures()> m_figures;
-    qint64 m_lastBeatMs = 0;
-};
+/** A line on stderr while the worker runs (a repair, an outage). */
+void report(const QString &line)
+{
+    std::fprintf(stderr, "lanternd work: %s\n", line.toLocal8Bit().constData());
+    std::fflush(stderr);
+}
 
 } // namespace
-
-bool stopRequested()
-{
-    return s_stopRequested.load();
-}
-
-void installStopHandlers()
-{
-    std::signal(SIGTERM, requestStop);
-    std::signal(SIGINT, requestStop);
-}
 
 int runMigrate(CommandContext &context)
 {
@@ -168,131 +117,45 @@ void keepFreedMemory()
 
 int runWork(CommandContext &context)
 {
-    const QString workerId = context.line().value(QStringLiteral("id"), defaultWorkerId());
-    KeySchema::validateWorkerId(workerId);
-    const int batch = workOption(context, QStringLiteral("batch"), 500, 1, 10000);
-    const int inFlight = workOption(context, QStringLiteral("in-flight"), DefaultPayoutsInFlight, 1, 1024);
+    WorkerShiftOptions options;
+    options.workerId = context.line().value(QStringLiteral("id"), defaultWorkerId());
+    KeySchema::validateWorkerId(options.workerId);
+    options.batch = workOption(context, QStringLiteral("batch"), 500, 1, 10000);
+    options.inFlight = workOption(context, QStringLiteral("in-flight"), DefaultPayoutsInFlight, 1, 1024);
+    options.checkinConnections = CheckinConnections;
+    options.heartbeatTtlS = WorkerHeartbeat::configuredTtlSeconds();
     const bool once = context.line().switches.contains(QStringLiteral("once"));
     keepFreedMemory();
-    WorkerHeartbeat heartbeat(context.keys(), workerId, WorkerHeartbeat::configuredTtlSeconds());
 
-    // Both reachable before this worker registers; the payout provider and its shared rate are
-    // chosen by the environment.
-    const SqlConnection &firstSql = context.sql();
+    // SQL, then Redis, reachable before the worker registers; the payout provider and its
+    // shared rate are chosen by the environment.
+    context.sql();
     RedisClient &redis = context.redis();
-    // On MySQL a check-in pass is written over several connections at once (CheckinDrain::
-    // setWriters): one worker then gets several of the database's threads in a storm.
-    std::vector<std::unique_ptr<SqlWorker>> checkinWorkers;
-    QList<SqlWorker *> checkinWriters;
-    if (firstSql.dialect() == DbUrl::Dialect::MySql) {
-        for (int i = 1; i < CheckinConnections; ++i) {
-            checkinWorkers.push_back(std::make_unique<SqlWorker>(firstSql.url()));
-            checkinWriters << checkinWorkers.back().get();
-        }
-    }
-    const std::unique_ptr<PayoutGateway> gateway = makePayoutGateway(redis, context.keys().prefix(), QProcessEnvironment::systemEnvironment(), inFlight);
+    const std::unique_ptr<PayoutGateway> gateway = makePayoutGateway(redis, context.keys().prefix(), QProcessEnvironment::systemEnvironment(), options.inFlight);
     std::optional<PayoutRateLimit> rate;
     if (const std::optional<double> perSecond = PayoutRateLimit::rateFromEnvironment())
         rate.emplace(context.keys().prefix(), *perSecond);
-    // One drain for the whole run, so payouts stay in flight between passes; a new one after an
-    // outage, which takes over what its backup lists hold.
-    std::unique_ptr<EnvelopeDrain> drain;
-    PayoutCallCounts earlierDrains;  // the calls of the drains an outage ended
-    HeartbeatPacer pacer(heartbeat, redis, [&drain, &earlierDrains] {
-        PayoutCallCounts counts = earlierDrains;
-        WorkerPayoutFigures figures;
-        if (drain) {
-            counts += drain->dispatcher().counts();
-            figures.inFlight = drain->dispatcher().inFlight();
-        }
-        figures.paid = counts.paid;
-        figures.calls = counts.calls;
-        figures.providerErrors = counts.providerErrors;
-        return figures;
-    });
-    if (!once)
-        warnIfGrabsCanBeLost(context, "work");
-    EnvelopeDrainOptions payoutOptions;
-    payoutOptions.batchSize = batch;
-    payoutOptions.inFlight = inFlight;
-    payoutOptions.rate = rate ? &*rate : nullptr;
-    payoutOptions.keepAlive = [&pacer] { pacer(); };
-    DrainStats checkins;
-    EnvelopeDrainStats payouts;
-    RedisRunWatch redisRun;
-    const auto passOnce = [&] {
-        SqlConnection &sql = context.sql();  // reopened after an outage
-        pacer();
-        // A Redis that restarted (or failed over) may have rolled back grabs the ledger holds:
-        // campaigns that lost state are rebuilt from SQL before their tasks are drained.
-        if (redisRun.changed(redis)) {
-            for (const CampaignRepairReport &report : CampaignRepair(redis, sql, context.keys()).checkAll()) {
-                AuditLog(sql).record(QStringLiteral("worker:") + workerId, QStringLiteral("campaign.repair"), QStringLiteral("campaign:%1").arg(report.campaignId),
-                                     report.toJson(), QDateTime::currentMSecsSinceEpoch());
-                const QString message = QCoreApplication::translate("lantern::cli::Commands",
-                                                                    "Redis lost grabs of campaign %1 that the ledger holds; rebuilt its Redis state from SQL")
-                                                .arg(report.campaignId);
-                std::fprintf(stderr, "lanternd work: %s\n", message.toLocal8Bit().constData());
-                ++payouts.repaired;
-            }
-            redisRun.checked();  // not before: a check cut short by an outage runs again
-        }
-        CheckinDrain checkinDrain(redis, sql, context.keys(), workerId, batch);
-        checkinDrain.setWriters(checkinWriters);
-        const DrainStats c = checkinDrain.pass();
-        if (!drain)
-            drain = std::make_unique<EnvelopeDrain>(redis, sql, context.keys(), workerId, *gateway, payoutOptions);
-        const EnvelopeDrainStats p = drain->advance(std::chrono::milliseconds(250));
-        checkins += c;
-        payouts += p;
-        return c.claimed + p.claimed + (drain->busy() ? 1 : 0);
-    };
-
+    options.rate = rate ? &*rate : nullptr;
+    WorkerShift shift(redis, [&context] { return context.takeSql(); }, context.keys(), *gateway, options);
+    shift.setReporter([](const QString &line) { report(line); });
     if (once) {
-        while (passOnce() > 0) {
-        }
+        shift.drainAll();
     } else {
-        // The long-running loop: drain, back off on outages, stop cleanly on SIGTERM.
-        int backoffMs = 100;
-        while (!s_stopRequested.load()) {
-            try {
-                const qint64 work = passOnce();
-                backoffMs = 100;
-                if (work == 0)
-                    pause(200);
-            } catch (const UnavailableError &error) {
-                if (drain)
-                    earlierDrains += drain->dispatcher().counts();
-                drain.reset();  // what it held is in its backup lists; the next one takes it over
-                const QString message =
-                        QCoreApplication::translate("lantern::cli::Commands", "%1; retrying in %2 ms").arg(error.message()).arg(backoffMs);
-                std::fprintf(stderr, "lanternd work: %s\n", message.toLocal8Bit().constData());
-                context.closeSql();  // a dropped SQL connection is not reused; Redis reconnects by itself
-                // Waiting out an outage is not dying: keep beating, or recovery would take this
-                // worker for dead and hand its backup list to another one meanwhile. A Redis
-                // outage needs no report here; the next pass reports it.
-                pause(backoffMs, [&pacer] {
-                    try {
-                        pacer();
-                    } catch (const UnavailableError &) {
-                    }
-                });
-                backoffMs = std::min(backoffMs * 2, 5000);
-            }
+        warnIfGrabsCanBeLost(context, "work");
+        // The long-running loop: step, pause as the shift says (beating meanwhile), stop cleanly
+        // on SIGTERM once the payouts in flight are recorded.
+        while (!stopRequested()) {
+            const ShiftStep step = shift.step();
+            if (!step.outage.isEmpty())
+                report(step.outage);
+            if (step.pauseMs > 0)
+                pauseUnlessStopped(step.pauseMs, [&shift] { shift.keepBeating(); });
         }
-        // Payouts in flight finish and are recorded before the worker goes; if Redis or SQL is
-        // gone by then, they stay in the backup lists for recovery.
-        if (drain) {
-            try {
-                payouts += drain->finish();
-            } catch (const UnavailableError &error) {
-                std::fprintf(stderr, "lanternd work: %s\n", error.message().toLocal8Bit().constData());
-            }
-        }
+        if (const QString outage = shift.finish(); !outage.isEmpty())
+            report(outage);
     }
-    heartbeat.stop(redis);
-    redis.command({QByteArrayLiteral("SREM"), context.keys().workerSet(), workerId.toUtf8()});
-    printJson(statsJson(workerId, checkins, payouts));
+    shift.retire();
+    printJson(statsJson(options.workerId, shift.stats()));
     return 0;
 }
 
@@ -304,26 +167,15 @@ int runRecover(CommandContext &context)
         KeySchema::validateWorkerId(*worker);
     }
     SqlConnection &sql = context.sql();
-    CheckinRecovery checkins(context.redis(), sql, context.keys());
-    EnvelopeRecovery payouts(context.redis(), sql, context.keys());
-    const RecoveryReport report = BackupQueueRecovery(context.redis(), context.keys(), {&checkins, &payouts}).recover(worker);
-    // Grabs of sub-pooled campaigns interrupted between their lend and their settle (docs/cluster.md).
-    const LentSettlement lent = PoolLending(context.redis(), context.keys()).settleEveryCampaign(LentGraceMs, context.nowMs());
-    if (report.reclaimed > 0 || worker) {
-        AuditLog(sql).record(context.actor(), QStringLiteral("queue.recover"), worker.value_or(QStringLiteral("expired-workers")),
-                             {{QStringLiteral("workers"), QJsonArray::fromStringList(report.workers)},
-                              {QStringLiteral("requeued"), report.requeued},
-                              {QStringLiteral("completed"), report.completed},
-                              {QStringLiteral("dead_lettered"), report.deadLettered}},
-                             context.nowMs());
-    }
-    QJsonObject json{{QStringLiteral("reclaimed"), report.reclaimed},
-                     {QStringLiteral("requeued"), report.requeued},
-                     {QStringLiteral("completed"), report.completed},
-                     {QStringLiteral("dead_lettered"), report.deadLettered},
-                     {QStringLiteral("workers"), QJsonArray::fromStringList(report.workers)}};
-    if (lent.found > 0)
-        json.insert(QStringLiteral("lent_settled"), QJsonObject{{QStringLiteral("kept"), lent.kept}, {QStringLiteral("returned"), lent.returned + lent.refunded}});
+    const WorkerRecoveryReport report = WorkerRecovery(context.redis(), sql, context.keys()).recover(worker, context.actor(), {}, context.nowMs());
+    QJsonObject json{{QStringLiteral("reclaimed"), report.queues.reclaimed},
+                     {QStringLiteral("requeued"), report.queues.requeued},
+                     {QStringLiteral("completed"), report.queues.completed},
+                     {QStringLiteral("dead_lettered"), report.queues.deadLettered},
+                     {QStringLiteral("workers"), QJsonArray::fromStringList(report.queues.workers)}};
+    if (report.lent.found > 0)
+        json.insert(QStringLiteral("lent_settled"),
+                    QJsonObject{{QStringLiteral("kept"), report.lent.kept}, {QStringLiteral("returned"), report.lent.returned + report.lent.refunded}});
     printJson(json);
     return 0;
 }

@@ -5,7 +5,7 @@
 #include "audit/auditlog.h"
 #include "commandcontext.h"
 #include "core/errors.h"
-#include "opscommands.h"
+#include "stopsignal.h"
 #include "redis/redisclient.h"
 #include "serve/httpserver.h"
 #include "sql/sqlconnection.h"

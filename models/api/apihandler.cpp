@@ -6,7 +6,8 @@
 #include "checkin/checkinservice.h"
 #include "checkin/checkinstore.h"
 #include "core/errors.h"
-#include "queue/queueoverview.h"
+#include "envelope/campaignschedule.h"
+#include "operations/queueoverview.h"
 #include "redis/redisclient.h"
 #include "redis/redisconversation.h"
 #include "sql/migrator.h"
@@ -116,17 +117,32 @@ ApiResponse ApiHandler::calendar(qint64 uid, const ApiRequest &request)
     return apiJson(calendarJson(days, balance));
 }
 
+namespace {
+/** How far back /metrics reports the timetable's lateness. */
+constexpr qint64 TimetableHistoryMs = 24LL * 3600 * 1000;
+} // namespace
+
 ApiResponse ApiHandler::metrics()
 {
     std::optional<QueueOverview> queues;
+    std::optional<TimetableSnapshot> timetable;
     try {
         queues = QueueOverview::read(*m_redis, m_shared.keys(), QDateTime::currentMSecsSinceEpoch());
+        // The campaigns' timetable (issue 30): what is pending, and how late the last day's were.
+        TimetableSnapshot snapshot;
+        snapshot.nowMs = redisTimeMs(*m_redis);
+        try {
+            snapshot.transitions = CampaignSchedule(sql()).timetable(snapshot.nowMs - TimetableHistoryMs);
+            timetable = std::move(snapshot);
+        } catch (const UnavailableError &) {
+            m_sql.reset();  // reopened by the next scrape; the timetable's series are left out meanwhile
+        }
     } catch (const UnavailableError &) {
         // lantern_redis_up 0 says so; the counters are still worth scraping.
     }
     ApiResponse response;
     response.contentType = QByteArrayLiteral("text/plain; version=0.0.4; charset=utf-8");
-    response.body = m_shared.metrics().render(queues ? &*queues : nullptr);
+    response.body = m_shared.metrics().render(queues ? &*queues : nullptr, timetable ? &*timetable : nullptr);
     return response;
 }
 

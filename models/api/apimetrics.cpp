@@ -1,6 +1,7 @@
 #include "api/apimetrics.h"
 
-#include "queue/queueoverview.h"
+#include "envelope/campaignschedule.h"
+#include "operations/queueoverview.h"
 
 namespace lantern {
 
@@ -132,7 +133,26 @@ QByteArray ApiMetrics::renderPayouts(const QueueOverview &queues)
     return out;
 }
 
-QByteArray ApiMetrics::render(const QueueOverview *queues) const
+QByteArray ApiMetrics::renderTimetable(const TimetableSnapshot &timetable)
+{
+    // One series per transition: pending ones count down to their time (negative once overdue,
+    // while no worker makes them); made or missed ones say how late they were.
+    QByteArray due = "# HELP lantern_campaign_transitions_due_seconds Seconds until each pending scheduled campaign transition "
+                     "(negative: overdue).\n# TYPE lantern_campaign_transitions_due_seconds gauge\n";
+    QByteArray late = "# HELP lantern_campaign_transitions_late_seconds How late each scheduled campaign transition of the last day "
+                      "was made, or was when it was given up (state=\"missed\").\n# TYPE lantern_campaign_transitions_late_seconds gauge\n";
+    for (const ScheduledTransition &row : timetable.transitions) {
+        const QByteArray labels = "campaign=\"" + QByteArray::number(row.campaignId) + "\",action=\"" + scheduledActionName(row.action).toLatin1() + '"';
+        if (row.state == ScheduledTransition::State::Pending)
+            due += "lantern_campaign_transitions_due_seconds{" + labels + "} " + number(double(row.dueAtMs - timetable.nowMs) / 1000.0) + '\n';
+        else if (row.lateMs)
+            late += "lantern_campaign_transitions_late_seconds{" + labels + ",state=\"" + ScheduledTransition::stateName(row.state).toLatin1() + "\"} "
+                    + number(double(*row.lateMs) / 1000.0) + '\n';
+    }
+    return due + late;
+}
+
+QByteArray ApiMetrics::render(const QueueOverview *queues, const TimetableSnapshot *timetable) const
 {
     QByteArray out;
     out.reserve(8192);
@@ -207,6 +227,8 @@ QByteArray ApiMetrics::render(const QueueOverview *queues) const
            "lantern_redis_cluster_replies_total{kind=\"moved\"} " + QByteArray::number(m_redisMoved.load(Relaxed)) + "\n"
            "lantern_redis_cluster_replies_total{kind=\"ask\"} " + QByteArray::number(m_redisAsked.load(Relaxed)) + "\n"
            "lantern_redis_cluster_replies_total{kind=\"retried\"} " + QByteArray::number(m_redisRetried.load(Relaxed)) + '\n';
+    if (timetable)
+        out += renderTimetable(*timetable);
     out += "# HELP lantern_redis_up Whether Redis answered this scrape.\n# TYPE lantern_redis_up gauge\n"
            "lantern_redis_up " + QByteArray(queues ? "1" : "0") + '\n';
     return out;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 
 #include <array>
@@ -9,6 +10,13 @@
 namespace lantern {
 
 struct QueueOverview;
+struct ScheduledTransition;
+
+/** The campaigns' timetable at a scrape (issue 30), read from SQL, on the servers' clock. */
+struct TimetableSnapshot {
+    QList<ScheduledTransition> transitions;  // pending, and made or missed in the last day
+    qint64 nowMs = 0;                        // Redis TIME
+};
 
 /** The HTTP API's endpoints, for routing, limits and metrics. */
 enum class ApiEndpoint { Checkin, Calendar, Grab, Campaign, Health, Metrics, Unknown };
@@ -38,14 +46,16 @@ public:
     quint64 requests(ApiEndpoint endpoint, int status) const;
     quint64 grabs(const QString &outcome) const;
 
-    /** The whole exposition; queue gauges come from `queues` when Redis answered. */
-    QByteArray render(const QueueOverview *queues) const;
+    /** The whole exposition; queue gauges come from `queues` when Redis answered, the
+        timetable's from `timetable` when SQL did. */
+    QByteArray render(const QueueOverview *queues, const TimetableSnapshot *timetable = nullptr) const;
 
     static const char *endpointName(ApiEndpoint endpoint);
 
 private:
     static int statusIndex(int status);
     static QByteArray renderPayouts(const QueueOverview &queues);
+    static QByteArray renderTimetable(const TimetableSnapshot &timetable);
 
     struct PerEndpoint {
         std::array<std::atomic<quint64>, Statuses.size()> byStatus{};

@@ -15,15 +15,17 @@ RecoveryReport CheckinRecovery::recover(const std::optional<QString> &onlyWorker
     return BackupQueueRecovery(m_redis, m_keys, {this}).recover(onlyWorker);
 }
 
+std::optional<bool> CheckinRecovery::isDone(SqlConnection &sql, const QByteArray &entry)
+{
+    const auto parsed = CheckinEntry::fromJson(entry);
+    if (!parsed)
+        return std::nullopt;
+    return CheckinStore(sql).hasLog(parsed->uid, parsed->date);
+}
+
 bool CheckinRecovery::reclaim(const QString &workerId, RecoveryReport &report)
 {
-    CheckinStore store(m_sql);
-    const auto isDone = [&store](const QByteArray &raw) -> std::optional<bool> {
-        const auto entry = CheckinEntry::fromJson(raw);
-        if (!entry)
-            return std::nullopt;
-        return store.hasLog(entry->uid, entry->date);
-    };
+    const auto isDone = [this](const QByteArray &raw) { return CheckinRecovery::isDone(m_sql, raw); };
     bool hadEntries = false;
     for (int shard = 0; shard < m_keys.shards(); ++shard) {
         const ReliableQueue queue(m_keys.checkinQueue(shard), m_keys.checkinBackup(shard, workerId), m_keys.checkinDeadLetter(shard));

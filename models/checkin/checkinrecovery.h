@@ -13,6 +13,9 @@ public:
     CheckinRecovery(RedisClient &redis, SqlConnection &sql, const KeySchema &keys);
 
     bool reclaim(const QString &workerId, RecoveryReport &report) override;
+    /** The test reclaim() makes of one backup entry: whether it is done in SQL (acknowledged),
+        not yet (re-queued), or unreadable (nullopt: dead-lettered). */
+    static std::optional<bool> isDone(SqlConnection &sql, const QByteArray &entry);
     /** Recovery of the check-in queues alone (see BackupQueueRecovery). */
     RecoveryReport recover(const std::optional<QString> &onlyWorker = std::nullopt);
 

@@ -1,5 +1,6 @@
 #include "envelope/campaignrepair.h"
 
+#include "audit/auditlog.h"
 #include "core/errors.h"
 #include "envelope/campaign.h"
 #include "envelope/campaignpools.h"
@@ -81,6 +82,11 @@ QJsonObject CampaignRepairReport::toJson() const
     if (refundedCents)
         json.insert(QStringLiteral("refunded_cents"), *refundedCents);
     return json;
+}
+
+void CampaignRepairReport::audit(SqlConnection &sql, const QString &actor, qint64 atMs) const
+{
+    AuditLog(sql).record(actor, QStringLiteral("campaign.repair"), QStringLiteral("campaign:%1").arg(campaignId), toJson(), atMs);
 }
 
 CampaignRepair::CampaignRepair(RedisClient &redis, SqlConnection &sql, const KeySchema &keys) : m_redis(redis), m_sql(sql), m_keys(keys) {}
@@ -407,25 +413,6 @@ QList<CampaignRepairReport> CampaignRepair::checkAll()
         }
     }
     return repairs;
-}
-
-bool RedisRunWatch::changed(RedisClient &redis)
-{
-    // Every master's run_id: on a cluster a failover (a replica promoted) or a restart of any
-    // master changes it, and only that master's campaigns may have rolled back.
-    QByteArrayList servers;
-    for (const auto &[master, info] : redis.onEveryMaster({"INFO", "server"})) {
-        throwOnErrorReply(info);
-        QByteArray runId;
-        for (const QByteArray &line : info.toBytes().split('\n')) {
-            if (line.startsWith("run_id:"))
-                runId = line.mid(7).trimmed();
-        }
-        servers << master.text().toUtf8() + '=' + runId;
-    }
-    std::sort(servers.begin(), servers.end());
-    m_seen = servers.join(' ');
-    return m_seen != m_checked;
 }
 
 } // namespace lantern

@@ -33,6 +33,8 @@ struct CampaignRepairReport {
         "draws_before","draws_after","grabbed_count","grabbed_cents"} plus "refunded_cents" when
         closed: what `campaign repair` prints and the audit row of a repair holds. */
     QJsonObject toJson() const;
+    /** Writes the repair's "campaign.repair" audit row (every path that repairs writes it here). */
+    void audit(SqlConnection &sql, const QString &actor, qint64 atMs) const;
 };
 
 /** Rebuilds a campaign's Redis state from the ledger after Redis lost state (issue 15): a restart
@@ -59,7 +61,7 @@ public:
     /** Whether Redis still knows every grab the ledger holds (draws, counters, the campaign itself). */
     bool consistent(qint64 campaignId);
     /** Checks every campaign that grabs can still change and repairs those that lost state;
-        returns the repairs made. Run when Redis may have restarted (RedisRunWatch). */
+        returns the repairs made. Run when Redis may have restarted (redis/redisrunwatch.h). */
     QList<CampaignRepairReport> checkAll();
 
 private:
@@ -68,23 +70,6 @@ private:
     RedisClient &m_redis;
     SqlConnection &m_sql;
     const KeySchema &m_keys;
-};
-
-/** Tells when the Redis server behind a client is not the one last checked (its run_id
-    changed: a restart or a failover), i.e. when its state may have rolled back. On a Redis
-    Cluster, when any master is not the one last checked (a master restarted or a replica
-    promoted). The first call reports a change too: a worker starting cannot know what happened
-    before it. */
-class RedisRunWatch final {
-public:
-    /** One INFO round trip per master. */
-    bool changed(RedisClient &redis);
-    /** The server seen by the last changed() has been checked; until then changed() stays true. */
-    void checked() { m_checked = m_seen; }
-
-private:
-    QByteArray m_seen;
-    QByteArray m_checked;
 };
 
 } // namespace lantern

@@ -142,12 +142,22 @@ bool CampaignService::moveTo(const Campaign &campaign, CampaignStatus target, bo
 Campaign CampaignService::launch(qint64 id, const std::optional<TransitionAudit> &audit, bool *changed)
 {
     const Campaign campaign = load(id);
+    if (campaign.status == CampaignStatus::Live)
+        return goLive(campaign, audit, changed);  // SQL caught up, or nothing to do
+    prepare(id);
+    return goLive(campaign, audit, changed);
+}
+
+void CampaignService::prepare(qint64 id, const std::function<void()> &between, bool envelopesInSql)
+{
+    const Campaign campaign = load(id);
     if (campaign.status == CampaignStatus::Closed || campaign.status == CampaignStatus::Paused)
         throw RefusedError(tr("campaign %1 is %2: only a draft can be launched").arg(id).arg(campaignStatusName(campaign.status)));
 
     // 1. Envelopes to SQL (idempotent on (campaign, seq)); the seed makes the split reproducible.
     const std::vector<qint64> amounts = splitEnvelopes(campaign.splitSpec());
-    CampaignStore(m_sql).insertEnvelopes(id, amounts);
+    if (!envelopesInSql)
+        CampaignStore(m_sql).insertEnvelopes(id, amounts, between);
 
     // 2. The pools to Redis, chunk by chunk; each pool's loaded_seq (how many of its envelopes
     //    it holds) makes a resumed launch continue exactly. Envelope seq s goes to pool (s-1) mod K,
@@ -170,12 +180,41 @@ Campaign CampaignService::launch(qint64 id, const std::optional<TransitionAudit>
             if (after <= loaded)
                 throw RedisReplyError(QStringLiteral("pool_load.lua made no progress for campaign %1").arg(id));
             loaded = after;
+            if (between)
+                between();
         }
     }
+}
 
-    // 3. Known to workers, then live in Redis (grabs start) and in SQL.
+bool CampaignService::poolsLoaded(const Campaign &campaign)
+{
+    if (campaign.pools > 1 && campaign.poolNames.isEmpty())
+        return false;  // a launch names the pools first
+    const CampaignPools pools = poolsOf(campaign, false);
+    QList<QByteArrayList> commands;
+    for (const QByteArray &pool : pools.names())
+        commands << QByteArrayList{"HGET", m_keys.campaignMeta(pool), "loaded_seq"};
+    const std::vector<RedisValue> loaded = m_redis.pipeline(commands);
+    for (int index = 0; index < pools.count(); ++index) {
+        throwOnErrorReply(loaded[size_t(index)]);
+        if (loaded[size_t(index)].isNil() || loaded[size_t(index)].toInteger() != pools.envelopesIn(index, campaign.count))
+            return false;
+    }
+    return true;
+}
+
+Campaign CampaignService::goLive(qint64 id, const std::optional<TransitionAudit> &audit, bool *changed)
+{
+    return goLive(load(id), audit, changed);
+}
+
+Campaign CampaignService::goLive(const Campaign &campaign, const std::optional<TransitionAudit> &audit, bool *changed)
+{
+    if (campaign.status == CampaignStatus::Closed || campaign.status == CampaignStatus::Paused)
+        throw RefusedError(tr("campaign %1 is %2: only a draft can be launched").arg(campaign.id).arg(campaignStatusName(campaign.status)));
+    // Known to workers, then live in Redis (grabs start) and in SQL.
     QByteArrayList known{"SADD", m_keys.campaignSet()};
-    known << pools.names();
+    known << poolsOf(campaign, true).names();
     m_redis.command(known);
     return transition(campaign, CampaignStatus::Live, QStringLiteral("campaign.launch"), true, audit, changed);
 }
@@ -213,6 +252,11 @@ Campaign CampaignService::transition(const Campaign &campaign, CampaignStatus ta
             QJsonObject detail{{QStringLiteral("status"), campaignStatusName(now.status)}, {QStringLiteral("refunded_cents"), now.refundedCents}};
             if (!audit->via.isEmpty())
                 detail.insert(QStringLiteral("via"), audit->via);
+            if (audit->withChange) {
+                const QJsonObject more = audit->withChange();
+                for (auto it = more.constBegin(); it != more.constEnd(); ++it)
+                    detail.insert(it.key(), it.value());
+            }
             AuditLog(m_sql).record(audit->actor, action, QStringLiteral("campaign:%1").arg(campaign.id), detail, audit->atMs);
         }
         return moved || sqlChanged;

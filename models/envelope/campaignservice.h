@@ -4,6 +4,9 @@
 #include "envelope/campaignpools.h"
 
 #include <QCoreApplication>
+#include <QJsonObject>
+
+#include <functional>
 
 namespace lantern {
 
@@ -57,6 +60,10 @@ struct TransitionAudit {
     QString actor;
     qint64 atMs = 0;
     QString via;  // added to the row's detail as "via" unless empty (the console says "console")
+    /** Runs in the transition's transaction once the move is made, when the transition changed
+        something; what it returns joins the row's detail (a scheduled transition settles its
+        timetable row there and says how late it was). */
+    std::function<QJsonObject()> withChange;
 };
 
 /** The campaign lifecycle (DESIGN §4): create a draft, launch it (envelopes to SQL, the pool to
@@ -81,13 +88,26 @@ public:
         processes ask for it at the same time: by the one whose move took effect, or, when that one
         died before SQL followed, by the first that catches SQL up (docs/decisions.md, Audit). */
     Campaign launch(qint64 id, const std::optional<TransitionAudit> &audit = std::nullopt, bool *changed = nullptr);
+    /** Everything a launch does but the status (issue 30): the envelopes to SQL, the pools loaded
+        into Redis. Idempotent and resumable; `between` runs between chunks (a worker's
+        heartbeat); `envelopesInSql`: an earlier preparation wrote them (only Redis lost its
+        pools), so SQL is not written again. Throws RefusedError unless the campaign is a draft. */
+    void prepare(qint64 id, const std::function<void()> &between = {}, bool envelopesInSql = false);
+    /** Whether Redis holds the campaign's pools whole: launching it is then one status change. */
+    bool poolsLoaded(const Campaign &campaign);
+    /** The launch of a prepared campaign (poolsLoaded): the status only. RefusedError when the
+        pools are not loaded or the campaign is not a draft (or live already: unchanged). */
+    Campaign goLive(qint64 id, const std::optional<TransitionAudit> &audit = std::nullopt, bool *changed = nullptr);
     Campaign pause(qint64 id, const std::optional<TransitionAudit> &audit = std::nullopt, bool *changed = nullptr);
     Campaign resume(qint64 id, const std::optional<TransitionAudit> &audit = std::nullopt, bool *changed = nullptr);
     Campaign close(qint64 id, const std::optional<TransitionAudit> &audit = std::nullopt, bool *changed = nullptr);
     CampaignSummary show(qint64 id);
 
-private:
     Campaign load(qint64 id);
+
+private:
+    /** Known to workers, then live in Redis and in SQL. */
+    Campaign goLive(const Campaign &campaign, const std::optional<TransitionAudit> &audit, bool *changed);
     /** Runs campaign_status.lua; throws RefusedError when the edge is not allowed. Returns false
         when the campaign already had that status in Redis. `initialiseMeta` passes the meta
         fields a campaign's first move (launch or close of a draft) creates. */

@@ -18,13 +18,12 @@ qint64 CampaignStore::insert(const Campaign &campaign)
     return query.lastInsertId().toLongLong();
 }
 
-std::optional<Campaign> CampaignStore::find(qint64 id)
+namespace {
+const QString CampaignColumns = QStringLiteral(
+        "id, name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, refunded_cents, created_at_ms, pools, pool_names");
+
+Campaign campaignOf(const QSqlQuery &query)
 {
-    QSqlQuery query = m_connection.exec(QStringLiteral("SELECT id, name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, "
-                                                       "refunded_cents, created_at_ms, pools, pool_names FROM campaign WHERE id = ?"),
-                                        {id});
-    if (!query.next())
-        return std::nullopt;
     Campaign campaign;
     campaign.id = query.value(0).toLongLong();
     campaign.name = query.value(1).toString();
@@ -41,8 +40,26 @@ std::optional<Campaign> CampaignStore::find(qint64 id)
     campaign.poolNames = query.value(12).toString().toLatin1();
     return campaign;
 }
+} // namespace
 
-void CampaignStore::insertEnvelopes(qint64 campaignId, const std::vector<qint64> &amounts)
+std::optional<Campaign> CampaignStore::find(qint64 id)
+{
+    QSqlQuery query = m_connection.exec(QStringLiteral("SELECT ") + CampaignColumns + QStringLiteral(" FROM campaign WHERE id = ?"), {id});
+    if (!query.next())
+        return std::nullopt;
+    return campaignOf(query);
+}
+
+QList<Campaign> CampaignStore::recent(int limit)
+{
+    QSqlQuery query = m_connection.exec(QStringLiteral("SELECT ") + CampaignColumns + QStringLiteral(" FROM campaign ORDER BY id DESC LIMIT ?"), {limit});
+    QList<Campaign> campaigns;
+    while (query.next())
+        campaigns << campaignOf(query);
+    return campaigns;
+}
+
+void CampaignStore::insertEnvelopes(qint64 campaignId, const std::vector<qint64> &amounts, const std::function<void()> &between)
 {
     m_connection.transaction([&] {
         for (size_t start = 0; start < amounts.size(); start += EnvelopeRowsPerInsert) {
@@ -54,6 +71,8 @@ void CampaignStore::insertEnvelopes(qint64 campaignId, const std::vector<qint64>
             m_connection.exec(m_connection.insertIgnoreInto() + QStringLiteral("envelope (campaign_id, seq, amount_cents) VALUES ")
                                       + SqlConnection::placeholderRows(qsizetype(end - start), 3),
                               values);
+            if (between)
+                between();
         }
     });
 }

@@ -2,6 +2,9 @@
 
 #include "envelope/campaign.h"
 
+#include <QList>
+
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -30,8 +33,11 @@ public:
     /** Inserts a draft and returns its id. */
     qint64 insert(const Campaign &campaign);
     std::optional<Campaign> find(qint64 id);
-    /** Writes envelopes 1..N idempotently on (campaign, seq), in one transaction. */
-    void insertEnvelopes(qint64 campaignId, const std::vector<qint64> &amounts);
+    /** The last `limit` campaigns created, newest first. */
+    QList<Campaign> recent(int limit);
+    /** Writes envelopes 1..N idempotently on (campaign, seq), in one transaction; `between`
+        runs between its multi-row statements (a worker's heartbeat during a long launch). */
+    void insertEnvelopes(qint64 campaignId, const std::vector<qint64> &amounts, const std::function<void()> &between = {});
     /** Records the names a launch gave the campaign's pools, unless it has them already. */
     void setPoolNames(qint64 campaignId, const QByteArray &names);
     /** Sets the status unless the row already has it; true when this call changed the row, which

@@ -1,6 +1,5 @@
 #include "envelope/envelopedrain.h"
 
-#include "audit/auditlog.h"
 #include "envelope/campaignpools.h"
 #include "envelope/campaignrepair.h"
 #include "envelope/poollending.h"
@@ -388,8 +387,7 @@ EnvelopeDrainStats EnvelopeDrain::handleRefusals(const QList<GrabRefusal> &refus
     // out: rebuild the campaign's Redis state from SQL (skipped while another process does).
     for (const qint64 id : std::as_const(undoneCampaigns)) {
         if (const auto report = CampaignRepair(m_redis, m_sql, m_keys).repairIfFree(id)) {
-            AuditLog(m_sql).record(QStringLiteral("worker:") + m_workerId, QStringLiteral("campaign.repair"), QStringLiteral("campaign:%1").arg(id),
-                                   report->toJson(), QDateTime::currentMSecsSinceEpoch());
+            report->audit(m_sql, QStringLiteral("worker:") + m_workerId, QDateTime::currentMSecsSinceEpoch());
             ++stats.repaired;
         }
     }

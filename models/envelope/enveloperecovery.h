@@ -14,6 +14,9 @@ public:
     EnvelopeRecovery(RedisClient &redis, SqlConnection &sql, const KeySchema &keys);
 
     bool reclaim(const QString &workerId, RecoveryReport &report) override;
+    /** The test reclaim() makes of one backup entry: whether its payout is paid in SQL
+        (acknowledged), not yet (re-queued), or the entry is unreadable (nullopt: dead-lettered). */
+    static std::optional<bool> isDone(SqlConnection &sql, const QByteArray &entry);
 
 private:
     RedisClient &m_redis;

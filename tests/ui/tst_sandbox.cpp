@@ -8,7 +8,7 @@
 #include "console/sandbox/sandboxredis.h"
 #include "console/sandbox/sandboxseeder.h"
 #include "envelope/campaignservice.h"
-#include "queue/deadletters.h"
+#include "operations/deadletters.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"

@@ -40,6 +40,7 @@ CampaignConsoleService::CampaignConsoleService(Config config, QObject *parent)
     qRegisterMetaType<lantern::CampaignDraft>();
     qRegisterMetaType<lantern::Campaign>();
     qRegisterMetaType<lantern::CampaignAction>();
+    qRegisterMetaType<lantern::TimetableOverview>();
 }
 
 CampaignConsoleService::~CampaignConsoleService() = default;
@@ -122,6 +123,16 @@ void CampaignConsoleService::list(quint64 serial, qint64 offset, int limit, cons
     }
 }
 
+void CampaignConsoleService::loadTimetable(quint64 serial)
+{
+    try {
+        Q_EMIT timetableLoaded(serial, TimetableOverview::read(redis(), sql(), m_keys));
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT requestFailed(serial, message, detail);
+    }
+}
+
 void CampaignConsoleService::load(quint64 serial, qint64 campaignId)
 {
     try {
@@ -174,7 +185,7 @@ void CampaignConsoleService::act(quint64 serial, qint64 campaignId, CampaignActi
     try {
         CampaignService service(redis(), sql(), m_keys);
         // As `lanternd campaign <action>`: the change is audited once, in its SQL transaction.
-        const TransitionAudit audit{operatorName, nowMs(), QStringLiteral("console")};
+        const TransitionAudit audit{operatorName, nowMs(), QStringLiteral("console"), {}};
         bool changed = false;
         Campaign campaign;
         switch (action) {

@@ -2,6 +2,7 @@
 
 #include "sql/configconnections.h"
 #include "console/campaigns/campaignlistmodel.h"
+#include "console/campaigns/timetablemodel.h"
 #include "core/config.h"
 #include "envelope/campaignservice.h"
 #include "envelope/campaignverifier.h"
@@ -51,6 +52,8 @@ public Q_SLOTS:
     void load(quint64 serial, qint64 campaignId);
     void create(quint64 serial, const lantern::CampaignDraft &draft, const QString &operatorName);
     void act(quint64 serial, qint64 campaignId, lantern::CampaignAction action, const QString &operatorName);
+    /** The campaigns' timetable (issue 30): pending transitions and the last day's. */
+    void loadTimetable(quint64 serial);
 
 Q_SIGNALS:
     void pageLoaded(quint64 serial, const lantern::CampaignPage &page);
@@ -58,6 +61,7 @@ Q_SIGNALS:
     void created(quint64 serial, const lantern::Campaign &campaign);
     /** `changed` false: the campaign already was where the action leads; nothing was audited. */
     void acted(quint64 serial, lantern::CampaignAction action, const lantern::Campaign &campaign, bool changed);
+    void timetableLoaded(quint64 serial, const lantern::TimetableOverview &timetable);
     /** Any request failed: `message` is plain, translated words; `detail` the technical cause. */
     void requestFailed(quint64 serial, const QString &message, const QString &detail);
 

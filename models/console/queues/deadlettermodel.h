@@ -1,6 +1,6 @@
 #pragma once
 
-#include "queue/deadletters.h"
+#include "operations/deadletters.h"
 
 #include <QAbstractTableModel>
 

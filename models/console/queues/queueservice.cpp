@@ -2,7 +2,7 @@
 
 #include "console/queues/deadlettermodel.h"
 #include "console/queues/queueformat.h"
-#include "queue/workerheartbeat.h"
+#include "operations/workerheartbeat.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 

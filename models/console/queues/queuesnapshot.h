@@ -1,7 +1,7 @@
 #pragma once
 
-#include "queue/deadletters.h"
-#include "queue/queueoverview.h"
+#include "operations/deadletters.h"
+#include "operations/queueoverview.h"
 
 #include <QDateTime>
 #include <QMetaType>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "queue/queueoverview.h"
+#include "operations/queueoverview.h"
 
 #include <QAbstractTableModel>
 

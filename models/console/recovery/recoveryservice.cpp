@@ -3,19 +3,18 @@
 #include "audit/auditlog.h"
 #include "checkin/checkinentry.h"
 #include "checkin/checkinrecovery.h"
-#include "checkin/checkinstore.h"
 #include "envelope/campaignpools.h"
 #include "envelope/campaignstore.h"
 #include "envelope/campaignverifier.h"
 #include "envelope/enveloperecovery.h"
 #include "envelope/payouttask.h"
+#include "operations/queueoverview.h"
+#include "operations/workerrecovery.h"
 #include "payout/simulatedpayoutgateway.h"
-#include "queue/queueoverview.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 #include "sql/sqlconnection.h"
 
-#include <QJsonArray>
 #include <QProcessEnvironment>
 
 #include <algorithm>
@@ -127,8 +126,7 @@ DeadWorkerBacklog RecoveryService::backlogOf(const QString &workerId, qint64 bac
 
 void RecoveryService::inspect(RecoveryTask &task)
 {
-    // The same tests as CheckinRecovery and EnvelopeRecovery make, so the outcome shown is the
-    // outcome compensation will have.
+    // The outcome shown is the one compensation will have: the recoveries' own test decides it.
     if (task.queue == QLatin1String("checkin")) {
         const auto entry = CheckinEntry::fromJson(task.raw);
         if (!entry)
@@ -138,7 +136,7 @@ void RecoveryService::inspect(RecoveryTask &task)
         task.date = entry->date;
         task.checkinKind = entry->kind;
         task.atMs = entry->atMs;
-        task.persisted = CheckinStore(sql()).hasLog(entry->uid, entry->date);
+        task.persisted = CheckinRecovery::isDone(sql(), task.raw).value_or(false);
         task.outcome = task.persisted ? RecoveryTask::Outcome::Complete : RecoveryTask::Outcome::Requeue;
         return;
     }
@@ -157,7 +155,7 @@ void RecoveryService::inspect(RecoveryTask &task)
         task.payoutStatus = status.value(0).toString();
     if (simulatedProvider())
         task.providerPaidCents = SimulatedPayoutGateway(redis(), keys().prefix(), SimulationKnobs{}, 0).paidAmount(payout->idempotencyKey());
-    task.outcome = task.payoutStatus == QLatin1String("paid") ? RecoveryTask::Outcome::Complete : RecoveryTask::Outcome::Requeue;
+    task.outcome = EnvelopeRecovery::isDone(sql(), task.raw).value_or(false) ? RecoveryTask::Outcome::Complete : RecoveryTask::Outcome::Requeue;
 }
 
 QList<LedgerCheck> RecoveryService::ledgerChecks(const QList<qint64> &campaigns, const QStringList &live, const QStringList &dead)
@@ -236,17 +234,8 @@ void RecoveryService::compensate(quint64 job, const QStringList &workers, const 
         if (redis().command({QByteArrayLiteral("EXISTS"), keys().workerHeartbeat(worker)}).toInteger() == 1) {
             state->skipped << worker;  // it beat again meanwhile: its lists are in use
         } else {
-            SqlConnection &connection = sql();
-            CheckinRecovery checkins(redis(), connection, keys());
-            EnvelopeRecovery payouts(redis(), connection, keys());
-            const RecoveryReport report = BackupQueueRecovery(redis(), keys(), {&checkins, &payouts}).recover(worker);
-            AuditLog(connection).record(actor, QStringLiteral("queue.recover"), worker,
-                                        {{QStringLiteral("workers"), QJsonArray::fromStringList(report.workers)},
-                                         {QStringLiteral("requeued"), report.requeued},
-                                         {QStringLiteral("completed"), report.completed},
-                                         {QStringLiteral("dead_lettered"), report.deadLettered},
-                                         {QStringLiteral("via"), QStringLiteral("console")}},
-                                        nowMs());
+            // What `lanternd recover --worker W` does, lending settlement and audit row included.
+            const RecoveryReport report = WorkerRecovery(redis(), sql(), keys()).recover(worker, actor, QStringLiteral("console"), nowMs()).queues;
             state->report.reclaimed += report.reclaimed;
             state->report.requeued += report.requeued;
             state->report.completed += report.completed;

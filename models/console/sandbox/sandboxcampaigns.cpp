@@ -7,7 +7,7 @@
 #include "envelope/grabservice.h"
 #include "payout/simulatedpayoutgateway.h"
 #include "queue/reliablequeue.h"
-#include "queue/workerheartbeat.h"
+#include "operations/workerheartbeat.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"

@@ -1,16 +1,17 @@
 #include "sandboxworker.h"
 
 #include "checkin/checkindrain.h"
+#include "core/errors.h"
 #include "core/wallclock.h"
-#include "envelope/envelopedrain.h"
+#include "operations/workerheartbeat.h"
+#include "operations/workershift.h"
+#include "payout/payoutdispatcher.h"
 #include "payout/simulatedpayoutgateway.h"
-#include "queue/workerheartbeat.h"
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QFileInfo>
 #include <QScopeGuard>
 #include <QTimer>
@@ -19,10 +20,6 @@
 #include <utility>
 
 namespace lantern {
-
-namespace {
-constexpr int MaxBackoffMs = 5000;
-} // namespace
 
 SandboxWorker::SandboxWorker(Config config, QObject *parent)
     : QObject(parent),
@@ -38,11 +35,10 @@ SandboxWorker::SandboxWorker(Config config, QObject *parent)
 
 SandboxWorker::~SandboxWorker()
 {
-    // Runs in the worker's thread (DedicatedThread): a clean stop, as `lanternd work` does.
-    if (m_heartbeat && m_redis) {
+    // Runs in the worker's thread (DedicatedThread): the end of the shift, as `lanternd work` ends it.
+    if (m_shift) {
         try {
-            m_heartbeat->stop(*m_redis);
-            m_redis->command({QByteArrayLiteral("SREM"), m_keys.workerSet(), m_workerId.toUtf8()});
+            m_shift->retire();
         } catch (const std::exception &) {
             // The server may already be gone at shutdown; nothing is left to clean then.
         }
@@ -66,9 +62,14 @@ void SandboxWorker::start()
         m_gateway = std::make_unique<SimulatedPayoutGateway>(*m_redis, m_keys.prefix(), SimulationKnobs{0.05, 0}, 42);
         m_lastCrowdMs = nowMs();
 
-        m_heartbeat = std::make_unique<WorkerHeartbeat>(m_keys, m_workerId, WorkerHeartbeat::configuredTtlSeconds());
-        m_heartbeat->beat(*m_redis, nowMs());
-        m_lastBeatMs = nowMs();
+        WorkerShiftOptions options;
+        options.workerId = m_workerId;
+        options.heartbeatTtlS = WorkerHeartbeat::configuredTtlSeconds();
+        // Beside the sandbox's database, never in the user's own error log.
+        options.errorLogPath = QFileInfo(m_config.db.path).absolutePath() + QStringLiteral("/errors.log");
+        const DbUrl db = m_config.db;
+        m_shift = std::make_unique<WorkerShift>(*m_redis, [db] { return std::make_unique<SqlConnection>(db); }, m_keys, *m_gateway, options);
+        m_shift->keepBeating();  // known to the Queues view from the start
         m_timer->start();
         Q_EMIT seeded(summary);
     } catch (const std::exception &error) {
@@ -76,17 +77,26 @@ void SandboxWorker::start()
     }
 }
 
-EnvelopeDrainOptions SandboxWorker::drainOptions() const
-{
-    EnvelopeDrainOptions options;
-    // Beside the sandbox's database, never in the user's own error log.
-    options.errorLogPath = QFileInfo(m_config.db.path).absolutePath() + QStringLiteral("/errors.log");
-    return options;
-}
-
 void SandboxWorker::setCrowdRate(int grabsPerSecond)
 {
     m_crowdRate = std::clamp(grabsPerSecond, 0, MaxCrowdRate);
+}
+
+void SandboxWorker::crowdPass()
+{
+    if (m_crowdRate <= 0 || nowMs() - m_lastCrowdMs < CrowdIntervalMs)
+        return;
+    // Into every live campaign, the seeded one and any the operator launched: a launch can be
+    // rehearsed end to end. Grabs into a campaign that is not live are refused.
+    m_lastCrowdMs = nowMs();
+    try {
+        for (const qint64 id : m_campaigns->campaignIds()) {
+            if (!m_soldOut.contains(id) && m_campaigns->crowdPass(id, nowMs(), m_crowdRate) == SandboxCampaigns::SoldOut)
+                m_soldOut << id;
+        }
+    } catch (const UnavailableError &) {
+        // The crowd waits out an outage with the worker, whose step reports it.
+    }
 }
 
 void SandboxWorker::pass()
@@ -97,45 +107,30 @@ void SandboxWorker::pass()
         return;
     m_passing = true;
     const auto done = qScopeGuard([this] { m_passing = false; });
+    crowdPass();
+    const qint64 persistedBefore = m_shift->stats().checkins.persisted;
+    ShiftStep step;
     try {
-        if (nowMs() - m_lastBeatMs >= m_heartbeat->ttlSeconds() * 1000 / 3) {
-            // With its payout figures, as lanternd work beats (the console's Queues view shows them).
-            PayoutCallCounts counts = m_earlierPayouts;
-            if (m_drain)
-                counts += m_drain->dispatcher().counts();
-            WorkerPayoutFigures figures;
-            figures.paid = counts.paid;
-            figures.calls = counts.calls;
-            figures.providerErrors = counts.providerErrors;
-            m_heartbeat->beat(*m_redis, nowMs(), figures);
-            m_lastBeatMs = nowMs();
-        }
-        const DrainStats stats = CheckinDrain(*m_redis, *m_sql, m_keys, m_workerId).pass();
-        if (m_crowdRate > 0 && nowMs() - m_lastCrowdMs >= CrowdIntervalMs) {
-            // Into every live campaign, the seeded one and any the operator launched: a launch
-            // can be rehearsed end to end. Grabs into a campaign that is not live are refused.
-            m_lastCrowdMs = nowMs();
-            for (const qint64 id : m_campaigns->campaignIds()) {
-                if (!m_soldOut.contains(id) && m_campaigns->crowdPass(id, nowMs(), m_crowdRate) == SandboxCampaigns::SoldOut)
-                    m_soldOut << id;
-            }
-        }
-        if (!m_drain)
-            m_drain = std::make_unique<EnvelopeDrain>(*m_redis, *m_sql, m_keys, m_workerId, *m_gateway, drainOptions());
-        m_drain->pass();
-        m_timer->setInterval(PassIntervalMs);
-        if (std::exchange(m_failing, false))
-            Q_EMIT recovered();
-        if (stats.persisted > 0)
-            Q_EMIT persisted(stats.persisted);
+        step = m_shift->step();
+    } catch (const PayoutWaitInterrupted &) {
+        m_timer->stop();  // the thread is stopping; the payouts out stay in the backup list
+        return;
     } catch (const std::exception &error) {
-        if (m_drain)
-            m_earlierPayouts += m_drain->dispatcher().counts();
-        m_drain.reset();  // spent: the next one takes over what its backup lists hold
-        m_timer->setInterval(std::min(m_timer->interval() * 2, MaxBackoffMs));
-        m_failing = true;
-        Q_EMIT passFailed(QString::fromStdString(error.what()));
+        // Not an outage: a fault that retrying would only repeat. The worker stops, and says so.
+        m_timer->stop();
+        Q_EMIT failed(tr("The sandbox worker stopped."), QString::fromStdString(error.what()));
+        return;
     }
+    m_timer->setInterval(std::min(step.pauseMs, int(PassIntervalMs)));
+    if (!step.outage.isEmpty()) {
+        m_failing = true;
+        Q_EMIT passFailed(step.outage);
+    } else if (m_failing && !m_shift->waitingOutOutage()) {
+        m_failing = false;
+        Q_EMIT recovered();
+    }
+    if (const qint64 rows = m_shift->stats().checkins.persisted - persistedBefore; rows > 0)
+        Q_EMIT persisted(rows);
 }
 
 } // namespace lantern

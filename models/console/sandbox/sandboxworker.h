@@ -3,8 +3,6 @@
 #include "console/sandbox/sandboxcampaigns.h"
 #include "console/sandbox/sandboxseeder.h"
 #include "core/config.h"
-#include "envelope/envelopedrain.h"
-#include "payout/payoutdispatcher.h"
 #include "redis/keyschema.h"
 
 #include <QObject>
@@ -19,15 +17,15 @@ class RedisClient;
 class SandboxCampaigns;
 class SimulatedPayoutGateway;
 class SqlConnection;
-class WorkerHeartbeat;
+class WorkerShift;
 
 /** The sandbox's in-process worker, living on its own thread (DedicatedThread).
     start() creates the sandbox database, migrates it, seeds the demo history into Redis and
     drains it into SQL so balances are real, then sets up the campaign demo (SandboxCampaigns);
-    then a timer on this thread runs CheckinDrain::pass and EnvelopeDrain::pass over and over, as
-    `lanternd work` would, with a heartbeat, while a simulated crowd grabs from the live campaign
-    once a second until it is sold out. Its RedisClient and
-    SqlConnection are opened in this thread and closed there on destruction. */
+    then a timer on this thread steps the same WorkerShift that `lanternd work` runs (heartbeat with
+    payout figures, run-id watch and repair, both drains, back-off on outages, retiring), while a
+    simulated crowd grabs from the live campaign once a second until it is sold out. Its
+    RedisClient and SqlConnections are opened in this thread and closed there on destruction. */
 class SandboxWorker final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SandboxWorker)
@@ -55,14 +53,14 @@ Q_SIGNALS:
     void failed(const QString &message, const QString &detail);
     /** A pass persisted new check-in log rows. */
     void persisted(qint64 rows);
-    /** A pass failed; the worker keeps trying with a growing pause. */
+    /** A pass met an outage; the worker keeps trying with a growing pause. */
     void passFailed(const QString &detail);
     /** The first pass that succeeded after passFailed(). */
     void recovered();
 
 private:
     void pass();
-    EnvelopeDrainOptions drainOptions() const;
+    void crowdPass();
 
     Config m_config;
     KeySchema m_keys;
@@ -70,18 +68,15 @@ private:
     QTimer *m_timer;
     std::unique_ptr<RedisClient> m_redis;
     std::unique_ptr<SqlConnection> m_sql;
-    std::unique_ptr<WorkerHeartbeat> m_heartbeat;
     std::unique_ptr<SandboxCampaigns> m_campaigns;
     std::unique_ptr<SimulatedPayoutGateway> m_gateway;
-    std::unique_ptr<EnvelopeDrain> m_drain;  // made again after a failed pass
-    PayoutCallCounts m_earlierPayouts;       // of the drains failed passes ended
+    std::unique_ptr<WorkerShift> m_shift;
     CampaignDemo m_demo;
-    qint64 m_lastBeatMs = 0;
     qint64 m_lastCrowdMs = 0;
     QList<qint64> m_soldOut;  // campaigns whose pool the crowd emptied
     int m_crowdRate = DefaultCrowdRate;
     bool m_passing = false;
-    bool m_failing = false;  // the last pass failed
+    bool m_failing = false;  // passFailed() was the last said
 };
 
 } // namespace lantern

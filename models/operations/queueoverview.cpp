@@ -1,4 +1,4 @@
-#include "queue/queueoverview.h"
+#include "operations/queueoverview.h"
 
 #include "checkin/checkinentry.h"
 #include "envelope/campaignpools.h"

@@ -1,4 +1,4 @@
-#include "queue/workerheartbeat.h"
+#include "operations/workerheartbeat.h"
 
 #include "core/errors.h"
 #include "redis/keyschema.h"
@@ -40,6 +40,12 @@ void WorkerHeartbeat::stop(RedisClient &redis)
 {
     // One DEL per key: on a Redis Cluster the two keys can live on different nodes.
     redis.pipeline({{QByteArrayLiteral("DEL"), m_keys.workerHeartbeat(m_workerId)}, {QByteArrayLiteral("DEL"), m_keys.workerPayouts(m_workerId)}});
+}
+
+void WorkerHeartbeat::retire(RedisClient &redis)
+{
+    stop(redis);
+    redis.command({QByteArrayLiteral("SREM"), m_keys.workerSet(), m_workerId.toUtf8()});
 }
 
 int WorkerHeartbeat::configuredTtlSeconds()

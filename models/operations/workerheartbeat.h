@@ -31,8 +31,12 @@ public:
     /** Renews the heartbeat; with `payouts`, also the worker's payout figures (a hash that
         expires with the heartbeat), in the same round trip. */
     void beat(RedisClient &redis, qint64 nowMs, std::optional<WorkerPayoutFigures> payouts = std::nullopt);
-    /** Deletes the heartbeat (a clean stop); the worker stays known until recovery forgets it. */
+    /** Deletes the heartbeat; the worker stays known (in the set of workers) until recovery
+        forgets it, so whatever its backup lists still hold is found and taken back. */
     void stop(RedisClient &redis);
+    /** A clean end of a shift that holds nothing any more: stop(), and the worker leaves the set
+        of workers, so neither recovery nor the Queues view lists it again. */
+    void retire(RedisClient &redis);
     int ttlSeconds() const { return m_ttlSeconds; }
     const QString &workerId() const { return m_workerId; }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "queue/workerheartbeat.h"
+#include "operations/workerheartbeat.h"
 
 #include <QList>
 #include <QString>

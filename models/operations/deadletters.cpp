@@ -1,4 +1,4 @@
-#include "queue/deadletters.h"
+#include "operations/deadletters.h"
 
 #include "audit/auditlog.h"
 #include "checkin/checkinentry.h"
