@@ -1387,20 +1387,6 @@ Key prefix: %3</translation>
         <translation>an operator name is required</translation>
     </message>
     <message numerus="yes">
-        <source>%n entry(s) of %1 put back on the queue.</source>
-        <translation>
-            <numerusform>%n entry of %1 put back on the queue.</numerusform>
-            <numerusform>%n entries of %1 put back on the queue.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n entry(s) of %1 discarded.</source>
-        <translation>
-            <numerusform>%n entry of %1 discarded.</numerusform>
-            <numerusform>%n entries of %1 discarded.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n were no longer there (taken meanwhile).</source>
         <translation>
             <numerusform>%n was no longer there (taken meanwhile).</numerusform>
@@ -1410,14 +1396,6 @@ Key prefix: %3</translation>
     <message>
         <source>Cancelled before the end; the rest is untouched.</source>
         <translation>Cancelled before the end; the rest is untouched.</translation>
-    </message>
-    <message>
-        <source>The edited entry is back on the queue of %1.</source>
-        <translation>The edited entry is back on the queue of %1.</translation>
-    </message>
-    <message>
-        <source>The entry was no longer in %1 (taken meanwhile); nothing was queued.</source>
-        <translation>The entry was no longer in %1 (taken meanwhile); nothing was queued.</translation>
     </message>
 </context>
 <context>
@@ -1591,10 +1569,6 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::RecoveryService</name>
     <message>
-        <source>Invariant %1: %2</source>
-        <translation>Invariant %1: %2</translation>
-    </message>
-    <message>
         <source>an operator name is required</source>
         <translation>an operator name is required</translation>
     </message>
@@ -1761,32 +1735,8 @@ Key prefix: %3</translation>
         <translation>expected a string reply from Redis</translation>
     </message>
     <message>
-        <source>out of memory</source>
-        <translation>out of memory</translation>
-    </message>
-    <message>
-        <source>Redis at %1:%2 %3: %4</source>
-        <translation>Redis at %1:%2 %3: %4</translation>
-    </message>
-    <message>
         <source>timed out</source>
         <translation>timed out</translation>
-    </message>
-    <message>
-        <source>is unreachable</source>
-        <translation>is unreachable</translation>
-    </message>
-    <message>
-        <source>refused a timeout</source>
-        <translation>refused a timeout</translation>
-    </message>
-    <message>
-        <source>invalid Redis URL: %1 has no database %2</source>
-        <translation>invalid Redis URL: %1 has no database %2</translation>
-    </message>
-    <message>
-        <source>Redis at %1:%2 rejected the connection: %3</source>
-        <translation>Redis at %1:%2 rejected the connection: %3</translation>
     </message>
     <message>
         <source>failed while sending</source>
@@ -1864,6 +1814,98 @@ Key prefix: %3</translation>
         <source>invalid Redis URL: %1 is a Redis Cluster node, and a cluster has only database 0; leave the database out of the URL</source>
         <translation>invalid Redis URL: %1 is a Redis Cluster node, and a cluster has only database 0; leave the database out of the URL</translation>
     </message>
+    <message>
+        <source>Redis at %1 is unreachable: %2</source>
+        <translation>Redis at %1 is unreachable: %2</translation>
+    </message>
+    <message>
+        <source>Redis at %1 did not complete the TLS handshake within %2 ms; if this is a plaintext port, connect with redis://</source>
+        <translation>Redis at %1 did not complete the TLS handshake within %2 ms; if this is a plaintext port, connect with redis://</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is not connected</source>
+        <translation>Redis at %1 is not connected</translation>
+    </message>
+    <message>
+        <source>Redis at %1 failed while sending: %2</source>
+        <translation>Redis at %1 failed while sending: %2</translation>
+    </message>
+    <message>
+        <source>Redis at %1 failed while reading a reply: %2</source>
+        <translation>Redis at %1 failed while reading a reply: %2</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL: %1 has no database %2 (Redis at %3)</source>
+        <translation>invalid Redis URL: %1 has no database %2 (Redis at %3)</translation>
+    </message>
+    <message>
+        <source>Redis at %1 rejected the connection: %2</source>
+        <translation>Redis at %1 rejected the connection: %2</translation>
+    </message>
+    <message>
+        <source>answered with TLS: this port speaks TLS only; connect with rediss://</source>
+        <translation>answered with TLS: this port speaks TLS only; connect with rediss://</translation>
+    </message>
+    <message>
+        <source>closed the connection before answering; if this is its TLS port, connect with rediss://</source>
+        <translation>closed the connection before answering; if this is its TLS port, connect with rediss://</translation>
+    </message>
+    <message>
+        <source>closed the connection</source>
+        <translation>closed the connection</translation>
+    </message>
+    <message>
+        <source>failed while reading a reply: %1</source>
+        <translation>failed while reading a reply: %1</translation>
+    </message>
+    <message>
+        <source>failed while sending: %1</source>
+        <translation>failed while sending: %1</translation>
+    </message>
+    <message>
+        <source>Redis at %1 %2</source>
+        <translation>Redis at %1 %2</translation>
+    </message>
+    <message>
+        <source>cannot start TLS: %1</source>
+        <translation>cannot start TLS: %1</translation>
+    </message>
+    <message>
+        <source>failed during the TLS handshake</source>
+        <translation>failed during the TLS handshake</translation>
+    </message>
+    <message>
+        <source>sent no certificate</source>
+        <translation>sent no certificate</translation>
+    </message>
+    <message>
+        <source>answered without TLS: this port does not speak TLS; connect with redis://, or to the server&apos;s tls-port</source>
+        <translation>answered without TLS: this port does not speak TLS; connect with redis://, or to the server&apos;s tls-port</translation>
+    </message>
+    <message>
+        <source>asks for a client certificate (mutual TLS): give one with --redis-cert and --redis-key</source>
+        <translation>asks for a client certificate (mutual TLS): give one with --redis-cert and --redis-key</translation>
+    </message>
+    <message>
+        <source>refused the client certificate %1: %2</source>
+        <translation>refused the client certificate %1: %2</translation>
+    </message>
+    <message>
+        <source>closed the connection during the TLS handshake</source>
+        <translation>closed the connection during the TLS handshake</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>TLS error %1</source>
+        <translation>TLS error %1</translation>
+    </message>
+    <message>
+        <source>Redis at %1 sent a reply that cannot be read: %2</source>
+        <translation>Redis at %1 sent a reply that cannot be read: %2</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisDurability</name>
@@ -1895,32 +1937,8 @@ Key prefix: %3</translation>
         <translation>is unreachable: %1</translation>
     </message>
     <message>
-        <source>failed while sending: %1</source>
-        <translation>failed while sending: %1</translation>
-    </message>
-    <message>
-        <source>failed while reading a reply: %1</source>
-        <translation>failed while reading a reply: %1</translation>
-    </message>
-    <message>
-        <source>closed the connection</source>
-        <translation>closed the connection</translation>
-    </message>
-    <message>
-        <source>sent a reply that cannot be read: %1</source>
-        <translation>sent a reply that cannot be read: %1</translation>
-    </message>
-    <message>
         <source>sent a reply nobody asked for</source>
         <translation>sent a reply nobody asked for</translation>
-    </message>
-    <message>
-        <source>has no database %1</source>
-        <translation>has no database %1</translation>
-    </message>
-    <message>
-        <source>rejected the connection: %1</source>
-        <translation>rejected the connection: %1</translation>
     </message>
     <message>
         <source>did not accept the connection within %1 ms</source>
@@ -1942,13 +1960,56 @@ Key prefix: %3</translation>
         <source>Redis at %1 %2</source>
         <translation>Redis at %1 %2</translation>
     </message>
+    <message>
+        <source>did not complete the TLS handshake within %1 ms; if this is a plaintext port, connect with redis://</source>
+        <translation>did not complete the TLS handshake within %1 ms; if this is a plaintext port, connect with redis://</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::RedisTlsOptions</name>
+    <message>
+        <source>cannot use %1 %2: %3</source>
+        <translation>cannot use %1 %2: %3</translation>
+    </message>
+    <message>
+        <source>OpenSSL cannot make a TLS context: %1</source>
+        <translation>OpenSSL cannot make a TLS context: %1</translation>
+    </message>
+    <message>
+        <source>the Redis CA file</source>
+        <translation>the Redis CA file</translation>
+    </message>
+    <message>
+        <source>the Redis client certificate</source>
+        <translation>the Redis client certificate</translation>
+    </message>
+    <message>
+        <source>the Redis client key</source>
+        <translation>the Redis client key</translation>
+    </message>
+    <message>
+        <source>it is not the key of the certificate %1</source>
+        <translation>it is not the key of the certificate %1</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected full (chain and host name), ca (chain only) or none</source>
+        <translation>invalid %1 &apos;%2&apos;: expected full (chain and host name), ca (chain only) or none</translation>
+    </message>
+    <message>
+        <source>--redis-ca, --redis-cert, --redis-key and --redis-sni are for TLS: use a rediss:// URL</source>
+        <translation>--redis-ca, --redis-cert, --redis-key and --redis-sni are for TLS: use a rediss:// URL</translation>
+    </message>
+    <message>
+        <source>--redis-key needs its certificate: give --redis-cert too</source>
+        <translation>--redis-key needs its certificate: give --redis-cert too</translation>
+    </message>
+    <message>
+        <source>TLS to %1 checks no certificate (--redis-verify none): anyone on the path can read and change the traffic</source>
+        <translation>TLS to %1 checks no certificate (--redis-verify none): anyone on the path can read and change the traffic</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisUrl</name>
-    <message>
-        <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db]</source>
-        <translation>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db]</translation>
-    </message>
     <message>
         <source>invalid Redis port in &apos;%1&apos;</source>
         <translation>invalid Redis port in &apos;%1&apos;</translation>
@@ -1964,6 +2025,10 @@ Key prefix: %3</translation>
     <message>
         <source>invalid Redis URL &apos;%1&apos;: a seed list names a Redis Cluster, which has only database 0</source>
         <translation>invalid Redis URL &apos;%1&apos;: a seed list names a Redis Cluster, which has only database 0</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</source>
+        <translation>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</translation>
     </message>
 </context>
 <context>
@@ -2854,13 +2919,6 @@ This cannot be undone.</translation>
     <message>
         <source>✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, grabbed + refunded = total.</source>
         <translation>✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, grabbed + refunded = total.</translation>
-    </message>
-    <message numerus="yes">
-        <source>✘ %n rule(s) of the ledger are broken. Run recovery on the Recovery page, or escalate:</source>
-        <translation>
-            <numerusform>✘ %n rule of the ledger is broken. Run recovery on the Recovery page, or escalate:</numerusform>
-            <numerusform>✘ %n rules of the ledger are broken. Run recovery on the Recovery page, or escalate:</numerusform>
-        </translation>
     </message>
     <message>
         <source>Rule %1: %2</source>
@@ -4479,10 +4537,6 @@ SQL: %2</translation>
         <translation>Waiting for Redis and the database…</translation>
     </message>
     <message>
-        <source>Make-up granted for %1.</source>
-        <translation>Make-up granted for %1.</translation>
-    </message>
-    <message>
         <source>MMMM yyyy</source>
         <extracomment>How the month above the calendar is written, as a QDate format (e.g. &quot;yyyy年M月&quot;).</extracomment>
         <translation>MMMM yyyy</translation>
@@ -4528,10 +4582,6 @@ SQL: %2</translation>
     <message>
         <source>Next month</source>
         <translation>Next month</translation>
-    </message>
-    <message>
-        <source>%1 had been signed meanwhile; nothing changed.</source>
-        <translation>%1 had been signed meanwhile; nothing changed.</translation>
     </message>
     <message>
         <source>Users</source>

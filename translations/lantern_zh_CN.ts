@@ -1382,18 +1382,6 @@ SQL：%2
         <translation>需要填写操作人</translation>
     </message>
     <message numerus="yes">
-        <source>%n entry(s) of %1 put back on the queue.</source>
-        <translation>
-            <numerusform>已将 %1 中的 %n 条放回队列。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n entry(s) of %1 discarded.</source>
-        <translation>
-            <numerusform>已丢弃 %1 中的 %n 条。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n were no longer there (taken meanwhile).</source>
         <translation>
             <numerusform>另有 %n 条已不存在（期间已被处理）。</numerusform>
@@ -1402,14 +1390,6 @@ SQL：%2
     <message>
         <source>Cancelled before the end; the rest is untouched.</source>
         <translation>操作中途已取消；其余条目保持不变。</translation>
-    </message>
-    <message>
-        <source>The edited entry is back on the queue of %1.</source>
-        <translation>编辑后的条目已放回 %1 的队列。</translation>
-    </message>
-    <message>
-        <source>The entry was no longer in %1 (taken meanwhile); nothing was queued.</source>
-        <translation>该条目已不在 %1 中（期间已被处理），未入队任何内容。</translation>
     </message>
 </context>
 <context>
@@ -1577,10 +1557,6 @@ SQL：%2
 <context>
     <name>lantern::RecoveryService</name>
     <message>
-        <source>Invariant %1: %2</source>
-        <translation>规则 %1：%2</translation>
-    </message>
-    <message>
         <source>an operator name is required</source>
         <translation>需要填写操作人</translation>
     </message>
@@ -1742,32 +1718,8 @@ SQL：%2
         <translation>Redis 应返回字符串应答</translation>
     </message>
     <message>
-        <source>out of memory</source>
-        <translation>内存不足</translation>
-    </message>
-    <message>
-        <source>Redis at %1:%2 %3: %4</source>
-        <translation>Redis（%1:%2）%3：%4</translation>
-    </message>
-    <message>
         <source>timed out</source>
         <translation>超时</translation>
-    </message>
-    <message>
-        <source>is unreachable</source>
-        <translation>无法连接</translation>
-    </message>
-    <message>
-        <source>refused a timeout</source>
-        <translation>不接受超时设置</translation>
-    </message>
-    <message>
-        <source>invalid Redis URL: %1 has no database %2</source>
-        <translation>Redis URL 无效：%1 没有编号为 %2 的数据库</translation>
-    </message>
-    <message>
-        <source>Redis at %1:%2 rejected the connection: %3</source>
-        <translation>Redis（%1:%2）拒绝了连接：%3</translation>
     </message>
     <message>
         <source>failed while sending</source>
@@ -1845,6 +1797,98 @@ SQL：%2
         <source>invalid Redis URL: %1 is a Redis Cluster node, and a cluster has only database 0; leave the database out of the URL</source>
         <translation>Redis URL 无效：%1 是 Redis 集群节点，集群只有 0 号数据库；请在 URL 中去掉数据库编号</translation>
     </message>
+    <message>
+        <source>Redis at %1 is unreachable: %2</source>
+        <translation>Redis %1 无法连接：%2</translation>
+    </message>
+    <message>
+        <source>Redis at %1 did not complete the TLS handshake within %2 ms; if this is a plaintext port, connect with redis://</source>
+        <translation>Redis %1 未在 %2 毫秒内完成 TLS 握手；如果这是明文端口，请用 redis:// 连接</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is not connected</source>
+        <translation>Redis %1 尚未连接</translation>
+    </message>
+    <message>
+        <source>Redis at %1 failed while sending: %2</source>
+        <translation>Redis %1 发送时出错：%2</translation>
+    </message>
+    <message>
+        <source>Redis at %1 failed while reading a reply: %2</source>
+        <translation>Redis %1 读取回复时出错：%2</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL: %1 has no database %2 (Redis at %3)</source>
+        <translation>Redis URL 无效：%1 没有数据库 %2（Redis %3）</translation>
+    </message>
+    <message>
+        <source>Redis at %1 rejected the connection: %2</source>
+        <translation>Redis %1 拒绝了连接：%2</translation>
+    </message>
+    <message>
+        <source>answered with TLS: this port speaks TLS only; connect with rediss://</source>
+        <translation>以 TLS 应答：此端口只接受 TLS；请用 rediss:// 连接</translation>
+    </message>
+    <message>
+        <source>closed the connection before answering; if this is its TLS port, connect with rediss://</source>
+        <translation>未应答就关闭了连接；如果这是它的 TLS 端口，请用 rediss:// 连接</translation>
+    </message>
+    <message>
+        <source>closed the connection</source>
+        <translation>关闭了连接</translation>
+    </message>
+    <message>
+        <source>failed while reading a reply: %1</source>
+        <translation>读取回复时出错：%1</translation>
+    </message>
+    <message>
+        <source>failed while sending: %1</source>
+        <translation>发送时出错：%1</translation>
+    </message>
+    <message>
+        <source>Redis at %1 %2</source>
+        <translation>Redis %1 %2</translation>
+    </message>
+    <message>
+        <source>cannot start TLS: %1</source>
+        <translation>无法启动 TLS：%1</translation>
+    </message>
+    <message>
+        <source>failed during the TLS handshake</source>
+        <translation>TLS 握手失败</translation>
+    </message>
+    <message>
+        <source>sent no certificate</source>
+        <translation>没有出示证书</translation>
+    </message>
+    <message>
+        <source>answered without TLS: this port does not speak TLS; connect with redis://, or to the server&apos;s tls-port</source>
+        <translation>以明文应答：此端口不支持 TLS；请用 redis:// 连接，或连接服务器的 tls-port</translation>
+    </message>
+    <message>
+        <source>asks for a client certificate (mutual TLS): give one with --redis-cert and --redis-key</source>
+        <translation>要求客户端证书（双向 TLS）：请用 --redis-cert 和 --redis-key 提供</translation>
+    </message>
+    <message>
+        <source>refused the client certificate %1: %2</source>
+        <translation>拒绝了客户端证书 %1：%2</translation>
+    </message>
+    <message>
+        <source>closed the connection during the TLS handshake</source>
+        <translation>在 TLS 握手期间关闭了连接</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>TLS error %1</source>
+        <translation>TLS 错误 %1</translation>
+    </message>
+    <message>
+        <source>Redis at %1 sent a reply that cannot be read: %2</source>
+        <translation>Redis %1 发来无法解析的回复：%2</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisDurability</name>
@@ -1876,32 +1920,8 @@ SQL：%2
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <source>failed while sending: %1</source>
-        <translation>发送时出错：%1</translation>
-    </message>
-    <message>
-        <source>failed while reading a reply: %1</source>
-        <translation>读取应答时出错：%1</translation>
-    </message>
-    <message>
-        <source>closed the connection</source>
-        <translation>关闭了连接</translation>
-    </message>
-    <message>
-        <source>sent a reply that cannot be read: %1</source>
-        <translation>返回了无法解析的应答：%1</translation>
-    </message>
-    <message>
         <source>sent a reply nobody asked for</source>
         <translation>返回了未经请求的应答</translation>
-    </message>
-    <message>
-        <source>has no database %1</source>
-        <translation>没有编号为 %1 的数据库</translation>
-    </message>
-    <message>
-        <source>rejected the connection: %1</source>
-        <translation>拒绝了连接：%1</translation>
     </message>
     <message>
         <source>did not accept the connection within %1 ms</source>
@@ -1923,13 +1943,56 @@ SQL：%2
         <source>Redis at %1 %2</source>
         <translation>Redis（%1）%2</translation>
     </message>
+    <message>
+        <source>did not complete the TLS handshake within %1 ms; if this is a plaintext port, connect with redis://</source>
+        <translation>未在 %1 毫秒内完成 TLS 握手；如果这是明文端口，请用 redis:// 连接</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::RedisTlsOptions</name>
+    <message>
+        <source>cannot use %1 %2: %3</source>
+        <translation>无法使用%1 %2：%3</translation>
+    </message>
+    <message>
+        <source>OpenSSL cannot make a TLS context: %1</source>
+        <translation>OpenSSL 无法创建 TLS 上下文：%1</translation>
+    </message>
+    <message>
+        <source>the Redis CA file</source>
+        <translation>Redis CA 文件</translation>
+    </message>
+    <message>
+        <source>the Redis client certificate</source>
+        <translation>Redis 客户端证书</translation>
+    </message>
+    <message>
+        <source>the Redis client key</source>
+        <translation>Redis 客户端私钥</translation>
+    </message>
+    <message>
+        <source>it is not the key of the certificate %1</source>
+        <translation>它不是证书 %1 的私钥</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected full (chain and host name), ca (chain only) or none</source>
+        <translation>%1 无效（“%2”）：应为 full（证书链和主机名）、ca（仅证书链）或 none</translation>
+    </message>
+    <message>
+        <source>--redis-ca, --redis-cert, --redis-key and --redis-sni are for TLS: use a rediss:// URL</source>
+        <translation>--redis-ca、--redis-cert、--redis-key 和 --redis-sni 用于 TLS：请使用 rediss:// URL</translation>
+    </message>
+    <message>
+        <source>--redis-key needs its certificate: give --redis-cert too</source>
+        <translation>--redis-key 需要对应的证书：请同时提供 --redis-cert</translation>
+    </message>
+    <message>
+        <source>TLS to %1 checks no certificate (--redis-verify none): anyone on the path can read and change the traffic</source>
+        <translation>到 %1 的 TLS 不检查任何证书（--redis-verify none）：链路上的任何人都能读取和篡改通信</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisUrl</name>
-    <message>
-        <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db]</source>
-        <translation>Redis URL“%1”无效：应为 redis://[user:password@]host:port[/db]</translation>
-    </message>
     <message>
         <source>invalid Redis port in &apos;%1&apos;</source>
         <translation>“%1”中的 Redis 端口无效</translation>
@@ -1945,6 +2008,10 @@ SQL：%2
     <message>
         <source>invalid Redis URL &apos;%1&apos;: a seed list names a Redis Cluster, which has only database 0</source>
         <translation>Redis URL“%1”无效：种子列表表示 Redis 集群，而集群只有 0 号数据库</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</source>
+        <translation>Redis URL 无效（“%1”）：应为 redis://[user:password@]host:port[/db]（TLS 用 rediss://）</translation>
     </message>
 </context>
 <context>
@@ -2830,12 +2897,6 @@ This cannot be undone.</source>
     <message>
         <source>✔ The ledger checks out: the split, one envelope per user, one payout per grab and, once closed, grabbed + refunded = total.</source>
         <translation>✔ 账本核对无误：拆分正确，每个用户一个红包，每次抢红包一笔发放，活动结束后已抢 + 已退回 = 总金额。</translation>
-    </message>
-    <message numerus="yes">
-        <source>✘ %n rule(s) of the ledger are broken. Run recovery on the Recovery page, or escalate:</source>
-        <translation>
-            <numerusform>✘ 账本有 %n 条规则不满足。请在“故障恢复”页执行恢复，或上报处理：</numerusform>
-        </translation>
     </message>
     <message>
         <source>Rule %1: %2</source>
@@ -4422,10 +4483,6 @@ SQL：%2</translation>
         <translation>正在等待 Redis 和数据库…</translation>
     </message>
     <message>
-        <source>Make-up granted for %1.</source>
-        <translation>已为 %1 补签。</translation>
-    </message>
-    <message>
         <source>MMMM yyyy</source>
         <extracomment>How the month above the calendar is written, as a QDate format (e.g. &quot;yyyy年M月&quot;).</extracomment>
         <translation>yyyy年M月</translation>
@@ -4469,10 +4526,6 @@ SQL：%2</translation>
     <message>
         <source>Next month</source>
         <translation>下个月</translation>
-    </message>
-    <message>
-        <source>%1 had been signed meanwhile; nothing changed.</source>
-        <translation>%1 在此期间已经签到，没有任何改动。</translation>
     </message>
     <message>
         <source>Users</source>

@@ -18,7 +18,7 @@ namespace lantern {
     The loops never wait on I/O, so they read a snapshot and ask for a fresh map (after a MOVED,
     or when a master cannot be reached); the map is read again on a thread of its own, one read
     at a time however many loops ask, and also whenever it is older than
-    RedisOptions::clusterMapMaxAge (a failover redirects nobody). */
+    RedisClusterOptions::mapMaxAge (a failover redirects nobody). */
 class ClusterTopology final {
     Q_DECLARE_TR_FUNCTIONS(lantern::RedisClient)
 

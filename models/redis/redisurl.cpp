@@ -12,10 +12,13 @@ namespace {
 RedisUrl parseOneNode(const QString &text)
 {
     const QUrl url(text, QUrl::StrictMode);
-    if (!url.isValid() || url.scheme() != QLatin1String("redis") || url.host().isEmpty())
-        throw InvalidInputError(RedisUrl::tr("invalid Redis URL '%1': expected redis://[user:password@]host:port[/db]")
+    const bool tls = url.scheme() == QLatin1String("rediss");
+    if (!url.isValid() || (url.scheme() != QLatin1String("redis") && !tls) || url.host().isEmpty())
+        throw InvalidInputError(RedisUrl::tr("invalid Redis URL '%1': expected redis://[user:password@]host:port[/db] "
+                                             "(rediss:// for TLS)")
                                         .arg(url.isValid() ? url.toDisplayString(QUrl::RemovePassword) : text));
     RedisUrl result;
+    result.tls.enabled = tls;
     result.host = url.host();
     result.port = url.port(6379);
     if (result.port <= 0 || result.port > 65535)
@@ -44,7 +47,7 @@ RedisUrl RedisUrl::parse(const QString &text)
 {
     // redis://[userinfo@]h1:p1,h2:p2[/db]: each seed is parsed as a URL of its own, so a seed list
     // is validated exactly like one node.
-    const QLatin1String scheme("redis://");
+    const QLatin1String scheme(text.startsWith(QLatin1String("rediss://")) ? "rediss://" : "redis://");
     if (!text.startsWith(scheme) || !text.contains(QLatin1Char(',')))
         return parseOneNode(text);
     const QString rest = text.mid(scheme.size());
@@ -91,7 +94,7 @@ QString RedisUrl::redacted() const
     QStringList nodes;
     for (const RedisEndpoint &seed : seeds())
         nodes << seed.text();
-    return QStringLiteral("redis://") + auth + nodes.join(QLatin1Char(',')) + QLatin1Char('/') + QString::number(db);
+    return (tls.enabled ? QStringLiteral("rediss://") : QStringLiteral("redis://")) + auth + nodes.join(QLatin1Char(',')) + QLatin1Char('/') + QString::number(db);
 }
 
 } // namespace lantern

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "redis/redistls.h"
+
 #include <QCoreApplication>
 #include <QList>
 #include <QString>
@@ -17,7 +19,8 @@ struct RedisEndpoint {
 };
 
 /** redis://[user:password@]host:port[/db], or a Redis Cluster's seed list
-    redis://[user:password@]h1:p1,h2:p2,...: parsed and validated at the edge. */
+    redis://[user:password@]h1:p1,h2:p2,...: parsed and validated at the edge. rediss:// is the
+    same over TLS (`tls`, whose files and checks come from the global options). */
 struct RedisUrl {
     Q_DECLARE_TR_FUNCTIONS(lantern::RedisUrl)
 
@@ -28,6 +31,7 @@ public:
     QString password;
     int db = 0;
     QList<RedisEndpoint> moreSeeds;  // the seed list's other nodes, in order (empty for one node)
+    RedisTlsOptions tls;             // enabled by rediss://; the rest from --redis-ca, ... (Config)
 
     /** Throws InvalidInputError with a message naming what is wrong. */
     static RedisUrl parse(const QString &text);
