@@ -889,6 +889,15 @@
         <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it does not answer.</extracomment>
         <translation>down</translation>
     </message>
+    <message>
+        <source>TLS to Redis at %1 failed: the server %2</source>
+        <translation>TLS to Redis at %1 failed: the server %2</translation>
+    </message>
+    <message>
+        <source>TLS refused</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: its certificate or TLS set-up was refused.</extracomment>
+        <translation>TLS refused</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>
@@ -1906,6 +1915,54 @@ Key prefix: %3</translation>
         <source>Redis at %1 sent a reply that cannot be read: %2</source>
         <translation>Redis at %1 sent a reply that cannot be read: %2</translation>
     </message>
+    <message>
+        <source>closed the connection right after the TLS handshake%1</source>
+        <translation>closed the connection right after the TLS handshake%1</translation>
+    </message>
+    <message>
+        <source> (does it ask for a client certificate? then give --redis-cert and --redis-key)</source>
+        <translation> (does it ask for a client certificate? then give --redis-cert and --redis-key)</translation>
+    </message>
+    <message>
+        <source> (did it refuse the client certificate %1?)</source>
+        <translation> (did it refuse the client certificate %1?)</translation>
+    </message>
+    <message>
+        <source>an unreadable date</source>
+        <translation>an unreadable date</translation>
+    </message>
+    <message>
+        <source>%1, certificate %2, valid until %3, verify %4</source>
+        <translation>%1, certificate %2, valid until %3, verify %4</translation>
+    </message>
+    <message>
+        <source>presented a certificate that expired on %1 (%2)</source>
+        <translation>presented a certificate that expired on %1 (%2)</translation>
+    </message>
+    <message>
+        <source>presented a certificate whose issuer&apos;s certificate has expired (%1)</source>
+        <translation>presented a certificate whose issuer&apos;s certificate has expired (%1)</translation>
+    </message>
+    <message>
+        <source>presented a certificate that is not valid before %1 (%2); check the clocks</source>
+        <translation>presented a certificate that is not valid before %1 (%2); check the clocks</translation>
+    </message>
+    <message>
+        <source>presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; give the server&apos;s CA with --redis-ca FILE</source>
+        <translation>presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; give the server&apos;s CA with --redis-ca FILE</translation>
+    </message>
+    <message>
+        <source>presented an untrusted certificate (%1, issued by %2): the CA in %3 did not sign it</source>
+        <translation>presented an untrusted certificate (%1, issued by %2): the CA in %3 did not sign it</translation>
+    </message>
+    <message>
+        <source>presented a certificate that cannot be trusted (%1): %2</source>
+        <translation>presented a certificate that cannot be trusted (%1): %2</translation>
+    </message>
+    <message>
+        <source>presented a certificate for %1, but was reached as %2: connect by one of the certificate&apos;s names, name it with --redis-sni, or check the chain only with --redis-verify ca</source>
+        <translation>presented a certificate for %1, but was reached as %2: connect by one of the certificate&apos;s names, name it with --redis-sni, or check the chain only with --redis-verify ca</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisDurability</name>
@@ -2367,6 +2424,8 @@ commands:
 global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
+  TLS to Redis (rediss:// URLs): --redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME
+  --redis-verify full|ca|none (docs/connect.md)
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </source>
@@ -2394,6 +2453,8 @@ commands:
 global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
+  TLS to Redis (rediss:// URLs): --redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME
+  --redis-verify full|ca|none (docs/connect.md)
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </translation>

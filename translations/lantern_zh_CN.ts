@@ -887,6 +887,15 @@
         <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it does not answer.</extracomment>
         <translation>不可用</translation>
     </message>
+    <message>
+        <source>TLS to Redis at %1 failed: the server %2</source>
+        <translation>到 Redis %1 的 TLS 连接失败：服务器%2</translation>
+    </message>
+    <message>
+        <source>TLS refused</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: its certificate or TLS set-up was refused.</extracomment>
+        <translation>TLS 被拒绝</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>
@@ -1889,6 +1898,54 @@ SQL：%2
         <source>Redis at %1 sent a reply that cannot be read: %2</source>
         <translation>Redis %1 发来无法解析的回复：%2</translation>
     </message>
+    <message>
+        <source>closed the connection right after the TLS handshake%1</source>
+        <translation>在 TLS 握手后立即关闭了连接%1</translation>
+    </message>
+    <message>
+        <source> (does it ask for a client certificate? then give --redis-cert and --redis-key)</source>
+        <translation>（它是否要求客户端证书？如是，请提供 --redis-cert 和 --redis-key）</translation>
+    </message>
+    <message>
+        <source> (did it refuse the client certificate %1?)</source>
+        <translation>（它是否拒绝了客户端证书 %1？）</translation>
+    </message>
+    <message>
+        <source>an unreadable date</source>
+        <translation>无法读取的日期</translation>
+    </message>
+    <message>
+        <source>%1, certificate %2, valid until %3, verify %4</source>
+        <translation>%1，证书 %2，有效期至 %3，校验 %4</translation>
+    </message>
+    <message>
+        <source>presented a certificate that expired on %1 (%2)</source>
+        <translation>出示的证书已于 %1 过期（%2）</translation>
+    </message>
+    <message>
+        <source>presented a certificate whose issuer&apos;s certificate has expired (%1)</source>
+        <translation>出示的证书的签发者证书已过期（%1）</translation>
+    </message>
+    <message>
+        <source>presented a certificate that is not valid before %1 (%2); check the clocks</source>
+        <translation>出示的证书在 %1 之前无效（%2）；请检查时钟</translation>
+    </message>
+    <message>
+        <source>presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; give the server&apos;s CA with --redis-ca FILE</source>
+        <translation>出示了不受信任的证书（%1，签发者 %2）：本系统的任何 CA 都未签发它；请用 --redis-ca FILE 提供服务器的 CA</translation>
+    </message>
+    <message>
+        <source>presented an untrusted certificate (%1, issued by %2): the CA in %3 did not sign it</source>
+        <translation>出示了不受信任的证书（%1，签发者 %2）：%3 中的 CA 没有签发它</translation>
+    </message>
+    <message>
+        <source>presented a certificate that cannot be trusted (%1): %2</source>
+        <translation>出示的证书无法信任（%1）：%2</translation>
+    </message>
+    <message>
+        <source>presented a certificate for %1, but was reached as %2: connect by one of the certificate&apos;s names, name it with --redis-sni, or check the chain only with --redis-verify ca</source>
+        <translation>出示的证书属于 %1，但连接使用的是 %2：请用证书中的某个名称连接，或用 --redis-sni 指定该名称，或用 --redis-verify ca 只校验证书链</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisDurability</name>
@@ -2347,6 +2404,8 @@ commands:
 global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
+  TLS to Redis (rediss:// URLs): --redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME
+  --redis-verify full|ca|none (docs/connect.md)
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </source>
@@ -2374,6 +2433,8 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
 全局选项（可放在任意位置）： --redis URL --db URL --today YYYY-MM-DD --tz ZONE --prefix P --shards N
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
+  Redis 的 TLS（rediss:// URL）：--redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME
+  --redis-verify full|ca|none（见 docs/connect.md）
   --lang zh_CN|en （消息语言；默认跟随系统区域设置）
 环境变量： LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... （LANTERN_ + 选项名）
 </translation>

@@ -110,6 +110,21 @@ RateLimit parseRateLimit(const QString &text, const QString &source)
     return limit;
 }
 
+/** --redis-ca, --redis-cert, --redis-key, --redis-sni, --redis-verify (docs/connect.md). */
+template<typename Setting>
+void resolveRedisTls(RedisTlsOptions &tls, const Setting &setting, const QHash<QString, QString> &sources)
+{
+    const std::pair<const char *, QString *> files[] = {
+            {"redis-ca", &tls.caFile}, {"redis-cert", &tls.certFile}, {"redis-key", &tls.keyFile}, {"redis-sni", &tls.serverName}};
+    for (const auto &[name, value] : files) {
+        if (const auto text = setting(QLatin1String(name)))
+            *value = *text;
+    }
+    if (const auto verify = setting(QStringLiteral("redis-verify")))
+        tls.verify = RedisTlsOptions::parseVerify(*verify, sources.value(QStringLiteral("redis-verify")));
+    tls.check();
+}
+
 } // namespace
 
 QStringList Config::settingNames()
@@ -123,7 +138,9 @@ QStringList Config::settingNames()
             QStringLiteral("token-secret"),  QStringLiteral("rate-checkin"),
             QStringLiteral("rate-calendar"), QStringLiteral("rate-grab"),
             QStringLiteral("rate-campaign"), QStringLiteral("read-only"),
-            QStringLiteral("grab-wait")};
+            QStringLiteral("grab-wait"),     QStringLiteral("redis-ca"),
+            QStringLiteral("redis-cert"),    QStringLiteral("redis-key"),
+            QStringLiteral("redis-sni"),     QStringLiteral("redis-verify")};
 }
 
 Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvironment &environment)
@@ -148,6 +165,7 @@ Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvir
 
     Config config;
     config.redis = RedisUrl::parse(setting(QStringLiteral("redis")).value_or(QStringLiteral("redis://127.0.0.1:6379")));
+    resolveRedisTls(config.redis.tls, setting, sources);
     config.db = DbUrl::parse(setting(QStringLiteral("db")).value_or(QStringLiteral("sqlite://") + defaultSqlitePath()));
     if (const auto tz = setting(QStringLiteral("tz"))) {
         config.timeZone = QTimeZone(tz->toUtf8());

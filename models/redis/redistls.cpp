@@ -144,7 +144,7 @@ public:
     QString summary() const override
     {
         const X509Ptr certificate(SSL_get1_peer_certificate(m_ssl.get()));
-        return tlsSummary(QString::fromLatin1(SSL_get_version(m_ssl.get())), certificate.get(), m_options.verify);
+        return TlsPeer::summary(QString::fromLatin1(SSL_get_version(m_ssl.get())), certificate.get(), m_options.verify);
     }
 
 private:
@@ -155,8 +155,10 @@ private:
         ERR_clear_error();
         errno = 0;
         const int result = call();
-        if (result > 0)
+        if (result > 0) {
+            m_transferred = true;
             return size_t(result);
+        }
         const int error = SSL_get_error(m_ssl.get(), result);
         if (waits(error))
             return 0;
@@ -182,7 +184,7 @@ private:
             failTls(tr("sent no certificate"));
         const long chain = SSL_get_verify_result(m_ssl.get());
         if (chain != X509_V_OK)
-            failTls(explainUntrusted(chain, certificate.get(), m_options));
+            failTls(TlsPeer::explainUntrusted(chain, certificate.get(), m_options));
         if (m_options.verify == RedisTlsOptions::Verify::Ca)
             return;
         const bool ip = isIpLiteral(m_expectedName);
@@ -190,7 +192,7 @@ private:
                                : X509_check_host(certificate.get(), m_expectedName.constData(), size_t(m_expectedName.size()),
                                                  X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS, nullptr);
         if (matches != 1)
-            failTls(explainNameMismatch(certificate.get(), QString::fromUtf8(m_expectedName)));
+            failTls(TlsPeer::explainNameMismatch(certificate.get(), QString::fromUtf8(m_expectedName)));
     }
 
     [[noreturn]] void failTls(const QString &what) const
@@ -201,6 +203,21 @@ private:
     [[noreturn]] void failSsl(int sslError, const QString &during)
     {
         const int savedErrno = errno;
+        if (sslError == SSL_ERROR_SYSCALL && m_established && !m_transferred && !m_readingAlert
+            && (savedErrno == ECONNRESET || savedErrno == EPIPE)) {
+            // TLS 1.3 ends the client's handshake before the server checks the client's
+            // certificate: its alert may wait behind the reset our first write met. Read it.
+            m_readingAlert = true;
+            ERR_clear_error();
+            char byte = 0;
+            const int result = SSL_read(m_ssl.get(), &byte, 1);
+            const int error = SSL_get_error(m_ssl.get(), result);
+            if (result <= 0 && error == SSL_ERROR_SSL)
+                failSsl(error, during);
+            fail(tr("closed the connection right after the TLS handshake%1")
+                         .arg(m_options.certFile.isEmpty() ? tr(" (does it ask for a client certificate? then give --redis-cert and --redis-key)")
+                                                           : tr(" (did it refuse the client certificate %1?)").arg(m_options.certFile)));
+        }
         const unsigned long error = ERR_peek_last_error();
         const int reason = ERR_GET_LIB(error) == ERR_LIB_SSL ? ERR_GET_REASON(error) : 0;
         const QString details = openSslErrors();
@@ -237,6 +254,8 @@ private:
     SslPtr m_ssl;
     QByteArray m_expectedName;
     bool m_established = false;
+    bool m_transferred = false;   // application data has moved both ways or one
+    bool m_readingAlert = false;  // failSsl() is reading the alert behind a reset
 };
 
 } // namespace

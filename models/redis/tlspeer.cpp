@@ -15,11 +15,6 @@ namespace lantern {
 
 namespace {
 
-QString translated(const char *text)
-{
-    return QCoreApplication::translate("lantern::RedisClient", text);
-}
-
 struct BioDeleter {
     void operator()(BIO *bio) const { BIO_free(bio); }
 };
@@ -40,7 +35,7 @@ QString nameText(const X509_NAME *name)
 
 QString dateText(const QDateTime &when)
 {
-    return when.isValid() ? when.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")) : translated("an unreadable date");
+    return when.isValid() ? when.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")) : TlsPeer::tr("an unreadable date");
 }
 
 QDateTime timeOf(const ASN1_TIME *time)
@@ -54,12 +49,12 @@ QDateTime timeOf(const ASN1_TIME *time)
 
 } // namespace
 
-QString certificateSubject(const X509 *certificate)
+QString TlsPeer::subject(const X509 *certificate)
 {
     return nameText(X509_get_subject_name(certificate));
 }
 
-QStringList certificateNames(const X509 *certificate)
+QStringList TlsPeer::names(const X509 *certificate)
 {
     QStringList names;
     const std::unique_ptr<GENERAL_NAMES, GeneralNamesDeleter> alternatives(
@@ -88,30 +83,30 @@ QStringList certificateNames(const X509 *certificate)
     return names;
 }
 
-QDateTime certificateExpiry(const X509 *certificate)
+QDateTime TlsPeer::expiry(const X509 *certificate)
 {
     return timeOf(X509_get0_notAfter(certificate));
 }
 
-QString tlsSummary(const QString &protocol, const X509 *certificate, RedisTlsOptions::Verify verify)
+QString TlsPeer::summary(const QString &protocol, const X509 *certificate, RedisTlsOptions::Verify verify)
 {
     if (!certificate)
         return protocol;
-    return translated("%1, certificate %2, valid until %3, verify %4")
-            .arg(protocol, certificateSubject(certificate), dateText(certificateExpiry(certificate)), RedisTlsOptions::verifyName(verify));
+    return tr("%1, certificate %2, valid until %3, verify %4")
+            .arg(protocol, subject(certificate), dateText(expiry(certificate)), RedisTlsOptions::verifyName(verify));
 }
 
-QString explainUntrusted(long verifyResult, const X509 *certificate, const RedisTlsOptions &options)
+QString TlsPeer::explainUntrusted(long verifyResult, const X509 *certificate, const RedisTlsOptions &options)
 {
-    const QString subject = certificateSubject(certificate);
+    const QString name = subject(certificate);
     switch (verifyResult) {
     case X509_V_ERR_CERT_HAS_EXPIRED:
         if (X509_cmp_current_time(X509_get0_notAfter(certificate)) < 0)
-            return translated("presented a certificate that expired on %1 (%2)").arg(dateText(certificateExpiry(certificate)), subject);
-        return translated("presented a certificate whose issuer's certificate has expired (%1)").arg(subject);
+            return tr("presented a certificate that expired on %1 (%2)").arg(dateText(expiry(certificate)), name);
+        return tr("presented a certificate whose issuer's certificate has expired (%1)").arg(name);
     case X509_V_ERR_CERT_NOT_YET_VALID:
-        return translated("presented a certificate that is not valid before %1 (%2); check the clocks")
-                .arg(dateText(timeOf(X509_get0_notBefore(certificate))), subject);
+        return tr("presented a certificate that is not valid before %1 (%2); check the clocks")
+                .arg(dateText(timeOf(X509_get0_notBefore(certificate))), name);
     case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
     case X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
     case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT:
@@ -121,23 +116,23 @@ QString explainUntrusted(long verifyResult, const X509 *certificate, const Redis
     case X509_V_ERR_CERT_SIGNATURE_FAILURE: {
         const QString issuer = nameText(X509_get_issuer_name(certificate));
         if (options.caFile.isEmpty())
-            return translated("presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; "
-                              "give the server's CA with --redis-ca FILE")
-                    .arg(subject, issuer);
-        return translated("presented an untrusted certificate (%1, issued by %2): the CA in %3 did not sign it")
-                .arg(subject, issuer, options.caFile);
+            return tr("presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; "
+                      "give the server's CA with --redis-ca FILE")
+                    .arg(name, issuer);
+        return tr("presented an untrusted certificate (%1, issued by %2): the CA in %3 did not sign it")
+                .arg(name, issuer, options.caFile);
     }
     default:
-        return translated("presented a certificate that cannot be trusted (%1): %2")
-                .arg(subject, QString::fromLatin1(X509_verify_cert_error_string(verifyResult)));
+        return tr("presented a certificate that cannot be trusted (%1): %2")
+                .arg(name, QString::fromLatin1(X509_verify_cert_error_string(verifyResult)));
     }
 }
 
-QString explainNameMismatch(const X509 *certificate, const QString &expected)
+QString TlsPeer::explainNameMismatch(const X509 *certificate, const QString &expected)
 {
-    return translated("presented a certificate for %1, but was reached as %2: connect by one of the certificate's names, "
-                      "name it with --redis-sni, or check the chain only with --redis-verify ca")
-            .arg(certificateNames(certificate).join(QStringLiteral(", ")), expected);
+    return tr("presented a certificate for %1, but was reached as %2: connect by one of the certificate's names, "
+              "name it with --redis-sni, or check the chain only with --redis-verify ca")
+            .arg(names(certificate).join(QStringLiteral(", ")), expected);
 }
 
 } // namespace lantern
