@@ -979,6 +979,22 @@ Key prefix: %3</translation>
         <source>unknown parameter &apos;%1&apos; (only unix_socket is supported)</source>
         <translation>unknown parameter &apos;%1&apos; (only unix_socket is supported)</translation>
     </message>
+    <message>
+        <source>--db-ca, --db-cert and --db-key are for MySQL and MariaDB, not SQLite</source>
+        <translation>--db-ca, --db-cert and --db-key are for MySQL and MariaDB, not SQLite</translation>
+    </message>
+    <message>
+        <source>--db-key needs its certificate: give --db-cert too</source>
+        <translation>--db-key needs its certificate: give --db-cert too</translation>
+    </message>
+    <message>
+        <source>the TLS file name %1 holds &apos;;&apos; or &apos;=&apos;, which the MySQL driver&apos;s options cannot carry</source>
+        <translation>the TLS file name %1 holds &apos;;&apos; or &apos;=&apos;, which the MySQL driver&apos;s options cannot carry</translation>
+    </message>
+    <message>
+        <source>cannot read the database TLS file %1</source>
+        <translation>cannot read the database TLS file %1</translation>
+    </message>
 </context>
 <context>
     <name>lantern::DeadLetterModel</name>
@@ -2239,6 +2255,10 @@ Key prefix: %3</translation>
         <source>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</source>
         <translation>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</translation>
     </message>
+    <message>
+        <source>cannot open database %1: the account requires TLS (REQUIRE SSL): give the server&apos;s CA with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)</source>
+        <translation>cannot open database %1: the account requires TLS (REQUIRE SSL): give the server&apos;s CA with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)</translation>
+    </message>
 </context>
 <context>
     <name>lantern::UserLookupService</name>
@@ -2425,7 +2445,7 @@ global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --p
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
   TLS to Redis (rediss:// URLs): --redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME
-  --redis-verify full|ca|none (docs/connect.md)
+  --redis-verify full|ca|none; TLS to MySQL/MariaDB: --db-ca FILE --db-cert FILE --db-key FILE (docs/connect.md)
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </source>
@@ -2454,7 +2474,7 @@ global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --p
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
   TLS to Redis (rediss:// URLs): --redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME
-  --redis-verify full|ca|none (docs/connect.md)
+  --redis-verify full|ca|none; TLS to MySQL/MariaDB: --db-ca FILE --db-cert FILE --db-key FILE (docs/connect.md)
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </translation>

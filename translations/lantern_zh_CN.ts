@@ -977,6 +977,22 @@ SQL：%2
         <source>unknown parameter &apos;%1&apos; (only unix_socket is supported)</source>
         <translation>未知参数“%1”（只支持 unix_socket）</translation>
     </message>
+    <message>
+        <source>--db-ca, --db-cert and --db-key are for MySQL and MariaDB, not SQLite</source>
+        <translation>--db-ca、--db-cert 和 --db-key 用于 MySQL 和 MariaDB，不用于 SQLite</translation>
+    </message>
+    <message>
+        <source>--db-key needs its certificate: give --db-cert too</source>
+        <translation>--db-key 需要对应的证书：请同时提供 --db-cert</translation>
+    </message>
+    <message>
+        <source>the TLS file name %1 holds &apos;;&apos; or &apos;=&apos;, which the MySQL driver&apos;s options cannot carry</source>
+        <translation>TLS 文件名 %1 含有“;”或“=”，MySQL 驱动的选项无法传递</translation>
+    </message>
+    <message>
+        <source>cannot read the database TLS file %1</source>
+        <translation>无法读取数据库 TLS 文件 %1</translation>
+    </message>
 </context>
 <context>
     <name>lantern::DeadLetterModel</name>
@@ -2221,6 +2237,10 @@ SQL：%2
         <source>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</source>
         <translation>只读连接（设置项 read-only）：“%1”没有在 %2 上执行；只允许 SELECT 语句</translation>
     </message>
+    <message>
+        <source>cannot open database %1: the account requires TLS (REQUIRE SSL): give the server&apos;s CA with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)</source>
+        <translation>无法打开数据库 %1：该账号要求 TLS（REQUIRE SSL）：请用 --db-ca FILE 提供服务器的 CA（账号要求证书时还需 --db-cert、--db-key）</translation>
+    </message>
 </context>
 <context>
     <name>lantern::UserLookupService</name>
@@ -2405,7 +2425,7 @@ global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --p
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
   TLS to Redis (rediss:// URLs): --redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME
-  --redis-verify full|ca|none (docs/connect.md)
+  --redis-verify full|ca|none; TLS to MySQL/MariaDB: --db-ca FILE --db-cert FILE --db-key FILE (docs/connect.md)
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </source>
@@ -2434,7 +2454,7 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
   --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N
   --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
   Redis 的 TLS（rediss:// URL）：--redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME
-  --redis-verify full|ca|none（见 docs/connect.md）
+  --redis-verify full|ca|none；MySQL/MariaDB 的 TLS：--db-ca FILE --db-cert FILE --db-key FILE（见 docs/connect.md）
   --lang zh_CN|en （消息语言；默认跟随系统区域设置）
 环境变量： LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... （LANTERN_ + 选项名）
 </translation>

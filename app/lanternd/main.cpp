@@ -50,7 +50,7 @@ QString usage()
                                        "  --streak-policy monthly|rolling --rewards 10,20,30,50 --makeup-window-days N --makeup-quota N\n"
                                        "  --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE\n"
                                        "  TLS to Redis (rediss:// URLs): --redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME\n"
-                                       "  --redis-verify full|ca|none (docs/connect.md)\n"
+                                       "  --redis-verify full|ca|none; TLS to MySQL/MariaDB: --db-ca FILE --db-cert FILE --db-key FILE (docs/connect.md)\n"
                                        "  --lang zh_CN|en (language of the messages; default: the system locale)\n"
                                        "environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)\n");
 }

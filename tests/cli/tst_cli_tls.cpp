@@ -4,6 +4,7 @@
 // TLS). The global options and their LANTERN_ variables; --redis-verify none said on stderr at
 // start; each refusal with its exit code and plain words (DESIGN §6, docs/connect.md).
 #include "clitest.h"
+#include "privatemariadb.h"
 #include "serveprocess.h"
 #include "testcertificates.h"
 #include "testsuite.h"
@@ -40,6 +41,7 @@ private Q_SLOTS:
     void verifyNoneIsSaidAtStart();
     void refusals_data();
     void refusals();
+    void mariaDbOverTls();
 
 private:
     /** Each call takes a fresh key prefix (m_prefix). */
@@ -198,6 +200,41 @@ void TestCliTls::refusals()
         QVERIFY2(result.err.contains(word.toUtf8()), result.describe().constData());
     lantern::RedisClient redis(lantern::RedisUrl::parse(m_server->server().urlText()));  // the plaintext port
     QCOMPARE(snapshotRedis(redis, m_prefix.toUtf8()).keys.size(), 0);  // nothing written
+}
+
+void TestCliTls::mariaDbOverTls()
+{
+    const CertificateFiles cert = m_certs->issue(QStringLiteral("mariadb"), QStringLiteral("localhost"), {QStringLiteral("IP:127.0.0.1")});
+    PrivateMariaDb mariadb({QStringLiteral("--ssl-ca=") + m_certs->caFile(), QStringLiteral("--ssl-cert=") + cert.cert,
+                            QStringLiteral("--ssl-key=") + cert.key});
+    mariadb.createDatabase(QStringLiteral("lantern_cli_tls"));
+    mariadb.execAsRoot(QStringLiteral("CREATE USER 'lantern'@'%' IDENTIFIED BY 'pw' REQUIRE SSL"));
+    mariadb.execAsRoot(QStringLiteral("GRANT ALL ON lantern_cli_tls.* TO 'lantern'@'%'"));
+    const QString db = QStringLiteral("mysql://lantern:pw@127.0.0.1:%1/lantern_cli_tls").arg(mariadb.port());
+
+    // Both servers over TLS: Redis with --redis-ca, MariaDB with --db-ca.
+    Lanternd lanternd(m_server->urlText(), db, uniquePrefix(), QStringLiteral("2026-03-05"));
+    lanternd.defaults.insert(QStringLiteral("redis-ca"), m_certs->caFile());
+    lanternd.extraEnv.insert(QStringLiteral("LANTERN_DB_CA"), m_certs->caFile());
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("checkin"), QStringLiteral("--uid"), QStringLiteral("41")}));
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("work"), QStringLiteral("--once"), QStringLiteral("--id"), QStringLiteral("w1")}));
+    const Result calendar = lanternd.run({QStringLiteral("calendar"), QStringLiteral("--uid"), QStringLiteral("41")});
+    LANTERND_VERIFY_OK(calendar);
+    QCOMPARE(calendar.json().value(QStringLiteral("points_balance")).toInt(), 10);  // persisted over TLS
+
+    // The same account without TLS: exit 3, and the words say TLS is what is missing.
+    Lanternd plain(m_server->urlText(), db, uniquePrefix(), QStringLiteral("2026-03-05"));
+    plain.defaults.insert(QStringLiteral("redis-ca"), m_certs->caFile());
+    const Result refused = plain.run({QStringLiteral("migrate")});
+    QCOMPARE(refused.exitCode, 3);
+    QVERIFY2(refused.err.contains("the account requires TLS (REQUIRE SSL)"), refused.describe().constData());
+
+    // --db-ca is for MySQL and MariaDB.
+    const SqlTarget sqlite = freshSql(QStringLiteral("sqlite"));
+    Lanternd onSqlite(m_server->urlText(), sqlite.url, uniquePrefix());
+    const Result wrong = onSqlite.run({QStringLiteral("migrate"), QStringLiteral("--db-ca"), m_certs->caFile()});
+    QCOMPARE(wrong.exitCode, 2);
+    QVERIFY2(wrong.err.contains("not SQLite"), wrong.describe().constData());
 }
 
 LANTERN_TEST_SUITE(TestCliTls);
