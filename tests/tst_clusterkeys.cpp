@@ -91,6 +91,8 @@ private Q_SLOTS:
     void slotMapRefusesOddShapes();
     void replyPolicy_data();
     void replyPolicy();
+    void sentinelUrls_data();
+    void sentinelUrls();
 };
 
 void TestClusterKeys::seedLists_data()
@@ -342,6 +344,47 @@ void TestClusterKeys::replyPolicy()
         QVERIFY(!decision.notReady.has_value());
         break;
     }
+}
+
+void TestClusterKeys::sentinelUrls_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("valid");
+    QTest::addColumn<QString>("sentinels");  // as seeds() gives them
+    QTest::addColumn<QString>("master");
+    QTest::addColumn<int>("db");
+    QTest::addColumn<bool>("tls");
+    QTest::newRow("three sentinels, default port 26379") << "redis-sentinel://s1,s2:26380,s3#mymaster" << true
+                                                         << "s1:26379,s2:26380,s3:26379" << "mymaster" << 0 << false;
+    QTest::newRow("one sentinel, the master's database and credentials") << "redis-sentinel://app:pw@s1:26379/4#orders" << true
+                                                                         << "s1:26379" << "orders" << 4 << false;
+    QTest::newRow("over TLS") << "rediss-sentinel://s1:26379,s2:26379#m" << true << "s1:26379,s2:26379" << "m" << 0 << true;
+    QTest::newRow("a percent-encoded master name") << "redis-sentinel://s1#my%20master" << true << "s1:26379" << "my master" << 0 << false;
+    QTest::newRow("no master name") << "redis-sentinel://s1:26379" << false << "" << "" << 0 << false;
+    QTest::newRow("an empty master name") << "redis-sentinel://s1:26379#" << false << "" << "" << 0 << false;
+    QTest::newRow("an empty sentinel") << "redis-sentinel://s1,,s2#m" << false << "" << "" << 0 << false;
+}
+
+void TestClusterKeys::sentinelUrls()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, valid);
+    if (!valid) {
+        QVERIFY_THROWS_EXCEPTION(InvalidInputError, RedisUrl::parse(text));
+        return;
+    }
+    const RedisUrl url = RedisUrl::parse(text);
+    QStringList sentinels;
+    for (const RedisEndpoint &sentinel : url.seeds())
+        sentinels << sentinel.text();
+    QTEST(sentinels.join(QLatin1Char(',')), "sentinels");
+    QTEST(url.sentinelMaster, "master");
+    QTEST(url.db, "db");
+    QTEST(url.tls.enabled, "tls");
+    QVERIFY(url.isSentinel());
+    QVERIFY(!url.isSeedList());  // not a cluster
+    QVERIFY2(url.redacted().contains(QLatin1Char('#') + url.sentinelMaster), qPrintable(url.redacted()));
+    QVERIFY(!url.redacted().contains(QLatin1String("pw")));
 }
 
 } // namespace tst_clusterkeys

@@ -50,13 +50,10 @@ Attempt attempt(const QString &path, const RedisUrl &url, const QByteArrayList &
         }
     } else {
         RedisPipe pipe(url, options);
-        Outcome outcome;
-        if (!runOne(pipe, oneRound({command}), outcome))
-            result.error = std::make_exception_ptr(std::runtime_error("the conversation never ended"));
-        else if (outcome.error)
-            result.error = outcome.error;
-        else
-            result.reply = outcome.reply().toBytes();
+        const CommandResult outcome = runCommand(pipe, command);
+        result.error = outcome.error;
+        if (!outcome.error)
+            result.reply = outcome.reply.toBytes();
     }
     result.ms = clock.elapsed();
     return result;

@@ -782,6 +782,10 @@
         <source>wait for replicas, in milliseconds</source>
         <translation>wait for replicas, in milliseconds</translation>
     </message>
+    <message>
+        <source>--sentinel-user and --sentinel-password are for a redis-sentinel:// URL</source>
+        <translation>--sentinel-user and --sentinel-password are for a redis-sentinel:// URL</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionErrors</name>
@@ -1979,6 +1983,30 @@ Key prefix: %3</translation>
         <source>presented a certificate for %1, but was reached as %2: connect by one of the certificate&apos;s names, name it with --redis-sni, or check the chain only with --redis-verify ca</source>
         <translation>presented a certificate for %1, but was reached as %2: connect by one of the certificate&apos;s names, name it with --redis-sni, or check the chain only with --redis-verify ca</translation>
     </message>
+    <message>
+        <source>%1 answered %2</source>
+        <translation>%1 answered %2</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL %1: no Redis Sentinel knows a master named &apos;%2&apos; (asked %3)</source>
+        <translation>invalid Redis URL %1: no Redis Sentinel knows a master named &apos;%2&apos; (asked %3)</translation>
+    </message>
+    <message>
+        <source>no Redis Sentinel of %1 answered: %2</source>
+        <translation>no Redis Sentinel of %1 answered: %2</translation>
+    </message>
+    <message>
+        <source>no Redis Sentinel of %1 named the master &apos;%2&apos;: %3 did not know it; %4</source>
+        <translation>no Redis Sentinel of %1 named the master &apos;%2&apos;: %3 did not know it; %4</translation>
+    </message>
+    <message>
+        <source>Redis at %1, which the sentinels name as the master &apos;%2&apos;, answers ROLE as %3; a failover may be under way</source>
+        <translation>Redis at %1, which the sentinels name as the master &apos;%2&apos;, answers ROLE as %3; a failover may be under way</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is no longer the master &apos;%2&apos; (a Sentinel failover); the next connection asks the sentinels again</source>
+        <translation>Redis at %1 is no longer the master &apos;%2&apos; (a Sentinel failover); the next connection asks the sentinels again</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisDurability</name>
@@ -2102,6 +2130,10 @@ Key prefix: %3</translation>
     <message>
         <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</source>
         <translation>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</translation>
+    </message>
+    <message>
+        <source>invalid Redis Sentinel URL &apos;%1&apos;: expected redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER, naming the master after &apos;#&apos;</source>
+        <translation>invalid Redis Sentinel URL &apos;%1&apos;: expected redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER, naming the master after &apos;#&apos;</translation>
     </message>
 </context>
 <context>
@@ -2446,6 +2478,8 @@ global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --p
   --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
   TLS to Redis (rediss:// URLs): --redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME
   --redis-verify full|ca|none; TLS to MySQL/MariaDB: --db-ca FILE --db-cert FILE --db-key FILE (docs/connect.md)
+  Redis Sentinel: --redis redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER
+  --sentinel-user U --sentinel-password P (the sentinels&apos; own credentials)
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </source>
@@ -2475,6 +2509,8 @@ global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --p
   --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
   TLS to Redis (rediss:// URLs): --redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME
   --redis-verify full|ca|none; TLS to MySQL/MariaDB: --db-ca FILE --db-cert FILE --db-key FILE (docs/connect.md)
+  Redis Sentinel: --redis redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER
+  --sentinel-user U --sentinel-password P (the sentinels&apos; own credentials)
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </translation>

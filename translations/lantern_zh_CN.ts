@@ -780,6 +780,10 @@
         <source>wait for replicas, in milliseconds</source>
         <translation>等待副本的时间（毫秒）</translation>
     </message>
+    <message>
+        <source>--sentinel-user and --sentinel-password are for a redis-sentinel:// URL</source>
+        <translation>--sentinel-user 和 --sentinel-password 用于 redis-sentinel:// URL</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionErrors</name>
@@ -1962,6 +1966,30 @@ SQL：%2
         <source>presented a certificate for %1, but was reached as %2: connect by one of the certificate&apos;s names, name it with --redis-sni, or check the chain only with --redis-verify ca</source>
         <translation>出示的证书属于 %1，但连接使用的是 %2：请用证书中的某个名称连接，或用 --redis-sni 指定该名称，或用 --redis-verify ca 只校验证书链</translation>
     </message>
+    <message>
+        <source>%1 answered %2</source>
+        <translation>%1 的应答为 %2</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL %1: no Redis Sentinel knows a master named &apos;%2&apos; (asked %3)</source>
+        <translation>Redis URL 无效（%1）：没有任何 Redis Sentinel 知道名为“%2”的主节点（已询问 %3）</translation>
+    </message>
+    <message>
+        <source>no Redis Sentinel of %1 answered: %2</source>
+        <translation>%1 的 Redis Sentinel 均无应答：%2</translation>
+    </message>
+    <message>
+        <source>no Redis Sentinel of %1 named the master &apos;%2&apos;: %3 did not know it; %4</source>
+        <translation>%1 的 Redis Sentinel 都没有给出主节点“%2”：%3 不知道它；%4</translation>
+    </message>
+    <message>
+        <source>Redis at %1, which the sentinels name as the master &apos;%2&apos;, answers ROLE as %3; a failover may be under way</source>
+        <translation>Sentinel 指明为主节点“%2”的 Redis %1 对 ROLE 的应答为 %3；可能正在进行故障转移</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is no longer the master &apos;%2&apos; (a Sentinel failover); the next connection asks the sentinels again</source>
+        <translation>Redis %1 已不再是主节点“%2”（Sentinel 故障转移）；下次连接会重新询问 Sentinel</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisDurability</name>
@@ -2085,6 +2113,10 @@ SQL：%2
     <message>
         <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</source>
         <translation>Redis URL 无效（“%1”）：应为 redis://[user:password@]host:port[/db]（TLS 用 rediss://）</translation>
+    </message>
+    <message>
+        <source>invalid Redis Sentinel URL &apos;%1&apos;: expected redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER, naming the master after &apos;#&apos;</source>
+        <translation>Redis Sentinel URL 无效（“%1”）：应为 redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER，在“#”后写主节点名</translation>
     </message>
 </context>
 <context>
@@ -2426,6 +2458,8 @@ global options (anywhere): --redis URL --db URL --today YYYY-MM-DD --tz ZONE --p
   --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
   TLS to Redis (rediss:// URLs): --redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME
   --redis-verify full|ca|none; TLS to MySQL/MariaDB: --db-ca FILE --db-cert FILE --db-key FILE (docs/connect.md)
+  Redis Sentinel: --redis redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER
+  --sentinel-user U --sentinel-password P (the sentinels&apos; own credentials)
   --lang zh_CN|en (language of the messages; default: the system locale)
 environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)
 </source>
@@ -2455,6 +2489,8 @@ environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_
   --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE
   Redis 的 TLS（rediss:// URL）：--redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME
   --redis-verify full|ca|none；MySQL/MariaDB 的 TLS：--db-ca FILE --db-cert FILE --db-key FILE（见 docs/connect.md）
+  Redis Sentinel：--redis redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER
+  --sentinel-user U --sentinel-password P（Sentinel 自身的凭据）
   --lang zh_CN|en （消息语言；默认跟随系统区域设置）
 环境变量： LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... （LANTERN_ + 选项名）
 </translation>

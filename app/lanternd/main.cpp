@@ -51,6 +51,8 @@ QString usage()
                                        "  --makeup-points true|false --token-salt S --token-secret S --read-only true|false --profile NAME --config FILE\n"
                                        "  TLS to Redis (rediss:// URLs): --redis-ca FILE --redis-cert FILE --redis-key FILE --redis-sni NAME\n"
                                        "  --redis-verify full|ca|none; TLS to MySQL/MariaDB: --db-ca FILE --db-cert FILE --db-key FILE (docs/connect.md)\n"
+                                       "  Redis Sentinel: --redis redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER\n"
+                                       "  --sentinel-user U --sentinel-password P (the sentinels' own credentials)\n"
                                        "  --lang zh_CN|en (language of the messages; default: the system locale)\n"
                                        "environment: LANTERN_REDIS, LANTERN_DB, LANTERN_TODAY, LANTERN_TZ, ... (LANTERN_ + option name)\n");
 }

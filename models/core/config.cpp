@@ -147,7 +147,8 @@ QStringList Config::settingNames()
             QStringLiteral("redis-cert"),    QStringLiteral("redis-key"),
             QStringLiteral("redis-sni"),     QStringLiteral("redis-verify"),
             QStringLiteral("db-ca"),         QStringLiteral("db-cert"),
-            QStringLiteral("db-key")};
+            QStringLiteral("db-key"),        QStringLiteral("sentinel-user"),
+            QStringLiteral("sentinel-password")};
 }
 
 Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvironment &environment)
@@ -173,6 +174,9 @@ Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvir
     Config config;
     config.redis = RedisUrl::parse(setting(QStringLiteral("redis")).value_or(QStringLiteral("redis://127.0.0.1:6379")));
     resolveRedisTls(config.redis.tls, setting, sources);
+    readTexts(setting, {{"sentinel-user", &config.redis.sentinelUser}, {"sentinel-password", &config.redis.sentinelPassword}});
+    if (!config.redis.isSentinel() && (!config.redis.sentinelUser.isEmpty() || !config.redis.sentinelPassword.isEmpty()))
+        throw InvalidInputError(tr("--sentinel-user and --sentinel-password are for a redis-sentinel:// URL"));
     config.db = DbUrl::parse(setting(QStringLiteral("db")).value_or(QStringLiteral("sqlite://") + defaultSqlitePath()));
     readTexts(setting, {{"db-ca", &config.db.tls.caFile}, {"db-cert", &config.db.tls.certFile}, {"db-key", &config.db.tls.keyFile}});
     config.db.checkTls();

@@ -18,6 +18,8 @@ constexpr std::chrono::milliseconds LeastBetweenReads{50};
 
 std::shared_ptr<ClusterTopology> ClusterTopology::discover(const RedisUrl &url, const RedisOptions &options)
 {
+    if (url.isSentinel())
+        return nullptr;  // a master Sentinel names: RedisPipe follows it (SentinelWatch)
     for (const RedisEndpoint &seed : url.seeds()) {
         try {
             RedisConnection connection(seed, url, options);
@@ -42,19 +44,11 @@ ClusterTopology::ClusterTopology(RedisUrl url, RedisOptions options, ClusterSlot
     : m_url(std::move(url)), m_options(options), m_map(std::make_shared<const ClusterSlotMap>(std::move(first)))
 {
     m_version = 1;
-    m_refreshWanted = m_map->masters().isEmpty();
-    m_thread = std::thread([this] { run(); });
+    m_refresh = std::make_unique<RefreshThread>(m_options.cluster.mapMaxAge, LeastBetweenReads, [this] { return readMap(); },
+                                                m_map->masters().isEmpty());
 }
 
-ClusterTopology::~ClusterTopology()
-{
-    {
-        std::lock_guard lock(m_mutex);
-        m_stopping = true;
-    }
-    m_wake.notify_all();
-    m_thread.join();
-}
+ClusterTopology::~ClusterTopology() = default;
 
 ClusterTopology::Snapshot ClusterTopology::snapshot() const
 {
@@ -64,33 +58,7 @@ ClusterTopology::Snapshot ClusterTopology::snapshot() const
 
 void ClusterTopology::requestRefresh()
 {
-    {
-        std::lock_guard lock(m_mutex);
-        if (m_refreshWanted)
-            return;
-        m_refreshWanted = true;
-    }
-    m_wake.notify_one();
-}
-
-void ClusterTopology::run()
-{
-    std::unique_lock lock(m_mutex);
-    for (;;) {
-        m_wake.wait_for(lock, m_options.cluster.mapMaxAge, [this] { return m_stopping || m_refreshWanted; });
-        if (m_stopping)
-            return;
-        m_refreshWanted = false;
-        lock.unlock();
-        const bool read = readMap();
-        lock.lock();
-        if (!read)
-            m_refreshWanted = true;  // no node answered: again after the pause below
-        // At most one read per LeastBetweenReads, however many asked meanwhile.
-        m_wake.wait_for(lock, LeastBetweenReads, [this] { return m_stopping; });
-        if (m_stopping)
-            return;
-    }
+    m_refresh->request();
 }
 
 bool ClusterTopology::readMap()

@@ -4,6 +4,7 @@
 #include "redis/rediscluster.h"
 #include "redis/redisconnection.h"
 #include "redis/rediserror.h"
+#include "redis/redissentinel.h"
 
 #include <QSet>
 #include <QStringList>
@@ -96,6 +97,11 @@ void RedisClient::ensureConnected()
 
 void RedisClient::connect()
 {
+    if (m_url.isSentinel()) {  // asked again on every new connection (redis.io "Sentinel clients")
+        m_single = RedisSentinel::connectToMaster(m_url, m_options);
+        m_probed = true;  // a master Sentinel watches is a single server
+        return;
+    }
     const QList<RedisEndpoint> seeds = m_url.seeds();
     QStringList failures;
     std::optional<RedisNotReadyError> notReady;
@@ -254,10 +260,14 @@ std::vector<RedisValue> RedisClient::pipeline(const QList<QByteArrayList> &comma
     for (qsizetype i = 0; i < commands.size(); ++i)
         replies.push_back(m_single->read());
     // Every reply is read first, so the connection stays in step and is kept.
-    const RedisEndpoint &node = m_single->endpoint();
+    const RedisEndpoint node = m_single->endpoint();
     for (const RedisValue &reply : replies) {
         if (!reply.isError())
             continue;
+        if (m_url.isSentinel() && RedisSentinel::saysDemoted(reply)) {
+            m_single.reset();  // the master moved: the next call asks the sentinels
+            throw RedisSentinel::demoted(m_url, node);
+        }
         if (const auto state = RedisNotReadyError::stateOf(reply.string))
             throw RedisNotReadyError::at(*state, node.host, node.port);
     }

@@ -7,6 +7,8 @@
 #include "redis/keyslot.h"
 #include "redis/redisconversation.h"
 #include "redis/rediserror.h"
+#include "redis/redissentinel.h"
+#include "redis/sentinelwatch.h"
 
 #include <QList>
 
@@ -48,6 +50,11 @@ struct RedisPipeJob {
 RedisPipe::RedisPipe(RedisUrl url, RedisOptions options, std::shared_ptr<ClusterTopology> cluster)
     : m_url(std::move(url)), m_options(options), m_cluster(std::move(cluster))
 {
+    if (m_url.isSentinel()) {
+        m_sentinel = SentinelWatch::of(m_url, m_options);
+        takeNewerMaster();
+        return;
+    }
     if (!m_cluster) {
         m_single = &nodeAt(RedisEndpoint{m_url.host, m_url.port});
         return;
@@ -82,6 +89,19 @@ void RedisPipe::takeNewerMap()
     m_mapVersion = snapshot.version;
 }
 
+void RedisPipe::takeNewerMaster()
+{
+    if (!m_sentinel || !m_sentinel->isNewerThan(m_masterVersion))
+        return;
+    const SentinelWatch::Snapshot snapshot = m_sentinel->snapshot();
+    m_masterVersion = snapshot.version;
+    m_noMaster = snapshot.error;
+    RedisPipeNode *previous = m_single;
+    m_single = snapshot.master ? &nodeAt(*snapshot.master) : nullptr;
+    if (previous && previous != m_single)  // what is still on the old master's connection: outcome unknown
+        previous->abandon(std::make_exception_ptr(RedisSentinel::demoted(m_url, previous->endpoint())));
+}
+
 void RedisPipe::start(std::unique_ptr<RedisConversation> conversation, Done done)
 {
     auto job = std::make_shared<RedisPipeJob>();
@@ -101,6 +121,10 @@ void RedisPipe::start(std::unique_ptr<RedisConversation> conversation, Done done
 
 void RedisPipe::sendRound(const std::shared_ptr<RedisPipeJob> &job)
 {
+    if (m_sentinel && !m_single) {  // no master known now: 503 at the next flush
+        m_endedEarly.push_back({job, m_noMaster});
+        return;
+    }
     job->replies.assign(size_t(job->round.size()), RedisValue{});
     job->redirects.assign(size_t(job->round.size()), 0);
     job->outstanding = job->round.size();
@@ -179,6 +203,11 @@ void RedisPipe::onReply(RedisPipeNode &node, const std::shared_ptr<RedisPipeJob>
         return;  // ended already: the rest of its round is read and dropped
     if (m_cluster && reply.isError() && followCluster(node, job, index, reply))
         return;
+    if (m_sentinel && RedisSentinel::saysDemoted(reply)) {  // the master moved: ask the sentinels
+        m_sentinel->requestRefresh();
+        finish(job, std::make_exception_ptr(RedisSentinel::demoted(m_url, node.endpoint())));
+        return;
+    }
     if (const auto notReady = reply.isError() ? RedisNotReadyError::stateOf(reply.string) : std::nullopt) {
         // The conversation ends here; the connection stays open for the next one.
         finish(job, std::make_exception_ptr(RedisNotReadyError::at(*notReady, node.endpoint().host, node.endpoint().port)));
@@ -245,6 +274,8 @@ void RedisPipe::onFailure(const std::shared_ptr<RedisPipeJob> &job, std::excepti
 {
     if (m_cluster)
         m_cluster->requestRefresh();  // a master that went away: its replica may serve its slots now
+    if (m_sentinel)
+        m_sentinel->requestRefresh();  // the sentinels may name another master now
     finish(job, std::move(error));
 }
 
@@ -281,6 +312,7 @@ void RedisPipe::flush(qint64 nowNs)
     ended.swap(m_endedEarly);
     for (auto &[job, error] : ended)
         finish(job, error);
+    takeNewerMaster();
     if (m_cluster) {
         takeNewerMap();
         if (!m_delayed.empty()) {

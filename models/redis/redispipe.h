@@ -19,6 +19,7 @@ namespace lantern {
 
 class ClusterTopology;
 class RedisConversation;
+class SentinelWatch;
 
 /** A non-blocking Redis client for one event loop (`lanternd serve`). Conversations of many
     requests are queued as they come and written together when the loop flushes, so one write
@@ -109,6 +110,8 @@ private:
     RedisPipeNode &nodeAt(const RedisEndpoint &endpoint);
     /** The topology's map, when it has read a newer one. */
     void takeNewerMap();
+    /** Sentinel: the watch's master, when it names another (the old one's work is abandoned). */
+    void takeNewerMaster();
     /** Cluster: the epoll set follows each node's socket and what it waits for. */
     void syncWatches();
 
@@ -118,7 +121,10 @@ private:
     ClusterSlotMap m_map;      // cluster: the topology's, plus MOVED replies since
     quint64 m_mapVersion = 0;  // of the topology's map last taken
     std::map<QString, std::unique_ptr<RedisPipeNode>> m_nodes;  // by host:port
-    RedisPipeNode *m_single = nullptr;  // one server: its only node
+    RedisPipeNode *m_single = nullptr;  // one server: its only node (Sentinel: the master's; none: unknown)
+    std::shared_ptr<SentinelWatch> m_sentinel;  // redis-sentinel:// URLs
+    quint64 m_masterVersion = 0;                // of the watch's answer last taken
+    std::exception_ptr m_noMaster;              // why the watch knows no master
     int m_epoll = -1;                   // cluster: over every node's socket
     struct Watch {
         int fd = -1;

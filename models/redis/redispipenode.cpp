@@ -4,6 +4,7 @@
 #include "redis/rediserror.h"
 #include "redis/resp.h"
 
+#include <atomic>
 #include <chrono>
 
 namespace lantern {
@@ -16,6 +17,8 @@ qint64 nsOf(std::chrono::milliseconds ms)
 }
 
 constexpr size_t ReplyReadChunk = 64 * 1024;
+
+std::atomic<quint64> s_generations{0};
 
 } // namespace
 
@@ -96,7 +99,7 @@ void RedisPipeNode::connect(qint64 nowNs)
         connectFailed(nowNs, error);
         return;
     }
-    ++m_generation;
+    m_generation = s_generations.fetch_add(1, std::memory_order_relaxed) + 1;
     m_connectDeadlineNs = nowNs + nsOf(m_options.connectTimeout);
     if (connected)
         startStream(std::move(fd));

@@ -57,9 +57,13 @@ public:
     void onReadable(qint64 nowNs);
     void onWritable(qint64 nowNs);
     void checkTimeouts(qint64 nowNs);
+    /** Closes the connection and fails what is on it with `error` (a node the pipe leaves). */
+    void abandon(std::exception_ptr error) { failAll(std::move(error)); }
 
     int fd() const;
     bool wantsWrite() const;
+    /** Unique among every node of the process: a new socket is told from an old one even when
+        the loop's one descriptor moves from node to node (Sentinel) and the number is reused. */
     quint64 generation() const { return m_generation; }
     bool hasWork() const { return !m_waiting.empty(); }
     /** The earliest connect or reply deadline (monotonic ns), or -1 when nothing waits. */

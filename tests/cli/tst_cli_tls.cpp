@@ -8,7 +8,6 @@
 #include "serveprocess.h"
 #include "testcertificates.h"
 #include "testsuite.h"
-#include "token/usertoken.h"
 
 #include <QDateTime>
 #include <QTest>
@@ -24,7 +23,7 @@ const QString Secret = QStringLiteral("tls-test-secret");
 
 QString bearerFor(qint64 uid)
 {
-    return lantern::UserTokens(QStringLiteral("lantern"), Secret.toUtf8()).mintBearer(uid, QDateTime::currentSecsSinceEpoch() + 3600);
+    return bearerWithSecret(Secret, uid);
 }
 
 } // namespace
