@@ -59,7 +59,7 @@ public:
     FailoverStorm(const RedisUrl &url, const KeySchema &keys, qint64 campaignId, const QList<qint64> &users, int clients)
     {
         RedisOptions options;
-        options.clusterRetryWindow = std::chrono::seconds(20);  // waits out the failover (node timeout 2 s)
+        options.cluster.retryWindow = std::chrono::seconds(20);  // waits out the failover (node timeout 2 s)
         for (int c = 0; c < clients; ++c) {
             m_clients.emplace_back([=, this, &keys] {
                 RedisClient redis(url, options);

@@ -1,15 +1,20 @@
 // What a Redis Cluster client decides before it sends anything, without a server: seed-list URLs,
 // key slots (the specification's CRC16 check value and hash-tag examples), which arguments of a
 // command are keys, and the slot map read from a CLUSTER SLOTS reply (extra node fields, a node
-// whose host is unknown). tst_rediscluster checks the same against a real cluster.
+// whose host is unknown), and the one reply policy both clients follow (clusterreply::decide).
+// tst_rediscluster and tst_redispipecluster check the same against a real cluster.
 #include "core/errors.h"
+#include "redis/clusterreply.h"
 #include "redis/clusterslotmap.h"
 #include "redis/commandroute.h"
 #include "redis/keyslot.h"
+#include "redis/redisoptions.h"
 #include "redis/redisurl.h"
 #include "testsuite.h"
 
 #include <QTest>
+
+Q_DECLARE_METATYPE(lantern::RedisValue)
 
 namespace tst_clusterkeys {
 
@@ -59,6 +64,14 @@ RedisValue slotRange(int start, int end, std::vector<RedisValue> nodes)
     return arrayValue(std::move(range));
 }
 
+RedisValue errorValue(const QByteArray &text)
+{
+    RedisValue value;
+    value.type = RedisValue::Type::Error;
+    value.string = text;
+    return value;
+}
+
 } // namespace
 
 class TestClusterKeys : public QObject {
@@ -76,6 +89,10 @@ private Q_SLOTS:
     void slotMapFromReply();
     void slotMapRefusesOddShapes_data();
     void slotMapRefusesOddShapes();
+    void replyPolicy_data();
+    void replyPolicy();
+    void sentinelUrls_data();
+    void sentinelUrls();
 };
 
 void TestClusterKeys::seedLists_data()
@@ -98,7 +115,8 @@ void TestClusterKeys::seedLists_data()
     QTest::newRow("trailing comma") << "redis://a:1,b:2," << false << "" << "" << "";
     QTest::newRow("bad port in the second seed") << "redis://a:1,b:99999" << false << "" << "" << "";
     QTest::newRow("not a number") << "redis://a:1,b:x" << false << "" << "" << "";
-    QTest::newRow("wrong scheme") << "rediss://a:1,b:2" << false << "" << "" << "";
+    QTest::newRow("TLS seed list: rediss:// for every seed") << "rediss://a:1,b:2" << true << "a:1,b:2" << "" << "";
+    QTest::newRow("wrong scheme") << "redisx://a:1,b:2" << false << "" << "" << "";
     QTest::newRow("spaces") << "redis://a:1, b:2" << false << "" << "" << "";
 }
 
@@ -123,6 +141,8 @@ void TestClusterKeys::seedLists()
     QTEST(url.user, "user");
     QTEST(url.password, "password");
     QCOMPARE(url.isSeedList(), seeds.size() > 1);
+    QCOMPARE(url.tls.enabled, text.startsWith(QLatin1String("rediss://")));
+    QCOMPARE(url.redacted().startsWith(QLatin1String("rediss://")), url.tls.enabled);
     QCOMPARE(url.db, 0);
     QVERIFY(!url.redacted().contains(QLatin1String("pw@x")));
     if (url.isSeedList()) {  // the redacted form names every seed and parses back to the same list
@@ -257,6 +277,115 @@ void TestClusterKeys::slotMapRefusesOddShapes()
 }
 
 LANTERN_TEST_SUITE(TestClusterKeys);
+
+void TestClusterKeys::replyPolicy_data()
+{
+    using Action = clusterreply::Decision::Action;
+    QTest::addColumn<RedisValue>("reply");
+    QTest::addColumn<int>("redirects");  // before this reply
+    QTest::addColumn<int>("action");
+    QTest::addColumn<QString>("target");  // Redirect: where to
+    QTest::addColumn<bool>("ask");
+    QTest::addColumn<bool>("pauseFirst");
+    QTest::addColumn<bool>("readMapAgain");
+    const auto row = [](const char *name, const RedisValue &reply, int redirects, Action action, const QString &target, bool ask,
+                        bool pause, bool readMap) {
+        QTest::newRow(name) << reply << redirects << int(action) << target << ask << pause << readMap;
+    };
+    row("a value is the answer", textValue("v"), 0, Action::Answer, {}, false, false, false);
+    row("an ordinary error is the answer", errorValue("ERR wrong number of arguments"), 0, Action::Answer, {}, false, false, false);
+    row("BUSY is the answer (thrown later as not ready)", errorValue("BUSY Redis is busy running a script"), 0, Action::Answer, {}, false,
+        false, false);
+    row("MOVED: there, and the map is read again", errorValue("MOVED 3999 10.0.0.2:7001"), 0, Action::Redirect,
+        QStringLiteral("10.0.0.2:7001"), false, false, true);
+    row("MOVED with no host: the node that answered", errorValue("MOVED 3999 :7002"), 0, Action::Redirect, QStringLiteral("10.0.0.1:7002"),
+        false, false, true);
+    row("ASK: there once, the map left alone", errorValue("ASK 3999 10.0.0.3:7003"), 0, Action::Redirect, QStringLiteral("10.0.0.3:7003"),
+        true, false, false);
+    row("second redirect: no pause yet", errorValue("MOVED 3999 10.0.0.2:7001"), 1, Action::Redirect, QStringLiteral("10.0.0.2:7001"),
+        false, false, true);
+    row("third redirect: a slot bouncing, pause first", errorValue("MOVED 3999 10.0.0.2:7001"), 2, Action::Redirect,
+        QStringLiteral("10.0.0.2:7001"), false, true, true);
+    row("third ASK: pause first too", errorValue("ASK 3999 10.0.0.3:7003"), 2, Action::Redirect, QStringLiteral("10.0.0.3:7003"), true,
+        true, false);
+    row("the 16th redirect is followed", errorValue("MOVED 1 10.0.0.2:7001"), 15, Action::Redirect, QStringLiteral("10.0.0.2:7001"), false,
+        true, true);
+    row("the 17th gives up", errorValue("MOVED 1 10.0.0.2:7001"), 16, Action::GiveUp, {}, false, false, false);
+    row("a MOVED that cannot be followed is the answer", errorValue("MOVED x y"), 0, Action::Answer, {}, false, false, false);
+    row("TRYAGAIN waits", errorValue("TRYAGAIN Multiple keys request during rehashing of slot"), 0, Action::Wait, {}, false, false, true);
+    row("CLUSTERDOWN waits", errorValue("CLUSTERDOWN Hash slot not served"), 0, Action::Wait, {}, false, false, true);
+    row("LOADING waits", errorValue("LOADING Redis is loading the dataset in memory"), 0, Action::Wait, {}, false, false, true);
+    row("MASTERDOWN waits", errorValue("MASTERDOWN Link with MASTER is down"), 0, Action::Wait, {}, false, false, true);
+    row("READONLY (a demoted master) waits", errorValue("READONLY You can't write against a read only replica."), 0, Action::Wait, {},
+        false, false, true);
+}
+
+void TestClusterKeys::replyPolicy()
+{
+    QFETCH(RedisValue, reply);
+    QFETCH(int, redirects);
+    QFETCH(int, action);
+    const RedisEndpoint node{QStringLiteral("10.0.0.1"), 7000};
+    const clusterreply::Decision decision = clusterreply::decide(reply, node, redirects, RedisClusterOptions{}.maxRedirects);
+    QCOMPARE(int(decision.action), action);
+    QTEST(decision.pauseFirst, "pauseFirst");
+    QTEST(decision.readMapAgain, "readMapAgain");
+    switch (decision.action) {
+    case clusterreply::Decision::Action::Redirect:
+        QTEST(decision.redirect.target.text(), "target");
+        QTEST(decision.redirect.ask, "ask");
+        break;
+    case clusterreply::Decision::Action::Wait:
+    case clusterreply::Decision::Action::GiveUp:
+        QVERIFY(decision.notReady.has_value());
+        QVERIFY2(decision.notReady->message().contains(node.text()), qPrintable(decision.notReady->message()));
+        break;
+    case clusterreply::Decision::Action::Answer:
+        QVERIFY(!decision.notReady.has_value());
+        break;
+    }
+}
+
+void TestClusterKeys::sentinelUrls_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("valid");
+    QTest::addColumn<QString>("sentinels");  // as seeds() gives them
+    QTest::addColumn<QString>("master");
+    QTest::addColumn<int>("db");
+    QTest::addColumn<bool>("tls");
+    QTest::newRow("three sentinels, default port 26379") << "redis-sentinel://s1,s2:26380,s3#mymaster" << true
+                                                         << "s1:26379,s2:26380,s3:26379" << "mymaster" << 0 << false;
+    QTest::newRow("one sentinel, the master's database and credentials") << "redis-sentinel://app:pw@s1:26379/4#orders" << true
+                                                                         << "s1:26379" << "orders" << 4 << false;
+    QTest::newRow("over TLS") << "rediss-sentinel://s1:26379,s2:26379#m" << true << "s1:26379,s2:26379" << "m" << 0 << true;
+    QTest::newRow("a percent-encoded master name") << "redis-sentinel://s1#my%20master" << true << "s1:26379" << "my master" << 0 << false;
+    QTest::newRow("no master name") << "redis-sentinel://s1:26379" << false << "" << "" << 0 << false;
+    QTest::newRow("an empty master name") << "redis-sentinel://s1:26379#" << false << "" << "" << 0 << false;
+    QTest::newRow("an empty sentinel") << "redis-sentinel://s1,,s2#m" << false << "" << "" << 0 << false;
+}
+
+void TestClusterKeys::sentinelUrls()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, valid);
+    if (!valid) {
+        QVERIFY_THROWS_EXCEPTION(InvalidInputError, RedisUrl::parse(text));
+        return;
+    }
+    const RedisUrl url = RedisUrl::parse(text);
+    QStringList sentinels;
+    for (const RedisEndpoint &sentinel : url.seeds())
+        sentinels << sentinel.text();
+    QTEST(sentinels.join(QLatin1Char(',')), "sentinels");
+    QTEST(url.sentinelMaster, "master");
+    QTEST(url.db, "db");
+    QTEST(url.tls.enabled, "tls");
+    QVERIFY(url.isSentinel());
+    QVERIFY(!url.isSeedList());  // not a cluster
+    QVERIFY2(url.redacted().contains(QLatin1Char('#') + url.sentinelMaster), qPrintable(url.redacted()));
+    QVERIFY(!url.redacted().contains(QLatin1String("pw")));
+}
 
 } // namespace tst_clusterkeys
 

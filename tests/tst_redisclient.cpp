@@ -25,6 +25,7 @@ private Q_SLOTS:
     void selectsTheDatabaseFromTheUrl();
     void authenticatesWithAclUser();
     void wrongPasswordIsAnIoError();
+    void missingDatabaseIsTheUrlsFault();
     void pipelineKeepsOrderAndErrors();
     void errorReplyIsTypedAndConnectionSurvives();
     void commandTimeoutThenReconnect();
@@ -80,6 +81,21 @@ void TestRedisClient::wrongPasswordIsAnIoError()
     url.password = QStringLiteral("wrong");
     RedisClient client(url);
     QVERIFY_THROWS_EXCEPTION(RedisIoError, client.ensureConnected());
+    QVERIFY(!client.isConnected());
+}
+
+void TestRedisClient::missingDatabaseIsTheUrlsFault()
+{
+    // The same error as the event loops' RedisPipe gives (tst_redispipe): one handshake.
+    RedisUrl url = m_url;
+    url.db = 99;  // redis-server has 16
+    RedisClient client(url);
+    try {
+        client.ensureConnected();
+        QFAIL("connected to a database the server lacks");
+    } catch (const RedisUrlMismatchError &error) {
+        QVERIFY2(error.message().contains(QLatin1String("has no database 99")), qPrintable(error.message()));
+    }
     QVERIFY(!client.isConnected());
 }
 

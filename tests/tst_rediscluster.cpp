@@ -48,7 +48,7 @@ QByteArray infoValue(const QByteArray &info, const QByteArray &name)
 RedisOptions noPeriodicRefresh()
 {
     RedisOptions options;
-    options.clusterMapMaxAge = std::chrono::hours(1);
+    options.cluster.mapMaxAge = std::chrono::hours(1);
     return options;
 }
 
@@ -282,7 +282,7 @@ void TestRedisCluster::movedAfterAReshard()
 void TestRedisCluster::askWhileASlotIsHalfMigrated()
 {
     RedisOptions options = noPeriodicRefresh();
-    options.clusterRetryWindow = 300ms;
+    options.cluster.retryWindow = 300ms;
     RedisClient client(m_cluster.url(), options);
     const int home = m_masters.at(0);
     const int away = m_masters.at(2);
@@ -332,7 +332,7 @@ void TestRedisCluster::askWhileASlotIsHalfMigrated()
 void TestRedisCluster::tryAgainIsWaitedOutUntilTheMoveEnds()
 {
     RedisOptions options;
-    options.clusterRetryWindow = 20s;
+    options.cluster.retryWindow = 20s;
     RedisClient client(m_cluster.url(), options);
     const int home = m_masters.at(1);
     const int away = m_masters.at(2);
@@ -363,10 +363,10 @@ void TestRedisCluster::clusterDownIsWaitedOutThenAnOutage()
     const QByteArray key = m_cluster.keyServedBy(m_masters.at(0), m_prefix + "down");
     const int slot = keyslot::of(key);
     RedisOptions shortWindow;
-    shortWindow.clusterRetryWindow = 300ms;
+    shortWindow.cluster.retryWindow = 300ms;
     RedisClient brief(m_cluster.url(), shortWindow);
     RedisOptions longWindow;
-    longWindow.clusterRetryWindow = 20s;
+    longWindow.cluster.retryWindow = 20s;
     RedisClient patient(m_cluster.url(), longWindow);
     brief.command({"SET", key, "1"});
     patient.command({"PING"});

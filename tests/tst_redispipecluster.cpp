@@ -28,7 +28,7 @@ namespace {
 RedisOptions mapReadOnRequest()
 {
     RedisOptions options;
-    options.clusterMapMaxAge = std::chrono::hours(1);
+    options.cluster.mapMaxAge = std::chrono::hours(1);
     return options;
 }
 
@@ -195,7 +195,7 @@ void TestRedisPipeCluster::askWhileASlotIsHalfMigrated()
 void TestRedisPipeCluster::tryAgainIsWaitedOutThenAnOutage()
 {
     RedisOptions options = mapReadOnRequest();
-    options.clusterRetryWindow = std::chrono::milliseconds(300);
+    options.cluster.retryWindow = std::chrono::milliseconds(300);
     ClusterPipe cluster(m_cluster.url(), options);
     const int home = m_masters.at(1);
     const int away = m_masters.at(2);

@@ -957,6 +957,10 @@
         <source>credential %1</source>
         <translation>credential %1</translation>
     </message>
+    <message>
+        <source>--sentinel-user and --sentinel-password are for a redis-sentinel:// URL</source>
+        <translation>--sentinel-user and --sentinel-password are for a redis-sentinel:// URL</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionErrors</name>
@@ -1071,6 +1075,15 @@
     <message>
         <source>The Redis Cluster reports cluster_state:%1: %2 of 16384 slots are served, so commands on the others are refused (CLUSTERDOWN). A master and its replicas may be down.</source>
         <translation>The Redis Cluster reports cluster_state:%1: %2 of 16384 slots are served, so commands on the others are refused (CLUSTERDOWN). A master and its replicas may be down.</translation>
+    </message>
+    <message>
+        <source>TLS to Redis at %1 failed: the server %2</source>
+        <translation>TLS to Redis at %1 failed: the server %2</translation>
+    </message>
+    <message>
+        <source>TLS refused</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: its certificate or TLS set-up was refused.</extracomment>
+        <translation>TLS refused</translation>
     </message>
 </context>
 <context>
@@ -1215,6 +1228,22 @@ Key prefix: %3</translation>
     <message>
         <source>unknown parameter &apos;%1&apos; (only unix_socket is supported)</source>
         <translation>unknown parameter &apos;%1&apos; (only unix_socket is supported)</translation>
+    </message>
+    <message>
+        <source>--db-ca, --db-cert and --db-key are for MySQL and MariaDB, not SQLite</source>
+        <translation>--db-ca, --db-cert and --db-key are for MySQL and MariaDB, not SQLite</translation>
+    </message>
+    <message>
+        <source>--db-key needs its certificate: give --db-cert too</source>
+        <translation>--db-key needs its certificate: give --db-cert too</translation>
+    </message>
+    <message>
+        <source>the TLS file name %1 holds &apos;;&apos; or &apos;=&apos;, which the MySQL driver&apos;s options cannot carry</source>
+        <translation>the TLS file name %1 holds &apos;;&apos; or &apos;=&apos;, which the MySQL driver&apos;s options cannot carry</translation>
+    </message>
+    <message>
+        <source>cannot read the database TLS file %1</source>
+        <translation>cannot read the database TLS file %1</translation>
     </message>
 </context>
 <context>
@@ -2028,32 +2057,8 @@ Key prefix: %3</translation>
         <translation>expected a string reply from Redis</translation>
     </message>
     <message>
-        <source>out of memory</source>
-        <translation>out of memory</translation>
-    </message>
-    <message>
-        <source>Redis at %1:%2 %3: %4</source>
-        <translation>Redis at %1:%2 %3: %4</translation>
-    </message>
-    <message>
         <source>timed out</source>
         <translation>timed out</translation>
-    </message>
-    <message>
-        <source>is unreachable</source>
-        <translation>is unreachable</translation>
-    </message>
-    <message>
-        <source>refused a timeout</source>
-        <translation>refused a timeout</translation>
-    </message>
-    <message>
-        <source>invalid Redis URL: %1 has no database %2</source>
-        <translation>invalid Redis URL: %1 has no database %2</translation>
-    </message>
-    <message>
-        <source>Redis at %1:%2 rejected the connection: %3</source>
-        <translation>Redis at %1:%2 rejected the connection: %3</translation>
     </message>
     <message>
         <source>failed while sending</source>
@@ -2131,6 +2136,170 @@ Key prefix: %3</translation>
         <source>invalid Redis URL: %1 is a Redis Cluster node, and a cluster has only database 0; leave the database out of the URL</source>
         <translation>invalid Redis URL: %1 is a Redis Cluster node, and a cluster has only database 0; leave the database out of the URL</translation>
     </message>
+    <message>
+        <source>Redis at %1 is unreachable: %2</source>
+        <translation>Redis at %1 is unreachable: %2</translation>
+    </message>
+    <message>
+        <source>Redis at %1 did not complete the TLS handshake within %2 ms; if this is a plaintext port, connect with redis://</source>
+        <translation>Redis at %1 did not complete the TLS handshake within %2 ms; if this is a plaintext port, connect with redis://</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is not connected</source>
+        <translation>Redis at %1 is not connected</translation>
+    </message>
+    <message>
+        <source>Redis at %1 failed while sending: %2</source>
+        <translation>Redis at %1 failed while sending: %2</translation>
+    </message>
+    <message>
+        <source>Redis at %1 failed while reading a reply: %2</source>
+        <translation>Redis at %1 failed while reading a reply: %2</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL: %1 has no database %2 (Redis at %3)</source>
+        <translation>invalid Redis URL: %1 has no database %2 (Redis at %3)</translation>
+    </message>
+    <message>
+        <source>Redis at %1 rejected the connection: %2</source>
+        <translation>Redis at %1 rejected the connection: %2</translation>
+    </message>
+    <message>
+        <source>%1 answered %2</source>
+        <translation>%1 answered %2</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL %1: no Redis Sentinel knows a master named &apos;%2&apos; (asked %3)</source>
+        <translation>invalid Redis URL %1: no Redis Sentinel knows a master named &apos;%2&apos; (asked %3)</translation>
+    </message>
+    <message>
+        <source>no Redis Sentinel of %1 answered: %2</source>
+        <translation>no Redis Sentinel of %1 answered: %2</translation>
+    </message>
+    <message>
+        <source>no Redis Sentinel of %1 named the master &apos;%2&apos;: %3 did not know it; %4</source>
+        <translation>no Redis Sentinel of %1 named the master &apos;%2&apos;: %3 did not know it; %4</translation>
+    </message>
+    <message>
+        <source>Redis at %1, which the sentinels name as the master &apos;%2&apos;, answers ROLE as %3; a failover may be under way</source>
+        <translation>Redis at %1, which the sentinels name as the master &apos;%2&apos;, answers ROLE as %3; a failover may be under way</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is no longer the master &apos;%2&apos; (a Sentinel failover); the next connection asks the sentinels again</source>
+        <translation>Redis at %1 is no longer the master &apos;%2&apos; (a Sentinel failover); the next connection asks the sentinels again</translation>
+    </message>
+    <message>
+        <source>answered with TLS: this port speaks TLS only; connect with rediss://</source>
+        <translation>answered with TLS: this port speaks TLS only; connect with rediss://</translation>
+    </message>
+    <message>
+        <source>closed the connection before answering; if this is its TLS port, connect with rediss://</source>
+        <translation>closed the connection before answering; if this is its TLS port, connect with rediss://</translation>
+    </message>
+    <message>
+        <source>closed the connection</source>
+        <translation>closed the connection</translation>
+    </message>
+    <message>
+        <source>failed while reading a reply: %1</source>
+        <translation>failed while reading a reply: %1</translation>
+    </message>
+    <message>
+        <source>failed while sending: %1</source>
+        <translation>failed while sending: %1</translation>
+    </message>
+    <message>
+        <source>Redis at %1 %2</source>
+        <translation>Redis at %1 %2</translation>
+    </message>
+    <message>
+        <source>cannot start TLS: %1</source>
+        <translation>cannot start TLS: %1</translation>
+    </message>
+    <message>
+        <source>failed during the TLS handshake</source>
+        <translation>failed during the TLS handshake</translation>
+    </message>
+    <message>
+        <source>sent no certificate</source>
+        <translation>sent no certificate</translation>
+    </message>
+    <message>
+        <source>closed the connection right after the TLS handshake%1</source>
+        <translation>closed the connection right after the TLS handshake%1</translation>
+    </message>
+    <message>
+        <source> (does it ask for a client certificate? then give --redis-cert and --redis-key)</source>
+        <translation> (does it ask for a client certificate? then give --redis-cert and --redis-key)</translation>
+    </message>
+    <message>
+        <source> (did it refuse the client certificate %1?)</source>
+        <translation> (did it refuse the client certificate %1?)</translation>
+    </message>
+    <message>
+        <source>answered without TLS: this port does not speak TLS; connect with redis://, or to the server&apos;s tls-port</source>
+        <translation>answered without TLS: this port does not speak TLS; connect with redis://, or to the server&apos;s tls-port</translation>
+    </message>
+    <message>
+        <source>asks for a client certificate (mutual TLS): give one with --redis-cert and --redis-key</source>
+        <translation>asks for a client certificate (mutual TLS): give one with --redis-cert and --redis-key</translation>
+    </message>
+    <message>
+        <source>refused the client certificate %1: %2</source>
+        <translation>refused the client certificate %1: %2</translation>
+    </message>
+    <message>
+        <source>closed the connection during the TLS handshake</source>
+        <translation>closed the connection during the TLS handshake</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>TLS error %1</source>
+        <translation>TLS error %1</translation>
+    </message>
+    <message>
+        <source>Redis at %1 sent a reply that cannot be read: %2</source>
+        <translation>Redis at %1 sent a reply that cannot be read: %2</translation>
+    </message>
+    <message>
+        <source>an unreadable date</source>
+        <translation>an unreadable date</translation>
+    </message>
+    <message>
+        <source>%1, certificate %2, valid until %3, verify %4</source>
+        <translation>%1, certificate %2, valid until %3, verify %4</translation>
+    </message>
+    <message>
+        <source>presented a certificate that expired on %1 (%2)</source>
+        <translation>presented a certificate that expired on %1 (%2)</translation>
+    </message>
+    <message>
+        <source>presented a certificate whose issuer&apos;s certificate has expired (%1)</source>
+        <translation>presented a certificate whose issuer&apos;s certificate has expired (%1)</translation>
+    </message>
+    <message>
+        <source>presented a certificate that is not valid before %1 (%2); check the clocks</source>
+        <translation>presented a certificate that is not valid before %1 (%2); check the clocks</translation>
+    </message>
+    <message>
+        <source>presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; give the server&apos;s CA with --redis-ca FILE</source>
+        <translation>presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; give the server&apos;s CA with --redis-ca FILE</translation>
+    </message>
+    <message>
+        <source>presented an untrusted certificate (%1, issued by %2): the CA in %3 did not sign it</source>
+        <translation>presented an untrusted certificate (%1, issued by %2): the CA in %3 did not sign it</translation>
+    </message>
+    <message>
+        <source>presented a certificate that cannot be trusted (%1): %2</source>
+        <translation>presented a certificate that cannot be trusted (%1): %2</translation>
+    </message>
+    <message>
+        <source>presented a certificate for %1, but was reached as %2: connect by one of the certificate&apos;s names, name it with --redis-sni, or check the chain only with --redis-verify ca</source>
+        <translation>presented a certificate for %1, but was reached as %2: connect by one of the certificate&apos;s names, name it with --redis-sni, or check the chain only with --redis-verify ca</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisDurability</name>
@@ -2166,32 +2335,8 @@ Key prefix: %3</translation>
         <translation>is unreachable: %1</translation>
     </message>
     <message>
-        <source>failed while sending: %1</source>
-        <translation>failed while sending: %1</translation>
-    </message>
-    <message>
-        <source>failed while reading a reply: %1</source>
-        <translation>failed while reading a reply: %1</translation>
-    </message>
-    <message>
-        <source>closed the connection</source>
-        <translation>closed the connection</translation>
-    </message>
-    <message>
-        <source>sent a reply that cannot be read: %1</source>
-        <translation>sent a reply that cannot be read: %1</translation>
-    </message>
-    <message>
         <source>sent a reply nobody asked for</source>
         <translation>sent a reply nobody asked for</translation>
-    </message>
-    <message>
-        <source>has no database %1</source>
-        <translation>has no database %1</translation>
-    </message>
-    <message>
-        <source>rejected the connection: %1</source>
-        <translation>rejected the connection: %1</translation>
     </message>
     <message>
         <source>did not accept the connection within %1 ms</source>
@@ -2213,13 +2358,56 @@ Key prefix: %3</translation>
         <source>Redis at %1 %2</source>
         <translation>Redis at %1 %2</translation>
     </message>
+    <message>
+        <source>did not complete the TLS handshake within %1 ms; if this is a plaintext port, connect with redis://</source>
+        <translation>did not complete the TLS handshake within %1 ms; if this is a plaintext port, connect with redis://</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::RedisTlsOptions</name>
+    <message>
+        <source>cannot use %1 %2: %3</source>
+        <translation>cannot use %1 %2: %3</translation>
+    </message>
+    <message>
+        <source>OpenSSL cannot make a TLS context: %1</source>
+        <translation>OpenSSL cannot make a TLS context: %1</translation>
+    </message>
+    <message>
+        <source>the Redis CA file</source>
+        <translation>the Redis CA file</translation>
+    </message>
+    <message>
+        <source>the Redis client certificate</source>
+        <translation>the Redis client certificate</translation>
+    </message>
+    <message>
+        <source>the Redis client key</source>
+        <translation>the Redis client key</translation>
+    </message>
+    <message>
+        <source>it is not the key of the certificate %1</source>
+        <translation>it is not the key of the certificate %1</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected full (chain and host name), ca (chain only) or none</source>
+        <translation>invalid %1 &apos;%2&apos;: expected full (chain and host name), ca (chain only) or none</translation>
+    </message>
+    <message>
+        <source>--redis-ca, --redis-cert, --redis-key and --redis-sni are for TLS: use a rediss:// URL</source>
+        <translation>--redis-ca, --redis-cert, --redis-key and --redis-sni are for TLS: use a rediss:// URL</translation>
+    </message>
+    <message>
+        <source>--redis-key needs its certificate: give --redis-cert too</source>
+        <translation>--redis-key needs its certificate: give --redis-cert too</translation>
+    </message>
+    <message>
+        <source>TLS to %1 checks no certificate (--redis-verify none): anyone on the path can read and change the traffic</source>
+        <translation>TLS to %1 checks no certificate (--redis-verify none): anyone on the path can read and change the traffic</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisUrl</name>
-    <message>
-        <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db]</source>
-        <translation>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db]</translation>
-    </message>
     <message>
         <source>invalid Redis port in &apos;%1&apos;</source>
         <translation>invalid Redis port in &apos;%1&apos;</translation>
@@ -2235,6 +2423,14 @@ Key prefix: %3</translation>
     <message>
         <source>invalid Redis URL &apos;%1&apos;: a seed list names a Redis Cluster, which has only database 0</source>
         <translation>invalid Redis URL &apos;%1&apos;: a seed list names a Redis Cluster, which has only database 0</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</source>
+        <translation>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</translation>
+    </message>
+    <message>
+        <source>invalid Redis Sentinel URL &apos;%1&apos;: expected redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER, naming the master after &apos;#&apos;</source>
+        <translation>invalid Redis Sentinel URL &apos;%1&apos;: expected redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER, naming the master after &apos;#&apos;</translation>
     </message>
 </context>
 <context>
@@ -2402,6 +2598,10 @@ Key prefix: %3</translation>
     <message>
         <source>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</source>
         <translation>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</translation>
+    </message>
+    <message>
+        <source>cannot open database %1: the account requires TLS (REQUIRE SSL): give the server&apos;s CA with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)</source>
+        <translation>cannot open database %1: the account requires TLS (REQUIRE SSL): give the server&apos;s CA with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)</translation>
     </message>
 </context>
 <context>
@@ -2712,10 +2912,6 @@ Key prefix: %3</translation>
         <translation>Turns a feature of the HTTP API on or off for every server.</translation>
     </message>
     <message>
-        <source>Redis: redis://[user:password@]host:port[/db], or any node (or a list of nodes) of a Redis Cluster.</source>
-        <translation>Redis: redis://[user:password@]host:port[/db], or any node (or a list of nodes) of a Redis Cluster.</translation>
-    </message>
-    <message>
         <source>SQL: mysql://user:password@host:port/name[?unix_socket=PATH] or sqlite:///absolute/path.db.</source>
         <translation>SQL: mysql://user:password@host:port/name[?unix_socket=PATH] or sqlite:///absolute/path.db.</translation>
     </message>
@@ -2930,6 +3126,50 @@ Key prefix: %3</translation>
     <message>
         <source>Lists the campaigns, newest first; --scheduled the timetable: each launch and close, prepared, made or missed.</source>
         <translation>Lists the campaigns, newest first; --scheduled the timetable: each launch and close, prepared, made or missed.</translation>
+    </message>
+    <message>
+        <source>Redis: redis://[user:password@]host:port[/db] (rediss:// over TLS), any node (or a list of nodes) of a Redis Cluster, or redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER.</source>
+        <translation>Redis: redis://[user:password@]host:port[/db] (rediss:// over TLS), any node (or a list of nodes) of a Redis Cluster, or redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER.</translation>
+    </message>
+    <message>
+        <source>TLS to Redis: the CA certificates that sign the servers&apos; (default: the system&apos;s).</source>
+        <translation>TLS to Redis: the CA certificates that sign the servers&apos; (default: the system&apos;s).</translation>
+    </message>
+    <message>
+        <source>TLS to Redis: this client&apos;s certificate, for mutual TLS.</source>
+        <translation>TLS to Redis: this client&apos;s certificate, for mutual TLS.</translation>
+    </message>
+    <message>
+        <source>TLS to Redis: the private key of --redis-cert.</source>
+        <translation>TLS to Redis: the private key of --redis-cert.</translation>
+    </message>
+    <message>
+        <source>TLS to Redis: the server name sent and checked (default: the URL&apos;s host).</source>
+        <translation>TLS to Redis: the server name sent and checked (default: the URL&apos;s host).</translation>
+    </message>
+    <message>
+        <source>TLS to Redis: full (the default) checks the chain and the host name or IP, ca the chain only, none nothing (said on stderr).</source>
+        <translation>TLS to Redis: full (the default) checks the chain and the host name or IP, ca the chain only, none nothing (said on stderr).</translation>
+    </message>
+    <message>
+        <source>Redis Sentinel: the sentinels&apos; own user (the URL&apos;s credentials are the data nodes&apos;).</source>
+        <translation>Redis Sentinel: the sentinels&apos; own user (the URL&apos;s credentials are the data nodes&apos;).</translation>
+    </message>
+    <message>
+        <source>Redis Sentinel: the sentinels&apos; own password.</source>
+        <translation>Redis Sentinel: the sentinels&apos; own password.</translation>
+    </message>
+    <message>
+        <source>TLS to MySQL/MariaDB: the CA certificates that sign the server&apos;s (the chain is checked, not the host name).</source>
+        <translation>TLS to MySQL/MariaDB: the CA certificates that sign the server&apos;s (the chain is checked, not the host name).</translation>
+    </message>
+    <message>
+        <source>TLS to MySQL/MariaDB: this client&apos;s certificate.</source>
+        <translation>TLS to MySQL/MariaDB: this client&apos;s certificate.</translation>
+    </message>
+    <message>
+        <source>TLS to MySQL/MariaDB: the private key of --db-cert.</source>
+        <translation>TLS to MySQL/MariaDB: the private key of --db-cert.</translation>
     </message>
 </context>
 <context>

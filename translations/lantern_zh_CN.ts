@@ -955,6 +955,10 @@
         <source>credential %1</source>
         <translation>凭据 %1</translation>
     </message>
+    <message>
+        <source>--sentinel-user and --sentinel-password are for a redis-sentinel:// URL</source>
+        <translation>--sentinel-user 和 --sentinel-password 用于 redis-sentinel:// URL</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionErrors</name>
@@ -1069,6 +1073,15 @@
     <message>
         <source>The Redis Cluster reports cluster_state:%1: %2 of 16384 slots are served, so commands on the others are refused (CLUSTERDOWN). A master and its replicas may be down.</source>
         <translation>Redis 集群报告 cluster_state:%1：16384 个槽中只有 %2 个有节点服务，其余槽上的命令会被拒绝（CLUSTERDOWN）。可能有一个主节点及其副本已下线。</translation>
+    </message>
+    <message>
+        <source>TLS to Redis at %1 failed: the server %2</source>
+        <translation>到 Redis %1 的 TLS 连接失败：服务器%2</translation>
+    </message>
+    <message>
+        <source>TLS refused</source>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: its certificate or TLS set-up was refused.</extracomment>
+        <translation>TLS 被拒绝</translation>
     </message>
 </context>
 <context>
@@ -1213,6 +1226,22 @@ SQL：%2
     <message>
         <source>unknown parameter &apos;%1&apos; (only unix_socket is supported)</source>
         <translation>未知参数“%1”（只支持 unix_socket）</translation>
+    </message>
+    <message>
+        <source>--db-ca, --db-cert and --db-key are for MySQL and MariaDB, not SQLite</source>
+        <translation>--db-ca、--db-cert 和 --db-key 用于 MySQL 和 MariaDB，不用于 SQLite</translation>
+    </message>
+    <message>
+        <source>--db-key needs its certificate: give --db-cert too</source>
+        <translation>--db-key 需要对应的证书：请同时提供 --db-cert</translation>
+    </message>
+    <message>
+        <source>the TLS file name %1 holds &apos;;&apos; or &apos;=&apos;, which the MySQL driver&apos;s options cannot carry</source>
+        <translation>TLS 文件名 %1 含有“;”或“=”，MySQL 驱动的选项无法传递</translation>
+    </message>
+    <message>
+        <source>cannot read the database TLS file %1</source>
+        <translation>无法读取数据库 TLS 文件 %1</translation>
     </message>
 </context>
 <context>
@@ -2008,32 +2037,8 @@ SQL：%2
         <translation>Redis 应返回字符串应答</translation>
     </message>
     <message>
-        <source>out of memory</source>
-        <translation>内存不足</translation>
-    </message>
-    <message>
-        <source>Redis at %1:%2 %3: %4</source>
-        <translation>Redis（%1:%2）%3：%4</translation>
-    </message>
-    <message>
         <source>timed out</source>
         <translation>超时</translation>
-    </message>
-    <message>
-        <source>is unreachable</source>
-        <translation>无法连接</translation>
-    </message>
-    <message>
-        <source>refused a timeout</source>
-        <translation>不接受超时设置</translation>
-    </message>
-    <message>
-        <source>invalid Redis URL: %1 has no database %2</source>
-        <translation>Redis URL 无效：%1 没有编号为 %2 的数据库</translation>
-    </message>
-    <message>
-        <source>Redis at %1:%2 rejected the connection: %3</source>
-        <translation>Redis（%1:%2）拒绝了连接：%3</translation>
     </message>
     <message>
         <source>failed while sending</source>
@@ -2111,6 +2116,170 @@ SQL：%2
         <source>invalid Redis URL: %1 is a Redis Cluster node, and a cluster has only database 0; leave the database out of the URL</source>
         <translation>Redis URL 无效：%1 是 Redis 集群节点，集群只有 0 号数据库；请在 URL 中去掉数据库编号</translation>
     </message>
+    <message>
+        <source>Redis at %1 is unreachable: %2</source>
+        <translation>Redis %1 无法连接：%2</translation>
+    </message>
+    <message>
+        <source>Redis at %1 did not complete the TLS handshake within %2 ms; if this is a plaintext port, connect with redis://</source>
+        <translation>Redis %1 未在 %2 毫秒内完成 TLS 握手；如果这是明文端口，请用 redis:// 连接</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is not connected</source>
+        <translation>Redis %1 尚未连接</translation>
+    </message>
+    <message>
+        <source>Redis at %1 failed while sending: %2</source>
+        <translation>Redis %1 发送时出错：%2</translation>
+    </message>
+    <message>
+        <source>Redis at %1 failed while reading a reply: %2</source>
+        <translation>Redis %1 读取回复时出错：%2</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL: %1 has no database %2 (Redis at %3)</source>
+        <translation>Redis URL 无效：%1 没有数据库 %2（Redis %3）</translation>
+    </message>
+    <message>
+        <source>Redis at %1 rejected the connection: %2</source>
+        <translation>Redis %1 拒绝了连接：%2</translation>
+    </message>
+    <message>
+        <source>%1 answered %2</source>
+        <translation>%1 的应答为 %2</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL %1: no Redis Sentinel knows a master named &apos;%2&apos; (asked %3)</source>
+        <translation>Redis URL 无效（%1）：没有任何 Redis Sentinel 知道名为“%2”的主节点（已询问 %3）</translation>
+    </message>
+    <message>
+        <source>no Redis Sentinel of %1 answered: %2</source>
+        <translation>%1 的 Redis Sentinel 均无应答：%2</translation>
+    </message>
+    <message>
+        <source>no Redis Sentinel of %1 named the master &apos;%2&apos;: %3 did not know it; %4</source>
+        <translation>%1 的 Redis Sentinel 都没有给出主节点“%2”：%3 不知道它；%4</translation>
+    </message>
+    <message>
+        <source>Redis at %1, which the sentinels name as the master &apos;%2&apos;, answers ROLE as %3; a failover may be under way</source>
+        <translation>Sentinel 指明为主节点“%2”的 Redis %1 对 ROLE 的应答为 %3；可能正在进行故障转移</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is no longer the master &apos;%2&apos; (a Sentinel failover); the next connection asks the sentinels again</source>
+        <translation>Redis %1 已不再是主节点“%2”（Sentinel 故障转移）；下次连接会重新询问 Sentinel</translation>
+    </message>
+    <message>
+        <source>answered with TLS: this port speaks TLS only; connect with rediss://</source>
+        <translation>以 TLS 应答：此端口只接受 TLS；请用 rediss:// 连接</translation>
+    </message>
+    <message>
+        <source>closed the connection before answering; if this is its TLS port, connect with rediss://</source>
+        <translation>未应答就关闭了连接；如果这是它的 TLS 端口，请用 rediss:// 连接</translation>
+    </message>
+    <message>
+        <source>closed the connection</source>
+        <translation>关闭了连接</translation>
+    </message>
+    <message>
+        <source>failed while reading a reply: %1</source>
+        <translation>读取回复时出错：%1</translation>
+    </message>
+    <message>
+        <source>failed while sending: %1</source>
+        <translation>发送时出错：%1</translation>
+    </message>
+    <message>
+        <source>Redis at %1 %2</source>
+        <translation>Redis %1 %2</translation>
+    </message>
+    <message>
+        <source>cannot start TLS: %1</source>
+        <translation>无法启动 TLS：%1</translation>
+    </message>
+    <message>
+        <source>failed during the TLS handshake</source>
+        <translation>TLS 握手失败</translation>
+    </message>
+    <message>
+        <source>sent no certificate</source>
+        <translation>没有出示证书</translation>
+    </message>
+    <message>
+        <source>closed the connection right after the TLS handshake%1</source>
+        <translation>在 TLS 握手后立即关闭了连接%1</translation>
+    </message>
+    <message>
+        <source> (does it ask for a client certificate? then give --redis-cert and --redis-key)</source>
+        <translation>（它是否要求客户端证书？如是，请提供 --redis-cert 和 --redis-key）</translation>
+    </message>
+    <message>
+        <source> (did it refuse the client certificate %1?)</source>
+        <translation>（它是否拒绝了客户端证书 %1？）</translation>
+    </message>
+    <message>
+        <source>answered without TLS: this port does not speak TLS; connect with redis://, or to the server&apos;s tls-port</source>
+        <translation>以明文应答：此端口不支持 TLS；请用 redis:// 连接，或连接服务器的 tls-port</translation>
+    </message>
+    <message>
+        <source>asks for a client certificate (mutual TLS): give one with --redis-cert and --redis-key</source>
+        <translation>要求客户端证书（双向 TLS）：请用 --redis-cert 和 --redis-key 提供</translation>
+    </message>
+    <message>
+        <source>refused the client certificate %1: %2</source>
+        <translation>拒绝了客户端证书 %1：%2</translation>
+    </message>
+    <message>
+        <source>closed the connection during the TLS handshake</source>
+        <translation>在 TLS 握手期间关闭了连接</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>TLS error %1</source>
+        <translation>TLS 错误 %1</translation>
+    </message>
+    <message>
+        <source>Redis at %1 sent a reply that cannot be read: %2</source>
+        <translation>Redis %1 发来无法解析的回复：%2</translation>
+    </message>
+    <message>
+        <source>an unreadable date</source>
+        <translation>无法读取的日期</translation>
+    </message>
+    <message>
+        <source>%1, certificate %2, valid until %3, verify %4</source>
+        <translation>%1，证书 %2，有效期至 %3，校验 %4</translation>
+    </message>
+    <message>
+        <source>presented a certificate that expired on %1 (%2)</source>
+        <translation>出示的证书已于 %1 过期（%2）</translation>
+    </message>
+    <message>
+        <source>presented a certificate whose issuer&apos;s certificate has expired (%1)</source>
+        <translation>出示的证书的签发者证书已过期（%1）</translation>
+    </message>
+    <message>
+        <source>presented a certificate that is not valid before %1 (%2); check the clocks</source>
+        <translation>出示的证书在 %1 之前无效（%2）；请检查时钟</translation>
+    </message>
+    <message>
+        <source>presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; give the server&apos;s CA with --redis-ca FILE</source>
+        <translation>出示了不受信任的证书（%1，签发者 %2）：本系统的任何 CA 都未签发它；请用 --redis-ca FILE 提供服务器的 CA</translation>
+    </message>
+    <message>
+        <source>presented an untrusted certificate (%1, issued by %2): the CA in %3 did not sign it</source>
+        <translation>出示了不受信任的证书（%1，签发者 %2）：%3 中的 CA 没有签发它</translation>
+    </message>
+    <message>
+        <source>presented a certificate that cannot be trusted (%1): %2</source>
+        <translation>出示的证书无法信任（%1）：%2</translation>
+    </message>
+    <message>
+        <source>presented a certificate for %1, but was reached as %2: connect by one of the certificate&apos;s names, name it with --redis-sni, or check the chain only with --redis-verify ca</source>
+        <translation>出示的证书属于 %1，但连接使用的是 %2：请用证书中的某个名称连接，或用 --redis-sni 指定该名称，或用 --redis-verify ca 只校验证书链</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisDurability</name>
@@ -2146,32 +2315,8 @@ SQL：%2
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <source>failed while sending: %1</source>
-        <translation>发送时出错：%1</translation>
-    </message>
-    <message>
-        <source>failed while reading a reply: %1</source>
-        <translation>读取应答时出错：%1</translation>
-    </message>
-    <message>
-        <source>closed the connection</source>
-        <translation>关闭了连接</translation>
-    </message>
-    <message>
-        <source>sent a reply that cannot be read: %1</source>
-        <translation>返回了无法解析的应答：%1</translation>
-    </message>
-    <message>
         <source>sent a reply nobody asked for</source>
         <translation>返回了未经请求的应答</translation>
-    </message>
-    <message>
-        <source>has no database %1</source>
-        <translation>没有编号为 %1 的数据库</translation>
-    </message>
-    <message>
-        <source>rejected the connection: %1</source>
-        <translation>拒绝了连接：%1</translation>
     </message>
     <message>
         <source>did not accept the connection within %1 ms</source>
@@ -2193,13 +2338,56 @@ SQL：%2
         <source>Redis at %1 %2</source>
         <translation>Redis（%1）%2</translation>
     </message>
+    <message>
+        <source>did not complete the TLS handshake within %1 ms; if this is a plaintext port, connect with redis://</source>
+        <translation>未在 %1 毫秒内完成 TLS 握手；如果这是明文端口，请用 redis:// 连接</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::RedisTlsOptions</name>
+    <message>
+        <source>cannot use %1 %2: %3</source>
+        <translation>无法使用%1 %2：%3</translation>
+    </message>
+    <message>
+        <source>OpenSSL cannot make a TLS context: %1</source>
+        <translation>OpenSSL 无法创建 TLS 上下文：%1</translation>
+    </message>
+    <message>
+        <source>the Redis CA file</source>
+        <translation>Redis CA 文件</translation>
+    </message>
+    <message>
+        <source>the Redis client certificate</source>
+        <translation>Redis 客户端证书</translation>
+    </message>
+    <message>
+        <source>the Redis client key</source>
+        <translation>Redis 客户端私钥</translation>
+    </message>
+    <message>
+        <source>it is not the key of the certificate %1</source>
+        <translation>它不是证书 %1 的私钥</translation>
+    </message>
+    <message>
+        <source>invalid %1 &apos;%2&apos;: expected full (chain and host name), ca (chain only) or none</source>
+        <translation>%1 无效（“%2”）：应为 full（证书链和主机名）、ca（仅证书链）或 none</translation>
+    </message>
+    <message>
+        <source>--redis-ca, --redis-cert, --redis-key and --redis-sni are for TLS: use a rediss:// URL</source>
+        <translation>--redis-ca、--redis-cert、--redis-key 和 --redis-sni 用于 TLS：请使用 rediss:// URL</translation>
+    </message>
+    <message>
+        <source>--redis-key needs its certificate: give --redis-cert too</source>
+        <translation>--redis-key 需要对应的证书：请同时提供 --redis-cert</translation>
+    </message>
+    <message>
+        <source>TLS to %1 checks no certificate (--redis-verify none): anyone on the path can read and change the traffic</source>
+        <translation>到 %1 的 TLS 不检查任何证书（--redis-verify none）：链路上的任何人都能读取和篡改通信</translation>
+    </message>
 </context>
 <context>
     <name>lantern::RedisUrl</name>
-    <message>
-        <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db]</source>
-        <translation>Redis URL“%1”无效：应为 redis://[user:password@]host:port[/db]</translation>
-    </message>
     <message>
         <source>invalid Redis port in &apos;%1&apos;</source>
         <translation>“%1”中的 Redis 端口无效</translation>
@@ -2215,6 +2403,14 @@ SQL：%2
     <message>
         <source>invalid Redis URL &apos;%1&apos;: a seed list names a Redis Cluster, which has only database 0</source>
         <translation>Redis URL“%1”无效：种子列表表示 Redis 集群，而集群只有 0 号数据库</translation>
+    </message>
+    <message>
+        <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</source>
+        <translation>Redis URL 无效（“%1”）：应为 redis://[user:password@]host:port[/db]（TLS 用 rediss://）</translation>
+    </message>
+    <message>
+        <source>invalid Redis Sentinel URL &apos;%1&apos;: expected redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER, naming the master after &apos;#&apos;</source>
+        <translation>Redis Sentinel URL 无效（“%1”）：应为 redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER，在“#”后写主节点名</translation>
     </message>
 </context>
 <context>
@@ -2381,6 +2577,10 @@ SQL：%2
     <message>
         <source>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</source>
         <translation>只读连接（设置项 read-only）：“%1”没有在 %2 上执行；只允许 SELECT 语句</translation>
+    </message>
+    <message>
+        <source>cannot open database %1: the account requires TLS (REQUIRE SSL): give the server&apos;s CA with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)</source>
+        <translation>无法打开数据库 %1：该账号要求 TLS（REQUIRE SSL）：请用 --db-ca FILE 提供服务器的 CA（账号要求证书时还需 --db-cert、--db-key）</translation>
     </message>
 </context>
 <context>
@@ -2689,10 +2889,6 @@ SQL：%2
         <translation>为所有服务器打开或关闭 HTTP API 的某项功能。</translation>
     </message>
     <message>
-        <source>Redis: redis://[user:password@]host:port[/db], or any node (or a list of nodes) of a Redis Cluster.</source>
-        <translation>Redis：redis://[user:password@]host:port[/db]，或 Redis Cluster 的任一节点（或节点列表）。</translation>
-    </message>
-    <message>
         <source>SQL: mysql://user:password@host:port/name[?unix_socket=PATH] or sqlite:///absolute/path.db.</source>
         <translation>SQL：mysql://user:password@host:port/name[?unix_socket=PATH] 或 sqlite:///absolute/path.db。</translation>
     </message>
@@ -2907,6 +3103,50 @@ SQL：%2
     <message>
         <source>Lists the campaigns, newest first; --scheduled the timetable: each launch and close, prepared, made or missed.</source>
         <translation>列出活动，最新的在前；--scheduled 列出时间表：每次上线和结束，是否已准备、已执行或已错过。</translation>
+    </message>
+    <message>
+        <source>Redis: redis://[user:password@]host:port[/db] (rediss:// over TLS), any node (or a list of nodes) of a Redis Cluster, or redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER.</source>
+        <translation>Redis：redis://[user:password@]host:port[/db]（TLS 用 rediss://），Redis 集群的任一节点（或节点列表），或 redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER。</translation>
+    </message>
+    <message>
+        <source>TLS to Redis: the CA certificates that sign the servers&apos; (default: the system&apos;s).</source>
+        <translation>Redis 的 TLS：签发服务器证书的 CA 证书（默认：系统自带）。</translation>
+    </message>
+    <message>
+        <source>TLS to Redis: this client&apos;s certificate, for mutual TLS.</source>
+        <translation>Redis 的 TLS：本客户端的证书，用于双向 TLS。</translation>
+    </message>
+    <message>
+        <source>TLS to Redis: the private key of --redis-cert.</source>
+        <translation>Redis 的 TLS：--redis-cert 的私钥。</translation>
+    </message>
+    <message>
+        <source>TLS to Redis: the server name sent and checked (default: the URL&apos;s host).</source>
+        <translation>Redis 的 TLS：发送并校验的服务器名（默认：URL 中的主机）。</translation>
+    </message>
+    <message>
+        <source>TLS to Redis: full (the default) checks the chain and the host name or IP, ca the chain only, none nothing (said on stderr).</source>
+        <translation>Redis 的 TLS：full（默认）校验证书链和主机名或 IP，ca 只校验证书链，none 什么都不校验（会在 stderr 提示）。</translation>
+    </message>
+    <message>
+        <source>Redis Sentinel: the sentinels&apos; own user (the URL&apos;s credentials are the data nodes&apos;).</source>
+        <translation>Redis Sentinel：哨兵自己的用户（URL 中的凭据属于数据节点）。</translation>
+    </message>
+    <message>
+        <source>Redis Sentinel: the sentinels&apos; own password.</source>
+        <translation>Redis Sentinel：哨兵自己的密码。</translation>
+    </message>
+    <message>
+        <source>TLS to MySQL/MariaDB: the CA certificates that sign the server&apos;s (the chain is checked, not the host name).</source>
+        <translation>MySQL/MariaDB 的 TLS：签发服务器证书的 CA 证书（只校验证书链，不校验主机名）。</translation>
+    </message>
+    <message>
+        <source>TLS to MySQL/MariaDB: this client&apos;s certificate.</source>
+        <translation>MySQL/MariaDB 的 TLS：本客户端的证书。</translation>
+    </message>
+    <message>
+        <source>TLS to MySQL/MariaDB: the private key of --db-cert.</source>
+        <translation>MySQL/MariaDB 的 TLS：--db-cert 的私钥。</translation>
     </message>
 </context>
 <context>

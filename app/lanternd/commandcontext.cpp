@@ -26,6 +26,12 @@ CommandContext::CommandContext(CommandLine line)
 {
     if (m_line.has(QStringLiteral("operator")))
         actor();  // an unusable --operator is refused before anything is contacted
+    // Asked for by name, said at start (DESIGN §8): --redis-verify none checks no certificate.
+    if (const QString warning = m_config.redis.tls.warning(m_config.redis.redacted()); !warning.isEmpty()) {
+        std::fprintf(stderr, "lanternd: %s\n",
+                     QCoreApplication::translate("lantern::cli::Commands", "warning: %1").arg(warning).toLocal8Bit().constData());
+        std::fflush(stderr);
+    }
 }
 
 CommandContext::~CommandContext() = default;

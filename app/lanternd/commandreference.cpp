@@ -136,8 +136,21 @@ QSet<QString> CommandReference::switchNames()
 QList<help::ManEntry> CommandReference::globalOptions()
 {
     const GlobalOption described[] = {
-            {"redis", "URL", tr("Redis: redis://[user:password@]host:port[/db], or any node (or a list of nodes) of a Redis Cluster.")},
+            {"redis", "URL",
+             tr("Redis: redis://[user:password@]host:port[/db] (rediss:// over TLS), any node (or a list of nodes) of a Redis Cluster, "
+                "or redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER.")},
+            {"redis-ca", "FILE", tr("TLS to Redis: the CA certificates that sign the servers' (default: the system's).")},
+            {"redis-cert", "FILE", tr("TLS to Redis: this client's certificate, for mutual TLS.")},
+            {"redis-key", "FILE", tr("TLS to Redis: the private key of --redis-cert.")},
+            {"redis-sni", "NAME", tr("TLS to Redis: the server name sent and checked (default: the URL's host).")},
+            {"redis-verify", "full|ca|none",
+             tr("TLS to Redis: full (the default) checks the chain and the host name or IP, ca the chain only, none nothing (said on stderr).")},
+            {"sentinel-user", "U", tr("Redis Sentinel: the sentinels' own user (the URL's credentials are the data nodes').")},
+            {"sentinel-password", "P", tr("Redis Sentinel: the sentinels' own password.")},
             {"db", "URL", tr("SQL: mysql://user:password@host:port/name[?unix_socket=PATH] or sqlite:///absolute/path.db.")},
+            {"db-ca", "FILE", tr("TLS to MySQL/MariaDB: the CA certificates that sign the server's (the chain is checked, not the host name).")},
+            {"db-cert", "FILE", tr("TLS to MySQL/MariaDB: this client's certificate.")},
+            {"db-key", "FILE", tr("TLS to MySQL/MariaDB: the private key of --db-cert.")},
             {"today", "YYYY-MM-DD", tr("Treats this day as today in every rule.")},
             {"tz", "ZONE", tr("Time zone of the business day (an IANA name such as Asia/Shanghai).")},
             {"prefix", "P", tr("Prefix of every Redis key (default lt:).")},

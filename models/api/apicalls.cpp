@@ -203,14 +203,19 @@ std::unique_ptr<ApiCall> makeApiCall(ApiShared &shared, const ApiAdmission &admi
 
 ApiResponse apiErrorFor(std::exception_ptr error, const ApiRequest &request)
 {
-    try {
-        std::rethrow_exception(std::move(error));
-    } catch (const InvalidInputError &failure) {
-        return apiError(400, "bad_request", failure.message());
-    } catch (const UnavailableError &failure) {
+    const auto unavailable = [](const LanternError &failure) {
         ApiResponse response = apiError(503, "unavailable", failure.message());
         response.headers.append({QByteArrayLiteral("Retry-After"), QByteArrayLiteral("1")});
         return response;
+    };
+    try {
+        std::rethrow_exception(std::move(error));
+    } catch (const RedisUrlMismatchError &failure) {
+        return unavailable(failure);  // the server is not what serve's own URL says: no client's fault
+    } catch (const InvalidInputError &failure) {
+        return apiError(400, "bad_request", failure.message());
+    } catch (const UnavailableError &failure) {
+        return unavailable(failure);
     } catch (const RefusedError &failure) {
         return apiError(409, "refused", failure.message());
     } catch (const std::exception &failure) {

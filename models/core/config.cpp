@@ -129,6 +129,26 @@ RateLimit parseRateLimit(const QString &text, const QString &source)
     return limit;
 }
 
+/** Each setting given, as it is, into its field. */
+template<typename Setting>
+void readTexts(const Setting &setting, std::initializer_list<std::pair<const char *, QString *>> fields)
+{
+    for (const auto &[name, value] : fields) {
+        if (const auto text = setting(QLatin1String(name)))
+            *value = *text;
+    }
+}
+
+/** --redis-ca, --redis-cert, --redis-key, --redis-sni, --redis-verify (docs/connect.md). */
+template<typename Setting>
+void resolveRedisTls(RedisTlsOptions &tls, const Setting &setting, const QHash<QString, QString> &sources)
+{
+    readTexts(setting, {{"redis-ca", &tls.caFile}, {"redis-cert", &tls.certFile}, {"redis-key", &tls.keyFile}, {"redis-sni", &tls.serverName}});
+    if (const auto verify = setting(QStringLiteral("redis-verify")))
+        tls.verify = RedisTlsOptions::parseVerify(*verify, sources.value(QStringLiteral("redis-verify")));
+    tls.check();
+}
+
 } // namespace
 
 QStringList Config::settingNames()
@@ -142,7 +162,12 @@ QStringList Config::settingNames()
             QStringLiteral("token-secret"),  QStringLiteral("rate-checkin"),
             QStringLiteral("rate-calendar"), QStringLiteral("rate-grab"),
             QStringLiteral("rate-campaign"), QStringLiteral("read-only"),
-            QStringLiteral("grab-wait")};
+            QStringLiteral("grab-wait"),     QStringLiteral("redis-ca"),
+            QStringLiteral("redis-cert"),    QStringLiteral("redis-key"),
+            QStringLiteral("redis-sni"),     QStringLiteral("redis-verify"),
+            QStringLiteral("db-ca"),         QStringLiteral("db-cert"),
+            QStringLiteral("db-key"),        QStringLiteral("sentinel-user"),
+            QStringLiteral("sentinel-password")};
 }
 
 Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvironment &environment)
@@ -171,7 +196,13 @@ Config Config::resolve(const QHash<QString, QString> &flags, const QProcessEnvir
 
     Config config;
     config.redis = RedisUrl::parse(setting(QStringLiteral("redis")).value_or(QStringLiteral("redis://127.0.0.1:6379")));
+    resolveRedisTls(config.redis.tls, setting, sources);
+    readTexts(setting, {{"sentinel-user", &config.redis.sentinelUser}, {"sentinel-password", &config.redis.sentinelPassword}});
+    if (!config.redis.isSentinel() && (!config.redis.sentinelUser.isEmpty() || !config.redis.sentinelPassword.isEmpty()))
+        throw InvalidInputError(tr("--sentinel-user and --sentinel-password are for a redis-sentinel:// URL"));
     config.db = DbUrl::parse(setting(QStringLiteral("db")).value_or(QStringLiteral("sqlite://") + defaultSqlitePath()));
+    readTexts(setting, {{"db-ca", &config.db.tls.caFile}, {"db-cert", &config.db.tls.certFile}, {"db-key", &config.db.tls.keyFile}});
+    config.db.checkTls();
     if (const auto tz = setting(QStringLiteral("tz"))) {
         config.timeZone = QTimeZone(tz->toUtf8());
         if (!config.timeZone.isValid())

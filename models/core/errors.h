@@ -14,8 +14,8 @@ public:
     QString message() const { return QString::fromStdString(what()); }
 };
 
-/** Bad input caught at the edge; nothing was written (exit 2). */
-class InvalidInputError final : public LanternError {
+/** Bad input caught at the edge; nothing was written (exit 2). Open for RedisUrlMismatchError. */
+class InvalidInputError : public LanternError {
 public:
     using LanternError::LanternError;
 };

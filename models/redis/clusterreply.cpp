@@ -35,4 +35,31 @@ std::optional<Redirect> redirectOf(const RedisValue &reply, const RedisEndpoint 
     return Redirect{words.first() == "ASK", slot, RedisEndpoint{host.isEmpty() ? from.host : host, port}};
 }
 
+Decision decide(const RedisValue &reply, const RedisEndpoint &node, int redirects, int maxRedirects)
+{
+    Decision decision;
+    if (!reply.isError())
+        return decision;
+    if (const auto redirect = redirectOf(reply, node)) {
+        if (redirects + 1 > maxRedirects) {
+            decision.action = Decision::Action::GiveUp;
+            decision.notReady = RedisNotReadyError::at(RedisNotReadyError::State::TryAgain, node.host, node.port);
+            return decision;
+        }
+        decision.action = Decision::Action::Redirect;
+        decision.redirect = *redirect;
+        decision.pauseFirst = redirects + 1 > RedirectsBeforeBackOff;
+        decision.readMapAgain = !redirect->ask;
+        return decision;
+    }
+    const bool readOnly = errorCode(reply) == "READONLY";  // a master demoted to a replica
+    const auto state = RedisNotReadyError::stateOf(reply.string);
+    if ((state && *state != RedisNotReadyError::State::Busy) || readOnly) {
+        decision.action = Decision::Action::Wait;
+        decision.notReady = RedisNotReadyError::at(state.value_or(RedisNotReadyError::State::ClusterDown), node.host, node.port);
+        decision.readMapAgain = true;
+    }
+    return decision;
+}
+
 } // namespace lantern::clusterreply

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "redis/rediserror.h"
 #include "redis/redisurl.h"
 #include "redis/redisvalue.h"
 
@@ -27,6 +28,31 @@ struct Redirect {
     answered; IPv6 hosts are split at the last ':'); nullopt for any other reply, or one that
     cannot be followed. */
 std::optional<Redirect> redirectOf(const RedisValue &reply, const RedisEndpoint &from);
+
+/** A command redirected more than this many times waits before it is sent again: a slot
+    bouncing between two nodes at the end of a reshard. */
+constexpr int RedirectsBeforeBackOff = 2;
+
+/** What a client of a cluster does with one reply from `node` to a command that has been
+    redirected `redirects` times before (docs/cluster.md): the one policy of the blocking client
+    (RedisCluster) and of the event loops (RedisPipe). */
+struct Decision {
+    enum class Action {
+        Answer,    // the reply is the command's answer (an error reply included)
+        Redirect,  // send it to redirect.target (after ASKING when redirect.ask); MOVED points the slot there
+        Wait,      // it did not run: send it again after a pause, within the retry window; then `notReady`
+        GiveUp,    // redirected more than maxRedirects times: end with `notReady`
+    };
+    Action action = Action::Answer;
+    Redirect redirect;                           // Redirect
+    std::optional<RedisNotReadyError> notReady;  // Wait, GiveUp
+    bool pauseFirst = false;                     // Redirect: wait before sending (more than RedirectsBeforeBackOff)
+    bool readMapAgain = false;                   // the slot map is stale (MOVED, READONLY, every Wait)
+};
+
+/** -MOVED/-ASK: Redirect (GiveUp past `maxRedirects`); -TRYAGAIN, -CLUSTERDOWN, -LOADING,
+    -MASTERDOWN, -READONLY: Wait; anything else, -BUSY included: Answer. */
+Decision decide(const RedisValue &reply, const RedisEndpoint &node, int redirects, int maxRedirects);
 
 } // namespace clusterreply
 } // namespace lantern

@@ -1,6 +1,8 @@
 #include "redis/clustertopology.h"
 
 #include "core/errors.h"
+#include "redis/clusterprobe.h"
+#include "redis/redisclient.h"
 #include "redis/redisconnection.h"
 #include "redis/rediserror.h"
 
@@ -12,27 +14,23 @@ namespace {
     a reshard asks thousands of times). */
 constexpr std::chrono::milliseconds LeastBetweenReads{50};
 
-QByteArrayList clusterSlots()
-{
-    return {QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("SLOTS")};
-}
-
 } // namespace
 
 std::shared_ptr<ClusterTopology> ClusterTopology::discover(const RedisUrl &url, const RedisOptions &options)
 {
+    if (url.isSentinel())
+        return nullptr;  // a master Sentinel names: RedisPipe follows it (SentinelWatch)
     for (const RedisEndpoint &seed : url.seeds()) {
         try {
             RedisConnection connection(seed, url, options);
-            const std::vector<RedisValue> replies = connection.open({clusterSlots()});
-            const RedisValue &reply = replies.front();
-            if (reply.isError()) {
-                if (reply.string.contains("cluster support disabled") && !url.isSeedList())
+            ClusterProbe probe = ClusterProbe::of(connection.open({ClusterProbe::command()}).front(), seed);
+            if (probe.kind == ClusterProbe::Kind::Cluster)
+                return std::shared_ptr<ClusterTopology>(new ClusterTopology(url, options, std::move(probe.map)));
+            if (probe.kind == ClusterProbe::Kind::SingleServer) {
+                if (!url.isSeedList())
                     return nullptr;  // a single server
-                continue;
+                throw RedisClient::notAClusterNode(url, seed, probe.refusal);
             }
-            ClusterSlotMap map = ClusterSlotMap::fromSlotsReply(reply, seed);
-            return std::shared_ptr<ClusterTopology>(new ClusterTopology(url, options, std::move(map)));
         } catch (const UnavailableError &) {
             continue;  // the next seed
         }
@@ -46,19 +44,11 @@ ClusterTopology::ClusterTopology(RedisUrl url, RedisOptions options, ClusterSlot
     : m_url(std::move(url)), m_options(options), m_map(std::make_shared<const ClusterSlotMap>(std::move(first)))
 {
     m_version = 1;
-    m_refreshWanted = m_map->masters().isEmpty();
-    m_thread = std::thread([this] { run(); });
+    m_refresh = std::make_unique<RefreshThread>(m_options.cluster.mapMaxAge, LeastBetweenReads, [this] { return readMap(); },
+                                                m_map->masters().isEmpty());
 }
 
-ClusterTopology::~ClusterTopology()
-{
-    {
-        std::lock_guard lock(m_mutex);
-        m_stopping = true;
-    }
-    m_wake.notify_all();
-    m_thread.join();
-}
+ClusterTopology::~ClusterTopology() = default;
 
 ClusterTopology::Snapshot ClusterTopology::snapshot() const
 {
@@ -68,33 +58,7 @@ ClusterTopology::Snapshot ClusterTopology::snapshot() const
 
 void ClusterTopology::requestRefresh()
 {
-    {
-        std::lock_guard lock(m_mutex);
-        if (m_refreshWanted)
-            return;
-        m_refreshWanted = true;
-    }
-    m_wake.notify_one();
-}
-
-void ClusterTopology::run()
-{
-    std::unique_lock lock(m_mutex);
-    for (;;) {
-        m_wake.wait_for(lock, m_options.clusterMapMaxAge, [this] { return m_stopping || m_refreshWanted; });
-        if (m_stopping)
-            return;
-        m_refreshWanted = false;
-        lock.unlock();
-        const bool read = readMap();
-        lock.lock();
-        if (!read)
-            m_refreshWanted = true;  // no node answered: again after the pause below
-        // At most one read per LeastBetweenReads, however many asked meanwhile.
-        m_wake.wait_for(lock, LeastBetweenReads, [this] { return m_stopping; });
-        if (m_stopping)
-            return;
-    }
+    m_refresh->request();
 }
 
 bool ClusterTopology::readMap()
@@ -102,31 +66,25 @@ bool ClusterTopology::readMap()
     QList<RedisEndpoint> candidates;
     {
         std::lock_guard lock(m_mutex);
-        candidates = m_map->knownNodes();
+        candidates = SlotMapReader::candidates({}, *m_map, m_url);
     }
-    for (const RedisEndpoint &seed : m_url.seeds()) {
-        if (!candidates.contains(seed))
-            candidates.append(seed);
+    std::unique_ptr<RedisConnection> connection;  // a fresh one per node asked: the loops own theirs
+    const auto connectionTo = [&](const RedisEndpoint &node) -> RedisConnection & {
+        connection = std::make_unique<RedisConnection>(node, m_url, m_options);
+        return *connection;
+    };
+    quint64 reads = 0;
+    try {
+        auto map = std::make_shared<const ClusterSlotMap>(SlotMapReader::read(candidates, connectionTo, m_url, reads));
+        m_reads.fetch_add(reads, std::memory_order_relaxed);
+        std::lock_guard lock(m_mutex);
+        m_map = std::move(map);
+        m_version.fetch_add(1, std::memory_order_release);
+        return true;
+    } catch (const LanternError &) {  // no node answered (or the URL does not fit them): again later
+        m_reads.fetch_add(reads, std::memory_order_relaxed);
+        return false;
     }
-    for (const RedisEndpoint &node : std::as_const(candidates)) {
-        try {
-            RedisConnection connection(node, m_url, m_options);
-            const std::vector<RedisValue> replies = connection.open({clusterSlots()});
-            m_reads.fetch_add(1, std::memory_order_relaxed);
-            if (replies.front().isError())
-                continue;
-            auto map = std::make_shared<const ClusterSlotMap>(ClusterSlotMap::fromSlotsReply(replies.front(), node));
-            if (map->masters().isEmpty())
-                continue;
-            std::lock_guard lock(m_mutex);
-            m_map = std::move(map);
-            m_version.fetch_add(1, std::memory_order_release);
-            return true;
-        } catch (const UnavailableError &) {
-        } catch (const RedisReplyError &) {
-        }
-    }
-    return false;
 }
 
 } // namespace lantern

@@ -3,14 +3,13 @@
 #include "redis/clusterslotmap.h"
 #include "redis/redisoptions.h"
 #include "redis/redisurl.h"
+#include "redis/refreshthread.h"
 
 #include <QCoreApplication>
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 namespace lantern {
 
@@ -18,7 +17,7 @@ namespace lantern {
     The loops never wait on I/O, so they read a snapshot and ask for a fresh map (after a MOVED,
     or when a master cannot be reached); the map is read again on a thread of its own, one read
     at a time however many loops ask, and also whenever it is older than
-    RedisOptions::clusterMapMaxAge (a failover redirects nobody). */
+    RedisClusterOptions::mapMaxAge (a failover redirects nobody). */
 class ClusterTopology final {
     Q_DECLARE_TR_FUNCTIONS(lantern::RedisClient)
 
@@ -45,7 +44,6 @@ public:
 
 private:
     ClusterTopology(RedisUrl url, RedisOptions options, ClusterSlotMap first);
-    void run();
     /** One CLUSTER SLOTS from the first node that answers; false if none does. */
     bool readMap();
 
@@ -55,10 +53,7 @@ private:
     std::shared_ptr<const ClusterSlotMap> m_map;
     std::atomic<quint64> m_version{0};
     std::atomic<quint64> m_reads{0};
-    std::condition_variable m_wake;
-    bool m_refreshWanted = false;
-    bool m_stopping = false;
-    std::thread m_thread;
+    std::unique_ptr<RefreshThread> m_refresh;  // last: stopped first
 };
 
 } // namespace lantern

@@ -1,8 +1,10 @@
 #include "redis/redisclient.h"
 
+#include "redis/clusterprobe.h"
 #include "redis/rediscluster.h"
 #include "redis/redisconnection.h"
 #include "redis/rediserror.h"
+#include "redis/redissentinel.h"
 
 #include <QSet>
 #include <QStringList>
@@ -85,7 +87,7 @@ void RedisClient::ensureConnected()
         if (m_probed)
             return;
         // Kept while it could not say what it is (loading, busy): ask again on the same connection.
-        m_single->append({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("SLOTS")});
+        m_single->append(ClusterProbe::command());
         const RedisValue reply = m_single->read();
         takeProbe(std::move(m_single), reply);
         return;
@@ -95,13 +97,18 @@ void RedisClient::ensureConnected()
 
 void RedisClient::connect()
 {
+    if (m_url.isSentinel()) {  // asked again on every new connection (redis.io "Sentinel clients")
+        m_single = RedisSentinel::connectToMaster(m_url, m_options);
+        m_probed = true;  // a master Sentinel watches is a single server
+        return;
+    }
     const QList<RedisEndpoint> seeds = m_url.seeds();
     QStringList failures;
     std::optional<RedisNotReadyError> notReady;
     for (const RedisEndpoint &seed : seeds) {
         auto connection = std::make_unique<RedisConnection>(seed, m_url, m_options);
         try {
-            const std::vector<RedisValue> probe = connection->open({{QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("SLOTS")}});
+            const std::vector<RedisValue> probe = connection->open({ClusterProbe::command()});
             takeProbe(std::move(connection), probe.front());
             return;
         } catch (const RedisNotReadyError &error) {
@@ -122,26 +129,34 @@ void RedisClient::connect()
 
 void RedisClient::takeProbe(std::unique_ptr<RedisConnection> connection, const RedisValue &reply)
 {
-    if (!reply.isError()) {
+    const RedisEndpoint node = connection->endpoint();
+    ClusterProbe probe = ClusterProbe::of(reply, node);
+    switch (probe.kind) {
+    case ClusterProbe::Kind::Cluster:
         m_single.reset();
         m_probed = false;
-        m_cluster = std::make_unique<RedisCluster>(m_url, m_options, std::move(*connection), reply);
+        m_cluster = std::make_unique<RedisCluster>(m_url, m_options, std::move(*connection), std::move(probe.map));
+        return;
+    case ClusterProbe::Kind::NotReady:
+        m_single = std::move(connection);
+        m_probed = false;  // the connection is kept; the next call asks again
+        throw RedisNotReadyError::at(*probe.state, node.host, node.port);
+    case ClusterProbe::Kind::SingleServer:
+        m_single = std::move(connection);
+        m_probed = true;
+        if (m_url.isSeedList()) {
+            m_single.reset();
+            throw notAClusterNode(m_url, node, probe.refusal);
+        }
         return;
     }
-    const RedisEndpoint node = connection->endpoint();
-    m_single = std::move(connection);
-    if (const auto state = RedisNotReadyError::stateOf(reply.string)) {
-        m_probed = false;  // the connection is kept; the next call asks again
-        throw RedisNotReadyError::at(*state, node.host, node.port);
-    }
-    // "ERR This instance has cluster support disabled" (or CLUSTER refused to this user): one server.
-    m_probed = true;
-    if (m_url.isSeedList()) {
-        m_single.reset();
-        throw InvalidInputError(tr("invalid Redis URL %1: a seed list names the nodes of a Redis Cluster, but %2 is not a "
-                                   "cluster node (%3)")
-                                        .arg(m_url.redacted(), node.text(), QString::fromUtf8(reply.string.left(200))));
-    }
+}
+
+InvalidInputError RedisClient::notAClusterNode(const RedisUrl &url, const RedisEndpoint &node, const QByteArray &refusal)
+{
+    return InvalidInputError(tr("invalid Redis URL %1: a seed list names the nodes of a Redis Cluster, but %2 is not a "
+                                "cluster node (%3)")
+                                     .arg(url.redacted(), node.text(), QString::fromUtf8(refusal.left(200))));
 }
 
 RedisValue RedisClient::command(const QByteArrayList &args)
@@ -245,10 +260,14 @@ std::vector<RedisValue> RedisClient::pipeline(const QList<QByteArrayList> &comma
     for (qsizetype i = 0; i < commands.size(); ++i)
         replies.push_back(m_single->read());
     // Every reply is read first, so the connection stays in step and is kept.
-    const RedisEndpoint &node = m_single->endpoint();
+    const RedisEndpoint node = m_single->endpoint();
     for (const RedisValue &reply : replies) {
         if (!reply.isError())
             continue;
+        if (m_url.isSentinel() && RedisSentinel::saysDemoted(reply)) {
+            m_single.reset();  // the master moved: the next call asks the sentinels
+            throw RedisSentinel::demoted(m_url, node);
+        }
         if (const auto state = RedisNotReadyError::stateOf(reply.string))
             throw RedisNotReadyError::at(*state, node.host, node.port);
     }

@@ -75,6 +75,8 @@ public:
         BITFIELD_RO, ...), plus BITFIELD when every operation is a GET. Scripts (EVAL, EVALSHA,
         SCRIPT), writes and administration are not reads. */
     static bool isReadCommand(const QByteArrayList &args);
+    /** A seed list whose `node` is a single server (bad input: exit 2), as every path says it. */
+    static InvalidInputError notAClusterNode(const RedisUrl &url, const RedisEndpoint &node, const QByteArray &refusal);
     /** Round trips made so far (one per command() or pipeline()), for tests and benchmarks. */
     quint64 roundTrips() const { return m_roundTrips; }
 

@@ -1,5 +1,6 @@
 #include "redis/rediscluster.h"
 
+#include "redis/clusterprobe.h"
 #include "redis/clusterreply.h"
 #include "redis/commandroute.h"
 #include "redis/keyslot.h"
@@ -16,7 +17,6 @@ namespace {
 
 constexpr std::chrono::milliseconds FirstBackOff{10};
 constexpr std::chrono::milliseconds LongestBackOff{250};
-constexpr int RedirectsBeforeBackOff = 2;  // a slot bouncing between two nodes (a reshard ending) waits
 
 QByteArray commandName(const QByteArrayList &args)
 {
@@ -55,8 +55,8 @@ struct RedisCluster::Send {
     bool asking = false;
 };
 
-RedisCluster::RedisCluster(RedisUrl url, RedisOptions options, RedisConnection first, const RedisValue &slots)
-    : m_url(std::move(url)), m_options(options), m_map(ClusterSlotMap::fromSlotsReply(slots, first.endpoint()))
+RedisCluster::RedisCluster(RedisUrl url, RedisOptions options, RedisConnection first, ClusterSlotMap map)
+    : m_url(std::move(url)), m_options(options), m_map(std::move(map))
 {
     m_mapAge.start();
     if (m_map.masters().contains(first.endpoint()))
@@ -92,7 +92,7 @@ QList<RedisEndpoint> RedisCluster::mastersNow()
 
 RedisValue RedisCluster::onMaster(const RedisEndpoint &master, const QByteArrayList &args)
 {
-    if (m_refreshWanted || m_mapAge.hasExpired(m_options.clusterMapMaxAge.count()))
+    if (m_refreshWanted || m_mapAge.hasExpired(m_options.cluster.mapMaxAge.count()))
         refreshMap();
     RedisConnection &connection = connectionTo(master);
     if (!connection.isOpen())
@@ -122,46 +122,17 @@ std::optional<RedisEndpoint> RedisCluster::anyMaster() const
 
 void RedisCluster::refreshMap()
 {
-    QList<RedisEndpoint> candidates;
+    QList<RedisEndpoint> open;
     for (const auto &[name, connection] : m_connections) {
         if (connection->isOpen())
-            candidates.append(connection->endpoint());
+            open.append(connection->endpoint());
     }
-    for (const RedisEndpoint &node : m_map.knownNodes() + m_url.seeds()) {
-        if (!candidates.contains(node))
-            candidates.append(node);
-    }
-    QString lastError;
-    for (const RedisEndpoint &node : std::as_const(candidates)) {
-        RedisConnection &connection = connectionTo(node);
-        try {
-            if (!connection.isOpen())
-                connection.open();
-            connection.append({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("SLOTS")});
-            ++m_stats.mapReads;
-            const RedisValue reply = connection.read();
-            if (reply.isError()) {
-                lastError = tr("Redis at %1 answered CLUSTER SLOTS with %2").arg(node.text(), QString::fromUtf8(reply.string));
-                continue;
-            }
-            ClusterSlotMap map = ClusterSlotMap::fromSlotsReply(reply, node);
-            if (map.masters().isEmpty()) {
-                lastError = tr("Redis at %1 knows no master of the cluster").arg(node.text());
-                continue;
-            }
-            m_map = std::move(map);
-            m_mapAge.restart();
-            m_refreshWanted = false;
-            const QList<RedisEndpoint> masters = m_map.masters();
-            std::erase_if(m_connections, [&](const auto &entry) { return !masters.contains(entry.second->endpoint()); });
-            return;
-        } catch (const UnavailableError &error) {
-            lastError = error.message();
-        } catch (const RedisReplyError &error) {
-            lastError = error.message();
-        }
-    }
-    throw RedisIoError(tr("no node of the Redis Cluster %1 answered: %2").arg(m_url.redacted(), lastError));
+    const auto connectionTo = [this](const RedisEndpoint &node) -> RedisConnection & { return this->connectionTo(node); };
+    m_map = SlotMapReader::read(SlotMapReader::candidates(open, m_map, m_url), connectionTo, m_url, m_stats.mapReads);
+    m_mapAge.restart();
+    m_refreshWanted = false;
+    const QList<RedisEndpoint> masters = m_map.masters();
+    std::erase_if(m_connections, [&](const auto &entry) { return !masters.contains(entry.second->endpoint()); });
 }
 
 std::vector<RedisCluster::Unit> RedisCluster::plan(const QList<QByteArrayList> &commands) const
@@ -248,7 +219,7 @@ struct RedisCluster::Attempt {
 std::vector<RedisValue> RedisCluster::pipeline(const QList<QByteArrayList> &commands)
 {
     std::vector<Unit> units = plan(commands);
-    if (m_mapAge.hasExpired(m_options.clusterMapMaxAge.count()))
+    if (m_mapAge.hasExpired(m_options.cluster.mapMaxAge.count()))
         m_refreshWanted = true;
 
     QElapsedTimer waited;
@@ -260,7 +231,7 @@ std::vector<RedisValue> RedisCluster::pipeline(const QList<QByteArrayList> &comm
         if (std::all_of(units.cbegin(), units.cend(), [](const Unit &unit) { return unit.done; }))
             break;
         if (attempt.backOff) {
-            if (waited.elapsed() + delay.count() > m_options.clusterRetryWindow.count()) {
+            if (waited.elapsed() + delay.count() > m_options.cluster.retryWindow.count()) {
                 if (attempt.notReady)
                     throw *attempt.notReady;
                 if (attempt.unreachable)
@@ -440,12 +411,13 @@ void RedisCluster::send(Batches &batches, std::vector<Unit> &units, const QList<
 
 void RedisCluster::settle(Unit &unit, std::vector<RedisValue> replies, const RedisEndpoint &node, Attempt &attempt)
 {
+    using Action = clusterreply::Decision::Action;
     if (unit.kind == CommandRoute::Kind::EveryMaster) {
         const RedisValue &reply = replies.front();
-        const auto state = reply.isError() ? RedisNotReadyError::stateOf(reply.string) : std::nullopt;
-        if (state && *state != RedisNotReadyError::State::Busy) {
+        clusterreply::Decision decision = clusterreply::decide(reply, node, 0, m_options.cluster.maxRedirects);
+        if (decision.action == Action::Wait) {
             ++m_stats.retried;
-            attempt.waitFor(RedisNotReadyError::at(*state, node.host, node.port));
+            attempt.waitFor(std::move(*decision.notReady));
             return;
         }
         unit.answered.append(node);
@@ -456,37 +428,32 @@ void RedisCluster::settle(Unit &unit, std::vector<RedisValue> replies, const Red
     // The first reply that sends the unit elsewhere or makes it wait decides; in a transaction
     // that is a queued command's reply (EXEC then answers EXECABORT: nothing ran).
     for (const RedisValue &reply : replies) {
-        if (!reply.isError())
+        clusterreply::Decision decision = clusterreply::decide(reply, node, unit.redirects, m_options.cluster.maxRedirects);
+        if (decision.readMapAgain)
+            m_refreshWanted = true;
+        switch (decision.action) {
+        case Action::Answer:
             continue;
-        const QByteArray code = clusterreply::errorCode(reply);
-        if (code == "MOVED" || code == "ASK") {
-            const auto target = clusterreply::redirectOf(reply, node);
-            if (!target)
-                break;  // not a redirection that can be followed: the caller gets the error
-            if (++unit.redirects > m_options.clusterMaxRedirects) {
-                attempt.failure = std::make_exception_ptr(RedisNotReadyError::at(RedisNotReadyError::State::TryAgain, node.host, node.port));
-                return;
-            }
-            if (unit.redirects > RedirectsBeforeBackOff)
-                attempt.backOff = true;  // a slot bouncing between two nodes: a reshard ending
-            if (!target->ask) {
-                ++m_stats.moved;
-                m_map.assign(target->slot, target->target);
-                m_refreshWanted = true;
-                unit.ask.reset();
-            } else {
+        case Action::GiveUp:
+            attempt.failure = std::make_exception_ptr(std::move(*decision.notReady));
+            return;
+        case Action::Redirect:
+            ++unit.redirects;
+            if (decision.pauseFirst)
+                attempt.backOff = true;
+            if (decision.redirect.ask) {
                 ++m_stats.asked;
-                unit.ask = target->target;
+                unit.ask = decision.redirect.target;
+            } else {
+                ++m_stats.moved;
+                m_map.assign(decision.redirect.slot, decision.redirect.target);
+                unit.ask.reset();
             }
             return;
-        }
-        const auto state = RedisNotReadyError::stateOf(reply.string);
-        if ((state && *state != RedisNotReadyError::State::Busy) || code == "READONLY") {
+        case Action::Wait:
             ++m_stats.retried;
-            attempt.waitFor(RedisNotReadyError::at(state.value_or(RedisNotReadyError::State::ClusterDown), node.host, node.port));
+            attempt.waitFor(std::move(*decision.notReady));
             unit.ask.reset();
-            if (code == "READONLY")
-                m_refreshWanted = true;  // a master demoted to a replica
             return;
         }
     }

@@ -32,14 +32,14 @@ struct RedisRoutingStats {
     put back in the caller's order. MOVED updates the map then reads it again once; ASK sends
     ASKING + the command to the target and leaves the map alone; TRYAGAIN, CLUSTERDOWN, LOADING,
     MASTERDOWN, READONLY and a master that cannot be reached are waited out (back-off, fresh
-    map) for RedisOptions::clusterRetryWindow, then throw. A command whose connection broke
+    map) for RedisClusterOptions::retryWindow, then throw. A command whose connection broke
     after it was written is never sent again: its outcome is unknown, the caller decides. */
 class RedisCluster final {
     Q_DECLARE_TR_FUNCTIONS(lantern::RedisClient)
 
 public:
-    /** Starts from `first`, a connection that answered CLUSTER SLOTS with `slots`. */
-    RedisCluster(RedisUrl url, RedisOptions options, RedisConnection first, const RedisValue &slots);
+    /** Starts from `first`, a connection that answered CLUSTER SLOTS with `map` (ClusterProbe). */
+    RedisCluster(RedisUrl url, RedisOptions options, RedisConnection first, ClusterSlotMap map);
     ~RedisCluster();
     Q_DISABLE_COPY_MOVE(RedisCluster)
 
@@ -75,7 +75,8 @@ private:
     void send(Batches &batches, std::vector<Unit> &units, const QList<QByteArrayList> &commands, Attempt &attempt);
     /** Done with its replies, or redirected (MOVED, ASK), or waiting (TRYAGAIN, CLUSTERDOWN, ...). */
     void settle(Unit &unit, std::vector<RedisValue> replies, const RedisEndpoint &node, Attempt &attempt);
-    /** Reads CLUSTER SLOTS from the first node that answers; throws RedisIoError if none does. */
+    /** SlotMapReader over the open connections, the map's nodes, the seeds; throws RedisIoError
+        if none answers. */
     void refreshMap();
     RedisConnection &connectionTo(const RedisEndpoint &node);
     /** A master for keyless commands: one already connected if any. */

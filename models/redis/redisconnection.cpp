@@ -1,36 +1,38 @@
 #include "redis/redisconnection.h"
 
-#include "core/errors.h"
+#include "core/monotonicclock.h"
 #include "redis/rediserror.h"
+#include "redis/redishandshake.h"
+#include "redis/redisstream.h"
 #include "redis/resp.h"
 
-#include <hiredis/hiredis.h>
-
 #include <cerrno>
-#include <string>
+
+#include <poll.h>
 
 namespace lantern {
 
 namespace {
 
-struct ConnectionReplyDeleter {
-    void operator()(redisReply *reply) const { freeReplyObject(reply); }
-};
+constexpr size_t ReadChunk = 16 * 1024;
 
-timeval toTimeval(std::chrono::milliseconds ms)
+/** Waits until `fd` is readable (or writable) or `deadlineNs` passes: false when it passed. */
+bool waitUntil(int fd, bool write, qint64 deadlineNs)
 {
-    timeval tv{};
-    tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
-    tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
-    return tv;
+    for (;;) {
+        const qint64 left = deadlineNs - monotonicNs();
+        if (left <= 0)
+            return false;
+        pollfd entry{fd, short(write ? POLLOUT : POLLIN), 0};
+        const int ready = ::poll(&entry, 1, int((left + 999'999) / 1'000'000));
+        if (ready > 0)
+            return true;  // ready, or an error the next call reports
+        if (ready < 0 && errno != EINTR)
+            return true;
+    }
 }
 
 } // namespace
-
-void RedisConnection::ContextDeleter::operator()(redisContext *context) const
-{
-    redisFree(context);
-}
 
 RedisConnection::RedisConnection(RedisEndpoint endpoint, const RedisUrl &url, const RedisOptions &options)
     : m_endpoint(std::move(endpoint)), m_url(url), m_options(options)
@@ -43,108 +45,112 @@ RedisConnection &RedisConnection::operator=(RedisConnection &&) noexcept = defau
 
 void RedisConnection::close()
 {
-    m_context.reset();
+    m_stream.reset();
+    m_reader.reset();
+    m_out.clear();
 }
 
-void RedisConnection::failIo(const QString &during)
+QString RedisConnection::transportSummary() const
 {
-    const int savedErrno = errno;
-    const QString detail = m_context ? QString::fromLocal8Bit(m_context->errstr) : tr("out of memory");
-    // hiredis 0.14 reports a read timeout as an I/O error with errno EAGAIN ("Resource temporarily
-    // unavailable") and a connect timeout as "Connection timed out".
-    const bool timedOut = savedErrno == EAGAIN || savedErrno == EWOULDBLOCK || savedErrno == ETIMEDOUT
-            || detail.contains(QLatin1String("timed out")) || detail.contains(QLatin1String("temporarily unavailable"));
-    m_context.reset();
-    const QString message = tr("Redis at %1:%2 %3: %4").arg(m_endpoint.host).arg(m_endpoint.port).arg(during, timedOut ? tr("timed out") : detail);
-    if (timedOut)
-        throw RedisTimeoutError(message);
-    throw RedisIoError(message);
+    return m_stream ? m_stream->summary() : QString();
+}
+
+void RedisConnection::connectStream()
+{
+    const qint64 deadline = monotonicNs() + qint64(m_options.connectTimeout.count()) * 1'000'000;
+    const TcpAddresses addresses(m_endpoint);
+    if (addresses.size() == 0)
+        throw RedisIoError(tr("Redis at %1 is unreachable: %2").arg(m_endpoint.text(), addresses.resolveError()));
+    int lastError = 0;
+    for (size_t i = 0; i < addresses.size(); ++i) {
+        bool connected = false;
+        UniqueFd fd = addresses.connect(i, connected, lastError);
+        if (!fd.isValid())
+            continue;
+        if (!connected) {
+            if (!waitUntil(fd.get(), true, deadline))
+                throw RedisTimeoutError(tr("Redis at %1 is unreachable: %2").arg(m_endpoint.text(), tr("timed out")));
+            if ((lastError = TcpAddresses::connectOutcome(fd.get())) != 0)
+                continue;
+        }
+        std::unique_ptr<RedisStream> stream = RedisStream::over(std::move(fd), m_endpoint, m_url.tls);
+        while (!stream->establish()) {
+            if (!waitUntil(stream->fd(), stream->waitsForWrite(), deadline))
+                throw RedisTimeoutError(tr("Redis at %1 did not complete the TLS handshake within %2 ms; if this is a "
+                                           "plaintext port, connect with redis://")
+                                                .arg(m_endpoint.text())
+                                                .arg(m_options.connectTimeout.count()));
+        }
+        stream->makeBlocking(m_options.commandTimeout);
+        m_stream = std::move(stream);
+        m_reader = std::make_unique<RespReader>(m_endpoint.text());
+        return;
+    }
+    throw RedisIoError(tr("Redis at %1 is unreachable: %2").arg(m_endpoint.text(), errnoText(lastError)));
 }
 
 std::vector<RedisValue> RedisConnection::open(const QList<QByteArrayList> &probes)
 {
-    const QByteArray host = m_endpoint.host.toUtf8();
-    errno = 0;
-    m_context.reset(redisConnectWithTimeout(host.constData(), m_endpoint.port, toTimeval(m_options.connectTimeout)));
-    if (!m_context || m_context->err)
-        failIo(tr("is unreachable"));
-    if (redisSetTimeout(m_context.get(), toTimeval(m_options.commandTimeout)) != REDIS_OK)
-        failIo(tr("refused a timeout"));
-
-    QList<QByteArrayList> handshake;
-    const bool auth = !m_url.password.isEmpty();
-    if (auth) {
-        QByteArrayList command{QByteArrayLiteral("AUTH")};
-        if (!m_url.user.isEmpty())
-            command << m_url.user.toUtf8();
-        command << m_url.password.toUtf8();
-        handshake << command;
+    close();
+    try {
+        connectStream();
+        const RedisHandshake handshake(m_url, probes);
+        if (handshake.commands().isEmpty())
+            return {};
+        for (const auto &args : handshake.commands())
+            append(args);
+        std::vector<RedisValue> replies;
+        for (qsizetype i = 0; i < handshake.commands().size(); ++i)
+            replies.push_back(read());
+        return handshake.judge(std::move(replies), m_endpoint);
+    } catch (...) {
+        close();
+        throw;
     }
-    handshake << probes;
-    if (m_url.db != 0)
-        handshake << QByteArrayList{QByteArrayLiteral("SELECT"), QByteArray::number(m_url.db)};
-    if (handshake.isEmpty())
-        return {};
-    for (const auto &args : handshake)
-        append(args);
-    std::vector<RedisValue> replies;
-    for (qsizetype i = 0; i < handshake.size(); ++i)
-        replies.push_back(read());
-
-    std::vector<RedisValue> probeReplies;
-    for (qsizetype i = 0; i < handshake.size(); ++i) {
-        RedisValue &reply = replies[size_t(i)];
-        const bool isProbe = i >= (auth ? 1 : 0) && i < (auth ? 1 : 0) + probes.size();
-        if (isProbe) {
-            probeReplies.push_back(std::move(reply));
-            continue;
-        }
-        if (!reply.isError())
-            continue;
-        m_context.reset();
-        if (const auto state = RedisNotReadyError::stateOf(reply.string))
-            throw RedisNotReadyError::at(*state, m_endpoint.host, m_endpoint.port);  // SELECT during a long script: -BUSY
-        if (reply.string.contains("DB index is out of range"))
-            throw InvalidInputError(tr("invalid Redis URL: %1 has no database %2").arg(m_url.redacted()).arg(m_url.db));
-        if (reply.string.contains("not allowed in cluster mode"))
-            throw InvalidInputError(tr("invalid Redis URL: %1 is a Redis Cluster node, and a cluster has only database 0; "
-                                       "leave the database out of the URL")
-                                            .arg(m_url.redacted()));
-        throw RedisIoError(tr("Redis at %1:%2 rejected the connection: %3")
-                                   .arg(m_endpoint.host)
-                                   .arg(m_endpoint.port)
-                                   .arg(QString::fromUtf8(reply.string)));
-    }
-    return probeReplies;
 }
 
 void RedisConnection::append(const QByteArrayList &args)
 {
-    thread_local std::string resp;
-    resp.clear();
-    appendRespCommand(resp, args);
-    if (redisAppendFormattedCommand(m_context.get(), resp.data(), resp.size()) != REDIS_OK)
-        failIo(tr("failed while sending"));
+    appendRespCommand(m_out, args);
 }
 
 void RedisConnection::flush()
 {
-    int done = 0;
-    errno = 0;
-    while (!done) {
-        if (redisBufferWrite(m_context.get(), &done) != REDIS_OK)
-            failIo(tr("failed while sending"));
+    if (!m_stream)
+        throw RedisIoError(tr("Redis at %1 is not connected").arg(m_endpoint.text()));
+    try {
+        size_t written = 0;
+        while (written < m_out.size()) {
+            const size_t n = m_stream->writeSome(m_out.data() + written, m_out.size() - written);
+            if (n == 0)
+                throw RedisTimeoutError(tr("Redis at %1 failed while sending: %2").arg(m_endpoint.text(), tr("timed out")));
+            written += n;
+        }
+        m_out.clear();
+    } catch (...) {
+        close();
+        throw;
     }
 }
 
 RedisValue RedisConnection::read()
 {
-    void *raw = nullptr;
-    errno = 0;
-    if (redisGetReply(m_context.get(), &raw) != REDIS_OK || raw == nullptr)
-        failIo(tr("failed while reading a reply"));
-    const std::unique_ptr<redisReply, ConnectionReplyDeleter> reply(static_cast<redisReply *>(raw));
-    return toRedisValue(reply.get());
+    if (!m_out.empty() || !m_stream)
+        flush();
+    try {
+        for (;;) {
+            if (std::optional<RedisValue> reply = m_reader->next())
+                return std::move(*reply);
+            char buffer[ReadChunk];
+            const size_t n = m_stream->readSome(buffer, sizeof buffer);
+            if (n == 0)
+                throw RedisTimeoutError(tr("Redis at %1 failed while reading a reply: %2").arg(m_endpoint.text(), tr("timed out")));
+            m_reader->feed(buffer, n);
+        }
+    } catch (...) {
+        close();
+        throw;
+    }
 }
 
 } // namespace lantern

@@ -9,16 +9,19 @@
 #include <QList>
 
 #include <memory>
+#include <string>
 #include <vector>
-
-struct redisContext;
 
 namespace lantern {
 
-/** One blocking hiredis connection to one Redis node, with the URL's AUTH and SELECT. Any I/O
-    error or timeout discards the context and throws RedisIoError/RedisTimeoutError naming the
-    node; the next open() connects again. RedisClient holds one (a single server) or one per
-    node (a cluster). */
+class RedisStream;
+class RespReader;
+
+/** One blocking connection to one Redis node: a RedisStream (plain TCP or TLS, within the
+    connect timeout), the URL's AUTH and SELECT (RedisHandshake), RESP written by us and read by
+    hiredis's reader (RespReader). Any I/O error or timeout closes it and throws
+    RedisIoError/RedisTimeoutError (RedisTlsError) naming the node; the next open() connects
+    again. RedisClient holds one (a single server) or one per node (a cluster). */
 class RedisConnection final {
     Q_DECLARE_TR_FUNCTIONS(lantern::RedisClient)
 
@@ -30,10 +33,9 @@ public:
 
     /** Connects and runs the handshake, one round trip: AUTH (URL credentials), then `probes`,
         then SELECT (URL database, when not 0). Returns the probes' replies, errors as values. A
-        refused AUTH or SELECT throws (RedisIoError, InvalidInputError for a database the server
-        lacks, RedisNotReadyError for a server that cannot serve yet) and closes again. */
+        refused AUTH or SELECT throws (RedisHandshake::judge) and closes again. */
     std::vector<RedisValue> open(const QList<QByteArrayList> &probes = {});
-    bool isOpen() const { return m_context != nullptr; }
+    bool isOpen() const { return m_stream != nullptr; }
     void close();
 
     /** Queues a command in the output buffer (nothing is written yet). */
@@ -44,19 +46,19 @@ public:
     RedisValue read();
 
     const RedisEndpoint &endpoint() const { return m_endpoint; }
+    /** TLS: protocol, the server's certificate and its expiry (empty for plain TCP or closed). */
+    QString transportSummary() const;
 
 private:
-    struct ContextDeleter {
-        void operator()(redisContext *context) const;
-    };
-    using ContextPtr = std::unique_ptr<redisContext, ContextDeleter>;
-
-    [[noreturn]] void failIo(const QString &during);
+    /** TCP to the first address that accepts, then TLS, all within the connect timeout. */
+    void connectStream();
 
     RedisEndpoint m_endpoint;
-    RedisUrl m_url;  // credentials and database, and for messages
+    RedisUrl m_url;  // credentials, database and TLS, and for messages
     RedisOptions m_options;
-    ContextPtr m_context;
+    std::unique_ptr<RedisStream> m_stream;
+    std::unique_ptr<RespReader> m_reader;
+    std::string m_out;  // RESP queued by append()
 };
 
 } // namespace lantern

@@ -14,6 +14,22 @@ public:
     using UnavailableError::UnavailableError;
 };
 
+/** TLS to Redis failed: a certificate that is not trusted, expired or for another name, a port
+    that does not speak TLS, a client certificate the server refused. The words say which
+    (docs/connect.md). An outage like RedisIoError (exit 3): nothing was sent. */
+class RedisTlsError final : public RedisIoError {
+public:
+    using RedisIoError::RedisIoError;
+};
+
+/** The server is not what the URL says: a database it does not have, a database on a cluster
+    node. The same error on every path (docs/connect.md): bad input for a command (exit 2, nothing
+    opened), and HTTP 503 from `lanternd serve`, whose clients are not at fault. */
+class RedisUrlMismatchError final : public InvalidInputError {
+public:
+    using InvalidInputError::InvalidInputError;
+};
+
 /** Redis did not answer within the command (or connect) timeout. */
 class RedisTimeoutError final : public RedisIoError {
 public:

@@ -7,6 +7,8 @@
 #include "redis/keyslot.h"
 #include "redis/redisconversation.h"
 #include "redis/rediserror.h"
+#include "redis/redissentinel.h"
+#include "redis/sentinelwatch.h"
 
 #include <QList>
 
@@ -48,6 +50,11 @@ struct RedisPipeJob {
 RedisPipe::RedisPipe(RedisUrl url, RedisOptions options, std::shared_ptr<ClusterTopology> cluster)
     : m_url(std::move(url)), m_options(options), m_cluster(std::move(cluster))
 {
+    if (m_url.isSentinel()) {
+        m_sentinel = SentinelWatch::of(m_url, m_options);
+        takeNewerMaster();
+        return;
+    }
     if (!m_cluster) {
         m_single = &nodeAt(RedisEndpoint{m_url.host, m_url.port});
         return;
@@ -82,6 +89,19 @@ void RedisPipe::takeNewerMap()
     m_mapVersion = snapshot.version;
 }
 
+void RedisPipe::takeNewerMaster()
+{
+    if (!m_sentinel || !m_sentinel->isNewerThan(m_masterVersion))
+        return;
+    const SentinelWatch::Snapshot snapshot = m_sentinel->snapshot();
+    m_masterVersion = snapshot.version;
+    m_noMaster = snapshot.error;
+    RedisPipeNode *previous = m_single;
+    m_single = snapshot.master ? &nodeAt(*snapshot.master) : nullptr;
+    if (previous && previous != m_single)  // what is still on the old master's connection: outcome unknown
+        previous->abandon(std::make_exception_ptr(RedisSentinel::demoted(m_url, previous->endpoint())));
+}
+
 void RedisPipe::start(std::unique_ptr<RedisConversation> conversation, Done done)
 {
     auto job = std::make_shared<RedisPipeJob>();
@@ -101,6 +121,10 @@ void RedisPipe::start(std::unique_ptr<RedisConversation> conversation, Done done
 
 void RedisPipe::sendRound(const std::shared_ptr<RedisPipeJob> &job)
 {
+    if (m_sentinel && !m_single) {  // no master known now: 503 at the next flush
+        m_endedEarly.push_back({job, m_noMaster});
+        return;
+    }
     job->replies.assign(size_t(job->round.size()), RedisValue{});
     job->redirects.assign(size_t(job->round.size()), 0);
     job->outstanding = job->round.size();
@@ -151,25 +175,26 @@ void RedisPipe::route(const std::shared_ptr<RedisPipeJob> &job, qsizetype index,
     }
     if (!master) {
         m_cluster->requestRefresh();
+        ++m_stats.retried;
         retryLater(job, index, std::make_exception_ptr(RedisNotReadyError::at(RedisNotReadyError::State::ClusterDown, m_url.host, m_url.port)));
         return;
     }
     nodeAt(*master).send(job, index, command);
 }
 
-void RedisPipe::retryLater(const std::shared_ptr<RedisPipeJob> &job, qsizetype index, std::exception_ptr error)
+void RedisPipe::retryLater(const std::shared_ptr<RedisPipeJob> &job, qsizetype index, std::exception_ptr error,
+                           std::optional<RedisEndpoint> ask)
 {
     const qint64 now = monotonicNs();
     if (job->retryUntilNs == 0)
-        job->retryUntilNs = now + nanoseconds(m_options.clusterRetryWindow);
+        job->retryUntilNs = now + nanoseconds(m_options.cluster.retryWindow);
     const qint64 pause = std::min(LongestPauseNs, FirstPauseNs << std::min(job->pauses, 10));
     if (now + pause > job->retryUntilNs) {
         finish(job, std::move(error));
         return;
     }
     ++job->pauses;
-    ++m_stats.retried;
-    m_delayed.push_back({now + pause, job, index});
+    m_delayed.push_back({now + pause, job, index, std::move(ask)});
 }
 
 void RedisPipe::onReply(RedisPipeNode &node, const std::shared_ptr<RedisPipeJob> &job, qsizetype index, RedisValue reply)
@@ -178,6 +203,11 @@ void RedisPipe::onReply(RedisPipeNode &node, const std::shared_ptr<RedisPipeJob>
         return;  // ended already: the rest of its round is read and dropped
     if (m_cluster && reply.isError() && followCluster(node, job, index, reply))
         return;
+    if (m_sentinel && RedisSentinel::saysDemoted(reply)) {  // the master moved: ask the sentinels
+        m_sentinel->requestRefresh();
+        finish(job, std::make_exception_ptr(RedisSentinel::demoted(m_url, node.endpoint())));
+        return;
+    }
     if (const auto notReady = reply.isError() ? RedisNotReadyError::stateOf(reply.string) : std::nullopt) {
         // The conversation ends here; the connection stays open for the next one.
         finish(job, std::make_exception_ptr(RedisNotReadyError::at(*notReady, node.endpoint().host, node.endpoint().port)));
@@ -200,32 +230,41 @@ void RedisPipe::onReply(RedisPipeNode &node, const std::shared_ptr<RedisPipeJob>
 
 bool RedisPipe::followCluster(RedisPipeNode &node, const std::shared_ptr<RedisPipeJob> &job, qsizetype index, const RedisValue &reply)
 {
-    const QByteArrayList &command = job->round.at(index);
-    if (const auto redirect = clusterreply::redirectOf(reply, node.endpoint())) {
-        if (++job->redirects[size_t(index)] > m_options.clusterMaxRedirects) {
-            finish(job, std::make_exception_ptr(RedisNotReadyError::at(RedisNotReadyError::State::TryAgain, node.endpoint().host,
-                                                                       node.endpoint().port)));
-            return true;
-        }
-        RedisPipeNode &target = nodeAt(redirect->target);
-        if (redirect->ask) {
+    using Action = clusterreply::Decision::Action;
+    int &redirects = job->redirects[size_t(index)];
+    clusterreply::Decision decision = clusterreply::decide(reply, node.endpoint(), redirects, m_options.cluster.maxRedirects);
+    if (decision.readMapAgain)
+        m_cluster->requestRefresh();  // a MOVED, a failover, a master demoted to a replica, a slot on its way
+    switch (decision.action) {
+    case Action::Answer:
+        return false;
+    case Action::GiveUp:
+        finish(job, std::make_exception_ptr(std::move(*decision.notReady)));
+        return true;
+    case Action::Redirect: {
+        ++redirects;
+        const clusterreply::Redirect &redirect = decision.redirect;
+        if (redirect.ask) {
             ++m_stats.asked;
-            target.sendAsking();
         } else {
             ++m_stats.moved;
-            m_map.assign(redirect->slot, redirect->target);
-            m_cluster->requestRefresh();
+            m_map.assign(redirect.slot, redirect.target);
         }
-        target.send(job, index, command);
+        if (decision.pauseFirst) {  // bouncing between two nodes: a pause, as the blocking client does
+            retryLater(job, index, std::make_exception_ptr(RedisNotReadyError::at(RedisNotReadyError::State::TryAgain,
+                                                                                  node.endpoint().host, node.endpoint().port)),
+                       redirect.ask ? std::optional<RedisEndpoint>(redirect.target) : std::nullopt);
+            return true;
+        }
+        RedisPipeNode &target = nodeAt(redirect.target);
+        if (redirect.ask)
+            target.sendAsking();
+        target.send(job, index, job->round.at(index));
         return true;
     }
-    const QByteArray code = clusterreply::errorCode(reply);
-    const auto state = RedisNotReadyError::stateOf(reply.string);
-    if ((state && *state != RedisNotReadyError::State::Busy) || code == "READONLY") {
-        m_cluster->requestRefresh();  // a failover, a master demoted to a replica, a slot on its way
-        retryLater(job, index,
-                   std::make_exception_ptr(RedisNotReadyError::at(state.value_or(RedisNotReadyError::State::ClusterDown),
-                                                                  node.endpoint().host, node.endpoint().port)));
+    case Action::Wait:
+        ++m_stats.retried;
+        retryLater(job, index, std::make_exception_ptr(std::move(*decision.notReady)));
         return true;
     }
     return false;
@@ -235,6 +274,8 @@ void RedisPipe::onFailure(const std::shared_ptr<RedisPipeJob> &job, std::excepti
 {
     if (m_cluster)
         m_cluster->requestRefresh();  // a master that went away: its replica may serve its slots now
+    if (m_sentinel)
+        m_sentinel->requestRefresh();  // the sentinels may name another master now
     finish(job, std::move(error));
 }
 
@@ -271,6 +312,7 @@ void RedisPipe::flush(qint64 nowNs)
     ended.swap(m_endedEarly);
     for (auto &[job, error] : ended)
         finish(job, error);
+    takeNewerMaster();
     if (m_cluster) {
         takeNewerMap();
         if (!m_delayed.empty()) {
@@ -279,8 +321,15 @@ void RedisPipe::flush(qint64 nowNs)
             due.assign(std::make_move_iterator(split), std::make_move_iterator(m_delayed.end()));
             m_delayed.erase(split, m_delayed.end());
             for (const Delayed &retry : due) {
-                if (retry.job->done)
+                if (!retry.job->done)
+                    continue;
+                if (retry.ask) {  // an ASK waited for: ASKING and the command on the target, as asked
+                    RedisPipeNode &target = nodeAt(*retry.ask);
+                    target.sendAsking();
+                    target.send(retry.job, retry.index, retry.job->round.at(retry.index));
+                } else {
                     route(retry.job, retry.index, retry.job->round.at(retry.index));
+                }
             }
         }
     }

@@ -19,6 +19,7 @@ namespace lantern {
 
 class ClusterTopology;
 class RedisConversation;
+class SentinelWatch;
 
 /** A non-blocking Redis client for one event loop (`lanternd serve`). Conversations of many
     requests are queued as they come and written together when the loop flushes, so one write
@@ -32,12 +33,13 @@ class RedisConversation;
 
     On a Redis Cluster (a ClusterTopology), each command goes to the master of its keys' slot
     over one connection per master, and fd() is an epoll descriptor of its own over those
-    connections, so the loop still watches one descriptor. -MOVED updates this pipe's map, sends
-    the command to the named master and asks the topology to read the map again; -ASK sends
-    ASKING and the command to the target and leaves the map alone; -TRYAGAIN, -CLUSTERDOWN,
-    -MASTERDOWN, -LOADING, -READONLY and a master without a connection are waited out with a
-    growing pause, never blocking (RedisOptions::clusterRetryWindow), then end the conversation
-    with RedisNotReadyError. NOSCRIPT (a newly promoted master) is answered with the script's
+    connections, so the loop still watches one descriptor. Replies follow the blocking client's
+    policy (clusterreply::decide): -MOVED updates this pipe's map, sends the command to the named
+    master and asks the topology to read the map again; -ASK sends ASKING and the command to the
+    target and leaves the map alone; a command redirected more than twice waits a pause first;
+    -TRYAGAIN, -CLUSTERDOWN, -MASTERDOWN, -LOADING, -READONLY and a master without a connection
+    are waited out with a growing pause, never blocking (RedisClusterOptions::retryWindow), then
+    end the conversation with RedisNotReadyError. NOSCRIPT (a newly promoted master) is answered with the script's
     body, on either. One thread only. */
 class RedisPipe final : private RedisPipeNode::Sink {
     Q_DECLARE_TR_FUNCTIONS(lantern::RedisPipe)
@@ -88,6 +90,7 @@ private:
         qint64 dueNs = 0;
         std::shared_ptr<RedisPipeJob> job;
         qsizetype index = 0;
+        std::optional<RedisEndpoint> ask;  // an ASK target: there after ASKING, not by the map
     };
 
     void onReply(RedisPipeNode &node, const std::shared_ptr<RedisPipeJob> &job, qsizetype index, RedisValue reply) override;
@@ -98,14 +101,17 @@ private:
     void route(const std::shared_ptr<RedisPipeJob> &job, qsizetype index, const QByteArrayList &command);
     /** A cluster reply that redirects or asks to wait: handled (true), or an answer (false). */
     bool followCluster(RedisPipeNode &node, const std::shared_ptr<RedisPipeJob> &job, qsizetype index, const RedisValue &reply);
-    /** Sends command `index` again after a pause, or ends the job with `error` once its retry
-        window is over. */
-    void retryLater(const std::shared_ptr<RedisPipeJob> &job, qsizetype index, std::exception_ptr error);
+    /** Sends command `index` again after a pause (to `ask` after ASKING, else by the map), or
+        ends the job with `error` once its retry window is over. */
+    void retryLater(const std::shared_ptr<RedisPipeJob> &job, qsizetype index, std::exception_ptr error,
+                    std::optional<RedisEndpoint> ask = std::nullopt);
     void advance(const std::shared_ptr<RedisPipeJob> &job);
     void finish(const std::shared_ptr<RedisPipeJob> &job, std::exception_ptr error);
     RedisPipeNode &nodeAt(const RedisEndpoint &endpoint);
     /** The topology's map, when it has read a newer one. */
     void takeNewerMap();
+    /** Sentinel: the watch's master, when it names another (the old one's work is abandoned). */
+    void takeNewerMaster();
     /** Cluster: the epoll set follows each node's socket and what it waits for. */
     void syncWatches();
 
@@ -115,7 +121,10 @@ private:
     ClusterSlotMap m_map;      // cluster: the topology's, plus MOVED replies since
     quint64 m_mapVersion = 0;  // of the topology's map last taken
     std::map<QString, std::unique_ptr<RedisPipeNode>> m_nodes;  // by host:port
-    RedisPipeNode *m_single = nullptr;  // one server: its only node
+    RedisPipeNode *m_single = nullptr;  // one server: its only node (Sentinel: the master's; none: unknown)
+    std::shared_ptr<SentinelWatch> m_sentinel;  // redis-sentinel:// URLs
+    quint64 m_masterVersion = 0;                // of the watch's answer last taken
+    std::exception_ptr m_noMaster;              // why the watch knows no master
     int m_epoll = -1;                   // cluster: over every node's socket
     struct Watch {
         int fd = -1;

@@ -4,18 +4,8 @@
 #include "redis/rediserror.h"
 #include "redis/resp.h"
 
-#include <hiredis/hiredis.h>
-
-#include <QList>
-
-#include <cerrno>
+#include <atomic>
 #include <chrono>
-#include <cstring>
-
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <unistd.h>
 
 namespace lantern {
 
@@ -26,51 +16,43 @@ qint64 nsOf(std::chrono::milliseconds ms)
     return qint64(ms.count()) * 1'000'000;
 }
 
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(std::strerror(error));
-}
-
 constexpr size_t ReplyReadChunk = 64 * 1024;
+
+std::atomic<quint64> s_generations{0};
 
 } // namespace
 
 RedisPipeNode::RedisPipeNode(RedisEndpoint endpoint, const RedisUrl &url, RedisOptions options, Sink &sink)
-    : m_endpoint(std::move(endpoint)), m_url(url), m_options(options), m_sink(sink)
+    : m_endpoint(std::move(endpoint)), m_url(url), m_options(options), m_sink(sink), m_handshake(url), m_addresses(m_endpoint)
 {
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo *found = nullptr;
-    const QByteArray host = m_endpoint.host.toUtf8();
-    const QByteArray port = QByteArray::number(m_endpoint.port);
-    if (const int status = ::getaddrinfo(host.constData(), port.constData(), &hints, &found); status != 0 || !found) {
-        m_resolveError = QString::fromLocal8Bit(::gai_strerror(status));
-        return;
-    }
-    for (const addrinfo *entry = found; entry; entry = entry->ai_next) {
-        Address address;
-        std::memcpy(&address.storage, entry->ai_addr, entry->ai_addrlen);
-        address.length = entry->ai_addrlen;
-        m_addresses.push_back(address);
-    }
-    ::freeaddrinfo(found);
 }
 
-RedisPipeNode::~RedisPipeNode()
+RedisPipeNode::~RedisPipeNode() = default;
+
+int RedisPipeNode::fd() const
 {
-    closeSocket();
+    return m_stream ? m_stream->fd() : m_connecting.get();
+}
+
+bool RedisPipeNode::wantsWrite() const
+{
+    if (m_connecting.isValid())
+        return true;
+    if (!m_stream)
+        return false;
+    if (!m_established)
+        return m_stream->waitsForWrite();
+    return m_written < m_out.size() && !m_writeWaitsForRead;
 }
 
 void RedisPipeNode::closeSocket()
 {
-    if (m_fd >= 0)
-        ::close(m_fd);
-    m_fd = -1;
-    m_connecting = false;
-    if (m_reader)
-        redisReaderFree(m_reader);
-    m_reader = nullptr;
+    m_connecting.reset();
+    m_stream.reset();
+    m_reader.reset();
+    m_established = false;
+    m_writeWaitsForRead = false;
+    m_handshakeReplies.clear();
 }
 
 void RedisPipeNode::send(const std::shared_ptr<RedisPipeJob> &job, qsizetype index, const QByteArrayList &command)
@@ -89,7 +71,7 @@ void RedisPipeNode::sendAsking()
 
 qint64 RedisPipeNode::nextDeadlineNs() const
 {
-    if (m_connecting)
+    if (isSettingUp())
         return m_connectDeadlineNs;
     return m_waiting.empty() ? -1 : m_waiting.front().deadlineNs;
 }
@@ -98,39 +80,31 @@ void RedisPipeNode::flush(qint64 nowNs)
 {
     if (m_waiting.empty())
         return;
-    if (m_fd < 0)
+    if (fd() < 0)
         connect(nowNs);
-    if (m_fd >= 0 && !m_connecting)
+    if (m_established)
         writeQueued();
 }
 
 void RedisPipeNode::connect(qint64 nowNs)
 {
-    if (m_addresses.empty()) {
-        failAll(ioError(tr("cannot be resolved: %1").arg(m_resolveError)));
+    if (m_addresses.size() == 0) {
+        failAll(ioError(tr("cannot be resolved: %1").arg(m_addresses.resolveError())));
         return;
     }
-    const Address &address = m_addresses.at(m_addressIndex);
-    const int fd = ::socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        connectFailed(nowNs, errno);
+    bool connected = false;
+    int error = 0;
+    UniqueFd fd = m_addresses.connect(m_addressIndex, connected, error);
+    if (!fd.isValid()) {
+        connectFailed(nowNs, error);
         return;
     }
-    const int one = 1;
-    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    m_fd = fd;
-    ++m_generation;
-    m_reader = redisReaderCreate();
-    if (::connect(fd, reinterpret_cast<const sockaddr *>(&address.storage), address.length) == 0) {
-        connected();
-        return;
-    }
-    if (errno != EINPROGRESS) {
-        connectFailed(nowNs, errno);
-        return;
-    }
-    m_connecting = true;
+    m_generation = s_generations.fetch_add(1, std::memory_order_relaxed) + 1;
     m_connectDeadlineNs = nowNs + nsOf(m_options.connectTimeout);
+    if (connected)
+        startStream(std::move(fd));
+    else
+        m_connecting = std::move(fd);
 }
 
 void RedisPipeNode::connectFailed(qint64 nowNs, int error)
@@ -144,43 +118,56 @@ void RedisPipeNode::connectFailed(qint64 nowNs, int error)
     failAll(ioError(tr("is unreachable: %1").arg(errnoText(error))));
 }
 
-void RedisPipeNode::connected()
+void RedisPipeNode::startStream(UniqueFd fd)
 {
-    m_connecting = false;
+    try {
+        m_stream = RedisStream::over(std::move(fd), m_endpoint, m_url.tls);
+        m_reader = std::make_unique<RespReader>(m_endpoint.text());
+    } catch (...) {
+        failAll(std::current_exception());  // a CA or key file that cannot be used
+        return;
+    }
+    setUp();
+}
+
+bool RedisPipeNode::setUp()
+{
+    try {
+        if (!m_stream->establish())
+            return false;
+    } catch (...) {
+        failAll(std::current_exception());
+        return false;
+    }
+    m_established = true;
     // AUTH and SELECT go first, ahead of everything queued while there was no connection.
     std::string handshake;
-    QList<QByteArrayList> commands;
-    if (!m_url.password.isEmpty()) {
-        QByteArrayList auth{QByteArrayLiteral("AUTH")};
-        if (!m_url.user.isEmpty())
-            auth << m_url.user.toUtf8();
-        auth << m_url.password.toUtf8();
-        commands << auth;
-    }
-    if (m_url.db != 0)
-        commands << QByteArrayList{QByteArrayLiteral("SELECT"), QByteArray::number(m_url.db)};
     const qint64 deadline = monotonicNs() + nsOf(m_options.commandTimeout);
-    for (qsizetype i = commands.size() - 1; i >= 0; --i)
+    for (qsizetype i = m_handshake.commands().size() - 1; i >= 0; --i)
         m_waiting.push_front({nullptr, 0, deadline, Purpose::Handshake});
-    for (const QByteArrayList &command : std::as_const(commands))
+    for (const QByteArrayList &command : m_handshake.commands())
         appendRespCommand(handshake, command);
     m_out.insert(0, handshake);
+    writeQueued();
+    return true;
 }
 
 void RedisPipeNode::writeQueued()
 {
-    while (m_written < m_out.size()) {
-        const ssize_t n = ::send(m_fd, m_out.data() + m_written, m_out.size() - m_written, MSG_NOSIGNAL);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK)
-                return;  // wantsWrite(): the loop calls onWritable()
-            failAll(ioError(tr("failed while sending: %1").arg(errnoText(errno))));
-            return;
+    m_writeWaitsForRead = false;
+    try {
+        while (m_written < m_out.size()) {
+            const size_t n = m_stream->writeSome(m_out.data() + m_written, m_out.size() - m_written);
+            if (n == 0) {
+                m_writeWaitsForRead = !m_stream->waitsForWrite();
+                return;  // wantsWrite(): the loop calls onWritable() (or onReadable() for TLS)
+            }
+            ++m_writeCalls;
+            m_written += n;
         }
-        ++m_writeCalls;
-        m_written += size_t(n);
+    } catch (...) {
+        failAll(std::current_exception());
+        return;
     }
     m_out.clear();
     m_written = 0;
@@ -188,17 +175,20 @@ void RedisPipeNode::writeQueued()
 
 void RedisPipeNode::onWritable(qint64 nowNs)
 {
-    if (m_fd < 0)
-        return;
-    if (m_connecting) {
-        int error = 0;
-        socklen_t length = sizeof error;
-        ::getsockopt(m_fd, SOL_SOCKET, SO_ERROR, &error, &length);
-        if (error != 0) {
+    if (m_connecting.isValid()) {
+        if (const int error = TcpAddresses::connectOutcome(m_connecting.get()); error != 0) {
             connectFailed(nowNs, error);
             return;
         }
-        connected();
+        startStream(std::move(m_connecting));
+        m_connecting.reset();
+        return;
+    }
+    if (!m_stream)
+        return;
+    if (!m_established) {
+        setUp();
+        return;
     }
     writeQueued();
 }
@@ -206,70 +196,59 @@ void RedisPipeNode::onWritable(qint64 nowNs)
 void RedisPipeNode::onReadable(qint64 nowNs)
 {
     Q_UNUSED(nowNs)
-    if (m_fd < 0 || m_connecting)
+    if (!m_stream)
+        return;  // not connected, or a TCP connect still under way
+    if (!m_established && !setUp())
         return;
     char buffer[ReplyReadChunk];
-    for (;;) {
-        const ssize_t n = ::read(m_fd, buffer, sizeof buffer);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK)
+    try {
+        for (;;) {
+            const size_t n = m_stream->readSome(buffer, sizeof buffer);
+            if (n == 0)
                 break;
-            failAll(ioError(tr("failed while reading a reply: %1").arg(errnoText(errno))));
-            return;
+            m_reader->feed(buffer, n);
+            if (n < sizeof buffer && !m_stream->hasBuffered())
+                break;
         }
-        if (n == 0) {
-            failAll(ioError(tr("closed the connection")));
-            return;
-        }
-        if (redisReaderFeed(m_reader, buffer, size_t(n)) != REDIS_OK) {
-            failAll(ioError(tr("sent a reply that cannot be read: %1").arg(QString::fromUtf8(m_reader->errstr))));
-            return;
-        }
-        if (size_t(n) < sizeof buffer)
-            break;
+    } catch (...) {
+        failAll(std::current_exception());
+        return;
     }
     for (;;) {
-        void *raw = nullptr;
-        if (redisReaderGetReply(m_reader, &raw) != REDIS_OK) {
-            failAll(ioError(tr("sent a reply that cannot be read: %1").arg(QString::fromUtf8(m_reader->errstr))));
-            return;
-        }
-        if (!raw)
-            return;
-        RedisValue value;
+        std::optional<RedisValue> value;
         try {
-            value = toRedisValue(static_cast<const redisReply *>(raw));
+            value = m_reader->next();
         } catch (...) {
-            freeReplyObject(raw);
             failAll(std::current_exception());
             return;
         }
-        freeReplyObject(raw);
+        if (!value)
+            break;
         if (m_waiting.empty()) {
             failAll(ioError(tr("sent a reply nobody asked for")));
             return;
         }
         Waiting waiting = std::move(m_waiting.front());
         m_waiting.pop_front();
-        deliver(std::move(waiting), std::move(value));
-        if (m_fd < 0)
+        deliver(std::move(waiting), std::move(*value));
+        if (!m_stream)
             return;  // the handshake was refused: everything failed
     }
+    if (m_writeWaitsForRead)
+        writeQueued();
 }
 
 void RedisPipeNode::deliver(Waiting waiting, RedisValue reply)
 {
     switch (waiting.purpose) {
     case Purpose::Handshake:
-        if (const auto notReady = reply.isError() ? RedisNotReadyError::stateOf(reply.string) : std::nullopt) {
-            failAll(std::make_exception_ptr(RedisNotReadyError::at(*notReady, m_endpoint.host, m_endpoint.port)));
-        } else if (reply.isError()) {
-            const QString message = reply.string.contains("DB index is out of range")
-                    ? tr("has no database %1").arg(m_url.db)
-                    : tr("rejected the connection: %1").arg(QString::fromUtf8(reply.string));
-            failAll(ioError(message));
+        m_handshakeReplies.push_back(std::move(reply));
+        if (qsizetype(m_handshakeReplies.size()) == m_handshake.commands().size()) {
+            try {
+                m_handshake.judge(std::exchange(m_handshakeReplies, {}), m_endpoint);
+            } catch (...) {
+                failAll(std::current_exception());
+            }
         }
         return;
     case Purpose::Asking:
@@ -282,12 +261,16 @@ void RedisPipeNode::deliver(Waiting waiting, RedisValue reply)
 
 void RedisPipeNode::checkTimeouts(qint64 nowNs)
 {
-    if (m_connecting && nowNs >= m_connectDeadlineNs) {
-        failAll(timeoutError(tr("did not accept the connection within %1 ms").arg(m_options.connectTimeout.count())));
+    if (isSettingUp() && nowNs >= m_connectDeadlineNs) {
+        if (m_connecting.isValid())
+            failAll(timeoutError(tr("did not accept the connection within %1 ms").arg(m_options.connectTimeout.count())));
+        else
+            failAll(timeoutError(tr("did not complete the TLS handshake within %1 ms; if this is a plaintext port, connect with redis://")
+                                         .arg(m_options.connectTimeout.count())));
         return;
     }
     const qint64 deadline = nextDeadlineNs();
-    if (m_fd >= 0 && deadline >= 0 && nowNs >= deadline)
+    if (fd() >= 0 && deadline >= 0 && nowNs >= deadline)
         failAll(timeoutError(tr("did not answer within %1 ms").arg(m_options.commandTimeout.count())));
 }
 

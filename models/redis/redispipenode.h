@@ -1,6 +1,9 @@
 #pragma once
 
+#include "redis/redishandles.h"
+#include "redis/redishandshake.h"
 #include "redis/redisoptions.h"
+#include "redis/redisstream.h"
 #include "redis/redisurl.h"
 #include "redis/redisvalue.h"
 
@@ -13,20 +16,18 @@
 #include <string>
 #include <vector>
 
-#include <sys/socket.h>
-
-struct redisReader;
-
 namespace lantern {
 
+class RespReader;
 struct RedisPipeJob;
 
 /** One non-blocking connection of a RedisPipe to one Redis node: commands queued as they come
-    and written together at flush(), replies parsed by hiredis's reader and handed, in order, to
-    the pipe (Sink). Connects when work waits and nothing is open, with the URL's AUTH and SELECT
-    ahead of everything queued. A broken connection, or one that misses the connect or reply
-    timeout, is closed and every command on it fails (Sink::onFailure); the next flush()
-    connects again. Never waits; one thread only. */
+    and written together at flush(), replies parsed by RespReader and handed, in order, to the
+    pipe (Sink). Connects when work waits and nothing is open: TCP, then TLS when the URL says
+    rediss:// (RedisStream), then the URL's AUTH and SELECT (RedisHandshake) ahead of everything
+    queued. A broken connection, or one that misses the connect (TCP and TLS) or reply timeout,
+    is closed and every command on it fails (Sink::onFailure); the next flush() connects again.
+    Never waits; one thread only. */
 class RedisPipeNode final {
     Q_DECLARE_TR_FUNCTIONS(lantern::RedisPipe)
 
@@ -56,9 +57,13 @@ public:
     void onReadable(qint64 nowNs);
     void onWritable(qint64 nowNs);
     void checkTimeouts(qint64 nowNs);
+    /** Closes the connection and fails what is on it with `error` (a node the pipe leaves). */
+    void abandon(std::exception_ptr error) { failAll(std::move(error)); }
 
-    int fd() const { return m_fd; }
-    bool wantsWrite() const { return m_fd >= 0 && (m_connecting || m_written < m_out.size()); }
+    int fd() const;
+    bool wantsWrite() const;
+    /** Unique among every node of the process: a new socket is told from an old one even when
+        the loop's one descriptor moves from node to node (Sentinel) and the number is reused. */
     quint64 generation() const { return m_generation; }
     bool hasWork() const { return !m_waiting.empty(); }
     /** The earliest connect or reply deadline (monotonic ns), or -1 when nothing waits. */
@@ -80,7 +85,11 @@ private:
     void connect(qint64 nowNs);
     /** A connect to the current address failed: the next one, or failAll() after the last. */
     void connectFailed(qint64 nowNs, int error);
-    void connected();
+    /** TCP is up: the stream (plain or TLS) over it. */
+    void startStream(UniqueFd fd);
+    /** Drives the stream's set-up (TLS); once done, queues the handshake ahead of everything. */
+    bool setUp();
+    bool isSettingUp() const { return m_connecting.isValid() || (m_stream && !m_established); }
     void writeQueued();
     void deliver(Waiting waiting, RedisValue reply);
     /** Closes the connection and fails every command on it with `error`. */
@@ -90,22 +99,21 @@ private:
     void closeSocket();
 
     RedisEndpoint m_endpoint;
-    RedisUrl m_url;  // credentials and database
+    RedisUrl m_url;  // credentials, database and TLS
     RedisOptions m_options;
     Sink &m_sink;
-    struct Address {
-        sockaddr_storage storage{};
-        socklen_t length = 0;
-    };
-    std::vector<Address> m_addresses;  // what the host resolved to, tried in order
-    size_t m_addressIndex = 0;          // the one being connected to
-    QString m_resolveError;             // why the host could not be resolved, if it could not
+    RedisHandshake m_handshake;
+    TcpAddresses m_addresses;   // what the host resolved to, tried in order
+    size_t m_addressIndex = 0;  // the one being connected to
 
-    int m_fd = -1;
-    bool m_connecting = false;
+    UniqueFd m_connecting;                  // TCP connect in progress
+    std::unique_ptr<RedisStream> m_stream;  // connected (TLS perhaps still in its handshake)
+    bool m_established = false;             // set up, handshake queued
+    bool m_writeWaitsForRead = false;       // TLS: a write that needs the socket readable first
     qint64 m_connectDeadlineNs = 0;
     quint64 m_generation = 0;
-    redisReader *m_reader = nullptr;
+    std::unique_ptr<RespReader> m_reader;
+    std::vector<RedisValue> m_handshakeReplies;
     std::string m_out;  // RESP not yet written (from m_written on)
     size_t m_written = 0;
     std::deque<Waiting> m_waiting;  // one entry per command queued or written, in order

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "redis/redistls.h"
+
 #include <QCoreApplication>
 #include <QList>
 #include <QString>
@@ -17,7 +19,10 @@ struct RedisEndpoint {
 };
 
 /** redis://[user:password@]host:port[/db], or a Redis Cluster's seed list
-    redis://[user:password@]h1:p1,h2:p2,...: parsed and validated at the edge. */
+    redis://[user:password@]h1:p1,h2:p2,..., or a master found through Redis Sentinel
+    redis-sentinel://[user:password@]s1:p1,...[/db]#MASTER: parsed and validated at the edge.
+    rediss:// (rediss-sentinel://) is the same over TLS (`tls`, whose files and checks come from
+    the global options). */
 struct RedisUrl {
     Q_DECLARE_TR_FUNCTIONS(lantern::RedisUrl)
 
@@ -28,6 +33,12 @@ public:
     QString password;
     int db = 0;
     QList<RedisEndpoint> moreSeeds;  // the seed list's other nodes, in order (empty for one node)
+    RedisTlsOptions tls;             // enabled by rediss://; the rest from --redis-ca, ... (Config)
+    // redis-sentinel://[user:password@]s1:p1,s2:p2[/db]#MASTER: host, port and moreSeeds are the
+    // sentinels (port 26379 by default), user, password and db the master's (docs/connect.md).
+    QString sentinelMaster;    // the master's name at the sentinels; empty: not through Sentinel
+    QString sentinelUser;      // the sentinels' own credentials (--sentinel-user, --sentinel-password)
+    QString sentinelPassword;
 
     /** Throws InvalidInputError with a message naming what is wrong. */
     static RedisUrl parse(const QString &text);
@@ -35,7 +46,12 @@ public:
     QString redacted() const;
     /** Every node the URL names, host:port first. */
     QList<RedisEndpoint> seeds() const;
-    bool isSeedList() const { return !moreSeeds.isEmpty(); }
+    bool isSeedList() const { return !moreSeeds.isEmpty() && !isSentinel(); }
+    bool isSentinel() const { return !sentinelMaster.isEmpty(); }
+
+private:
+    /** One node or a comma-separated list of them, each node's port defaulting to `defaultPort`. */
+    static RedisUrl parseNodes(const QString &text, int defaultPort);
 };
 
 } // namespace lantern

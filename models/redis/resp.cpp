@@ -71,4 +71,33 @@ RedisValue toRedisValue(const redisReply *reply)
     return value;
 }
 
+RespReader::RespReader(QString source) : m_source(std::move(source)), m_reader(redisReaderCreate())
+{
+    if (!m_reader)
+        throw std::bad_alloc();
+}
+
+void RespReader::failUnreadable() const
+{
+    throw RedisIoError(QCoreApplication::translate("lantern::RedisClient", "Redis at %1 sent a reply that cannot be read: %2")
+                               .arg(m_source, QString::fromUtf8(m_reader->errstr)));
+}
+
+void RespReader::feed(const char *data, size_t size)
+{
+    if (redisReaderFeed(m_reader.get(), data, size) != REDIS_OK)
+        failUnreadable();
+}
+
+std::optional<RedisValue> RespReader::next()
+{
+    void *raw = nullptr;
+    if (redisReaderGetReply(m_reader.get(), &raw) != REDIS_OK)
+        failUnreadable();
+    if (!raw)
+        return std::nullopt;
+    const RedisReplyPtr reply(static_cast<redisReply *>(raw));
+    return toRedisValue(reply.get());
+}
+
 } // namespace lantern

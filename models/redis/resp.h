@@ -1,9 +1,12 @@
 #pragma once
 
+#include "redis/redishandles.h"
 #include "redis/redisvalue.h"
 
 #include <QByteArrayList>
+#include <QString>
 
+#include <optional>
 #include <string>
 
 struct redisReply;
@@ -17,5 +20,24 @@ void appendRespCommand(std::string &out, const QByteArrayList &args);
 
 /** An owned copy of a hiredis reply (throws RedisReplyError for a type RESP2 does not have). */
 RedisValue toRedisValue(const redisReply *reply);
+
+/** hiredis's RESP parser over bytes someone else read (a socket, a TLS session): the one reply
+    reader of both clients. */
+class RespReader final {
+public:
+    /** `source` names the node in errors ("127.0.0.1:6379"). */
+    explicit RespReader(QString source);
+
+    /** Throws RedisIoError when the bytes are not RESP. */
+    void feed(const char *data, size_t size);
+    /** The next complete reply among the bytes fed, if there is one. */
+    std::optional<RedisValue> next();
+
+private:
+    [[noreturn]] void failUnreadable() const;
+
+    QString m_source;
+    RedisReaderPtr m_reader;
+};
 
 } // namespace lantern

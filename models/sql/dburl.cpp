@@ -3,6 +3,7 @@
 #include "core/errors.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QUrl>
 #include <QUrlQuery>
@@ -50,6 +51,22 @@ DbUrl DbUrl::parse(const QString &text)
             throw invalid(tr("unknown parameter '%1' (only unix_socket is supported)").arg(key));
     }
     return result;
+}
+
+void DbUrl::checkTls() const
+{
+    if (!tls.enabled() && tls.keyFile.isEmpty())
+        return;
+    if (dialect != Dialect::MySql)
+        throw InvalidInputError(tr("--db-ca, --db-cert and --db-key are for MySQL and MariaDB, not SQLite"));
+    if (!tls.keyFile.isEmpty() && tls.certFile.isEmpty())
+        throw InvalidInputError(tr("--db-key needs its certificate: give --db-cert too"));
+    for (const QString &file : {tls.caFile, tls.certFile, tls.keyFile}) {
+        if (file.contains(QLatin1Char(';')) || file.contains(QLatin1Char('=')))
+            throw InvalidInputError(tr("the TLS file name %1 holds ';' or '=', which the MySQL driver's options cannot carry").arg(file));
+        if (!file.isEmpty() && !QFileInfo(file).isReadable())
+            throw InvalidInputError(tr("cannot read the database TLS file %1").arg(file));
+    }
 }
 
 QString DbUrl::redacted() const

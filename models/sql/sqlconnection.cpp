@@ -30,6 +30,41 @@ bool isPlainSelect(const QString &sql)
     static const QRegularExpression intoFile(QStringLiteral("\\bINTO\\s+(OUTFILE|DUMPFILE)\\b"), QRegularExpression::CaseInsensitiveOption);
     return select.match(sql).hasMatch() && !intoFile.match(sql).hasMatch();
 }
+/** ";SSL_CA=...;SSL_CERT=...;SSL_KEY=..." for QMYSQL (mysql_ssl_set: TLS on, the chain checked
+    against SSL_CA). */
+QString tlsOptions(const DbTlsOptions &tls)
+{
+    QString options;
+    const std::pair<const char *, const QString *> files[] = {{"SSL_CA", &tls.caFile}, {"SSL_CERT", &tls.certFile}, {"SSL_KEY", &tls.keyFile}};
+    for (const auto &[name, file] : files) {
+        if (!file->isEmpty())
+            options += QLatin1Char(';') + QLatin1String(name) + QLatin1Char('=') + *file;
+    }
+    return options;
+}
+
+/** After "access denied" without TLS: whether the same account gets in over TLS (encrypted,
+    nothing checked, closed at once), i.e. it is a REQUIRE SSL account and the password is right.
+    Only to say so; nothing runs on it. */
+bool acceptsTls(const DbUrl &url)
+{
+    const QString name = QStringLiteral("lantern-tls-probe-%1").arg(s_connectionCounter.fetchAndAddRelaxed(1));
+    bool accepted = false;
+    {
+        QSqlDatabase probe = QSqlDatabase::addDatabase(url.driverName(), name);
+        probe.setHostName(url.host);
+        probe.setPort(url.port);
+        probe.setUserName(url.user);
+        probe.setPassword(url.password);
+        probe.setDatabaseName(url.database);
+        probe.setConnectOptions(QStringLiteral("MYSQL_OPT_CONNECT_TIMEOUT=3;SSL_CIPHER=HIGH"));
+        accepted = probe.open();
+        probe.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return accepted;
+}
+
 } // namespace
 
 SqlConnection::SqlConnection(const DbUrl &url, SqlAccess access)
@@ -49,12 +84,18 @@ SqlConnection::SqlConnection(const DbUrl &url, SqlAccess access)
         QString options = QStringLiteral("MYSQL_OPT_CONNECT_TIMEOUT=3;MYSQL_OPT_READ_TIMEOUT=30;MYSQL_OPT_WRITE_TIMEOUT=30");
         if (!url.unixSocket.isEmpty())
             options += QStringLiteral(";UNIX_SOCKET=") + url.unixSocket;
+        options += tlsOptions(url.tls);
         db.setConnectOptions(options);
     }
     if (!db.open()) {
         const QSqlError error = db.lastError();
         db = QSqlDatabase();
         QSqlDatabase::removeDatabase(m_name);
+        if (url.dialect == DbUrl::Dialect::MySql && !url.tls.enabled() && error.nativeErrorCode() == QLatin1String("1045")
+            && acceptsTls(url))
+            throw SqlUnavailableError(tr("cannot open database %1: the account requires TLS (REQUIRE SSL): give the server's CA "
+                                         "with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)")
+                                              .arg(url.redacted()));
         throw SqlUnavailableError(tr("cannot open database %1: %2").arg(url.redacted(), error.text()));
     }
     if (url.dialect == DbUrl::Dialect::Sqlite) {

@@ -1,5 +1,7 @@
 #include "clitest.h"
 
+#include "token/usertoken.h"
+
 #include "sql/sqlconnection.h"
 #include "testservers.h"
 
@@ -491,6 +493,11 @@ QStringList sortedKeys(const QJsonObject &object)
     QStringList keys = object.keys();
     keys.sort();
     return keys;
+}
+
+QString bearerWithSecret(const QString &secret, qint64 uid)
+{
+    return UserTokens(QStringLiteral("lantern"), secret.toUtf8()).mintBearer(uid, QDateTime::currentSecsSinceEpoch() + 3600);
 }
 
 } // namespace lantern::test::cli

@@ -154,6 +154,9 @@ SqlRowsSnapshot snapshotSqlRows(const DbUrl &db, const QStringList &tables);
 /** A single number from SQL, e.g. a COUNT(*); -1 when the query returns no row. */
 qint64 sqlNumber(const DbUrl &db, const QString &query, const QVariantList &values = {});
 
+/** A bearer for `uid` signed with `secret` (the default token salt), valid for an hour. */
+QString bearerWithSecret(const QString &secret, qint64 uid);
+
 /** Keys of a JSON object, sorted, for exact-shape comparisons. */
 QStringList sortedKeys(const QJsonObject &object);
 

@@ -1,5 +1,7 @@
 #include "pipedriver.h"
 
+#include <stdexcept>
+
 #include "core/monotonicclock.h"
 #include "redis/rediserror.h"
 
@@ -88,6 +90,19 @@ bool runOne(RedisPipe &pipe, std::unique_ptr<RedisConversation> conversation, Ou
 {
     pipe.start(std::move(conversation), record(outcome, clock));
     return drive(pipe, [&outcome] { return outcome.ended(); });
+}
+
+CommandResult runCommand(RedisPipe &pipe, const QByteArrayList &command)
+{
+    CommandResult result;
+    Outcome outcome;
+    if (!runOne(pipe, oneRound({command}), outcome))
+        result.error = std::make_exception_ptr(std::runtime_error("the conversation never ended"));
+    else if (outcome.error)
+        result.error = outcome.error;
+    else
+        result.reply = outcome.reply();
+    return result;
 }
 
 } // namespace lantern::test

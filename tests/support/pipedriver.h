@@ -72,6 +72,13 @@ bool holds(const std::exception_ptr &error)
     }
 }
 
+/** One command as a one-round conversation, driven to its end: its reply, or why it failed. */
+struct CommandResult {
+    RedisValue reply;
+    std::exception_ptr error;
+};
+CommandResult runCommand(RedisPipe &pipe, const QByteArrayList &command);
+
 /** Starts one conversation and drives the loop until its Done ran. */
 bool runOne(RedisPipe &pipe, std::unique_ptr<RedisConversation> conversation, Outcome &outcome, const QElapsedTimer *clock = nullptr);
 

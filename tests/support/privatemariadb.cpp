@@ -33,7 +33,8 @@ constexpr qsizetype SocketPathMax = 107;  // sizeof(sockaddr_un.sun_path) - 1 on
 
 } // namespace
 
-PrivateMariaDb::PrivateMariaDb() : m_dir(std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/lantern-mariadb-XXXXXX")))
+PrivateMariaDb::PrivateMariaDb(const QStringList &extraOptions)
+    : m_dir(std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/lantern-mariadb-XXXXXX"))), m_extraOptions(extraOptions)
 {
     if (!m_dir->isValid())
         fail(QStringLiteral("cannot create a temp dir: ") + m_dir->errorString());
@@ -118,6 +119,7 @@ bool PrivateMariaDb::tryStart()
                           QStringLiteral("--innodb-flush-log-at-trx-commit=2")};
     if (::geteuid() == 0)
         arguments << QStringLiteral("--user=root");
+    arguments << m_extraOptions;
 
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
@@ -187,6 +189,12 @@ DbUrl PrivateMariaDb::createDatabase(const QString &name)
     url.unixSocket.clear();
     url.database = name;
     return url;
+}
+
+void PrivateMariaDb::execAsRoot(const QString &sql)
+{
+    SqlConnection admin(socketUrl());
+    admin.exec(sql);
 }
 
 QString PrivateMariaDb::urlText(const DbUrl &url)

@@ -3,6 +3,7 @@
 #include "sql/dburl.h"
 
 #include <QString>
+#include <QStringList>
 #include <QtGlobal>
 
 #include <chrono>
@@ -22,8 +23,9 @@ public:
     /** Bounds each start and stop. */
     static constexpr std::chrono::milliseconds Timeout{30000};
 
-    /** Initialises a fresh data directory and starts the server. */
-    PrivateMariaDb();
+    /** Initialises a fresh data directory and starts the server with `extraOptions` after the
+        base ones (e.g. --ssl-ca/--ssl-cert/--ssl-key for TLS). */
+    explicit PrivateMariaDb(const QStringList &extraOptions = {});
     /** Stops the server if it runs; the data directory goes with the temp dir. */
     ~PrivateMariaDb();
     Q_DISABLE_COPY_MOVE(PrivateMariaDb)
@@ -39,6 +41,8 @@ public:
     /** Creates database `name` (if missing) and returns it as lanternd takes it, over TCP:
         mysql://root@127.0.0.1:PORT/NAME. */
     DbUrl createDatabase(const QString &name);
+    /** Runs `sql` as root over the Unix socket (CREATE USER ..., GRANT ...). */
+    void execAsRoot(const QString &sql);
     static QString urlText(const DbUrl &url);
 
     /** The server's error log (all starts), for failure messages. */
@@ -52,6 +56,7 @@ private:
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QProcess> m_process;
+    QStringList m_extraOptions;
     int m_port = 0;
     bool m_started = false;  // a start has succeeded once: the port is ours and fixed
 };

@@ -60,26 +60,43 @@ timeval redisTimeval(std::chrono::milliseconds ms)
     return tv;
 }
 
-/** Connects to 127.0.0.1:port, sends `args` and reads the reply, all within `timeout` each. */
-RawReply exchange(int port, const QByteArrayList &args, std::chrono::milliseconds timeout)
+/** Connects to 127.0.0.1:port, sends `args` (after AUTH `password` when given) and reads the
+    reply, all within `timeout` each. */
+RawReply exchange(int port, const QByteArrayList &args, std::chrono::milliseconds timeout, const QByteArray &password = {})
 {
     const std::unique_ptr<redisContext, RedisContextFree> context(redisConnectWithTimeout("127.0.0.1", port, redisTimeval(timeout)));
     if (!context || context->err || redisSetTimeout(context.get(), redisTimeval(timeout)) != REDIS_OK)
         return {};
-    std::vector<const char *> argv;
-    std::vector<size_t> lengths;
-    for (const QByteArray &arg : args) {
-        argv.push_back(arg.constData());
-        lengths.push_back(size_t(arg.size()));
+    QList<QByteArrayList> commands;
+    if (!password.isEmpty())
+        commands << QByteArrayList{QByteArrayLiteral("AUTH"), password};
+    commands << args;
+    RawReply last;
+    for (const QByteArrayList &command : std::as_const(commands)) {
+        std::vector<const char *> argv;
+        std::vector<size_t> lengths;
+        for (const QByteArray &arg : command) {
+            argv.push_back(arg.constData());
+            lengths.push_back(size_t(arg.size()));
+        }
+        const std::unique_ptr<redisReply, RedisReplyFree> reply(
+                static_cast<redisReply *>(redisCommandArgv(context.get(), int(argv.size()), argv.data(), lengths.data())));
+        if (!reply)
+            return {};
+        last = {true, reply->type == REDIS_REPLY_ERROR, replyText(reply.get())};
     }
-    const std::unique_ptr<redisReply, RedisReplyFree> reply(
-            static_cast<redisReply *>(redisCommandArgv(context.get(), int(argv.size()), argv.data(), lengths.data())));
-    if (!reply)
-        return {};
-    return {true, reply->type == REDIS_REPLY_ERROR, replyText(reply.get())};
+    return last;
 }
 
 } // namespace
+
+std::optional<QByteArray> rawRedisCommand(int port, const QByteArrayList &args, std::chrono::milliseconds timeout, const QByteArray &password)
+{
+    const RawReply reply = exchange(port, args, timeout, password);
+    if (!reply.answered)
+        return std::nullopt;
+    return reply.error ? QByteArray(reply.text).prepend('-') : reply.text;
+}
 
 PrivateRedis::PrivateRedis(const QStringList &options)
     : m_dir(std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/lantern-redis-XXXXXX"))), m_options(options)

@@ -11,11 +11,19 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QProcess;
 class QTemporaryDir;
 
 namespace lantern::test {
+
+/** One command on a fresh hiredis connection to 127.0.0.1:`port` (after AUTH `password` when
+    given), bounded by `timeout`: the reply as PrivateRedis::command renders it, an error reply
+    prefixed with '-'; nullopt when nothing answered. For servers the tests start themselves
+    (sentinels among them), never through the code under test. */
+std::optional<QByteArray> rawRedisCommand(int port, const QByteArrayList &args, std::chrono::milliseconds timeout,
+                                          const QByteArray &password = {});
 
 /** A redis-server of one test's own: a temp dir, TCP on a 127.0.0.1 port below the kernel's
     ephemeral range (and below 55536, so that the port + 10000 of a cluster bus is valid too).

@@ -39,6 +39,13 @@ PlainFailure ConnectionErrors::explain(const std::exception &error, const Config
             return {tr("The Redis cluster of %1 cannot serve this request right now. Try again in a moment.").arg(redis), detail};
         }
     }
+    if (dynamic_cast<const RedisTlsError *>(&error)) {
+        // The words say what is wrong with the certificate or the port: they are the message.
+        const qsizetype cut = detail.indexOf(QLatin1Char(' '), detail.indexOf(QLatin1String("Redis at ")) + 9);
+        return {tr("TLS to Redis at %1 failed: the server %2").arg(redis, cut > 0 ? detail.mid(cut + 1) : detail), detail};
+    }
+    if (dynamic_cast<const RedisUrlMismatchError *>(&error))
+        return {detail, detail};
     if (dynamic_cast<const RedisIoError *>(&error)) {
         if (containsAny(detail, {"NOPERM"}))
             return {tr("The Redis user of %1 is not allowed to connect this way.").arg(redis), detail};
@@ -93,6 +100,9 @@ QString ConnectionErrors::redisStatus(const std::exception &error)
         default: return tr("is unavailable");
         }
     }
+    //: Redis state in the status bar, after "Redis": its certificate or TLS set-up was refused.
+    if (dynamic_cast<const RedisTlsError *>(&error))
+        return tr("TLS refused");
     //: Redis state in the status bar, after "Redis": it does not answer.
     return tr("down");
 }
