@@ -3128,8 +3128,8 @@ Key prefix: %3</translation>
         <translation>Lists the campaigns, newest first; --scheduled the timetable: each launch and close, prepared, made or missed.</translation>
     </message>
     <message>
-        <source>Redis: redis://[user:password@]host:port[/db] (rediss:// over TLS), any node (or a list of nodes) of a Redis Cluster, or redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER.</source>
-        <translation>Redis: redis://[user:password@]host:port[/db] (rediss:// over TLS), any node (or a list of nodes) of a Redis Cluster, or redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER.</translation>
+        <source>Redis: redis://[user:password@]host:port[/db] (rediss:// over TLS), any node (or a list of nodes) of a Redis Cluster, or the sentinels of a master: redis-sentinel://[user:password@]host:port,host:port#MASTER.</source>
+        <translation>Redis: redis://[user:password@]host:port[/db] (rediss:// over TLS), any node (or a list of nodes) of a Redis Cluster, or the sentinels of a master: redis-sentinel://[user:password@]host:port,host:port#MASTER.</translation>
     </message>
     <message>
         <source>TLS to Redis: the CA certificates that sign the servers&apos; (default: the system&apos;s).</source>

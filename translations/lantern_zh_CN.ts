@@ -3105,8 +3105,8 @@ SQL：%2
         <translation>列出活动，最新的在前；--scheduled 列出时间表：每次上线和结束，是否已准备、已执行或已错过。</translation>
     </message>
     <message>
-        <source>Redis: redis://[user:password@]host:port[/db] (rediss:// over TLS), any node (or a list of nodes) of a Redis Cluster, or redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER.</source>
-        <translation>Redis：redis://[user:password@]host:port[/db]（TLS 用 rediss://），Redis 集群的任一节点（或节点列表），或 redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER。</translation>
+        <source>Redis: redis://[user:password@]host:port[/db] (rediss:// over TLS), any node (or a list of nodes) of a Redis Cluster, or the sentinels of a master: redis-sentinel://[user:password@]host:port,host:port#MASTER.</source>
+        <translation>Redis：redis://[user:password@]host:port[/db]（TLS 用 rediss://），Redis 集群的任一节点（或节点列表），或某个主节点的哨兵：redis-sentinel://[user:password@]host:port,host:port#MASTER。</translation>
     </message>
     <message>
         <source>TLS to Redis: the CA certificates that sign the servers&apos; (default: the system&apos;s).</source>

@@ -138,7 +138,7 @@ QList<help::ManEntry> CommandReference::globalOptions()
     const GlobalOption described[] = {
             {"redis", "URL",
              tr("Redis: redis://[user:password@]host:port[/db] (rediss:// over TLS), any node (or a list of nodes) of a Redis Cluster, "
-                "or redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER.")},
+                "or the sentinels of a master: redis-sentinel://[user:password@]host:port,host:port#MASTER.")},
             {"redis-ca", "FILE", tr("TLS to Redis: the CA certificates that sign the servers' (default: the system's).")},
             {"redis-cert", "FILE", tr("TLS to Redis: this client's certificate, for mutual TLS.")},
             {"redis-key", "FILE", tr("TLS to Redis: the private key of --redis-cert.")},

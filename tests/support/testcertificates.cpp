@@ -82,7 +82,7 @@ void TestCertificates::run(const QStringList &arguments) const
 
 TlsRedis::TlsRedis(const TestCertificates &certificates, const CertificateFiles &server, bool clientsNeedCertificates,
                    const QStringList &extraOptions)
-    : m_tlsPort(pickPrivatePort(55535))
+    : m_tlsPort(extraOptions.contains(QStringLiteral("--cluster-enabled")) ? pickPrivateClusterPort() : pickPrivatePort(55535))
 {
     m_server = std::make_unique<PrivateRedis>(
             QStringList{QStringLiteral("--tls-port"), QString::number(m_tlsPort), QStringLiteral("--tls-cert-file"), server.cert,
