@@ -12,16 +12,23 @@
 
 namespace lantern::test {
 
-int pickPrivatePort(int below)
+namespace {
+/** The first port of the kernel's ephemeral range (outgoing connections), or `fallback`. */
+int ephemeralLow(int above, int fallback = 32768)
 {
-    int low = 32768;
     QFile range(QStringLiteral("/proc/sys/net/ipv4/ip_local_port_range"));
     if (range.open(QIODevice::ReadOnly)) {
         const QList<QByteArray> bounds = range.readAll().simplified().split(' ');
-        if (!bounds.isEmpty() && bounds.first().toInt() > 11024)
-            low = bounds.first().toInt();
+        if (!bounds.isEmpty() && bounds.first().toInt() > above)
+            return bounds.first().toInt();
     }
-    const int high = std::min(low, below);
+    return fallback;
+}
+} // namespace
+
+int pickPrivatePort(int below)
+{
+    const int high = std::min(ephemeralLow(11024), below);
     for (int attempt = 0; attempt < 500; ++attempt) {
         const int port = QRandomGenerator::global()->bounded(10000, high);
         QTcpServer probe;
@@ -35,13 +42,7 @@ int pickPrivateClusterPort()
 {
     // The bus port (port + 10000) must stay below the ephemeral range too: there, a busy test
     // run's own outgoing connections take ports at random, and a node's bus could not bind.
-    int low = 32768;
-    QFile range(QStringLiteral("/proc/sys/net/ipv4/ip_local_port_range"));
-    if (range.open(QIODevice::ReadOnly)) {
-        const QList<QByteArray> bounds = range.readAll().simplified().split(' ');
-        if (!bounds.isEmpty() && bounds.first().toInt() > 21024)
-            low = bounds.first().toInt();
-    }
+    const int low = ephemeralLow(21024);
     for (int attempt = 0; attempt < 500; ++attempt) {
         const int port = QRandomGenerator::global()->bounded(10000, low - 10000);
         QTcpServer probe;
