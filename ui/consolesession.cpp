@@ -142,11 +142,11 @@ void ConsoleSession::switchToSandbox()
     // As a profile switch: the old window's service threads end with it; then a fresh sandbox.
     const QString view = QStringLiteral("connections");
     m_restoredStates.clear();
+    m_config = m_launchConfig;  // the command line's rules, as the sandbox will use them
     rebuildWindow(m_config, view);
     m_sandbox.reset();
     m_options.sandbox = true;
     m_options.uid.clear();
-    m_config = m_launchConfig;
     startSandbox();
 }
 
