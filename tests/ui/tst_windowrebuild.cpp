@@ -6,6 +6,7 @@
 #include "checkin/checkinservice.h"
 #include "checkinstatsview.h"
 #include "consoleoptions.h"
+#include "connectionsview.h"
 #include "consolesession.h"
 #include "envelope/campaignservice.h"
 #include "mainwindow.h"
@@ -18,9 +19,12 @@
 #include "usersview.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace tst_windowrebuild {
@@ -43,6 +47,7 @@ private Q_SLOTS:
     void initTestCase();
     void switchesKeepWhatIsShown_data();
     void switchesKeepWhatIsShown();
+    void backToTheSandboxStartsAFreshOne();
 
 private:
     DbUrl m_db;
@@ -148,6 +153,36 @@ void TestWindowRebuild::switchesKeepWhatIsShown()
     QCOMPARE(newStats->viewState().value(QStringLiteral("month")).toDate(), QDate(2025, 1, 1));
 
     installTranslations(QStringLiteral("en"));
+}
+
+// Issue 24, point 4: from a profile's servers, "Back to the sandbox…" gives a working sandbox
+// session (its own Redis and SQLite file), with the Connections view back on the sandbox.
+void TestWindowRebuild::backToTheSandboxStartsAFreshOne()
+{
+    QTemporaryDir root;
+    QVERIFY(root.isValid());
+    ConsoleSession session(ConsoleOptions::parse({QStringLiteral("lantern"), QStringLiteral("--redis"), test::redisUrl().redacted(),
+                                                  QStringLiteral("--db"), m_db.redacted(), QStringLiteral("--prefix"), m_prefix,
+                                                  QStringLiteral("--sandbox-dir"), root.path()}));
+    session.start();
+    MainWindow *before = session.window();
+    QVERIFY(QTest::qWaitForWindowExposed(before));
+    auto *connections = qobject_cast<ui::ConnectionsView *>(before->view(QStringLiteral("connections")));
+    QVERIFY(connections && connections->sandboxButton()->isVisibleTo(connections));
+    Q_EMIT connections->sandboxRequested();
+    QTRY_VERIFY_WITH_TIMEOUT(session.window() != before, AnswerTimeoutMs);
+    auto *now = qobject_cast<ui::ConnectionsView *>(session.window()->view(QStringLiteral("connections")));
+    // Attached once the sandbox is seeded: the session in use is the sandbox's file, in its own folder.
+    QTRY_VERIFY_WITH_TIMEOUT(now->findChild<QLabel *>(QStringLiteral("activeConnection"))->text().contains(root.path() + QStringLiteral("/run-")),
+                             60000);
+    QVERIFY(!now->sandboxButton()->isVisibleTo(now));
+    // ... and a profile of that file is refused as the sandbox's own.
+    const QFileInfoList folders = QDir(root.path()).entryInfoList({QStringLiteral("run-*")}, QDir::Dirs);
+    QCOMPARE(folders.size(), 1);
+    Config itsOwn;
+    itsOwn.redis = RedisUrl::parse(QStringLiteral("redis://127.0.0.1:1"));
+    itsOwn.db = DbUrl::parse(QStringLiteral("sqlite://") + folders.first().absoluteFilePath() + QStringLiteral("/sandbox.db"));
+    QVERIFY(now->pointsAtSandbox(itsOwn));
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestWindowRebuild);
