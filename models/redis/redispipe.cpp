@@ -98,6 +98,8 @@ void RedisPipe::takeNewerMaster()
     m_noMaster = snapshot.error;
     RedisPipeNode *previous = m_single;
     m_single = snapshot.master ? &nodeAt(*snapshot.master) : nullptr;
+    if (m_single != previous)  // generation() grows past every value it had: the loop re-registers
+        m_generationBase += (previous ? previous->generation() : 0) + 1;
     if (previous && previous != m_single)  // what is still on the old master's connection: outcome unknown
         previous->abandon(std::make_exception_ptr(RedisSentinel::demoted(m_url, previous->endpoint())));
 }
@@ -404,6 +406,8 @@ bool RedisPipe::wantsWrite() const
 
 quint64 RedisPipe::generation() const
 {
+    if (m_sentinel)
+        return m_generationBase + (m_single ? m_single->generation() : 0);
     return m_single ? m_single->generation() : 1;
 }
 

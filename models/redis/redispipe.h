@@ -125,6 +125,7 @@ private:
     std::shared_ptr<SentinelWatch> m_sentinel;  // redis-sentinel:// URLs
     quint64 m_masterVersion = 0;                // of the watch's answer last taken
     std::exception_ptr m_noMaster;              // why the watch knows no master
+    quint64 m_generationBase = 0;               // Sentinel: grows with each change of master
     int m_epoll = -1;                   // cluster: over every node's socket
     struct Watch {
         int fd = -1;

@@ -4,7 +4,6 @@
 #include "redis/rediserror.h"
 #include "redis/resp.h"
 
-#include <atomic>
 #include <chrono>
 
 namespace lantern {
@@ -17,8 +16,6 @@ qint64 nsOf(std::chrono::milliseconds ms)
 }
 
 constexpr size_t ReplyReadChunk = 64 * 1024;
-
-std::atomic<quint64> s_generations{0};
 
 } // namespace
 
@@ -99,7 +96,7 @@ void RedisPipeNode::connect(qint64 nowNs)
         connectFailed(nowNs, error);
         return;
     }
-    m_generation = s_generations.fetch_add(1, std::memory_order_relaxed) + 1;
+    ++m_generation;
     m_connectDeadlineNs = nowNs + nsOf(m_options.connectTimeout);
     if (connected)
         startStream(std::move(fd));
@@ -149,7 +146,7 @@ bool RedisPipeNode::setUp()
         appendRespCommand(handshake, command);
     m_out.insert(0, handshake);
     writeQueued();
-    return true;
+    return m_stream != nullptr;  // a write can fail the connection (a TLS alert behind a reset)
 }
 
 void RedisPipeNode::writeQueued()

@@ -62,8 +62,6 @@ public:
 
     int fd() const;
     bool wantsWrite() const;
-    /** Unique among every node of the process: a new socket is told from an old one even when
-        the loop's one descriptor moves from node to node (Sentinel) and the number is reused. */
     quint64 generation() const { return m_generation; }
     bool hasWork() const { return !m_waiting.empty(); }
     /** The earliest connect or reply deadline (monotonic ns), or -1 when nothing waits. */
