@@ -239,6 +239,10 @@ void TestRedisTls::summaryNamesTheCertificate()
     const QString summary = connection.transportSummary();
     QVERIFY2(summary.startsWith(QLatin1String("TLSv1.3, certificate CN=localhost, valid until 20")), qPrintable(summary));
     QVERIFY2(summary.endsWith(QLatin1String("verify full")), qPrintable(summary));
+    RedisClient client(url);  // what the console's connection test reports, through the client
+    client.ensureConnected();
+    QCOMPARE(client.transportSummary(), summary);
+    QCOMPARE(client.connectedNode(), QStringLiteral("127.0.0.1:%1").arg(m_good->tlsPort()));
     RedisConnection plain(RedisEndpoint{QStringLiteral("127.0.0.1"), m_good->plainPort()}, RedisUrl::parse(m_good->server().urlText()),
                           RedisOptions{});
     plain.open();

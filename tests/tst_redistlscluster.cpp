@@ -75,9 +75,10 @@ void TestRedisTlsCluster::initTestCase()
                               QStringLiteral("--cluster-node-timeout"), QStringLiteral("2000")};
     for (int i = 0; i < 2 * Masters; ++i)
         m_nodes.push_back(std::make_unique<TlsRedis>(*m_certs, cert, false, cluster));
-    // With tls-cluster the bus follows the TLS port: MEET names it.
+    // With tls-cluster the nodes meet on their TLS ports; each bus has a port of its own.
     for (int i = 1; i < 2 * Masters; ++i)
-        m_nodes[0]->server().command({"CLUSTER", "MEET", "127.0.0.1", QByteArray::number(m_nodes[size_t(i)]->tlsPort())});
+        m_nodes[0]->server().command({"CLUSTER", "MEET", "127.0.0.1", QByteArray::number(m_nodes[size_t(i)]->tlsPort()),
+                                      QByteArray::number(m_nodes[size_t(i)]->busPort())});
     for (int i = 0; i < Masters; ++i) {
         const int first = i * 16384 / Masters;
         const int last = (i + 1) * 16384 / Masters - 1;

@@ -72,6 +72,16 @@ QList<RedisEndpoint> RedisClient::clusterMasters() const
     return m_cluster ? m_cluster->masters() : QList<RedisEndpoint>();
 }
 
+QString RedisClient::connectedNode() const
+{
+    return m_single && m_single->isOpen() ? m_single->endpoint().text() : QString();
+}
+
+QString RedisClient::transportSummary() const
+{
+    return m_single ? m_single->transportSummary() : QString();
+}
+
 RedisRoutingStats RedisClient::routingStats() const
 {
     return m_cluster ? m_cluster->stats() : RedisRoutingStats();

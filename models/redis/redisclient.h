@@ -70,6 +70,11 @@ public:
     /** On a cluster: the redirections, retries and map reads so far (zeros on one server). */
     RedisRoutingStats routingStats() const;
     const RedisUrl &url() const { return m_url; }
+    /** For a per-hop report, once connected to one server (or the master Sentinel named): its
+        host:port, and its TLS (protocol, certificate, expiry; empty for plain TCP). Empty on a
+        cluster, whose nodes ClusterNodeStatus reports. */
+    QString connectedNode() const;
+    QString transportSummary() const;
     bool isReadOnly() const { return m_options.readOnly; }
     /** Whether `args` only reads: an allow-list of read commands (GET, HGETALL, SCAN, PING,
         BITFIELD_RO, ...), plus BITFIELD when every operation is a GET. Scripts (EVAL, EVALSHA,

@@ -38,21 +38,6 @@ int pickPrivatePort(int below)
     throw std::runtime_error("no free TCP port between 10000 and " + std::to_string(high));
 }
 
-int pickPrivateClusterPort()
-{
-    // The bus port (port + 10000) must stay below the ephemeral range too: there, a busy test
-    // run's own outgoing connections take ports at random, and a node's bus could not bind.
-    const int low = ephemeralLow(21024);
-    for (int attempt = 0; attempt < 500; ++attempt) {
-        const int port = QRandomGenerator::global()->bounded(10000, low - 10000);
-        QTcpServer probe;
-        QTcpServer bus;
-        if (probe.listen(QHostAddress::LocalHost, static_cast<quint16>(port)) && bus.listen(QHostAddress::LocalHost, static_cast<quint16>(port + 10000)))
-            return port;
-    }
-    throw std::runtime_error("no free pair of TCP ports P and P + 10000 below " + std::to_string(low));
-}
-
 QByteArray readFileFrom(const QString &path, qint64 offset)
 {
     QFile file(path);

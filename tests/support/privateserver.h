@@ -11,9 +11,6 @@ namespace lantern::test {
     ephemeral range and `below`: no outgoing connection can take it while the server is down
     between a stop and a restart. Throws std::runtime_error when none is found. */
 int pickPrivatePort(int below = 65536);
-/** A free port P whose cluster bus port P + 10000 is free as well, both below the kernel's
-    ephemeral range. */
-int pickPrivateClusterPort();
 
 /** The value of `name` in an INFO or CLUSTER INFO reply ("name:value" lines); empty if absent. */
 QByteArray infoField(const QByteArray &info, const QByteArray &name);

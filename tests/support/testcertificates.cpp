@@ -82,13 +82,18 @@ void TestCertificates::run(const QStringList &arguments) const
 
 TlsRedis::TlsRedis(const TestCertificates &certificates, const CertificateFiles &server, bool clientsNeedCertificates,
                    const QStringList &extraOptions)
-    : m_tlsPort(extraOptions.contains(QStringLiteral("--cluster-enabled")) ? pickPrivateClusterPort() : pickPrivatePort(55535))
+    : m_tlsPort(pickPrivatePort(55535))
 {
+    QStringList options = extraOptions;
+    if (options.contains(QStringLiteral("--cluster-enabled"))) {
+        m_busPort = pickPrivatePort();
+        options << QStringLiteral("--cluster-port") << QString::number(m_busPort);
+    }
     m_server = std::make_unique<PrivateRedis>(
             QStringList{QStringLiteral("--tls-port"), QString::number(m_tlsPort), QStringLiteral("--tls-cert-file"), server.cert,
                         QStringLiteral("--tls-key-file"), server.key, QStringLiteral("--tls-ca-cert-file"), certificates.caFile(),
                         QStringLiteral("--tls-auth-clients"), clientsNeedCertificates ? QStringLiteral("yes") : QStringLiteral("no")}
-            + extraOptions);
+            + options);
 }
 
 QString TlsRedis::urlText(const QString &host) const

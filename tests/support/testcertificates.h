@@ -43,8 +43,9 @@ private:
 
 /** A redis-server of the test's own that also listens for TLS: its plaintext port (port(),
     which PrivateRedis uses to watch it) and a TLS port with `server`'s certificate.
-    `clientsNeedCertificates`: mutual TLS (tls-auth-clients yes, against caFile). `tlsCluster`
-    adds cluster-enabled yes and tls-cluster yes (the bus and the announced ports are TLS). */
+    `clientsNeedCertificates`: mutual TLS (tls-auth-clients yes, against caFile). With
+    --cluster-enabled among `extraOptions`, the cluster bus gets a private port of its own too
+    (cluster-port: port + 10000 could fall in the kernel's ephemeral range). */
 class TlsRedis final {
 public:
     TlsRedis(const TestCertificates &certificates, const CertificateFiles &server, bool clientsNeedCertificates = false,
@@ -52,11 +53,14 @@ public:
     PrivateRedis &server() { return *m_server; }
     int tlsPort() const { return m_tlsPort; }
     int plainPort() const { return m_server->port(); }
+    /** The cluster bus port (0 unless --cluster-enabled): what CLUSTER MEET names after the port. */
+    int busPort() const { return m_busPort; }
     /** rediss://127.0.0.1:TLSPORT */
     QString urlText(const QString &host = QStringLiteral("127.0.0.1")) const;
 
 private:
     int m_tlsPort = 0;
+    int m_busPort = 0;
     std::unique_ptr<PrivateRedis> m_server;
 };
 

@@ -38,6 +38,7 @@ void ConnectionTester::check(quint64 serial, const Config &config)
 
 void ConnectionTester::checkRedis(const Config &config, ConnectionCheck &result)
 {
+    result.redisTlsWarning = config.redis.tls.warning(config.redis.redacted());
     try {
         RedisOptions options;
         options.connectTimeout = std::chrono::milliseconds(2000);
@@ -50,6 +51,8 @@ void ConnectionTester::checkRedis(const Config &config, ConnectionCheck &result)
         redis.command({QByteArrayLiteral("PING")});
         result.redisMs = elapsedMs(timer);
         result.redisOk = true;
+        result.redisNode = redis.connectedNode();
+        result.redisTls = redis.transportSummary();
         try {
             const QByteArray info = redis.command({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")}).toBytes();
             for (const QByteArray &line : info.split('\n')) {

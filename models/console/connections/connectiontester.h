@@ -23,6 +23,9 @@ struct ConnectionCheck {
     QList<ClusterNodeStatus> clusterNodes;   // then every node: role, slots, reachable, a PING's round trip
     QString clusterState;                    // CLUSTER INFO's cluster_state: "ok"; anything else fails the check
     int clusterSlotsOk = -1;                 // cluster_slots_ok: slots served (of 16384); -1: not read
+    QString redisNode;        // the node answered (host:port): through Sentinel, the master it named
+    QString redisTls;         // rediss://: "TLSv1.3, certificate CN=..., valid until ..., verify full"; empty: plain
+    QString redisTlsWarning;  // --redis-verify none, said wherever the connection is
 
     bool sqlOk = false;
     double sqlMs = -1;        // SELECT 1 round trip, after connecting
