@@ -347,10 +347,15 @@ void ConnectionsView::testConnection()
     if (!config)
         return;
     m_banner->clear();
+    startTest(*config);
+}
+
+void ConnectionsView::startTest(const Config &config)
+{
     m_testWaiting = ++m_serial;
     m_result->setText(tr("Testing…"));
     updateButtons();
-    Q_EMIT checkRequested(m_testWaiting, *config);
+    Q_EMIT checkRequested(m_testWaiting, config);
 }
 
 bool ConnectionsView::useProfile()
@@ -545,11 +550,7 @@ void ConnectionsView::testForScreenshot()
         Q_EMIT screenshotReady();
     });
     if (m_sandboxSession && !m_list->currentIndex().isValid()) {
-        // No saved profile chosen: the report of the servers in use, the sandbox's.
-        m_testWaiting = ++m_serial;
-        m_result->setText(tr("Testing…"));
-        updateButtons();
-        Q_EMIT checkRequested(m_testWaiting, m_active);
+        startTest(m_active);  // no saved profile chosen: the report of the servers in use, the sandbox's
         return;
     }
     testConnection();

@@ -142,6 +142,8 @@ private:
     QString sessionName() const;
     /** For a screenshot: tests once the keychain has answered, then reports. */
     void testForScreenshot();
+    /** Tests `config` on the tester's thread; the answer comes to onChecked(). */
+    void startTest(const Config &config);
     /** The form as a Config, or an error shown in the banner. */
     std::optional<Config> formConfig();
 
