@@ -30,6 +30,9 @@ using namespace lantern::test::cli;
 namespace {
 
 constexpr int PollTimeoutMs = 60000;
+// Redis logical database 14, which no other suite uses, so DBSIZE in a snapshot sees this suite's
+// writes only while other suites run in parallel on the same server.
+constexpr int RedisDatabase = 14;
 const QString Planner = QStringLiteral("planner");
 const QStringList Tables{QStringLiteral("campaign"), QStringLiteral("campaign_schedule"), QStringLiteral("audit_log"), QStringLiteral("envelope")};
 
@@ -123,8 +126,8 @@ struct Servers {
     Servers(const QString &dialect, const char *name)
         : sql(freshSql(dialect)),
           prefix(QStringLiteral("%1%2_%3:").arg(QLatin1String(name)).arg(QCoreApplication::applicationPid()).arg(dialect)),
-          lanternd(redisUrlText(), sql.url, prefix),
-          redis(redisUrlOf()),
+          lanternd(redisUrlText(RedisDatabase), sql.url, prefix),
+          redis(redisUrlOf(RedisDatabase)),
           keys(prefix)
     {
     }
