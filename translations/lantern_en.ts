@@ -589,6 +589,18 @@
         <source>This campaign cannot be closed now. The list now shows it as it is.</source>
         <translation>This campaign cannot be closed now. The list now shows it as it is.</translation>
     </message>
+    <message>
+        <source>The campaign was not created: %1</source>
+        <translation>The campaign was not created: %1</translation>
+    </message>
+    <message>
+        <source>The times were not changed: %1</source>
+        <translation>The times were not changed: %1</translation>
+    </message>
+    <message>
+        <source>The times were not changed. %1</source>
+        <translation>The times were not changed. %1</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CampaignListModel</name>
@@ -734,6 +746,10 @@
     <message>
         <source>--late-limit applies to pending times, and the campaign has none</source>
         <translation>--late-limit applies to pending times, and the campaign has none</translation>
+    </message>
+    <message>
+        <source>no campaign with id %1</source>
+        <translation>no campaign with id %1</translation>
     </message>
 </context>
 <context>
@@ -2501,6 +2517,41 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::ScheduleWords</name>
+    <message>
+        <source>No time was changed.</source>
+        <translation>No time was changed.</translation>
+    </message>
+    <message>
+        <source>The late limit must be between 1 second and 7 days.</source>
+        <translation>The late limit must be between 1 second and 7 days.</translation>
+    </message>
+    <message>
+        <source>The campaign is closed: it takes no times any more.</source>
+        <translation>The campaign is closed: it takes no times any more.</translation>
+    </message>
+    <message>
+        <source>Only a draft can be given a launch time: this campaign was launched already.</source>
+        <translation>Only a draft can be given a launch time: this campaign was launched already.</translation>
+    </message>
+    <message>
+        <source>The launch time %1 has passed: the servers' time is %2.</source>
+        <translation>The launch time %1 has passed: the servers' time is %2.</translation>
+    </message>
+    <message>
+        <source>The close time %1 has passed: the servers' time is %2.</source>
+        <translation>The close time %1 has passed: the servers' time is %2.</translation>
+    </message>
+    <message>
+        <source>The close (%1) must come after the launch (%2).</source>
+        <translation>The close (%1) must come after the launch (%2).</translation>
+    </message>
+    <message>
+        <source>A late limit needs a launch or close time.</source>
+        <translation>A late limit needs a launch or close time.</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ServerStatus</name>
     <message>
         <source>down</source>
@@ -3652,6 +3703,14 @@ This cannot be undone.</translation>
         <comment>separator between the items of a list</comment>
         <translation>, </translation>
     </message>
+    <message>
+        <source>Timetable:</source>
+        <translation>Timetable:</translation>
+    </message>
+    <message>
+        <source>Create scheduled draft</source>
+        <translation>Create scheduled draft</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignDetailPanel</name>
@@ -3820,6 +3879,14 @@ This cannot be undone.</translation>
         <source> and </source>
         <translation> and </translation>
     </message>
+    <message>
+        <source>Launches at %1 (in %2)</source>
+        <translation>Launches at %1 (in %2)</translation>
+    </message>
+    <message>
+        <source>Closes at %1 (in %2)</source>
+        <translation>Closes at %1 (in %2)</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignDrainBar</name>
@@ -3827,6 +3894,68 @@ This cannot be undone.</translation>
         <source>, </source>
         <comment>separator between the items of a list</comment>
         <translation>, </translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CampaignTimesDialog</name>
+    <message>
+        <source>Times of campaign #%1</source>
+        <translation>Times of campaign #%1</translation>
+    </message>
+    <message>
+        <source>“%1”: a running worker (lanternd work) makes each change at its time, once, and the audit log records it under the name of whoever set the time. Untick a time to drop it.</source>
+        <translation>“%1”: a running worker (lanternd work) makes each change at its time, once, and the audit log records it under the name of whoever set the time. Untick a time to drop it.</translation>
+    </message>
+    <message>
+        <source>Save times</source>
+        <translation>Save times</translation>
+    </message>
+    <message>
+        <source>Nothing changed yet.</source>
+        <translation>Nothing changed yet.</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CampaignTimesForm</name>
+    <message>
+        <source>&amp;Launch at</source>
+        <translation>&amp;Launch at</translation>
+    </message>
+    <message>
+        <source>Cl&amp;ose at</source>
+        <translation>Cl&amp;ose at</translation>
+    </message>
+    <message>
+        <source>A worker prepares the envelopes ahead and opens grabs at this second, on the servers' clock.</source>
+        <translation>A worker prepares the envelopes ahead and opens grabs at this second, on the servers' clock.</translation>
+    </message>
+    <message>
+        <source>A worker closes the campaign at this second and refunds what is left, as Close does.</source>
+        <translation>A worker closes the campaign at this second and refunds what is left, as Close does.</translation>
+    </message>
+    <message>
+        <source>however late</source>
+        <translation>however late</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>When no worker was running at the time, a worker that comes back makes the change late; past this limit it is skipped and marked missed instead.</source>
+        <translation>When no worker was running at the time, a worker that comes back makes the change late; past this limit it is skipped and marked missed instead.</translation>
+    </message>
+    <message>
+        <source>Late &amp;limit:</source>
+        <translation>Late &amp;limit:</translation>
+    </message>
+    <message>
+        <source>There is no such local time in %1 (the clocks skip it).</source>
+        <translation>There is no such local time in %1 (the clocks skip it).</translation>
+    </message>
+    <message>
+        <source>Times in %1 (%2). The servers' clock says %3.</source>
+        <translation>Times in %1 (%2). The servers' clock says %3.</translation>
     </message>
 </context>
 <context>
@@ -3958,6 +4087,35 @@ This cannot be undone.</translation>
     <message>
         <source>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</source>
         <translation>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</translation>
+    </message>
+    <message>
+        <source>Times…</source>
+        <translation>Times…</translation>
+    </message>
+    <message>
+        <source>Set, change or drop the times a worker launches and closes the campaign at</source>
+        <translation>Set, change or drop the times a worker launches and closes the campaign at</translation>
+    </message>
+    <message>
+        <source>launch at %1</source>
+        <translation>launch at %1</translation>
+    </message>
+    <message>
+        <source>close at %1</source>
+        <translation>close at %1</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 has no times any more: it waits for a Launch or Close by hand.</source>
+        <translation>Campaign #%1 has no times any more: it waits for a Launch or Close by hand.</translation>
+    </message>
+    <message>
+        <source>Times of campaign #%1 saved: %2. A running worker makes each change at its time.</source>
+        <translation>Times of campaign #%1 saved: %2. A running worker makes each change at its time.</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>separator between scheduled times</comment>
+        <translation>; </translation>
     </message>
 </context>
 <context>

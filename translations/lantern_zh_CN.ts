@@ -587,6 +587,18 @@
         <source>This campaign cannot be closed now. The list now shows it as it is.</source>
         <translation>该活动现在无法结束。列表已更新为当前状态。</translation>
     </message>
+    <message>
+        <source>The campaign was not created: %1</source>
+        <translation>活动未创建：%1</translation>
+    </message>
+    <message>
+        <source>The times were not changed: %1</source>
+        <translation>时间未更改：%1</translation>
+    </message>
+    <message>
+        <source>The times were not changed. %1</source>
+        <translation>时间未更改。%1</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CampaignListModel</name>
@@ -732,6 +744,10 @@
     <message>
         <source>--late-limit applies to pending times, and the campaign has none</source>
         <translation>--late-limit 只作用于待执行的时间，而该活动没有待执行的时间</translation>
+    </message>
+    <message>
+        <source>no campaign with id %1</source>
+        <translation>没有 ID 为 %1 的活动</translation>
     </message>
 </context>
 <context>
@@ -2480,6 +2496,41 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::ScheduleWords</name>
+    <message>
+        <source>No time was changed.</source>
+        <translation>没有更改任何时间。</translation>
+    </message>
+    <message>
+        <source>The late limit must be between 1 second and 7 days.</source>
+        <translation>延迟上限必须在 1 秒到 7 天之间。</translation>
+    </message>
+    <message>
+        <source>The campaign is closed: it takes no times any more.</source>
+        <translation>活动已结束：不能再设置时间。</translation>
+    </message>
+    <message>
+        <source>Only a draft can be given a launch time: this campaign was launched already.</source>
+        <translation>只有草稿可以设置上线时间：此活动已经上线。</translation>
+    </message>
+    <message>
+        <source>The launch time %1 has passed: the servers' time is %2.</source>
+        <translation>上线时间 %1 已过：服务器时间为 %2。</translation>
+    </message>
+    <message>
+        <source>The close time %1 has passed: the servers' time is %2.</source>
+        <translation>结束时间 %1 已过：服务器时间为 %2。</translation>
+    </message>
+    <message>
+        <source>The close (%1) must come after the launch (%2).</source>
+        <translation>结束时间（%1）必须晚于上线时间（%2）。</translation>
+    </message>
+    <message>
+        <source>A late limit needs a launch or close time.</source>
+        <translation>设置延迟上限前需要先设置上线或结束时间。</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ServerStatus</name>
     <message>
         <source>down</source>
@@ -3628,6 +3679,14 @@ This cannot be undone.</source>
         <comment>separator between the items of a list</comment>
         <translation>，</translation>
     </message>
+    <message>
+        <source>Timetable:</source>
+        <translation>时间表：</translation>
+    </message>
+    <message>
+        <source>Create scheduled draft</source>
+        <translation>创建定时草稿</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignDetailPanel</name>
@@ -3792,6 +3851,14 @@ This cannot be undone.</source>
         <source> and </source>
         <translation>，并</translation>
     </message>
+    <message>
+        <source>Launches at %1 (in %2)</source>
+        <translation>将于 %1 上线（%2后）</translation>
+    </message>
+    <message>
+        <source>Closes at %1 (in %2)</source>
+        <translation>将于 %1 结束（%2后）</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::CampaignDrainBar</name>
@@ -3799,6 +3866,68 @@ This cannot be undone.</source>
         <source>, </source>
         <comment>separator between the items of a list</comment>
         <translation>，</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CampaignTimesDialog</name>
+    <message>
+        <source>Times of campaign #%1</source>
+        <translation>活动 #%1 的时间</translation>
+    </message>
+    <message>
+        <source>“%1”: a running worker (lanternd work) makes each change at its time, once, and the audit log records it under the name of whoever set the time. Untick a time to drop it.</source>
+        <translation>“%1”：运行中的 worker（lanternd work）会在设定时间执行每项变更，且只执行一次；审计日志以设定时间者的名义记录。取消勾选即可删除该时间。</translation>
+    </message>
+    <message>
+        <source>Save times</source>
+        <translation>保存时间</translation>
+    </message>
+    <message>
+        <source>Nothing changed yet.</source>
+        <translation>尚未做任何更改。</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::CampaignTimesForm</name>
+    <message>
+        <source>&amp;Launch at</source>
+        <translation>上线时间(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Cl&amp;ose at</source>
+        <translation>结束时间(&amp;O)</translation>
+    </message>
+    <message>
+        <source>A worker prepares the envelopes ahead and opens grabs at this second, on the servers' clock.</source>
+        <translation>worker 会提前准备好红包，并按服务器时钟在这一秒开放抢红包。</translation>
+    </message>
+    <message>
+        <source>A worker closes the campaign at this second and refunds what is left, as Close does.</source>
+        <translation>worker 会在这一秒结束活动并退回剩余金额，与“结束”操作相同。</translation>
+    </message>
+    <message>
+        <source>however late</source>
+        <translation>不限延迟</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>When no worker was running at the time, a worker that comes back makes the change late; past this limit it is skipped and marked missed instead.</source>
+        <translation>若到时没有 worker 运行，之后恢复的 worker 会延迟执行变更；超过此上限则跳过并标记为错过。</translation>
+    </message>
+    <message>
+        <source>Late &amp;limit:</source>
+        <translation>延迟上限(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>There is no such local time in %1 (the clocks skip it).</source>
+        <translation>%1 不存在这个本地时间（时钟会跳过它）。</translation>
+    </message>
+    <message>
+        <source>Times in %1 (%2). The servers' clock says %3.</source>
+        <translation>时间按 %1（%2）计。服务器时钟当前为 %3。</translation>
     </message>
 </context>
 <context>
@@ -3930,6 +4059,35 @@ This cannot be undone.</source>
     <message>
         <source>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</source>
         <translation>活动 #%1 不在当前列表中：请先在列表中选中一个活动，再对它操作。</translation>
+    </message>
+    <message>
+        <source>Times…</source>
+        <translation>时间…</translation>
+    </message>
+    <message>
+        <source>Set, change or drop the times a worker launches and closes the campaign at</source>
+        <translation>设置、更改或删除 worker 上线和结束活动的时间</translation>
+    </message>
+    <message>
+        <source>launch at %1</source>
+        <translation>于 %1 上线</translation>
+    </message>
+    <message>
+        <source>close at %1</source>
+        <translation>于 %1 结束</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 has no times any more: it waits for a Launch or Close by hand.</source>
+        <translation>活动 #%1 已没有定时：需要手动上线或结束。</translation>
+    </message>
+    <message>
+        <source>Times of campaign #%1 saved: %2. A running worker makes each change at its time.</source>
+        <translation>活动 #%1 的时间已保存：%2。运行中的 worker 会在设定时间执行每项变更。</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>separator between scheduled times</comment>
+        <translation>；</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 #include "campaigncreatedialog.h"
 
+#include "campaigntimesform.h"
+
 #include "console/campaigns/campaignlistmodel.h"
 #include "console/common/campaignmoney.h"
 #include "console/campaigns/campaignpreviewer.h"
@@ -41,7 +43,8 @@ constexpr int PreviewDelayMs = 250;
 
 } // namespace
 
-CampaignCreateDialog::CampaignCreateDialog(CampaignPreviewer *previewer, const QString &operatorName, QWidget *parent)
+CampaignCreateDialog::CampaignCreateDialog(CampaignPreviewer *previewer, const QString &operatorName, const QTimeZone &zone, qint64 serverNowMs,
+                                           QWidget *parent)
     : QDialog(parent),
       m_previewModel(new SplitPreviewModel(this)),
       m_name(nullptr),
@@ -52,6 +55,7 @@ CampaignCreateDialog::CampaignCreateDialog(CampaignPreviewer *previewer, const Q
       m_algorithmHelp(new QLabel(this)),
       m_seed(nullptr),
       m_attempts(new QSpinBox(this)),
+      m_times(new CampaignTimesForm(zone, serverNowMs, this)),
       m_operatorName(operatorName.trimmed()),
       m_previewState(new QLabel(this)),
       m_stats(new QLabel(this)),
@@ -119,6 +123,9 @@ CampaignCreateDialog::CampaignCreateDialog(CampaignPreviewer *previewer, const Q
     m_attempts->setValue(9);
     m_attempts->setToolTip(tr("How often one user may try to grab; further tries are refused."));
     form->addRow(tr("&Attempts per user:"), m_attempts);
+    // Optional: without times the draft waits for a Launch by hand.
+    form->addRow(tr("Timetable:"), m_times);
+    connect(m_times, &CampaignTimesForm::edited, this, &CampaignCreateDialog::revalidate);
 
     // The session's operator: changed in the window (status bar, File menu), never here.
     OperatorIdentity::addRowTo(form, m_operatorName, this);
@@ -250,9 +257,14 @@ QString CampaignCreateDialog::fieldError(CampaignDraftCheck::Field field) const
     return m_check ? m_check->error(field) : QString();
 }
 
+ScheduleRequest CampaignCreateDialog::schedule() const
+{
+    return m_times->request();
+}
+
 bool CampaignCreateDialog::canCreate() const
 {
-    return draft().has_value() && !operatorName().isEmpty();
+    return draft().has_value() && !operatorName().isEmpty() && m_times->isAcceptable();
 }
 
 void CampaignCreateDialog::revalidate()
@@ -289,6 +301,8 @@ void CampaignCreateDialog::revalidate()
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(canCreate());
     m_buttons->button(QDialogButtonBox::Ok)->setToolTip(
             canCreate() ? QString() : (operatorOk ? tr("Fix the fields marked in red first.") : tr("Enter your name as the operator first.")));
+    if (canCreate())
+        m_buttons->button(QDialogButtonBox::Ok)->setText(schedule().launchAtMs ? tr("Create scheduled draft") : tr("Create draft"));
 
     const std::optional<SplitSpec> spec = m_check->splitSpec();
     const bool changed = spec.has_value() != m_wanted.has_value() || (spec && !sameSpec(*spec, *m_wanted));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "console/campaigns/campaigndraftcheck.h"
+#include "envelope/campaignschedule.h"
 
 #include <QDialog>
 #include <QTimer>
@@ -27,6 +28,8 @@ struct SplitPreview;
 
 namespace lantern::ui {
 
+class CampaignTimesForm;
+
 /** "New campaign": validates as the operator types (a plain message under each field) and
     previews the exact split (histogram, min/max/mean/median) for the chosen algorithm and seed
     before anything is written. Previews run on the CampaignPreviewer's thread, one at a time:
@@ -36,12 +39,18 @@ class CampaignCreateDialog final : public QDialog {
     Q_DISABLE_COPY_MOVE(CampaignCreateDialog)
 
 public:
-    CampaignCreateDialog(CampaignPreviewer *previewer, const QString &operatorName, QWidget *parent = nullptr);
+    /** Times are entered in `zone` and checked against the servers' clock (`serverNowMs`, as
+        last read; 0: this machine's). */
+    CampaignCreateDialog(CampaignPreviewer *previewer, const QString &operatorName, const QTimeZone &zone, qint64 serverNowMs,
+                         QWidget *parent = nullptr);
     ~CampaignCreateDialog() override;
 
     /** Set when the form is valid (and then the Create button is enabled). */
     std::optional<CampaignDraft> draft() const;
     QString operatorName() const;
+    /** The times asked with the draft (empty: none). */
+    ScheduleRequest schedule() const;
+    CampaignTimesForm *timesForm() const { return m_times; }
     QString fieldError(CampaignDraftCheck::Field field) const;
     bool canCreate() const;
     SplitPreviewModel *previewModel() const { return m_previewModel; }
@@ -79,6 +88,7 @@ private:
     QLabel *m_algorithmHelp;
     QLineEdit *m_seed;
     QSpinBox *m_attempts;
+    CampaignTimesForm *m_times;
     QString m_operatorName;
     QMap<CampaignDraftCheck::Field, QLabel *> m_errorLabels;
     QLabel *m_previewState;

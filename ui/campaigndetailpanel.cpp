@@ -1,5 +1,8 @@
 #include "campaigndetailpanel.h"
 
+#include "console/campaigns/schedulewords.h"
+#include "console/campaigns/timetablemodel.h"
+
 #include "campaigndrainbar.h"
 #include "chartaxes.h"
 #include "console/campaigns/campaignlistmodel.h"
@@ -61,6 +64,7 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
       m_title(new QLabel(m_content)),
       m_status(new QLabel(m_content)),
       m_subtitle(new QLabel(m_content)),
+      m_times(new QLabel(m_content)),
       m_bar(new CampaignDrainBar(m_content)),
       m_legend(new QLabel(m_content)),
       m_pools(new QLabel(m_content)),
@@ -89,6 +93,9 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     m_status->setObjectName(QStringLiteral("campaignStatus"));
     m_subtitle->setWordWrap(true);
     m_subtitle->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+    m_times->setObjectName(QStringLiteral("campaignTimes"));
+    m_times->setWordWrap(true);
+    m_times->setVisible(false);
     auto *titleRow = new QHBoxLayout;
     titleRow->addWidget(m_title, 0);
     titleRow->addWidget(m_status, 0);
@@ -200,6 +207,7 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     contentLayout->setContentsMargins(0, 0, 0, 0);
     contentLayout->addLayout(titleRow);
     contentLayout->addWidget(m_subtitle);
+    contentLayout->addWidget(m_times);
     contentLayout->addWidget(m_bar);
     contentLayout->addWidget(m_legend);
     m_pools->setObjectName(QStringLiteral("pools"));
@@ -244,6 +252,19 @@ void CampaignDetailPanel::showNothing(const QString &hint)
     m_contentScroll->setVisible(false);
 }
 
+QString CampaignDetailPanel::timesText() const
+{
+    QStringList parts;
+    for (const ScheduledTransition &row : m_snapshot.transitions) {
+        if (row.state != ScheduledTransition::State::Pending)
+            continue;
+        const QString at = ScheduleWords::timeText(row.dueAtMs, m_zone);
+        const QString in = TimetableModel::durationText(row.dueAtMs - m_snapshot.serverNowMs);
+        parts << (row.action == ScheduledAction::Launch ? tr("Launches at %1 (in %2)").arg(at, in) : tr("Closes at %1 (in %2)").arg(at, in));
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
 void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
 {
     m_snapshot = snapshot;
@@ -261,6 +282,9 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
                                 .arg(formatYuan(campaign.totalCents), formatYuan(campaign.minCents),
                                      CampaignListModel::algorithmText(campaign.algorithm), QString::number(campaign.seed))
                                 .arg(campaign.maxAttempts));
+
+    m_times->setText(timesText());
+    m_times->setVisible(!m_times->text().isEmpty());
 
     const qint64 unpaidCents = std::max<qint64>(0, summary.grabbedCents - summary.paidCents);
     m_bar->setSegments({{tr("Paid out"), summary.paidCents, PaidColor},

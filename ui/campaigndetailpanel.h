@@ -3,6 +3,7 @@
 #include "console/campaigns/campaignconsoleservice.h"
 #include "console/campaigns/campaigngrabrate.h"
 
+#include <QTimeZone>
 #include <QWidget>
 
 class QChart;
@@ -32,6 +33,10 @@ public:
     void showSnapshot(const CampaignSnapshot &snapshot);
     /** Nothing selected (or the list is empty). */
     void showNothing(const QString &hint);
+    /** The zone the campaign's times are shown in (the console's business zone). */
+    void setTimeZone(const QTimeZone &zone) { m_zone = zone; }
+    /** The line naming the campaign's pending times; empty when it has none. */
+    QString timesText() const;
 
     qint64 campaignId() const { return m_shown ? m_snapshot.summary.campaign.id : 0; }
     /** The snapshot shown (meaningful when campaignId() != 0). */
@@ -68,6 +73,8 @@ private:
     QLabel *m_title;
     QLabel *m_status;
     QLabel *m_subtitle;
+    QLabel *m_times;
+    QTimeZone m_zone = QTimeZone::systemTimeZone();
     CampaignDrainBar *m_bar;
     QLabel *m_legend;
     QLabel *m_pools;

@@ -2,9 +2,11 @@
 
 #include "campaignconfirmation.h"
 #include "campaigncreatedialog.h"
+#include "campaigntimesdialog.h"
 #include "campaigndetailpanel.h"
 #include "timetablepanel.h"
 #include "console/campaigns/campaignlistmodel.h"
+#include "console/campaigns/schedulewords.h"
 #include "console/common/campaignmoney.h"
 #include "console/campaigns/campaignpreviewer.h"
 #include "consoletheme.h"
@@ -53,6 +55,7 @@ CampaignsView::CampaignsView(QWidget *parent)
       m_pauseButton(new QPushButton(tr("Pause…"), this)),
       m_resumeButton(new QPushButton(tr("Resume…"), this)),
       m_closeButton(new QPushButton(tr("Close…"), this)),
+      m_timesButton(new QPushButton(tr("Times…"), this)),
       m_refreshButton(new QToolButton(this)),
       m_busy(new QProgressBar(this)),
       m_banner(new MessageBanner(this)),
@@ -78,6 +81,9 @@ CampaignsView::CampaignsView(QWidget *parent)
     m_closeButton->setObjectName(QStringLiteral("closeButton"));
     m_closeButton->setIcon(ConsoleTheme::standardIcon(this, QStyle::SP_MediaStop));
     m_closeButton->setToolTip(tr("End the campaign for good and refund what is left"));
+    m_timesButton->setObjectName(QStringLiteral("timesButton"));
+    m_timesButton->setIcon(QIcon::fromTheme(QStringLiteral("appointment-new")));
+    m_timesButton->setToolTip(tr("Set, change or drop the times a worker launches and closes the campaign at"));
     m_refreshButton->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
     m_refreshButton->setToolTip(tr("Read the list and the selected campaign again (F5)"));
     m_busy->setRange(0, 0);
@@ -93,6 +99,8 @@ CampaignsView::CampaignsView(QWidget *parent)
     actions->addWidget(m_pauseButton);
     actions->addWidget(m_resumeButton);
     actions->addWidget(m_closeButton);
+    actions->addSpacing(12);
+    actions->addWidget(m_timesButton);
     actions->addStretch(1);
     actions->addWidget(m_refreshButton);
     actions->addWidget(m_busy);
@@ -101,6 +109,7 @@ CampaignsView::CampaignsView(QWidget *parent)
     connect(m_pauseButton, &QPushButton::clicked, this, &CampaignsView::pauseSelected);
     connect(m_resumeButton, &QPushButton::clicked, this, &CampaignsView::resumeSelected);
     connect(m_closeButton, &QPushButton::clicked, this, &CampaignsView::closeSelected);
+    connect(m_timesButton, &QPushButton::clicked, this, &CampaignsView::openTimesDialog);
     connect(m_refreshButton, &QToolButton::clicked, this, &CampaignsView::refresh);
 
     // The list, one page at a time.
@@ -162,11 +171,13 @@ CampaignsView::CampaignsView(QWidget *parent)
     splitter->setStretchFactor(1, 1);
     const int rowHeight = m_list->verticalHeader()->defaultSectionSize();
     listPane->setMinimumHeight(rowHeight * 3 + header->sizeHint().height() + m_pageLabel->sizeHint().height());
-    // Seven rows of the list; the live view below takes the rest (it scrolls when short).
-    splitter->setSizes({rowHeight * 7 + header->sizeHint().height() + m_pageLabel->sizeHint().height(), rowHeight * 14});
     // The timetable (issue 30) under the live view, as small as its header and a few rows.
     splitter->addWidget(m_timetable);
     splitter->setStretchFactor(2, 0);
+    // Seven rows of the list and the timetable's few; the live view between them takes the rest
+    // (it scrolls when short).
+    splitter->setSizes({rowHeight * 7 + header->sizeHint().height() + m_pageLabel->sizeHint().height(), rowHeight * 14,
+                        m_timetable->sizeHint().height()});
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 8);
@@ -211,11 +222,14 @@ void CampaignsView::setService(CampaignConsoleService *service, CampaignPreviewe
     connect(this, &CampaignsView::snapshotRequested, service, &CampaignConsoleService::load, Qt::QueuedConnection);
     connect(this, &CampaignsView::createRequested, service, &CampaignConsoleService::create, Qt::QueuedConnection);
     connect(this, &CampaignsView::actionRequested, service, &CampaignConsoleService::act, Qt::QueuedConnection);
+    connect(this, &CampaignsView::rescheduleRequested, service, &CampaignConsoleService::reschedule, Qt::QueuedConnection);
     connect(service, &CampaignConsoleService::pageLoaded, this, &CampaignsView::onPageLoaded, Qt::QueuedConnection);
     connect(service, &CampaignConsoleService::snapshotLoaded, this, &CampaignsView::onSnapshotLoaded, Qt::QueuedConnection);
     connect(service, &CampaignConsoleService::created, this, &CampaignsView::onCreated, Qt::QueuedConnection);
     connect(service, &CampaignConsoleService::acted, this, &CampaignsView::onActed, Qt::QueuedConnection);
+    connect(service, &CampaignConsoleService::rescheduled, this, &CampaignsView::onRescheduled, Qt::QueuedConnection);
     connect(service, &CampaignConsoleService::requestFailed, this, &CampaignsView::onFailed, Qt::QueuedConnection);
+    m_detail->setTimeZone(service->config().timeZone);
     m_detail->showNothing(tr("Select a campaign to watch it drain."));
     updateActions();
     requestList();
@@ -456,6 +470,29 @@ void CampaignsView::onCreated(quint64 serial, const Campaign &campaign)
     Q_EMIT campaignCreated(campaign);
 }
 
+void CampaignsView::onRescheduled(quint64 serial, qint64 campaignId, const QList<ScheduledTransition> &transitions)
+{
+    if (serial != m_actionOut)
+        return;
+    m_actionOut = 0;
+    QStringList pending;
+    for (const ScheduledTransition &row : transitions) {
+        if (row.state != ScheduledTransition::State::Pending)
+            continue;
+        const QString at = ScheduleWords::timeText(row.dueAtMs, m_service->config().timeZone);
+        pending << (row.action == ScheduledAction::Launch ? tr("launch at %1").arg(at) : tr("close at %1").arg(at));
+    }
+    m_banner->showMessage(MessageBanner::Kind::Positive,
+                          pending.isEmpty() ? tr("Campaign #%1 has no times any more: it waits for a Launch or Close by hand.").arg(campaignId)
+                                            : tr("Times of campaign #%1 saved: %2. A running worker makes each change at its time.")
+                                                      .arg(campaignId)
+                                                      .arg(pending.join(tr("; ", "separator between scheduled times"))));
+    requestSnapshot();
+    m_timetable->refresh();
+    updateActions();
+    Q_EMIT timesSaved(campaignId, transitions);
+}
+
 void CampaignsView::onActed(quint64 serial, CampaignAction action, const Campaign &campaign, bool changed)
 {
     if (serial != m_actionOut)
@@ -549,10 +586,13 @@ void CampaignsView::updateActions()
     WriteAction::setEnabled(m_pauseButton, ready && status == CampaignStatus::Live, readOnly, hidden);
     WriteAction::setEnabled(m_resumeButton, ready && status == CampaignStatus::Paused, readOnly, hidden);
     WriteAction::setEnabled(m_closeButton, ready && status && *status != CampaignStatus::Closed, readOnly, hidden);
+    // The times come with the live view's reading of the campaign.
+    const bool timesRead = m_detail->campaignId() == m_selectedId;
+    WriteAction::setEnabled(m_timesButton, ready && status && *status != CampaignStatus::Closed && timesRead, readOnly, hidden);
     m_refreshButton->setEnabled(m_service != nullptr);
     const QString who = operatorIdentity()->isSet() ? tr("Audited as %1.").arg(operatorName())
                                                      : tr("You are asked for your name first: every change is audited under it.");
-    for (QPushButton *button : {m_newButton, m_launchButton, m_pauseButton, m_resumeButton, m_closeButton})
+    for (QPushButton *button : {m_newButton, m_launchButton, m_pauseButton, m_resumeButton, m_closeButton, m_timesButton})
         button->setStatusTip(who);
 }
 
@@ -575,7 +615,9 @@ CampaignCreateDialog *CampaignsView::openCreateDialog()
 {
     if (!m_service || !m_previewer || isReadOnly() || !operatorIdentity()->ensure(this))
         return nullptr;
-    auto *dialog = new CampaignCreateDialog(m_previewer, operatorName(), this);
+    // The servers' clock as the live view last read it (0 before any reading: this machine's).
+    const qint64 serverNowMs = m_detail->campaignId() != 0 ? m_detail->snapshot().serverNowMs : 0;
+    auto *dialog = new CampaignCreateDialog(m_previewer, operatorName(), m_service->config().timeZone, serverNowMs, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_dialogOpen = true;
     connect(dialog, &QDialog::finished, this, [this] { m_dialogOpen = false; });
@@ -586,7 +628,31 @@ CampaignCreateDialog *CampaignsView::openCreateDialog()
         m_actionOut = ++m_serial;
         updateBusy();
         updateActions();
-        Q_EMIT createRequested(m_actionOut, *draft, dialog->operatorName());
+        Q_EMIT createRequested(m_actionOut, *draft, dialog->schedule(), dialog->operatorName());
+    });
+    dialog->open();
+    return dialog;
+}
+
+CampaignTimesDialog *CampaignsView::openTimesDialog()
+{
+    const auto status = selectedStatus();
+    if (!m_service || m_actionOut || !status || *status == CampaignStatus::Closed || m_detail->campaignId() != m_selectedId || isReadOnly()
+        || !operatorIdentity()->ensure(this))
+        return nullptr;
+    const CampaignSnapshot &snapshot = m_detail->snapshot();
+    auto *dialog = new CampaignTimesDialog(snapshot.summary.campaign, snapshot.transitions, m_service->config().timeZone, snapshot.serverNowMs, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_dialogOpen = true;
+    connect(dialog, &QDialog::finished, this, [this] { m_dialogOpen = false; });
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        // The selection may have moved while the dialog was open: the times are the dialog's campaign's.
+        if (m_actionOut)
+            return;
+        m_actionOut = ++m_serial;
+        updateBusy();
+        updateActions();
+        Q_EMIT rescheduleRequested(m_actionOut, dialog->campaignId(), dialog->request(), operatorName());
     });
     dialog->open();
     return dialog;

@@ -25,6 +25,7 @@ namespace lantern::ui {
 struct CampaignConfirmation;
 
 class CampaignCreateDialog;
+class CampaignTimesDialog;
 class CampaignDetailPanel;
 class MessageBanner;
 class TimetablePanel;
@@ -76,6 +77,8 @@ public:
     void pauseSelected();
     void resumeSelected();
     void closeSelected();
+    /** Opens "Times…" for the selected campaign (non-modal; returned so tests can fill it). */
+    CampaignTimesDialog *openTimesDialog();
     void showPage(qint64 offset);
     /** Lists the campaigns whose name holds `text` (or whose id it is), from the first page. */
     void search(const QString &text);
@@ -96,13 +99,15 @@ public:
 Q_SIGNALS:
     void listRequested(quint64 serial, qint64 offset, int limit, const lantern::CampaignListQuery &query);
     void snapshotRequested(quint64 serial, qint64 campaignId);
-    void createRequested(quint64 serial, const lantern::CampaignDraft &draft, const QString &operatorName);
+    void createRequested(quint64 serial, const lantern::CampaignDraft &draft, const lantern::ScheduleRequest &schedule, const QString &operatorName);
+    void rescheduleRequested(quint64 serial, qint64 campaignId, const lantern::ScheduleRequest &request, const QString &operatorName);
     void actionRequested(quint64 serial, qint64 campaignId, lantern::CampaignAction action, const QString &operatorName);
 
     void pageShown();
     void campaignShown(const lantern::CampaignSnapshot &snapshot);
     void campaignCreated(const lantern::Campaign &campaign);
     void actionDone(lantern::CampaignAction action, const lantern::Campaign &campaign);
+    void timesSaved(qint64 campaignId, const QList<lantern::ScheduledTransition> &transitions);
 
 protected:
     void readOnlyChanged() override { updateActions(); }
@@ -115,6 +120,7 @@ private:
     void onPageLoaded(quint64 serial, const CampaignPage &page);
     void onSnapshotLoaded(quint64 serial, const CampaignSnapshot &snapshot);
     void onCreated(quint64 serial, const Campaign &campaign);
+    void onRescheduled(quint64 serial, qint64 campaignId, const QList<ScheduledTransition> &transitions);
     void onActed(quint64 serial, CampaignAction action, const Campaign &campaign, bool changed);
     void onFailed(quint64 serial, const QString &message, const QString &detail);
     void onSelectionChanged();
@@ -150,6 +156,7 @@ private:
     QPushButton *m_pauseButton;
     QPushButton *m_resumeButton;
     QPushButton *m_closeButton;
+    QPushButton *m_timesButton;
     QToolButton *m_refreshButton;
     QProgressBar *m_busy;
     MessageBanner *m_banner;

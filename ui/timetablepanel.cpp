@@ -31,7 +31,12 @@ TimetablePanel::TimetablePanel(QWidget *parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    m_table->setWordWrap(false);
+    // The campaign's name takes the room; every other column is as wide as what it holds.
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(TimetableModel::Campaign, QHeaderView::Stretch);
     TableActions::install(m_table, QStringLiteral("timetable"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -44,6 +49,14 @@ TimetablePanel::TimetablePanel(QWidget *parent)
 }
 
 TimetablePanel::~TimetablePanel() = default;
+
+QSize TimetablePanel::sizeHint() const
+{
+    // The summary line, the header and a few rows: the live view above keeps the height.
+    const int rows = m_table->horizontalHeader()->sizeHint().height() + VisibleRows * m_table->verticalHeader()->defaultSectionSize()
+                     + 2 * m_table->frameWidth();
+    return {QWidget::sizeHint().width(), m_summary->sizeHint().height() + layout()->spacing() + rows};
+}
 
 void TimetablePanel::setService(CampaignConsoleService *service)
 {

@@ -28,6 +28,10 @@ public:
     explicit TimetablePanel(QWidget *parent = nullptr);
     ~TimetablePanel() override;
 
+    /** Rows the panel asks room for; it scrolls past them. */
+    static constexpr int VisibleRows = 4;
+    QSize sizeHint() const override;
+
     /** `service` lives on another thread and outlives this panel's use of it. */
     void setService(CampaignConsoleService *service);
     void setTimeZone(const QTimeZone &zone) { m_model->setTimeZone(zone); }

@@ -59,22 +59,16 @@ int runCampaignCreate(CommandContext &context)
     draft.algorithm = *parsed;
     if (line.has(QStringLiteral("seed")))
         draft.seed = quint64(line.integer(QStringLiteral("seed"), 0, MaxId));
-    CampaignService::validate(draft);
-    const ScheduleRequest schedule = scheduleRequest(context);
-    const bool scheduled = schedule.launchAtMs || schedule.closeAtMs || schedule.lateLimitS || schedule.clear;
-    const QString actor = context.actor();
-
+    CampaignService::validate(draft);  // before any server is reached: bad input is exit 2 even when they are down
+    CampaignCreation creation{context.actor(), context.nowMs(), {}, scheduleRequest(context), 0};
     // A timetable is checked against the servers' clock before anything is written.
-    SqlConnection &sql = context.sql();
-    const qint64 serverNowMs = scheduled ? redisTimeMs(context.redis()) : 0;
-    if (scheduled)
-        CampaignSchedule::validate(schedule, CampaignStatus::Draft, {}, serverNowMs);
-    CampaignService service(context.redis(), sql, context.keys());
-    const Campaign campaign = service.create(draft, context.nowMs());
-    AuditLog(sql).record(actor, QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(campaign.id), campaignJson(campaign), context.nowMs());
+    if (!creation.schedule.isEmpty())
+        creation.serverNowMs = redisTimeMs(context.redis());
+    QList<ScheduledTransition> transitions;
+    const Campaign campaign = CampaignService(context.redis(), context.sql(), context.keys()).create(draft, creation, &transitions);
     QJsonObject json = campaignJson(campaign);
-    if (scheduled)
-        json.insert(QStringLiteral("transitions"), transitionsJson(CampaignSchedule(sql).apply(campaign.id, schedule, actor, serverNowMs), serverNowMs));
+    if (!creation.schedule.isEmpty())
+        json.insert(QStringLiteral("transitions"), transitionsJson(transitions, creation.serverNowMs));
     printJson(json);
     return 0;
 }

@@ -71,17 +71,10 @@ int runCampaignSchedule(CommandContext &context)
 {
     const qint64 id = context.line().integer(QStringLiteral("id"), 1, std::numeric_limits<qint64>::max());
     const ScheduleRequest request = scheduleRequest(context);
-    const QString actor = context.actor();
-    SqlConnection &sql = context.sql();
-    const auto campaign = CampaignStore(sql).find(id);
-    if (!campaign)
-        throw InvalidInputError(CampaignService::tr("no campaign with id %1").arg(id));
-    CampaignSchedule schedule(sql);
     const qint64 nowMs = redisTimeMs(context.redis());
-    CampaignSchedule::validate(request, campaign->status, schedule.of(id), nowMs);
-    const QList<ScheduledTransition> transitions = schedule.apply(id, request, actor, nowMs);
+    const auto [status, transitions] = CampaignSchedule(context.sql()).change(id, request, context.actor(), nowMs);
     printJson({{QStringLiteral("id"), id},
-               {QStringLiteral("status"), campaignStatusName(campaign->status)},
+               {QStringLiteral("status"), campaignStatusName(status)},
                {QStringLiteral("transitions"), transitionsJson(transitions, nowMs)}});
     return 0;
 }

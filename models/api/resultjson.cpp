@@ -44,24 +44,6 @@ QJsonObject calendarJson(const CalendarMonth &calendar, qint64 pointsBalance)
             {QStringLiteral("points_balance"), pointsBalance}};
 }
 
-QJsonObject campaignJson(const Campaign &campaign)
-{
-    QJsonObject json{{QStringLiteral("id"), campaign.id},
-            {QStringLiteral("name"), campaign.name},
-            {QStringLiteral("status"), campaignStatusName(campaign.status)},
-            {QStringLiteral("total_cents"), campaign.totalCents},
-            {QStringLiteral("count"), campaign.count},
-            {QStringLiteral("min_cents"), campaign.minCents},
-            {QStringLiteral("algorithm"), splitAlgorithmName(campaign.algorithm)},
-            {QStringLiteral("seed"), QString::number(campaign.seed)},
-            {QStringLiteral("max_attempts"), campaign.maxAttempts},
-            {QStringLiteral("refunded_cents"), campaign.refundedCents}};
-    // Sub-pools only when asked for: the contract's fields stay as they were otherwise.
-    if (campaign.pools > 1)
-        json.insert(QStringLiteral("pools"), campaign.pools);
-    return json;
-}
-
 QJsonObject grabOutcomeJson(const GrabOutcome &outcome)
 {
     QJsonObject json{{QStringLiteral("status"), outcome.status}};

@@ -1,11 +1,12 @@
 #pragma once
 
+#include "envelope/campaign.h"  // campaignJson
+
 #include <QJsonObject>
 
 namespace lantern {
 
 struct CalendarMonth;
-struct Campaign;
 struct CheckinOutcome;
 struct GrabOutcome;
 
@@ -15,9 +16,6 @@ struct GrabOutcome;
 QJsonObject checkinOutcomeJson(const CheckinOutcome &outcome);
 /** {"uid","month","signed","makeup","month_count","streak","longest","points_balance"} */
 QJsonObject calendarJson(const CalendarMonth &calendar, qint64 pointsBalance);
-/** {"id","name","status","total_cents","count","min_cents","algorithm","seed","max_attempts",
-    "refunded_cents"}: what campaign commands print and their audit rows hold. */
-QJsonObject campaignJson(const Campaign &campaign);
 /** {"status"} plus {"amount_cents","envelope"} for ok and already. */
 QJsonObject grabOutcomeJson(const GrabOutcome &outcome);
 

@@ -2,6 +2,7 @@
 
 #include "envelope/envelopesplitter.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <optional>
@@ -31,5 +32,10 @@ struct Campaign {
 
     SplitSpec splitSpec() const { return {totalCents, count, minCents, algorithm, seed}; }
 };
+
+/** {"id","name","status","total_cents","count","min_cents","algorithm","seed","max_attempts",
+    "refunded_cents"} (and "pools" when over one): what campaign commands print and their audit
+    rows hold (DESIGN §6). */
+QJsonObject campaignJson(const Campaign &campaign);
 
 } // namespace lantern

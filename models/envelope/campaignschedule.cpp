@@ -2,6 +2,7 @@
 
 #include "audit/auditlog.h"
 #include "core/errors.h"
+#include "envelope/campaignstore.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 #include "sql/sqlconnection.h"
@@ -131,27 +132,28 @@ QString CampaignSchedule::isoTime(qint64 ms)
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
 }
 
-void CampaignSchedule::validate(const ScheduleRequest &request, CampaignStatus status, const QList<ScheduledTransition> &current, qint64 nowMs)
+std::optional<ScheduleProblem> CampaignSchedule::problem(const ScheduleRequest &request, CampaignStatus status,
+                                                        const QList<ScheduledTransition> &current, qint64 nowMs)
 {
+    using Kind = ScheduleProblem::Kind;
     const bool times = request.launchAtMs || request.closeAtMs;
-    if (request.clear && (times || request.lateLimitS))
-        throw InvalidInputError(tr("--clear drops the campaign's pending times: give it alone"));
-    if (!request.clear && !times && !request.lateLimitS)
-        throw InvalidInputError(tr("nothing to schedule: give --launch-at, --close-at, --late-limit or --clear"));
+    if (request.clear && (times || request.lateLimitS || request.replace))
+        return ScheduleProblem{Kind::ClearWithTimes};
+    if (!request.clear && !request.replace && !times && !request.lateLimitS)
+        return ScheduleProblem{Kind::NothingAsked};
     if (request.lateLimitS && (*request.lateLimitS < 1 || *request.lateLimitS > MaxLateLimitS))
-        throw InvalidInputError(tr("invalid --late-limit %1: expected 1 to %2 seconds").arg(*request.lateLimitS).arg(MaxLateLimitS));
-    if (status == CampaignStatus::Closed && !request.clear)
-        throw InvalidInputError(tr("the campaign is closed: it takes no times any more"));
+        return ScheduleProblem{Kind::LateLimitOutOfRange, *request.lateLimitS};
+    if (status == CampaignStatus::Closed && !request.clear && (times || request.lateLimitS))
+        return ScheduleProblem{Kind::CampaignClosed};
     if (request.launchAtMs && status != CampaignStatus::Draft)
-        throw InvalidInputError(tr("the campaign is %1: only a draft can be scheduled to launch").arg(campaignStatusName(status)));
-    const auto checkFuture = [nowMs](const std::optional<qint64> &at, const char *option) {
-        if (at && *at <= nowMs)
-            throw InvalidInputError(tr("--%1 %2 has passed: the servers' time is %3").arg(QLatin1String(option), isoTime(*at), isoTime(nowMs)));
-    };
-    checkFuture(request.launchAtMs, "launch-at");
-    checkFuture(request.closeAtMs, "close-at");
-    const ScheduledTransition *pendingLaunch = pendingOf(current, ScheduledAction::Launch);
-    const ScheduledTransition *pendingClose = pendingOf(current, ScheduledAction::Close);
+        return ScheduleProblem{Kind::LaunchNotDraft};
+    if (request.launchAtMs && *request.launchAtMs <= nowMs)
+        return ScheduleProblem{Kind::LaunchPassed, *request.launchAtMs, nowMs};
+    if (request.closeAtMs && *request.closeAtMs <= nowMs)
+        return ScheduleProblem{Kind::ClosePassed, *request.closeAtMs, nowMs};
+    // A replacement drops what is pending: only its own times count.
+    const ScheduledTransition *pendingLaunch = request.replace ? nullptr : pendingOf(current, ScheduledAction::Launch);
+    const ScheduledTransition *pendingClose = request.replace ? nullptr : pendingOf(current, ScheduledAction::Close);
     const std::optional<qint64> launch = request.launchAtMs ? request.launchAtMs
                                          : pendingLaunch    ? std::optional<qint64>(pendingLaunch->dueAtMs)
                                                             : std::nullopt;
@@ -159,9 +161,40 @@ void CampaignSchedule::validate(const ScheduleRequest &request, CampaignStatus s
                                         : pendingClose    ? std::optional<qint64>(pendingClose->dueAtMs)
                                                           : std::nullopt;
     if (launch && close && *close <= *launch)
-        throw InvalidInputError(tr("the close (%1) must come after the launch (%2)").arg(isoTime(*close), isoTime(*launch)));
+        return ScheduleProblem{Kind::CloseNotAfterLaunch, *close, *launch};
     if (request.lateLimitS && !times && !pendingLaunch && !pendingClose)
-        throw InvalidInputError(tr("--late-limit applies to pending times, and the campaign has none"));
+        return ScheduleProblem{Kind::LateLimitWithoutTimes};
+    return std::nullopt;
+}
+
+void CampaignSchedule::validate(const ScheduleRequest &request, CampaignStatus status, const QList<ScheduledTransition> &current, qint64 nowMs)
+{
+    const std::optional<ScheduleProblem> found = problem(request, status, current, nowMs);
+    if (!found)
+        return;
+    using Kind = ScheduleProblem::Kind;
+    const auto refuse = [&found](const QString &message) { throw ScheduleRefusedError(message, *found); };
+    switch (found->kind) {
+    case Kind::ClearWithTimes:
+        return refuse(tr("--clear drops the campaign's pending times: give it alone"));
+    case Kind::NothingAsked:
+        return refuse(tr("nothing to schedule: give --launch-at, --close-at, --late-limit or --clear"));
+    case Kind::LateLimitOutOfRange:
+        return refuse(tr("invalid --late-limit %1: expected 1 to %2 seconds").arg(found->atMs).arg(MaxLateLimitS));
+    case Kind::CampaignClosed:
+        return refuse(tr("the campaign is closed: it takes no times any more"));
+    case Kind::LaunchNotDraft:
+        return refuse(tr("the campaign is %1: only a draft can be scheduled to launch").arg(campaignStatusName(status)));
+    case Kind::LaunchPassed:
+    case Kind::ClosePassed:
+        return refuse(tr("--%1 %2 has passed: the servers' time is %3")
+                                        .arg(found->kind == Kind::LaunchPassed ? QLatin1String("launch-at") : QLatin1String("close-at"),
+                                             isoTime(found->atMs), isoTime(found->otherMs)));
+    case Kind::CloseNotAfterLaunch:
+        return refuse(tr("the close (%1) must come after the launch (%2)").arg(isoTime(found->atMs), isoTime(found->otherMs)));
+    case Kind::LateLimitWithoutTimes:
+        return refuse(tr("--late-limit applies to pending times, and the campaign has none"));
+    }
 }
 
 QList<ScheduledTransition> CampaignSchedule::of(qint64 campaignId)
@@ -170,39 +203,56 @@ QList<ScheduledTransition> CampaignSchedule::of(qint64 campaignId)
                              {campaignId}));
 }
 
+void CampaignSchedule::record(qint64 campaignId, const ScheduleRequest &request, const QString &actor, qint64 nowMs)
+{
+    QJsonObject detail;
+    if (request.clear || request.replace) {
+        QJsonArray cleared;
+        for (const ScheduledTransition &row : of(campaignId)) {
+            if (row.state == ScheduledTransition::State::Pending)
+                cleared.append(scheduledActionName(row.action));
+        }
+        m_sql.exec(QStringLiteral("DELETE FROM campaign_schedule WHERE campaign_id = ? AND state = 'pending'"), {campaignId});
+        detail.insert(request.replace ? QStringLiteral("replaced") : QStringLiteral("cleared"), cleared);
+    }
+    const auto put = [&](ScheduledAction action, qint64 dueAtMs) {
+        const QString name = scheduledActionName(action);
+        m_sql.exec(QStringLiteral("DELETE FROM campaign_schedule WHERE campaign_id = ? AND action = ?"), {campaignId, name});
+        m_sql.exec(QStringLiteral("INSERT INTO campaign_schedule (campaign_id, action, due_at_ms, late_limit_s, scheduled_by, scheduled_at_ms, "
+                                  "state) VALUES (?, ?, ?, ?, ?, ?, 'pending')"),
+                   {campaignId, name, dueAtMs, nullable(request.lateLimitS), actor, nowMs});
+        detail.insert(name + QStringLiteral("_at"), isoTime(dueAtMs));
+    };
+    if (request.launchAtMs)
+        put(ScheduledAction::Launch, *request.launchAtMs);
+    if (request.closeAtMs)
+        put(ScheduledAction::Close, *request.closeAtMs);
+    if (request.lateLimitS) {
+        m_sql.exec(QStringLiteral("UPDATE campaign_schedule SET late_limit_s = ? WHERE campaign_id = ? AND state = 'pending'"),
+                   {*request.lateLimitS, campaignId});
+        detail.insert(QStringLiteral("late_limit_s"), *request.lateLimitS);
+    }
+    AuditLog(m_sql).record(actor, QStringLiteral("campaign.schedule"), QStringLiteral("campaign:%1").arg(campaignId), detail, nowMs);
+}
+
 QList<ScheduledTransition> CampaignSchedule::apply(qint64 campaignId, const ScheduleRequest &request, const QString &actor, qint64 nowMs)
 {
-    m_sql.transaction([&] {
-        QJsonObject detail;
-        if (request.clear) {
-            QJsonArray cleared;
-            for (const ScheduledTransition &row : of(campaignId)) {
-                if (row.state == ScheduledTransition::State::Pending)
-                    cleared.append(scheduledActionName(row.action));
-            }
-            m_sql.exec(QStringLiteral("DELETE FROM campaign_schedule WHERE campaign_id = ? AND state = 'pending'"), {campaignId});
-            detail.insert(QStringLiteral("cleared"), cleared);
-        }
-        const auto put = [&](ScheduledAction action, qint64 dueAtMs) {
-            const QString name = scheduledActionName(action);
-            m_sql.exec(QStringLiteral("DELETE FROM campaign_schedule WHERE campaign_id = ? AND action = ?"), {campaignId, name});
-            m_sql.exec(QStringLiteral("INSERT INTO campaign_schedule (campaign_id, action, due_at_ms, late_limit_s, scheduled_by, scheduled_at_ms, "
-                                      "state) VALUES (?, ?, ?, ?, ?, ?, 'pending')"),
-                       {campaignId, name, dueAtMs, nullable(request.lateLimitS), actor, nowMs});
-            detail.insert(name + QStringLiteral("_at"), isoTime(dueAtMs));
-        };
-        if (request.launchAtMs)
-            put(ScheduledAction::Launch, *request.launchAtMs);
-        if (request.closeAtMs)
-            put(ScheduledAction::Close, *request.closeAtMs);
-        if (request.lateLimitS) {
-            m_sql.exec(QStringLiteral("UPDATE campaign_schedule SET late_limit_s = ? WHERE campaign_id = ? AND state = 'pending'"),
-                       {*request.lateLimitS, campaignId});
-            detail.insert(QStringLiteral("late_limit_s"), *request.lateLimitS);
-        }
-        AuditLog(m_sql).record(actor, QStringLiteral("campaign.schedule"), QStringLiteral("campaign:%1").arg(campaignId), detail, nowMs);
-    });
+    m_sql.transaction([&] { record(campaignId, request, actor, nowMs); });
     return of(campaignId);
+}
+
+std::pair<CampaignStatus, QList<ScheduledTransition>> CampaignSchedule::change(qint64 campaignId, const ScheduleRequest &request,
+                                                                               const QString &actor, qint64 nowMs)
+{
+    const CampaignStatus status = m_sql.transaction([&] {
+        const std::optional<Campaign> campaign = CampaignStore(m_sql).find(campaignId);
+        if (!campaign)
+            throw InvalidInputError(tr("no campaign with id %1").arg(campaignId));
+        validate(request, campaign->status, of(campaignId), nowMs);
+        record(campaignId, request, actor, nowMs);
+        return campaign->status;
+    });
+    return {status, of(campaignId)};
 }
 
 QList<ScheduledTransition> CampaignSchedule::pendingBefore(qint64 untilMs)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/errors.h"
 #include "envelope/campaign.h"
 
 #include <QCoreApplication>
@@ -43,7 +44,40 @@ struct ScheduleRequest {
     std::optional<qint64> launchAtMs;
     std::optional<qint64> closeAtMs;
     std::optional<qint64> lateLimitS;
-    bool clear = false;  // drop the campaign's pending transitions
+    bool clear = false;    // drop the campaign's pending transitions
+    bool replace = false;  // the pending timetable becomes exactly these times (the console's "Times…")
+
+    bool isEmpty() const { return !launchAtMs && !closeAtMs && !lateLimitS && !clear && !replace; }
+};
+
+/** Why a ScheduleRequest cannot apply (CampaignSchedule::problem); `atMs`/`otherMs` name the
+    times involved. The command line and the console each put it in their own words. */
+struct ScheduleProblem {
+    enum class Kind {
+        ClearWithTimes,         // --clear together with a time or a late limit
+        NothingAsked,
+        LateLimitOutOfRange,    // atMs: the limit in seconds
+        CampaignClosed,
+        LaunchNotDraft,
+        LaunchPassed,           // atMs: the launch, otherMs: the servers' time
+        ClosePassed,            // atMs: the close, otherMs: the servers' time
+        CloseNotAfterLaunch,    // atMs: the close, otherMs: the launch
+        LateLimitWithoutTimes,
+    };
+    Kind kind = Kind::NothingAsked;
+    qint64 atMs = 0;
+    qint64 otherMs = 0;
+};
+
+/** What validate() throws: the command line's words, and the problem for a caller that words
+    it otherwise (the console). */
+class ScheduleRefusedError final : public InvalidInputError {
+public:
+    ScheduleRefusedError(const QString &message, const ScheduleProblem &problem) : InvalidInputError(message), m_problem(problem) {}
+    const ScheduleProblem &problem() const { return m_problem; }
+
+private:
+    ScheduleProblem m_problem;
 };
 
 /** The SQL side of the timetable: campaign_schedule, the rules a request must meet, and the
@@ -70,6 +104,9 @@ public:
         close not after the launch, a launch for a campaign that is not a draft, any time for a
         closed campaign, a late limit out of range, --clear with a time. */
     static void validate(const ScheduleRequest &request, CampaignStatus status, const QList<ScheduledTransition> &current, qint64 nowMs);
+    /** The rules validate() applies, as a value: the first one `request` breaks, or none. */
+    static std::optional<ScheduleProblem> problem(const ScheduleRequest &request, CampaignStatus status, const QList<ScheduledTransition> &current,
+                                                  qint64 nowMs);
 
     /** The campaign's transitions, launch first. */
     QList<ScheduledTransition> of(qint64 campaignId);
@@ -77,6 +114,14 @@ public:
         transitions after it. A time given replaces the pending one (or a missed one: it is
         scheduled again). */
     QList<ScheduledTransition> apply(qint64 campaignId, const ScheduleRequest &request, const QString &actor, qint64 nowMs);
+    /** apply() without its transaction, for a caller that holds one (a campaign created with
+        its times: the campaign, its audit row and its timetable commit together). */
+    void record(qint64 campaignId, const ScheduleRequest &request, const QString &actor, qint64 nowMs);
+    /** `campaign schedule` and the console's "Times…": checks the request against the campaign
+        as it is (InvalidInputError for an unknown id or a request validate() refuses) and
+        applies it, in one transaction; returns the campaign's status and transitions after it. */
+    std::pair<CampaignStatus, QList<ScheduledTransition>> change(qint64 campaignId, const ScheduleRequest &request, const QString &actor,
+                                                                 qint64 nowMs);
 
     /** Pending transitions due before `untilMs`, earliest first (the workers' look-ahead). */
     QList<ScheduledTransition> pendingBefore(qint64 untilMs);

@@ -72,6 +72,26 @@ Campaign CampaignService::create(const CampaignDraft &draft, qint64 nowMs)
     return campaign;
 }
 
+Campaign CampaignService::create(const CampaignDraft &draft, const CampaignCreation &creation, QList<ScheduledTransition> *transitions)
+{
+    validate(draft);
+    if (!creation.schedule.isEmpty())
+        CampaignSchedule::validate(creation.schedule, CampaignStatus::Draft, {}, creation.serverNowMs);
+    const Campaign campaign = m_sql.transaction([&] {
+        const Campaign made = create(draft, creation.atMs);
+        QJsonObject detail = campaignJson(made);
+        if (!creation.via.isEmpty())
+            detail.insert(QStringLiteral("via"), creation.via);
+        AuditLog(m_sql).record(creation.actor, QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(made.id), detail, creation.atMs);
+        if (!creation.schedule.isEmpty())
+            CampaignSchedule(m_sql).record(made.id, creation.schedule, creation.actor, creation.serverNowMs);
+        return made;
+    });
+    if (transitions)
+        *transitions = creation.schedule.isEmpty() ? QList<ScheduledTransition>{} : CampaignSchedule(m_sql).of(campaign.id);
+    return campaign;
+}
+
 Campaign CampaignService::load(qint64 id)
 {
     const auto campaign = CampaignStore(m_sql).find(id);

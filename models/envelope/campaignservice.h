@@ -2,6 +2,7 @@
 
 #include "envelope/campaign.h"
 #include "envelope/campaignpools.h"
+#include "envelope/campaignschedule.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>
@@ -66,6 +67,16 @@ struct TransitionAudit {
     std::function<QJsonObject()> withChange;
 };
 
+/** A new campaign's record: who made it (its "campaign.create" audit row) and the times asked
+    with it. */
+struct CampaignCreation {
+    QString actor;
+    qint64 atMs = 0;
+    QString via;                // added to the audit row's detail unless empty ("console")
+    ScheduleRequest schedule;   // empty: no times
+    qint64 serverNowMs = 0;     // the servers' clock (redisTimeMs) the times are checked against
+};
+
 /** The campaign lifecycle (DESIGN §4): create a draft, launch it (envelopes to SQL, the pool to
     Redis; idempotent and resumable after a crash), pause/resume (the kill switch), close (the
     unclaimed pool is refunded). Redis holds the status grabs obey; SQL follows it. */
@@ -80,6 +91,10 @@ public:
     static void validate(const CampaignDraft &draft);
 
     Campaign create(const CampaignDraft &draft, qint64 nowMs);
+    /** `campaign create` and the console's New campaign: the draft, its audit row and its
+        timetable in one transaction, after both were checked (InvalidInputError before anything
+        is written). `transitions`, when given, receives the timetable written. */
+    Campaign create(const CampaignDraft &draft, const CampaignCreation &creation, QList<ScheduledTransition> *transitions = nullptr);
     /** The transitions throw InvalidInputError for an unknown id and RefusedError for an edge the
         status does not allow, before writing anything. Repeating one the campaign already made is
         not an error: it returns the campaign unchanged and sets `*changed` (when given) to false.

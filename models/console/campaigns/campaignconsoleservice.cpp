@@ -2,6 +2,7 @@
 
 #include "api/resultjson.h"
 
+#include "console/campaigns/schedulewords.h"
 #include "console/common/connectionerrors.h"
 #include "core/wallclock.h"
 #include "sql/configconnections.h"
@@ -38,6 +39,8 @@ CampaignConsoleService::CampaignConsoleService(Config config, QObject *parent)
     qRegisterMetaType<lantern::CampaignPage>();
     qRegisterMetaType<lantern::CampaignSnapshot>();
     qRegisterMetaType<lantern::CampaignDraft>();
+    qRegisterMetaType<lantern::ScheduleRequest>();
+    qRegisterMetaType<QList<lantern::ScheduledTransition>>();
     qRegisterMetaType<lantern::Campaign>();
     qRegisterMetaType<lantern::CampaignAction>();
     qRegisterMetaType<lantern::TimetableOverview>();
@@ -148,6 +151,8 @@ void CampaignConsoleService::load(quint64 serial, qint64 campaignId)
         }
         snapshot.violations = CampaignVerifier(redis(), sql(), m_keys, provider).verify(campaignId);
         snapshot.durabilityWarning = RedisDurability::read(redis()).warning();
+        snapshot.transitions = CampaignSchedule(sql()).of(campaignId);
+        snapshot.serverNowMs = redisTimeMs(redis());
         Q_EMIT snapshotLoaded(serial, snapshot);
     } catch (const InvalidInputError &error) {
         Q_EMIT requestFailed(serial, tr("Campaign %1 does not exist (any more).").arg(campaignId), error.message());
@@ -157,26 +162,39 @@ void CampaignConsoleService::load(quint64 serial, qint64 campaignId)
     }
 }
 
-void CampaignConsoleService::create(quint64 serial, const CampaignDraft &draft, const QString &operatorName)
+void CampaignConsoleService::create(quint64 serial, const CampaignDraft &draft, const ScheduleRequest &schedule, const QString &operatorName)
 {
     try {
         CampaignService::validate(draft);
-        SqlConnection &connection = sql();
-        const qint64 at = nowMs();
-        // The campaign row and its audit row are written together or not at all.
-        const Campaign campaign = connection.transaction([&] {
-            const Campaign made = CampaignService(redis(), connection, m_keys).create(draft, at);
-            QJsonObject detail = campaignJson(made);
-            detail.insert(QStringLiteral("via"), QStringLiteral("console"));
-            AuditLog(connection).record(operatorName, QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(made.id), detail, at);
-            return made;
-        });
-        Q_EMIT created(serial, campaign);
+        CampaignCreation creation{operatorName, nowMs(), QStringLiteral("console"), schedule, 0};
+        if (!schedule.isEmpty())
+            creation.serverNowMs = redisTimeMs(redis());
+        Q_EMIT created(serial, CampaignService(redis(), sql(), m_keys).create(draft, creation));
+    } catch (const ScheduleRefusedError &error) {
+        Q_EMIT requestFailed(serial, tr("The campaign was not created: %1").arg(ScheduleWords::problemText(error.problem(), m_config.timeZone)),
+                             error.message());
     } catch (const InvalidInputError &error) {
         Q_EMIT requestFailed(serial, tr("The campaign was not created: its settings were refused."), error.message());
     } catch (const std::exception &error) {
         const auto [message, detail] = explain(error);
         Q_EMIT requestFailed(serial, tr("The campaign was not created. %1").arg(message), detail);
+    }
+}
+
+void CampaignConsoleService::reschedule(quint64 serial, qint64 campaignId, const ScheduleRequest &request, const QString &operatorName)
+{
+    try {
+        const qint64 serverNowMs = redisTimeMs(redis());
+        const auto [status, transitions] = CampaignSchedule(sql()).change(campaignId, request, operatorName, serverNowMs);
+        Q_EMIT rescheduled(serial, campaignId, transitions);
+    } catch (const ScheduleRefusedError &error) {
+        Q_EMIT requestFailed(serial, tr("The times were not changed: %1").arg(ScheduleWords::problemText(error.problem(), m_config.timeZone)),
+                             error.message());
+    } catch (const InvalidInputError &error) {
+        Q_EMIT requestFailed(serial, tr("Campaign %1 does not exist (any more).").arg(campaignId), error.message());
+    } catch (const std::exception &error) {
+        const auto [message, detail] = explain(error);
+        Q_EMIT requestFailed(serial, tr("The times were not changed. %1").arg(message), detail);
     }
 }
 

@@ -26,6 +26,8 @@ struct CampaignSnapshot {
     QList<Violation> violations;  // empty: the ledger checks out
     qint64 loadedAtMs = 0;        // when it was read (for the grab rate)
     QString durabilityWarning;    // what a Redis crash can lose (RedisDurability); empty: nothing
+    QList<ScheduledTransition> transitions;  // its timetable (issue 30), launch first
+    qint64 serverNowMs = 0;                  // the servers' clock (Redis TIME) at the read
 };
 
 /** The console's Redis and SQL work for the Campaigns view, on a thread of its own (see
@@ -50,7 +52,11 @@ public Q_SLOTS:
         default). */
     void list(quint64 serial, qint64 offset, int limit, const lantern::CampaignListQuery &query);
     void load(quint64 serial, qint64 campaignId);
-    void create(quint64 serial, const lantern::CampaignDraft &draft, const QString &operatorName);
+    /** A draft with the times asked with it (`schedule` empty: none), checked against the
+        servers' clock, written with its audit rows in one transaction. */
+    void create(quint64 serial, const lantern::CampaignDraft &draft, const lantern::ScheduleRequest &schedule, const QString &operatorName);
+    /** `campaign schedule` (the "Times…" dialog sends a replacement of the pending times). */
+    void reschedule(quint64 serial, qint64 campaignId, const lantern::ScheduleRequest &request, const QString &operatorName);
     void act(quint64 serial, qint64 campaignId, lantern::CampaignAction action, const QString &operatorName);
     /** The campaigns' timetable (issue 30): pending transitions and the last day's. */
     void loadTimetable(quint64 serial);
@@ -59,6 +65,7 @@ Q_SIGNALS:
     void pageLoaded(quint64 serial, const lantern::CampaignPage &page);
     void snapshotLoaded(quint64 serial, const lantern::CampaignSnapshot &snapshot);
     void created(quint64 serial, const lantern::Campaign &campaign);
+    void rescheduled(quint64 serial, qint64 campaignId, const QList<lantern::ScheduledTransition> &transitions);
     /** `changed` false: the campaign already was where the action leads; nothing was audited. */
     void acted(quint64 serial, lantern::CampaignAction action, const lantern::Campaign &campaign, bool changed);
     void timetableLoaded(quint64 serial, const lantern::TimetableOverview &timetable);
@@ -80,5 +87,7 @@ private:
 
 Q_DECLARE_METATYPE(lantern::CampaignAction)
 Q_DECLARE_METATYPE(lantern::CampaignDraft)
+Q_DECLARE_METATYPE(lantern::ScheduleRequest)
+Q_DECLARE_METATYPE(lantern::ScheduledTransition)
 Q_DECLARE_METATYPE(lantern::Campaign)
 Q_DECLARE_METATYPE(lantern::CampaignSnapshot)

@@ -1,5 +1,7 @@
 #include "console/sandbox/sandboxcampaigns.h"
 
+#include "envelope/campaignschedule.h"
+
 #include "audit/auditlog.h"
 #include "envelope/campaignpools.h"
 #include "envelope/campaignservice.h"
@@ -97,8 +99,15 @@ CampaignDemo SandboxCampaigns::seed(qint64 nowMs)
     queue.deadLetter(m_redis, cutShort, DeadLetterNote{QStringLiteral("not a payout task: the JSON ends early"), 1, nowMs});
     ++demo.deadLetters;
 
-    // 5. Next week's campaign: a draft.
+    // 5. Next week's campaign: a draft on the timetable, to launch at a whole hour a week from
+    //    now and close three hours later (the sandbox's worker keeps it).
     demo.draftId = create(QStringLiteral("Lantern Festival riddles"), 500'000, 1'000, SplitAlgorithm::UniformCuts, 15);
+    constexpr qint64 HourMs = 3'600'000;
+    const qint64 serverNowMs = redisTimeMs(m_redis);
+    ScheduleRequest timetable;
+    timetable.launchAtMs = (serverNowMs + 7 * 24 * HourMs) / HourMs * HourMs;
+    timetable.closeAtMs = *timetable.launchAtMs + 3 * HourMs;
+    CampaignSchedule(m_sql).apply(demo.draftId, timetable, Operator, serverNowMs);
     return demo;
 }
 
