@@ -22,6 +22,7 @@
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
+#include "formfilling.h"
 #include "testservers.h"
 #include "testsuite.h"
 #include "writeaction.h"
@@ -43,6 +44,7 @@
 namespace tst_campaignsview {
 
 using namespace lantern;
+using lantern::test::typeInto;
 using lantern::ui::CampaignConfirmation;
 using lantern::ui::CampaignCreateDialog;
 using lantern::ui::CampaignsView;
@@ -87,7 +89,6 @@ private Q_SLOTS:
     void subPoolsAreSummed();
 
 private:
-    void typeInto(CampaignCreateDialog *dialog, const char *field, const QString &text);
     /** Runs `action` on the view and waits for its answer. */
     void act(void (CampaignsView::*action)(), CampaignAction expected);
     void waitForSnapshot();
@@ -151,15 +152,6 @@ void TestCampaignsView::init()
     m_confirmations.clear();
     m_confirmAnswer = true;
     QTRY_VERIFY_WITH_TIMEOUT(!m_view->isBusy(), AnswerTimeoutMs);
-}
-
-void TestCampaignsView::typeInto(CampaignCreateDialog *dialog, const char *field, const QString &text)
-{
-    auto *edit = dialog->findChild<QLineEdit *>(QLatin1String(field));
-    QVERIFY2(edit, field);
-    edit->selectAll();
-    QTest::keyClick(edit, Qt::Key_Backspace);
-    QTest::keyClicks(edit, text);
 }
 
 void TestCampaignsView::waitForSnapshot()

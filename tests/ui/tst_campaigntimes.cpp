@@ -19,6 +19,7 @@
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
+#include "formfilling.h"
 #include "testservers.h"
 #include "testsuite.h"
 #include "translations.h"
@@ -40,6 +41,7 @@
 namespace tst_campaigntimes {
 
 using namespace lantern;
+using lantern::test::typeInto;
 using lantern::ui::CampaignCreateDialog;
 using lantern::ui::CampaignsView;
 using lantern::ui::CampaignTimesDialog;
@@ -90,7 +92,6 @@ private Q_SLOTS:
     void zhCnSaysItInChinese();
 
 private:
-    void typeInto(QWidget *dialog, const char *field, const QString &text);
     qint64 createThroughTheDialog(const QString &name, qint64 launchAtMs, qint64 closeAtMs);
     void selectAndShow(qint64 campaignId);
     /** Saves `dialog` through its Save button and waits for the view's answer. */
@@ -148,15 +149,6 @@ void TestCampaignTimes::cleanupTestCase()
 void TestCampaignTimes::init()
 {
     QTRY_VERIFY_WITH_TIMEOUT(!m_view->isBusy(), AnswerTimeoutMs);
-}
-
-void TestCampaignTimes::typeInto(QWidget *dialog, const char *field, const QString &text)
-{
-    auto *edit = dialog->findChild<QLineEdit *>(QLatin1String(field));
-    QVERIFY2(edit, field);
-    edit->selectAll();
-    QTest::keyClick(edit, Qt::Key_Backspace);
-    QTest::keyClicks(edit, text);
 }
 
 QList<ScheduledTransition> TestCampaignTimes::timetable(qint64 campaignId)
