@@ -70,7 +70,8 @@ int runCampaignCreate(CommandContext &context)
     if (scheduled)
         CampaignSchedule::validate(schedule, CampaignStatus::Draft, {}, serverNowMs);
     CampaignService service(context.redis(), sql, context.keys());
-    const Campaign campaign = service.create(draft, context.nowMs());
+    // Read back: the database stamped its creator and whether it needs a second manager's approval.
+    const Campaign campaign = CampaignStore(sql).find(service.create(draft, context.nowMs()).id).value();
     AuditLog(sql).record(actor, QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(campaign.id), campaignJson(campaign), context.nowMs());
     QJsonObject json = campaignJson(campaign);
     if (scheduled)

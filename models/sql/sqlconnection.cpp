@@ -118,6 +118,8 @@ SqlConnection::SqlConnection(const DbUrl &url, SqlAccess access)
             throw SqlUnavailableError(tr("cannot open database %1: the account requires TLS (REQUIRE SSL): give the server's CA "
                                          "with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)")
                                               .arg(url.redacted()));
+        if (error.nativeErrorCode() == QLatin1String("1044"))  // the account may not use this database
+            throw ForbiddenError(tr("cannot open database %1: %2").arg(url.redacted(), error.text()));
         throw SqlUnavailableError(tr("cannot open database %1: %2").arg(url.redacted(), error.text()));
     }
     if (url.dialect == DbUrl::Dialect::Sqlite) {
