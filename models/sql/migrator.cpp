@@ -94,7 +94,8 @@ int Migrator::currentVersion()
 {
     // Created only when missing: an account without CREATE (every role but admin, docs/security.md)
     // is refused CREATE TABLE IF NOT EXISTS even for a table that exists.
-    if (!m_connection.database().tables().contains(QStringLiteral("schema_version")))
+    // (A read-only connection is refused the statement, as it always was: it never migrates.)
+    if (m_connection.isReadOnly() || !m_connection.database().tables().contains(QStringLiteral("schema_version")))
         m_connection.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at_ms BIGINT NOT NULL)"));
     QSqlQuery query = m_connection.exec(QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_version"));
     return query.next() ? query.value(0).toInt() : 0;

@@ -7,12 +7,14 @@
 
 #include "access/role.h"
 #include "core/errors.h"
+#include "envelope/campaignschedule.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
 #include "testsuite.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTest>
 
 #include <memory>
@@ -79,6 +81,8 @@ private Q_SLOTS:
     void actorIsTheAccount();
     void fourEyes();
     void leastPrivilegedFlow();
+    void ledgerRefusesAForgedLaunch();
+    void scheduledLaunchWithoutApprovalIsMissed();
 };
 
 void TestCliAccess::initTestCase()
@@ -398,6 +402,60 @@ void TestCliAccess::leastPrivilegedFlow()
     const Result verified = s_fixture->as(QStringLiteral("viewer")).run({QStringLiteral("verify"), QStringLiteral("--campaign"), id});
     LANTERND_VERIFY_OK(verified);
     QVERIFY2(verified.json().value(QStringLiteral("ok")).toBool(), verified.out.constData());
+}
+
+void TestCliAccess::ledgerRefusesAForgedLaunch()
+{
+    // A manager sets a draft live and fills its pool with raw Redis commands, skipping the SQL
+    // launch: the grab is handed out, the drain refuses it ('not_launched') and pays nothing.
+    const Result created = s_fixture->as(QStringLiteral("manager")).run(words("campaign create --name forged --total-cents 500 --count 5"));
+    LANTERND_VERIFY_OK(created);
+    const QByteArray id = QByteArray::number(created.json().value(QStringLiteral("id")).toInteger());
+    const QByteArray tag = s_fixture->prefix().toUtf8() + "{cp:" + id + "}:";
+    RedisClient raw(s_fixture->redisUrlAs(QStringLiteral("manager")));
+    raw.command({"HSET", tag + "meta", "status", "live", "max_attempts", "9"});
+    raw.command({"RPUSH", tag + "pool", "1:400000"});
+    raw.command({"SADD", s_fixture->prefix().toUtf8() + "campaigns", id});
+    const Result grabbed = s_fixture->as(QStringLiteral("api")).run({QStringLiteral("grab"), QStringLiteral("--campaign"), QString::fromLatin1(id),
+                                                                     QStringLiteral("--uid"), QStringLiteral("42")});
+    LANTERND_VERIFY_OK(grabbed);
+    QCOMPARE(grabbed.json().value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+    LANTERND_VERIFY_OK(s_fixture->as(QStringLiteral("worker")).run(words("work --once")));
+
+    const DbUrl &db = s_fixture->sql().db;
+    QCOMPARE(sqlNumber(db, QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ?"), {id}), 0);
+    QCOMPARE(sqlNumber(db, QStringLiteral("SELECT COUNT(*) FROM grab WHERE campaign_id = ?"), {id}), 0);
+    QCOMPARE(sqlNumber(db, QStringLiteral("SELECT COUNT(*) FROM grab_refused WHERE campaign_id = ? AND reason = 'not_launched'"), {id}), 1);
+    const Result verified = s_fixture->as(QStringLiteral("viewer")).run({QStringLiteral("verify"), QStringLiteral("--campaign"), QString::fromLatin1(id)});
+    LANTERND_VERIFY_OK(verified);
+    QCOMPARE(verified.json().value(QStringLiteral("ok")).toBool(), false);
+    const QByteArray violations = QJsonDocument(verified.json().value(QStringLiteral("violations")).toArray()).toJson();
+    QVERIFY2(violations.contains("the ledger holds no launch of"), violations.constData());
+    QVERIFY2(violations.contains("while the ledger holds a draft"), violations.constData());
+}
+
+void TestCliAccess::scheduledLaunchWithoutApprovalIsMissed()
+{
+    // Above the bound, due in 1.5 s, never approved: the worker's timetable gives the launch up.
+    RedisClient redis(RedisUrl::parse(s_fixture->redisUrl()));
+    const qint64 launchAt = redisTimeMs(redis) + 1500;
+    const Result created = s_fixture->as(QStringLiteral("manager")).run(
+            {QStringLiteral("campaign"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("timed"), QStringLiteral("--total-cents"),
+             QStringLiteral("3000000"), QStringLiteral("--count"), QStringLiteral("10"), QStringLiteral("--launch-at"), CampaignSchedule::isoTime(launchAt)});
+    LANTERND_VERIFY_OK(created);
+    const qint64 id = created.json().value(QStringLiteral("id")).toInteger();
+    const DbUrl &db = s_fixture->sql().db;
+    WorkerProcess worker(s_fixture->as(QStringLiteral("worker")), QStringLiteral("eyes"));
+    QVERIFY(worker.started());
+    QTRY_COMPARE_WITH_TIMEOUT(sqlNumber(db, QStringLiteral("SELECT COUNT(*) FROM campaign_schedule WHERE campaign_id = ? AND state = 'missed' "
+                                                           "AND reason LIKE '%four eyes%'"),
+                                        {id}),
+                              1, 30000);
+    QCOMPARE(sqlNumber(db, QStringLiteral("SELECT COUNT(*) FROM campaign WHERE id = ? AND status = 'draft'"), {id}), 1);
+    QCOMPARE(sqlNumber(db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.missed' AND target = ?"),
+                       {QStringLiteral("campaign:%1").arg(id)}),
+             1);
+    QVERIFY2(worker.stop(15000), worker.err().constData());
 }
 
 LANTERN_TEST_SUITE(TestCliAccess);

@@ -22,3 +22,8 @@ DROP TRIGGER IF EXISTS trg_campaign_created;
 CREATE TRIGGER trg_campaign_created BEFORE INSERT ON campaign FOR EACH ROW SET NEW.created_by = SUBSTRING_INDEX(USER(), '@', 1), NEW.needs_approval = (NEW.total_cents > COALESCE((SELECT value FROM access_policy WHERE name = 'approval_cents'), 9223372036854775807)), NEW.approved_by = NULL, NEW.approved_at_ms = NULL;
 DROP TRIGGER IF EXISTS trg_campaign_approval;
 CREATE TRIGGER trg_campaign_approval BEFORE UPDATE ON campaign FOR EACH ROW BEGIN SET NEW.created_by = OLD.created_by, NEW.needs_approval = OLD.needs_approval; IF NOT (NEW.approved_by <=> OLD.approved_by) THEN IF OLD.approved_by IS NOT NULL OR NEW.approved_by IS NULL THEN SET NEW.approved_by = OLD.approved_by, NEW.approved_at_ms = OLD.approved_at_ms; ELSEIF SUBSTRING_INDEX(USER(), '@', 1) = OLD.created_by THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'same_account'; ELSE SET NEW.approved_by = SUBSTRING_INDEX(USER(), '@', 1); END IF; END IF; IF OLD.status = 'draft' AND NEW.status <> 'draft' AND NEW.needs_approval = 1 AND NEW.approved_by IS NULL THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'needs_approval'; END IF; END;
+-- The ledger decides money: a grab of a campaign SQL does not hold as launched (set live or
+-- filled in Redis by hand, without the SQL launch) is refused with a reason of its own. The
+-- CHECK is replaced (DROP CONSTRAINT: MySQL 8.0.19 and MariaDB; each guarded by the migrator).
+ALTER TABLE grab_refused DROP CONSTRAINT chk_grab_refused_reason;
+ALTER TABLE grab_refused ADD CONSTRAINT chk_grab_refused_why CHECK (reason IN ('user_holds', 'taken', 'not_launched'));

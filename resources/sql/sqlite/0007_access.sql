@@ -10,3 +10,28 @@ CREATE TABLE IF NOT EXISTS access_policy (
     value BIGINT NOT NULL,
     PRIMARY KEY (name)
 );
+-- A grab of a campaign SQL does not hold as launched is refused with a reason of its own
+-- ('not_launched'). SQLite cannot change a CHECK: the table is rebuilt. The migration is one
+-- transaction here, and each statement is still harmless to repeat after any before it (the
+-- first one gives the copy a source again when a run stopped after the DROP).
+CREATE TABLE IF NOT EXISTS grab_refused (
+    campaign_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    uid INTEGER NOT NULL,
+    amount_cents INTEGER NOT NULL,
+    reason TEXT NOT NULL CHECK (reason IN ('user_holds', 'taken')),
+    refused_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (campaign_id, seq, uid)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS grab_refused_new (
+    campaign_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    uid INTEGER NOT NULL,
+    amount_cents INTEGER NOT NULL,
+    reason TEXT NOT NULL CHECK (reason IN ('user_holds', 'taken', 'not_launched')),
+    refused_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (campaign_id, seq, uid)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO grab_refused_new SELECT campaign_id, seq, uid, amount_cents, reason, refused_at_ms FROM grab_refused;
+DROP TABLE grab_refused;
+ALTER TABLE grab_refused_new RENAME TO grab_refused;
