@@ -25,7 +25,7 @@ namespace lantern::cli {
 namespace {
 
 struct AccessText {
-    Q_DECLARE_TR_FUNCTIONS(lantern::cli::Access)
+    Q_DECLARE_TR_FUNCTIONS(AccessText)
 };
 
 access::Role roleOption(CommandContext &context)
