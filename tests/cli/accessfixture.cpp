@@ -59,6 +59,10 @@ bool AccessFixture::addAccount(const QString &name, const QString &role, QByteAr
 
 QString AccessFixture::withCredentials(const QString &url, const QString &name) const
 {
+    if (url.startsWith(QLatin1String("redis://"))) {
+        // A cluster's seed list (redis://h1:p1,h2:p2) is no URL QUrl takes: the credentials go first.
+        return QStringLiteral("redis://%1:%2@").arg(accountName(name), m_passwords.value(name)) + url.mid(8);
+    }
     QUrl parsed(url);
     parsed.setUserName(accountName(name));
     parsed.setPassword(m_passwords.value(name));
