@@ -169,7 +169,9 @@ void TestMigrations::schemaChangeReadsItsStatement_data()
     row("CREATE INDEX IF NOT EXISTS i ON t (a)", "");
     row("ALTER TABLE t ADD UNIQUE (a)", "");
     row("ALTER TABLE t ADD PRIMARY KEY (a)", "");
-    row("ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0)", "");
+    row("ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0)", "add-constraint t c");
+    row("ALTER TABLE t DROP CONSTRAINT c", "drop-constraint t c");
+    row("ALTER TABLE t ADD CONSTRAINT c UNIQUE (a)", "");
     row("ALTER TABLE t MODIFY a BIGINT", "");
     row("CREATE TABLE IF NOT EXISTS t (a INT)", "");
 }
@@ -186,6 +188,8 @@ void TestMigrations::schemaChangeReadsItsStatement()
         case SchemaChange::Kind::DropColumn: got = QStringLiteral("drop-column"); break;
         case SchemaChange::Kind::AddIndex: got = QStringLiteral("add-index"); break;
         case SchemaChange::Kind::DropIndex: got = QStringLiteral("drop-index"); break;
+        case SchemaChange::Kind::AddConstraint: got = QStringLiteral("add-constraint"); break;
+        case SchemaChange::Kind::DropConstraint: got = QStringLiteral("drop-constraint"); break;
         }
         got += QLatin1Char(' ') + parsed->table() + QLatin1Char(' ') + parsed->name();
     }

@@ -2,6 +2,37 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>AccessText</name>
+    <message>
+        <source>unknown --role '%1': expected viewer, support, manager, oncall, worker, api or admin</source>
+        <translation>unknown --role '%1': expected viewer, support, manager, oncall, worker, api or admin</translation>
+    </message>
+    <message>
+        <source>cannot read --password-file %1: %2</source>
+        <translation>cannot read --password-file %1: %2</translation>
+    </message>
+    <message>
+        <source>warning: %1 of %2 Redis nodes have no aclfile: the change is lost when they restart (docs/security.md)</source>
+        <translation>warning: %1 of %2 Redis nodes have no aclfile: the change is lost when they restart (docs/security.md)</translation>
+    </message>
+    <message>
+        <source>there is no operator account %1</source>
+        <translation>there is no operator account %1</translation>
+    </message>
+    <message>
+        <source>approvals need accounts, which SQLite has not (docs/security.md)</source>
+        <translation>approvals need accounts, which SQLite has not (docs/security.md)</translation>
+    </message>
+    <message>
+        <source>campaign %1 is %2: only a draft is approved</source>
+        <translation>campaign %1 is %2: only a draft is approved</translation>
+    </message>
+    <message>
+        <source>campaign %1 was created by %2: another manager must approve it</source>
+        <translation>campaign %1 was created by %2: another manager must approve it</translation>
+    </message>
+</context>
+<context>
     <name>CampaignDraftCheck</name>
     <message>
         <source>Give the campaign a name.</source>
@@ -148,6 +179,10 @@
         <source>campaign %1's pool names in SQL are not a list of its %2 pools</source>
         <translation>campaign %1's pool names in SQL are not a list of its %2 pools</translation>
     </message>
+    <message>
+        <source>campaign %1 is above the four-eyes bound: a manager other than %2 must approve it first (campaign approve --id %1)</source>
+        <translation>campaign %1 is above the four-eyes bound: a manager other than %2 must approve it first (campaign approve --id %1)</translation>
+    </message>
 </context>
 <context>
     <name>CampaignVerifier</name>
@@ -206,6 +241,18 @@
     <message>
         <source>%1 envelopes left in the pools and %2 grabbed, of %3</source>
         <translation>%1 envelopes left in the pools and %2 grabbed, of %3</translation>
+    </message>
+    <message>
+        <source>%1 grabs of a campaign the ledger has no row of (made up in Redis): refused, not paid</source>
+        <translation>%1 grabs of a campaign the ledger has no row of (made up in Redis): refused, not paid</translation>
+    </message>
+    <message>
+        <source>%1 grabs of envelopes the ledger holds no launch of (set live or pushed into a pool in Redis by hand): refused, not paid</source>
+        <translation>%1 grabs of envelopes the ledger holds no launch of (set live or pushed into a pool in Redis by hand): refused, not paid</translation>
+    </message>
+    <message>
+        <source>Redis holds the campaign as %1 while the ledger holds a draft: it was not launched through SQL</source>
+        <translation>Redis holds the campaign as %1 while the ledger holds a draft: it was not launched through SQL</translation>
     </message>
 </context>
 <context>
@@ -781,6 +828,10 @@
     <message>
         <source>campaign %1: %2 due at %3 not made: %4</source>
         <translation>campaign %1: %2 due at %3 not made: %4</translation>
+    </message>
+    <message>
+        <source>no second manager approved the campaign before its launch time (four eyes)</source>
+        <translation>no second manager approved the campaign before its launch time (four eyes)</translation>
     </message>
 </context>
 <context>
@@ -1544,6 +1595,10 @@ Key prefix: %3</translation>
     <message>
         <source>Redis computed a different SHA1 for script %1</source>
         <translation>Redis computed a different SHA1 for script %1</translation>
+    </message>
+    <message>
+        <source>Redis %1 does not hold Lantern's script %2 (after a restart or SCRIPT FLUSH) and this account may not load it: start a worker or the API, or run lanternd access install, which load the scripts</source>
+        <translation>Redis %1 does not hold Lantern's script %2 (after a restart or SCRIPT FLUSH) and this account may not load it: start a worker or the API, or run lanternd access install, which load the scripts</translation>
     </message>
 </context>
 <context>
@@ -2812,6 +2867,149 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::access::AccountIdentity</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>the account %1 may not %2</source>
+        <translation>the account %1 may not %2</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::access::AccountName</name>
+    <message>
+        <source>invalid account name '%1': a lowercase letter, then up to %2 of a-z 0-9 _</source>
+        <translation>invalid account name '%1': a lowercase letter, then up to %2 of a-z 0-9 _</translation>
+    </message>
+    <message>
+        <source>unusable password: 12 to 128 printable ASCII characters, no spaces, quotes, backslashes or backticks</source>
+        <translation>unusable password: 12 to 128 printable ASCII characters, no spaces, quotes, backslashes or backticks</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::access::RedisAccounts</name>
+    <message>
+        <source>%1 on %2: %3</source>
+        <translation>%1 on %2: %3</translation>
+    </message>
+    <message>
+        <source>SCRIPT LOAD on %1: %2</source>
+        <translation>SCRIPT LOAD on %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::access::Roles</name>
+    <message>
+        <source>run this command</source>
+        <translation>run this command</translation>
+    </message>
+    <message>
+        <source>read Lantern's data</source>
+        <translation>read Lantern's data</translation>
+    </message>
+    <message>
+        <source>check users in</source>
+        <translation>check users in</translation>
+    </message>
+    <message>
+        <source>grab envelopes</source>
+        <translation>grab envelopes</translation>
+    </message>
+    <message>
+        <source>grant make-up check-ins</source>
+        <translation>grant make-up check-ins</translation>
+    </message>
+    <message>
+        <source>create campaigns</source>
+        <translation>create campaigns</translation>
+    </message>
+    <message>
+        <source>approve campaigns</source>
+        <translation>approve campaigns</translation>
+    </message>
+    <message>
+        <source>launch campaigns</source>
+        <translation>launch campaigns</translation>
+    </message>
+    <message>
+        <source>pause campaigns</source>
+        <translation>pause campaigns</translation>
+    </message>
+    <message>
+        <source>resume campaigns</source>
+        <translation>resume campaigns</translation>
+    </message>
+    <message>
+        <source>close campaigns</source>
+        <translation>close campaigns</translation>
+    </message>
+    <message>
+        <source>schedule campaigns</source>
+        <translation>schedule campaigns</translation>
+    </message>
+    <message>
+        <source>repair campaigns</source>
+        <translation>repair campaigns</translation>
+    </message>
+    <message>
+        <source>recover workers' tasks</source>
+        <translation>recover workers' tasks</translation>
+    </message>
+    <message>
+        <source>handle dead letters</source>
+        <translation>handle dead letters</translation>
+    </message>
+    <message>
+        <source>reconcile check-ins</source>
+        <translation>reconcile check-ins</translation>
+    </message>
+    <message>
+        <source>turn API features on or off</source>
+        <translation>turn API features on or off</translation>
+    </message>
+    <message>
+        <source>run workers</source>
+        <translation>run workers</translation>
+    </message>
+    <message>
+        <source>serve the API</source>
+        <translation>serve the API</translation>
+    </message>
+    <message>
+        <source>migrate the schema</source>
+        <translation>migrate the schema</translation>
+    </message>
+    <message>
+        <source>manage accounts</source>
+        <translation>manage accounts</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::access::SqlAccounts</name>
+    <message>
+        <source>accounts and roles need MariaDB or MySQL: SQLite has no accounts (docs/security.md)</source>
+        <translation>accounts and roles need MariaDB or MySQL: SQLite has no accounts (docs/security.md)</translation>
+    </message>
+    <message>
+        <source>database name '%1' cannot be granted on: use A-Z a-z 0-9 _</source>
+        <translation>database name '%1' cannot be granted on: use A-Z a-z 0-9 _</translation>
+    </message>
+    <message>
+        <source>the server has anonymous accounts (user ''): with one, a client can pick the name the audit records; drop them first (DROP USER ''@'localhost', ...)</source>
+        <translation>the server has anonymous accounts (user ''): with one, a client can pick the name the audit records; drop them first (DROP USER ''@'localhost', ...)</translation>
+    </message>
+    <message>
+        <source>the account %1 exists already (operator set-role or rotate change it)</source>
+        <translation>the account %1 exists already (operator set-role or rotate change it)</translation>
+    </message>
+    <message>
+        <source>there is no operator account %1</source>
+        <translation>there is no operator account %1</translation>
+    </message>
+</context>
+<context>
     <name>lantern::cli::Campaign</name>
     <message>
         <source>unknown --algorithm '%1': expected double-mean, smoothed or uniform-cuts</source>
@@ -2824,6 +3022,10 @@ Key prefix: %3</translation>
     <message>
         <source>a transition is due at %1 and no worker is alive to make it: start lanternd work</source>
         <translation>a transition is due at %1 and no worker is alive to make it: start lanternd work</translation>
+    </message>
+    <message>
+        <source>--operator %1: this account's actions are recorded as %2 (--operator is for shared accounts)</source>
+        <translation>--operator %1: this account's actions are recorded as %2 (--operator is for shared accounts)</translation>
     </message>
 </context>
 <context>
@@ -3221,6 +3423,38 @@ Key prefix: %3</translation>
     <message>
         <source>TLS to MySQL/MariaDB: the private key of --db-cert.</source>
         <translation>TLS to MySQL/MariaDB: the private key of --db-cert.</translation>
+    </message>
+    <message>
+        <source>Approves a draft above the four-eyes bound (access install --approval-cents); only a manager other than its creator can, and only then does it launch.</source>
+        <translation>Approves a draft above the four-eyes bound (access install --approval-cents); only a manager other than its creator can, and only then does it launch.</translation>
+    </message>
+    <message>
+        <source>With administrative accounts: creates the roles on MariaDB with their grants, records the four-eyes bound (default LANTERN_APPROVAL_CENTS or 1000000) and loads Lantern's Lua scripts; running it again changes nothing.</source>
+        <translation>With administrative accounts: creates the roles on MariaDB with their grants, records the four-eyes bound (default LANTERN_APPROVAL_CENTS or 1000000) and loads Lantern's Lua scripts; running it again changes nothing.</translation>
+    </message>
+    <message>
+        <source>Creates an account on MariaDB with that default role and the Redis ACL user on every node; without --password-file a generated password is printed, once.</source>
+        <translation>Creates an account on MariaDB with that default role and the Redis ACL user on every node; without --password-file a generated password is printed, once.</translation>
+    </message>
+    <message>
+        <source>Lists the accounts that hold one of Lantern's roles.</source>
+        <translation>Lists the accounts that hold one of Lantern's roles.</translation>
+    </message>
+    <message>
+        <source>Drops the account on MariaDB and on every Redis node.</source>
+        <translation>Drops the account on MariaDB and on every Redis node.</translation>
+    </message>
+    <message>
+        <source>Gives the account a new password on MariaDB and on every Redis node.</source>
+        <translation>Gives the account a new password on MariaDB and on every Redis node.</translation>
+    </message>
+    <message>
+        <source>Changes the account's role; its Redis user gets the new rules and a new password.</source>
+        <translation>Changes the account's role; its Redis user gets the new rules and a new password.</translation>
+    </message>
+    <message>
+        <source>Not permitted for this account: {"error":"forbidden"} on stdout and nothing was written.</source>
+        <translation>Not permitted for this account: {"error":"forbidden"} on stdout and nothing was written.</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,37 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AccessText</name>
+    <message>
+        <source>unknown --role '%1': expected viewer, support, manager, oncall, worker, api or admin</source>
+        <translation>未知的 --role '%1'：应为 viewer、support、manager、oncall、worker、api 或 admin</translation>
+    </message>
+    <message>
+        <source>cannot read --password-file %1: %2</source>
+        <translation>无法读取 --password-file %1：%2</translation>
+    </message>
+    <message>
+        <source>warning: %1 of %2 Redis nodes have no aclfile: the change is lost when they restart (docs/security.md)</source>
+        <translation>警告：%2 个 Redis 节点中有 %1 个没有 aclfile：重启后此更改会丢失（见 docs/security.md）</translation>
+    </message>
+    <message>
+        <source>there is no operator account %1</source>
+        <translation>没有操作员账号 %1</translation>
+    </message>
+    <message>
+        <source>approvals need accounts, which SQLite has not (docs/security.md)</source>
+        <translation>批准需要账号，而 SQLite 没有账号（见 docs/security.md）</translation>
+    </message>
+    <message>
+        <source>campaign %1 is %2: only a draft is approved</source>
+        <translation>活动 %1 为 %2：只能批准草稿</translation>
+    </message>
+    <message>
+        <source>campaign %1 was created by %2: another manager must approve it</source>
+        <translation>活动 %1 由 %2 创建：须由另一位经理批准</translation>
+    </message>
+</context>
+<context>
     <name>CampaignDraftCheck</name>
     <message>
         <source>Give the campaign a name.</source>
@@ -147,6 +178,10 @@
         <source>campaign %1's pool names in SQL are not a list of its %2 pools</source>
         <translation>活动 %1 在 SQL 中的子池名称不是其 %2 个子池的列表</translation>
     </message>
+    <message>
+        <source>campaign %1 is above the four-eyes bound: a manager other than %2 must approve it first (campaign approve --id %1)</source>
+        <translation>活动 %1 超过双人复核金额：须先由 %2 以外的另一位经理批准（campaign approve --id %1）</translation>
+    </message>
 </context>
 <context>
     <name>CampaignVerifier</name>
@@ -205,6 +240,18 @@
     <message>
         <source>%1 envelopes left in the pools and %2 grabbed, of %3</source>
         <translation>子池中剩余 %1 个红包，已抢 %2 个，共 %3 个</translation>
+    </message>
+    <message>
+        <source>%1 grabs of a campaign the ledger has no row of (made up in Redis): refused, not paid</source>
+        <translation>%1 次抢红包属于账本中没有记录的活动（在 Redis 中伪造）：已拒绝，未支付</translation>
+    </message>
+    <message>
+        <source>%1 grabs of envelopes the ledger holds no launch of (set live or pushed into a pool in Redis by hand): refused, not paid</source>
+        <translation>%1 次抢到的红包在账本中没有上线记录（有人在 Redis 中手工设为上线或塞入红包池）：已拒绝，未支付</translation>
+    </message>
+    <message>
+        <source>Redis holds the campaign as %1 while the ledger holds a draft: it was not launched through SQL</source>
+        <translation>Redis 中该活动为 %1，而账本中仍是草稿：它并未经 SQL 上线</translation>
     </message>
 </context>
 <context>
@@ -779,6 +826,10 @@
     <message>
         <source>campaign %1: %2 due at %3 not made: %4</source>
         <translation>活动 %1：预定于 %3 的 %2 未执行：%4</translation>
+    </message>
+    <message>
+        <source>no second manager approved the campaign before its launch time (four eyes)</source>
+        <translation>上线时间之前没有第二位经理批准该活动（双人复核）</translation>
     </message>
 </context>
 <context>
@@ -1540,6 +1591,10 @@ SQL：%2
     <message>
         <source>Redis computed a different SHA1 for script %1</source>
         <translation>Redis 为脚本 %1 算出的 SHA1 与预期不符</translation>
+    </message>
+    <message>
+        <source>Redis %1 does not hold Lantern's script %2 (after a restart or SCRIPT FLUSH) and this account may not load it: start a worker or the API, or run lanternd access install, which load the scripts</source>
+        <translation>Redis %1 中没有 Lantern 的脚本 %2（重启或 SCRIPT FLUSH 之后），而此账号无权加载：请启动一个 worker 或 API，或运行 lanternd access install，它们会加载脚本</translation>
     </message>
 </context>
 <context>
@@ -2789,6 +2844,149 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::access::AccountIdentity</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>the account %1 may not %2</source>
+        <translation>账号 %1 无权%2</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::access::AccountName</name>
+    <message>
+        <source>invalid account name '%1': a lowercase letter, then up to %2 of a-z 0-9 _</source>
+        <translation>无效的账号名 '%1'：须以小写字母开头，其后最多 %2 个 a-z 0-9 _ 字符</translation>
+    </message>
+    <message>
+        <source>unusable password: 12 to 128 printable ASCII characters, no spaces, quotes, backslashes or backticks</source>
+        <translation>密码不可用：须为 12 到 128 个可打印 ASCII 字符，不含空格、引号、反斜杠或反引号</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::access::RedisAccounts</name>
+    <message>
+        <source>%1 on %2: %3</source>
+        <translation>%2 上的 %1：%3</translation>
+    </message>
+    <message>
+        <source>SCRIPT LOAD on %1: %2</source>
+        <translation>%1 上的 SCRIPT LOAD：%2</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::access::Roles</name>
+    <message>
+        <source>run this command</source>
+        <translation>运行此命令</translation>
+    </message>
+    <message>
+        <source>read Lantern's data</source>
+        <translation>读取 Lantern 的数据</translation>
+    </message>
+    <message>
+        <source>check users in</source>
+        <translation>为用户签到</translation>
+    </message>
+    <message>
+        <source>grab envelopes</source>
+        <translation>抢红包</translation>
+    </message>
+    <message>
+        <source>grant make-up check-ins</source>
+        <translation>发放补签</translation>
+    </message>
+    <message>
+        <source>create campaigns</source>
+        <translation>创建活动</translation>
+    </message>
+    <message>
+        <source>approve campaigns</source>
+        <translation>批准活动</translation>
+    </message>
+    <message>
+        <source>launch campaigns</source>
+        <translation>上线活动</translation>
+    </message>
+    <message>
+        <source>pause campaigns</source>
+        <translation>暂停活动</translation>
+    </message>
+    <message>
+        <source>resume campaigns</source>
+        <translation>恢复活动</translation>
+    </message>
+    <message>
+        <source>close campaigns</source>
+        <translation>关闭活动</translation>
+    </message>
+    <message>
+        <source>schedule campaigns</source>
+        <translation>为活动排期</translation>
+    </message>
+    <message>
+        <source>repair campaigns</source>
+        <translation>修复活动</translation>
+    </message>
+    <message>
+        <source>recover workers' tasks</source>
+        <translation>恢复 worker 的任务</translation>
+    </message>
+    <message>
+        <source>handle dead letters</source>
+        <translation>处理死信</translation>
+    </message>
+    <message>
+        <source>reconcile check-ins</source>
+        <translation>对账签到</translation>
+    </message>
+    <message>
+        <source>turn API features on or off</source>
+        <translation>开关 API 功能</translation>
+    </message>
+    <message>
+        <source>run workers</source>
+        <translation>运行 worker</translation>
+    </message>
+    <message>
+        <source>serve the API</source>
+        <translation>提供 API 服务</translation>
+    </message>
+    <message>
+        <source>migrate the schema</source>
+        <translation>迁移数据库结构</translation>
+    </message>
+    <message>
+        <source>manage accounts</source>
+        <translation>管理账号</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::access::SqlAccounts</name>
+    <message>
+        <source>accounts and roles need MariaDB or MySQL: SQLite has no accounts (docs/security.md)</source>
+        <translation>账号和角色需要 MariaDB 或 MySQL：SQLite 没有账号（见 docs/security.md）</translation>
+    </message>
+    <message>
+        <source>database name '%1' cannot be granted on: use A-Z a-z 0-9 _</source>
+        <translation>无法对数据库名 '%1' 授权：请只用 A-Z a-z 0-9 _</translation>
+    </message>
+    <message>
+        <source>the server has anonymous accounts (user ''): with one, a client can pick the name the audit records; drop them first (DROP USER ''@'localhost', ...)</source>
+        <translation>服务器上有匿名账号（用户名为 ''）：有了它，客户端可以自选审计记录的名字；请先删除（DROP USER ''@'localhost', ...）</translation>
+    </message>
+    <message>
+        <source>the account %1 exists already (operator set-role or rotate change it)</source>
+        <translation>账号 %1 已存在（可用 operator set-role 或 rotate 修改）</translation>
+    </message>
+    <message>
+        <source>there is no operator account %1</source>
+        <translation>没有操作员账号 %1</translation>
+    </message>
+</context>
+<context>
     <name>lantern::cli::Campaign</name>
     <message>
         <source>unknown --algorithm '%1': expected double-mean, smoothed or uniform-cuts</source>
@@ -2801,6 +2999,10 @@ SQL：%2
     <message>
         <source>a transition is due at %1 and no worker is alive to make it: start lanternd work</source>
         <translation>有一项状态变更预定于 %1 执行，但没有存活的工作进程来执行它：请启动 lanternd work</translation>
+    </message>
+    <message>
+        <source>--operator %1: this account's actions are recorded as %2 (--operator is for shared accounts)</source>
+        <translation>--operator %1：此账号的操作记录为 %2（--operator 仅用于共用账号）</translation>
     </message>
 </context>
 <context>
@@ -3198,6 +3400,38 @@ SQL：%2
     <message>
         <source>TLS to MySQL/MariaDB: the private key of --db-cert.</source>
         <translation>MySQL/MariaDB 的 TLS：--db-cert 的私钥。</translation>
+    </message>
+    <message>
+        <source>Approves a draft above the four-eyes bound (access install --approval-cents); only a manager other than its creator can, and only then does it launch.</source>
+        <translation>批准超过双人复核金额（access install --approval-cents）的草稿；只有创建者以外的经理可以批准，批准后才能上线。</translation>
+    </message>
+    <message>
+        <source>With administrative accounts: creates the roles on MariaDB with their grants, records the four-eyes bound (default LANTERN_APPROVAL_CENTS or 1000000) and loads Lantern's Lua scripts; running it again changes nothing.</source>
+        <translation>使用管理账号：在 MariaDB 上创建各角色及其权限，记录双人复核金额（默认为 LANTERN_APPROVAL_CENTS 或 1000000），并加载 Lantern 的 Lua 脚本；再次运行不会改变任何东西。</translation>
+    </message>
+    <message>
+        <source>Creates an account on MariaDB with that default role and the Redis ACL user on every node; without --password-file a generated password is printed, once.</source>
+        <translation>在 MariaDB 上创建以该角色为默认角色的账号，并在每个 Redis 节点上创建 ACL 用户；不给 --password-file 时会生成密码并只打印一次。</translation>
+    </message>
+    <message>
+        <source>Lists the accounts that hold one of Lantern's roles.</source>
+        <translation>列出拥有 Lantern 角色的账号。</translation>
+    </message>
+    <message>
+        <source>Drops the account on MariaDB and on every Redis node.</source>
+        <translation>在 MariaDB 和每个 Redis 节点上删除该账号。</translation>
+    </message>
+    <message>
+        <source>Gives the account a new password on MariaDB and on every Redis node.</source>
+        <translation>在 MariaDB 和每个 Redis 节点上为该账号设置新密码。</translation>
+    </message>
+    <message>
+        <source>Changes the account's role; its Redis user gets the new rules and a new password.</source>
+        <translation>更改账号的角色；其 Redis 用户获得新规则和新密码。</translation>
+    </message>
+    <message>
+        <source>Not permitted for this account: {"error":"forbidden"} on stdout and nothing was written.</source>
+        <translation>此账号无权执行：stdout 输出 {"error":"forbidden"}，且未写入任何内容。</translation>
     </message>
 </context>
 <context>

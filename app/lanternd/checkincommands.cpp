@@ -44,7 +44,8 @@ int runMakeup(CommandContext &context)
     request.uid = context.user();
     request.date = parseDate(context.line().required(QStringLiteral("date")));
     request.reason = context.line().required(QStringLiteral("reason"));
-    request.operatorName = context.line().required(QStringLiteral("operator"));
+    // An operator's own account names itself (issue 25); a shared account says who is at it.
+    request.operatorName = context.identity().role ? context.actor() : context.line().required(QStringLiteral("operator"));
     const QDate today = context.today();
     CheckinService::validateMakeup(request, today, context.config().checkin);
 

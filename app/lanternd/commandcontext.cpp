@@ -78,21 +78,75 @@ qint64 CommandContext::user() const
     return *uid;
 }
 
-QString CommandContext::actor() const
+QString CommandContext::actor()
 {
+    QString typed;
     if (m_line.has(QStringLiteral("operator"))) {
-        const QString name = m_line.value(QStringLiteral("operator")).trimmed();
-        const bool unprintable = std::any_of(name.cbegin(), name.cend(), [](QChar c) {
+        typed = m_line.value(QStringLiteral("operator")).trimmed();
+        const bool unprintable = std::any_of(typed.cbegin(), typed.cend(), [](QChar c) {
             return c.category() == QChar::Other_Control || c == QChar::ReplacementCharacter;
         });
-        if (name.isEmpty() || name.size() > MaxOperatorLength || unprintable || !name.isValidUtf16())
+        if (typed.isEmpty() || typed.size() > MaxOperatorLength || unprintable || !typed.isValidUtf16())
             throw InvalidInputError(QCoreApplication::translate("lantern::cli::Campaign",
                                                                 "invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8")
                                             .arg(MaxOperatorLength));
-        return name;
     }
+    if (m_sql || m_identity) {
+        // An operator's own account is the actor; nobody types another name for it.
+        if (const access::AccountIdentity &who = identity(); who.role) {
+            if (!typed.isEmpty() && typed != who.account)
+                throw InvalidInputError(QCoreApplication::translate("lantern::cli::Campaign",
+                                                                    "--operator %1: this account's actions are recorded as %2 (--operator is "
+                                                                    "for shared accounts)")
+                                                .arg(typed, who.account));
+            return who.account;
+        }
+    }
+    if (!typed.isEmpty())
+        return typed;
     const QString user = QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER"));
     return user.isEmpty() ? QStringLiteral("lanternd") : user;
+}
+
+const access::AccountIdentity &CommandContext::identity()
+{
+    if (!m_identity) {
+        if (m_config.db.dialect == DbUrl::Dialect::MySql) {
+            m_identity = access::AccountIdentity::of(sql());
+        } else {
+            access::AccountIdentity who;
+            who.account = !m_config.redis.user.isEmpty() ? m_config.redis.user
+                                                         : QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER"));
+            m_identity = who;
+        }
+    }
+    return *m_identity;
+}
+
+void CommandContext::authorize(access::Action action)
+{
+    m_action = action;
+    if (action == access::Action::None || m_config.db.dialect != DbUrl::Dialect::MySql)
+        return;  // SQLite has no accounts; Redis alone refuses with NOPERM (mapped the same way)
+    try {
+        identity();
+    } catch (const UnavailableError &) {
+        return;  // SQL is down: a command that needs no SQL (a grab) goes on, and the servers decide
+    }
+    if (!identity().allows(action))
+        throw ForbiddenError(identity().refusal(action));
+}
+
+QString CommandContext::refusal()
+{
+    if (!m_identity) {
+        access::AccountIdentity who;
+        who.account = !m_config.db.user.isEmpty() ? m_config.db.user : m_config.redis.user;
+        if (who.account.isEmpty())
+            who.account = QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER"));
+        return who.refusal(m_action);
+    }
+    return m_identity->refusal(m_action);
 }
 
 void warnIfGrabsCanBeLost(CommandContext &context, const char *command)

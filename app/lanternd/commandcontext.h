@@ -1,5 +1,6 @@
 #pragma once
 
+#include "access/accountidentity.h"
 #include "commandline.h"
 #include "core/config.h"
 #include "redis/keyschema.h"
@@ -43,9 +44,20 @@ public:
     qint64 user() const;
     static constexpr int MaxOperatorLength = 64;
 
-    /** Who runs an operator action: --operator (trimmed; 1 to 64 characters, no control
-        characters, valid UTF-8, else InvalidInputError — checked on construction), else $USER. */
-    QString actor() const;
+    /** Who runs an operator action. Under an account with a Lantern role: that account (an
+        --operator naming anyone else is refused). Else --operator (trimmed; 1 to 64
+        characters, no control characters, valid UTF-8, else InvalidInputError — checked on
+        construction), else $USER. The audit row's `account` is stamped by the database either way. */
+    QString actor();
+
+    /** Who the servers know this command as (MariaDB/MySQL: read once; else the Redis or
+        database URL's user, or $USER, with no role). */
+    const access::AccountIdentity &identity();
+    /** Refuses (ForbiddenError, before anything is written) an action the account's role does not
+        allow; remembers the action for the message of a server's refusal later. */
+    void authorize(access::Action action);
+    /** "the account alice (support) may not launch campaigns", for the authorized action. */
+    QString refusal();
 
 private:
     CommandLine m_line;
@@ -53,6 +65,8 @@ private:
     KeySchema m_keys;
     std::unique_ptr<RedisClient> m_redis;
     std::unique_ptr<SqlConnection> m_sql;
+    std::optional<access::AccountIdentity> m_identity;
+    access::Action m_action = access::Action::None;
 };
 
 /** For long-running commands: a line on stderr when envelope campaigns run on a Redis whose

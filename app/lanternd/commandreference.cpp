@@ -1,5 +1,6 @@
 #include "commandreference.h"
 
+#include "accesscommands.h"
 #include "campaigncommands.h"
 #include "checkincommands.h"
 #include "commandline.h"
@@ -120,6 +121,25 @@ QList<CommandSpec> CommandReference::commands()
              tr("Runs the client HTTP API (check-in, calendar, grabs); needs --token-secret to check bearers."), runServe},
             {QStringLiteral("switch"), QStringLiteral("--feature checkin|grab --state on|off [--operator O]"),
              tr("Turns a feature of the HTTP API on or off for every server."), runSwitch},
+            {QStringLiteral("campaign approve"), QStringLiteral("--id I [--operator O]"),
+             tr("Approves a draft above the four-eyes bound (access install --approval-cents); only a manager other than its "
+                "creator can, and only then does it launch."),
+             runCampaignApprove},
+            {QStringLiteral("access install"), QStringLiteral("[--approval-cents N]"),
+             tr("With administrative accounts: creates the roles on MariaDB with their grants, records the four-eyes bound "
+                "(default LANTERN_APPROVAL_CENTS or 1000000) and loads Lantern's Lua scripts; running it again changes nothing."),
+             runAccessInstall},
+            {QStringLiteral("operator add"), QStringLiteral("--name NAME --role viewer|support|manager|oncall|worker|api|admin [--password-file F]"),
+             tr("Creates an account on MariaDB with that default role and the Redis ACL user on every node; without --password-file "
+                "a generated password is printed, once."),
+             runOperatorAdd},
+            {QStringLiteral("operator list"), QString(), tr("Lists the accounts that hold one of Lantern's roles."), runOperatorList},
+            {QStringLiteral("operator remove"), QStringLiteral("--name NAME"), tr("Drops the account on MariaDB and on every Redis node."),
+             runOperatorRemove},
+            {QStringLiteral("operator rotate"), QStringLiteral("--name NAME [--password-file F]"),
+             tr("Gives the account a new password on MariaDB and on every Redis node."), runOperatorRotate},
+            {QStringLiteral("operator set-role"), QStringLiteral("--name NAME --role viewer|support|manager|oncall|worker|api|admin [--password-file F]"),
+             tr("Changes the account's role; its Redis user gets the new rules and a new password."), runOperatorSetRole},
     };
 }
 
@@ -213,6 +233,7 @@ QList<help::ManEntry> CommandReference::exitStatus()
             {QStringLiteral("2"), tr("Invalid input: the message is on stderr and nothing was written.")},
             {QStringLiteral("3"), tr("Redis or SQL unreachable or not ready; nothing was half-written.")},
             {QStringLiteral("4"), tr("Refused by a business rule, such as a make-up outside the window.")},
+            {QStringLiteral("5"), tr("Not permitted for this account: {\"error\":\"forbidden\"} on stdout and nothing was written.")},
     };
 }
 

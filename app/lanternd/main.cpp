@@ -1,5 +1,6 @@
 // lanternd: the headless side of Lantern. One JSON object on stdout per command; exit codes as
-// in DESIGN §6: 0 done, 2 invalid input, 3 Redis/SQL unreachable, 4 refused by a rule, 1 other.
+// in DESIGN §6: 0 done, 2 invalid input, 3 Redis/SQL unreachable, 4 refused by a rule, 5 not
+// permitted for this account, 1 other.
 // The commands, their options and their help are one table (commandreference.cpp).
 // Messages on stderr follow --lang or the system locale; stdout JSON is never translated.
 #include "commandcontext.h"
@@ -7,6 +8,7 @@
 #include "commandreference.h"
 #include "core/errors.h"
 #include "opscommands.h"
+#include "access/role.h"
 #include "stopsignal.h"
 #include "redis/rediserror.h"
 #include "translations.h"
@@ -37,6 +39,16 @@ QString languageOption(const QStringList &arguments)
 void print(std::FILE *stream, const QString &text)
 {
     std::fputs(text.toLocal8Bit().constData(), stream);
+}
+
+/** Exit 4 or 5 with {"error": code, "message": ...} on stdout (DESIGN §6), the detail on stderr. */
+int failJson(int code, const QString &error, const QString &message, const QString &detail)
+{
+    cli::printJson({{QStringLiteral("error"), error}, {QStringLiteral("message"), message}});
+    std::fprintf(stderr, "lanternd: %s\n", (detail.isEmpty() || detail == message ? message : message + QStringLiteral(" (") + detail + QLatin1Char(')'))
+                                                  .toLocal8Bit()
+                                                  .constData());
+    return code;
 }
 
 int fail(int code, const QString &message)
@@ -77,8 +89,21 @@ int main(int argc, char *argv[])
             return fail(2, QCoreApplication::translate("lantern::cli::Main", "unknown command '%1' (see lanternd --help)").arg(words));
         cli::requireOnly(line, command->options(), command->switches());
         cli::installStopHandlers();
+        const std::optional<access::Action> action = access::Roles::actionOfCommand(words);
+        if (!action)
+            throw std::logic_error("lanternd command without an access action: " + words.toStdString());
         cli::CommandContext context(std::move(line));
-        return command->run(context);
+        try {
+            context.authorize(*action);
+            return command->run(context);
+        } catch (const ForbiddenError &error) {
+            // Lantern's own check, or a server's refusal (rights changed under a running session).
+            return failJson(5, QStringLiteral("forbidden"), context.refusal(), error.message());
+        }
+    } catch (const NamedRefusal &error) {
+        return failJson(4, error.code(), error.message(), QString());
+    } catch (const ForbiddenError &error) {
+        return failJson(5, QStringLiteral("forbidden"), error.message(), QString());
     } catch (const InvalidInputError &error) {
         return fail(2, error.message());
     } catch (const RedisNotReadyError &error) {

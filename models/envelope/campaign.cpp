@@ -43,6 +43,12 @@ QJsonObject campaignJson(const Campaign &campaign)
     // Sub-pools only when asked for: the contract's fields stay as they were otherwise.
     if (campaign.pools > 1)
         json.insert(QStringLiteral("pools"), campaign.pools);
+    // Four eyes (issue 25), only for a campaign above the bound.
+    if (campaign.needsApproval) {
+        json.insert(QStringLiteral("needs_approval"), true);
+        json.insert(QStringLiteral("created_by"), campaign.createdBy);
+        json.insert(QStringLiteral("approved_by"), campaign.approvedBy.isEmpty() ? QJsonValue() : QJsonValue(campaign.approvedBy));
+    }
     return json;
 }
 

@@ -29,6 +29,13 @@ struct Campaign {
     CampaignStatus status = CampaignStatus::Draft;
     qint64 refundedCents = 0;
     qint64 createdAtMs = 0;
+    // Four eyes (issue 25; stamped by the database from the accounts, never by a client):
+    QString createdBy;           // the account that created it ('' on SQLite or before 0007)
+    bool needsApproval = false;  // its total was above the bound `access install` set
+    QString approvedBy;          // the other account that approved it; empty: not approved
+    qint64 approvedAtMs = 0;
+
+    bool awaitsApproval() const { return needsApproval && approvedBy.isEmpty(); }
 
     SplitSpec splitSpec() const { return {totalCents, count, minCents, algorithm, seed}; }
 };

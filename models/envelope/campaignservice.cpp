@@ -168,11 +168,21 @@ Campaign CampaignService::launch(qint64 id, const std::optional<TransitionAudit>
     return goLive(campaign, audit, changed);
 }
 
+NamedRefusal CampaignService::needsApproval(const Campaign &campaign)
+{
+    return NamedRefusal(QStringLiteral("needs_approval"),
+                        tr("campaign %1 is above the four-eyes bound: a manager other than %2 must approve it first (campaign approve --id %1)")
+                                .arg(campaign.id)
+                                .arg(campaign.createdBy));
+}
+
 void CampaignService::prepare(qint64 id, const std::function<void()> &between, bool envelopesInSql)
 {
     const Campaign campaign = load(id);
     if (campaign.status == CampaignStatus::Closed || campaign.status == CampaignStatus::Paused)
         throw RefusedError(tr("campaign %1 is %2: only a draft can be launched").arg(id).arg(campaignStatusName(campaign.status)));
+    if (campaign.awaitsApproval())
+        throw needsApproval(campaign);
 
     // 1. Envelopes to SQL (idempotent on (campaign, seq)); the seed makes the split reproducible.
     const std::vector<qint64> amounts = splitEnvelopes(campaign.splitSpec());
@@ -232,6 +242,8 @@ Campaign CampaignService::goLive(const Campaign &campaign, const std::optional<T
 {
     if (campaign.status == CampaignStatus::Closed || campaign.status == CampaignStatus::Paused)
         throw RefusedError(tr("campaign %1 is %2: only a draft can be launched").arg(campaign.id).arg(campaignStatusName(campaign.status)));
+    if (campaign.status == CampaignStatus::Draft && campaign.awaitsApproval())
+        throw needsApproval(campaign);
     // Known to workers, then live in Redis (grabs start) and in SQL.
     QByteArrayList known{"SADD", m_keys.campaignSet()};
     known << poolsOf(campaign, true).names();

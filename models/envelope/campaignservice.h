@@ -3,6 +3,7 @@
 #include "envelope/campaign.h"
 #include "envelope/campaignpools.h"
 #include "envelope/campaignschedule.h"
+#include "core/errors.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>
@@ -119,6 +120,10 @@ public:
     CampaignSummary show(qint64 id);
 
     Campaign load(qint64 id);
+    /** "needs_approval": a draft above the four-eyes bound nobody but its creator approved. The
+        launch, its preparation and goLive refuse it before writing anything; the database's
+        trigger refuses the status change itself (a raw UPDATE). */
+    static NamedRefusal needsApproval(const Campaign &campaign);
 
 private:
     /** Known to workers, then live in Redis and in SQL. */

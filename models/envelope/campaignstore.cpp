@@ -20,7 +20,8 @@ qint64 CampaignStore::insert(const Campaign &campaign)
 
 namespace {
 const QString CampaignColumns = QStringLiteral(
-        "id, name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, refunded_cents, created_at_ms, pools, pool_names");
+        "id, name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, refunded_cents, created_at_ms, pools, pool_names, "
+        "created_by, needs_approval, approved_by, approved_at_ms");
 
 Campaign campaignOf(const QSqlQuery &query)
 {
@@ -38,9 +39,23 @@ Campaign campaignOf(const QSqlQuery &query)
     campaign.createdAtMs = query.value(10).toLongLong();
     campaign.pools = query.value(11).toInt();
     campaign.poolNames = query.value(12).toString().toLatin1();
+    campaign.createdBy = query.value(13).toString();
+    campaign.needsApproval = query.value(14).toInt() != 0;
+    campaign.approvedBy = query.value(15).toString();
+    campaign.approvedAtMs = query.value(16).toLongLong();
     return campaign;
 }
 } // namespace
+
+bool CampaignStore::approve(qint64 campaignId, qint64 atMs)
+{
+    // approved_by's value is the trigger's to set (the approving account); any non-empty text asks.
+    return m_connection.exec(QStringLiteral("UPDATE campaign SET approved_by = ?, approved_at_ms = ? WHERE id = ? AND status = ? "
+                                            "AND approved_by IS NULL"),
+                             {QStringLiteral("?"), atMs, campaignId, campaignStatusName(CampaignStatus::Draft)})
+                   .numRowsAffected()
+            > 0;
+}
 
 std::optional<Campaign> CampaignStore::find(qint64 id)
 {

@@ -43,6 +43,10 @@ public:
     /** Sets the status unless the row already has it; true when this call changed the row, which
         then stays locked until the transaction ends (MySQL: the row, SQLite: the database). */
     bool setStatus(qint64 campaignId, CampaignStatus status);
+    /** Records the approval of a draft above the four-eyes bound; the database stamps the
+        approving account and refuses the creator's own ("same_account"). False when it was
+        approved already or is no draft. */
+    bool approve(qint64 campaignId, qint64 atMs);
     /** Sets refunded_cents unless the row already has that value; true when this call changed it. */
     bool setRefund(qint64 campaignId, qint64 refundedCents);
     CampaignLedger ledger(qint64 campaignId);

@@ -37,6 +37,12 @@ QList<Violation> CampaignVerifier::verifyAll()
     QList<Violation> violations;
     for (qint64 id : std::as_const(ids))
         violations << verify(id);
+    // Grabs refused for a campaign SQL has no row of at all (invented in Redis).
+    QSqlQuery invented = m_sql.exec(QStringLiteral("SELECT campaign_id, COUNT(*) FROM grab_refused WHERE reason = 'not_launched' "
+                                                   "AND campaign_id NOT IN (SELECT id FROM campaign) GROUP BY campaign_id ORDER BY campaign_id"));
+    while (invented.next())
+        violations << Violation{invented.value(0).toLongLong(), 2,
+                                tr("%1 grabs of a campaign the ledger has no row of (made up in Redis): refused, not paid").arg(invented.value(1).toLongLong())};
     return violations;
 }
 
@@ -155,6 +161,14 @@ QList<Violation> CampaignVerifier::verify(qint64 campaignId)
     // 4. After close the ledger balances.
     if (status == QLatin1String("closed") && grabbedCents + campaign->refundedCents != campaign->totalCents)
         fail(4, tr("grabbed %1 + refunded %2 cents differ from the total %3").arg(grabbedCents).arg(campaign->refundedCents).arg(campaign->totalCents));
+    // The ledger decides money (issue 25): grabs of envelopes it holds no launch of, refused by
+    // the drain, and a campaign Redis holds as live while SQL holds a draft: both made by hand.
+    if (const qint64 forged = scalar(QStringLiteral("SELECT COUNT(*) FROM grab_refused WHERE campaign_id = ? AND reason = 'not_launched'"));
+        forged > 0)
+        fail(2, tr("%1 grabs of envelopes the ledger holds no launch of (set live or pushed into a pool in Redis by hand): refused, not paid")
+                        .arg(forged));
+    if (campaign->status == CampaignStatus::Draft && status != QLatin1String("draft"))
+        fail(2, tr("Redis holds the campaign as %1 while the ledger holds a draft: it was not launched through SQL").arg(status));
     return violations;
 }
 

@@ -362,6 +362,8 @@ EnvelopeDrainStats EnvelopeDrain::handleRefusals(const QList<GrabRefusal> &refus
     EnvelopeDrainStats stats;
     QList<qint64> undoneCampaigns;
     for (const GrabRefusal &refusal : refusals) {
+        if (refusal.notLaunched)
+            continue;  // forged in Redis, not lost by it: nothing there to undo or repair from SQL
         const qint64 id = refusal.task.campaignId;
         // The user's draw lives in its home pool, where the refused envelope goes back too.
         const CampaignPools pools = CampaignPools::read(m_redis, m_keys, id);

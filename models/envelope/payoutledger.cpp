@@ -67,12 +67,19 @@ void PayoutLedger::record(const QList<PayoutRecord> &records, qint64 nowMs)
 
 void PayoutLedger::persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write)
 {
+    QList<PayoutTask> launched;
+    QList<GrabRefusal> unlaunched;
+    splitUnlaunched(chunk, launched, unlaunched);
+    if (!unlaunched.isEmpty())
+        recordRefusals(unlaunched, nowMs, write);
+    if (launched.isEmpty())
+        return;
     QVariantList grabs;
-    grabs.reserve(chunk.size() * 5);
-    for (const PayoutTask &task : chunk)
+    grabs.reserve(launched.size() * 5);
+    for (const PayoutTask &task : launched)
         grabs << task.campaignId << task.seq << task.uid << task.amountCents << task.atMs;
     const int insertedRows = m_sql.write(m_sql.insertIgnoreInto() + QStringLiteral("grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES ")
-                                                 + SqlConnection::placeholderRows(chunk.size(), 5),
+                                                 + SqlConnection::placeholderRows(launched.size(), 5),
                                          grabs);
     write.persisted += insertedRows;
 
@@ -80,29 +87,62 @@ void PayoutLedger::persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerW
     // uid) row is not there lost to an earlier grab of the same user or envelope, which only a
     // Redis that forgot state can hand out (issue 15). When every row went in, every task is its
     // own new row, so no payout can have been recorded for it: nothing to read back.
-    if (insertedRows == chunk.size()) {
-        for (const PayoutTask &task : chunk)
+    if (insertedRows == launched.size()) {
+        for (const PayoutTask &task : launched)
             write.accepted.append({task, false, 0});
         return;
     }
     QList<PayoutTask> accepted;
     QList<GrabRefusal> refused;
-    judge(chunk, accepted, refused);
-    if (!refused.isEmpty()) {
-        QVariantList values;
-        for (const GrabRefusal &refusal : std::as_const(refused))
-            values << refusal.task.campaignId << refusal.task.seq << refusal.task.uid << refusal.task.amountCents
-                   << (refusal.holder != 0 ? QStringLiteral("taken") : QStringLiteral("user_holds")) << nowMs;
-        write.refusedRows += m_sql.write(m_sql.insertIgnoreInto()
-                                                 + QStringLiteral("grab_refused (campaign_id, seq, uid, amount_cents, reason, refused_at_ms) VALUES ")
-                                                 + SqlConnection::placeholderRows(refused.size(), 6),
-                                         values);
-        write.refusals << refused;
-    }
+    judge(launched, accepted, refused);
+    if (!refused.isEmpty())
+        recordRefusals(refused, nowMs, write);
     // Some tasks are replays (a crash, a recovery, a retry): where the payouts of the grabs the
     // ledger holds stand is read back (no row: none recorded yet).
     if (!accepted.isEmpty())
         write.accepted << states(accepted);
+}
+
+void PayoutLedger::recordRefusals(const QList<GrabRefusal> &refused, qint64 nowMs, LedgerWrite &write)
+{
+    QVariantList values;
+    for (const GrabRefusal &refusal : refused) {
+        const QString reason = refusal.notLaunched ? QStringLiteral("not_launched")
+                                                   : (refusal.holder != 0 ? QStringLiteral("taken") : QStringLiteral("user_holds"));
+        values << refusal.task.campaignId << refusal.task.seq << refusal.task.uid << refusal.task.amountCents << reason << nowMs;
+    }
+    write.refusedRows += m_sql.write(m_sql.insertIgnoreInto()
+                                             + QStringLiteral("grab_refused (campaign_id, seq, uid, amount_cents, reason, refused_at_ms) VALUES ")
+                                             + SqlConnection::placeholderRows(refused.size(), 6),
+                                     values);
+    write.refusals << refused;
+}
+
+void PayoutLedger::splitUnlaunched(const QList<PayoutTask> &tasks, QList<PayoutTask> &launched, QList<GrabRefusal> &unlaunched)
+{
+    // One statement per campaign in the chunk (a queue holds one campaign's tasks), on primary keys.
+    QMap<qint64, QList<PayoutTask>> byCampaign;
+    for (const PayoutTask &task : tasks)
+        byCampaign[task.campaignId] << task;
+    for (auto it = byCampaign.cbegin(); it != byCampaign.cend(); ++it) {
+        const QList<PayoutTask> &group = it.value();
+        QVariantList values{it.key(), QStringLiteral("draft")};
+        for (const PayoutTask &task : group)
+            values << task.seq;
+        QSqlQuery rows = m_sql.exec(QStringLiteral("SELECT e.seq, e.amount_cents FROM envelope e JOIN campaign c ON c.id = e.campaign_id "
+                                                   "WHERE e.campaign_id = ? AND c.status <> ? AND e.seq IN (%1)")
+                                            .arg(QStringList(group.size(), QStringLiteral("?")).join(QLatin1Char(','))),
+                                    values);
+        QHash<qint64, qint64> amountOf;  // seq -> amount, of the launched envelopes
+        while (rows.next())
+            amountOf.insert(rows.value(0).toLongLong(), rows.value(1).toLongLong());
+        for (const PayoutTask &task : group) {
+            if (amountOf.value(task.seq, -1) == task.amountCents)
+                launched << task;
+            else
+                unlaunched << GrabRefusal{task, 0, {}, true};
+        }
+    }
 }
 
 QList<AcceptedGrab> PayoutLedger::states(const QList<PayoutTask> &tasks)

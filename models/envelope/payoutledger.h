@@ -24,6 +24,7 @@ struct GrabRefusal {
     PayoutTask task;
     qint64 holder = 0;  // the user holding task.seq in SQL, 0: nobody
     QByteArray held;    // "seq:amount" the task's user holds in SQL, empty: none
+    bool notLaunched = false;  // the ledger holds no launch of this envelope (issue 25): forged in Redis
 };
 
 /** A grab the ledger holds, and where its payout stands. */
@@ -64,6 +65,11 @@ private:
     void persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write);
     /** Splits tasks into those the ledger holds and refusals (a read in the transaction). */
     void judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &accepted, QList<GrabRefusal> &refused);
+    /** Splits off the grabs of envelopes the ledger does not hold as launched: a campaign still a
+        draft in SQL (set live in Redis by hand), or an envelope SQL has not, or has with another
+        amount (pushed into a pool by hand). Those are refused ('not_launched'), never paid. */
+    void splitUnlaunched(const QList<PayoutTask> &tasks, QList<PayoutTask> &launched, QList<GrabRefusal> &unlaunched);
+    void recordRefusals(const QList<GrabRefusal> &refused, qint64 nowMs, LedgerWrite &write);
     /** Where the payouts of `tasks` stand, for replayed tasks (no payout row: nothing recorded yet). */
     QList<AcceptedGrab> states(const QList<PayoutTask> &tasks);
 

@@ -113,6 +113,11 @@ bool CampaignTimetable::run(SqlConnection &sql, const ScheduledTransition &due, 
             miss(sql, *current, nowMs, tr("the campaign was closed before its launch time"), round, report);
             return false;
         }
+        if (campaign->status == CampaignStatus::Draft && campaign->awaitsApproval()) {
+            // Four eyes (issue 25): the database would refuse the launch anyway.
+            miss(sql, *current, nowMs, tr("no second manager approved the campaign before its launch time (four eyes)"), round, report);
+            return false;
+        }
         if (campaign->status == CampaignStatus::Paused) {
             already = tr("launched before its time");
         } else {
@@ -181,8 +186,8 @@ void CampaignTimetable::prepareAhead(SqlConnection &sql, const ScheduledTransiti
 {
     CampaignService service(m_redis, sql, m_keys);
     const auto campaign = CampaignStore(sql).find(launch.campaignId);
-    if (!campaign || campaign->status != CampaignStatus::Draft)
-        return;  // nothing to prepare; its time decides
+    if (!campaign || campaign->status != CampaignStatus::Draft || campaign->awaitsApproval())
+        return;  // nothing to prepare (or not yet: unapproved); its time decides
     // As SQL has it now (another worker may have prepared it since the timetable was read).
     const QList<ScheduledTransition> rows = CampaignSchedule(sql).of(launch.campaignId);
     const ScheduledTransition *current = find(rows, ScheduledAction::Launch);

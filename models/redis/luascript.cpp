@@ -72,7 +72,15 @@ RedisValue LuaScript::run(RedisClient &redis, const QByteArrayList &keys, const 
         if (!error.message().startsWith(QLatin1String("NOSCRIPT")))
             throw;
     }
-    const QByteArray loaded = redis.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_body}).toBytes();
+    QByteArray loaded;
+    try {
+        loaded = redis.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_body}).toBytes();
+    } catch (const ForbiddenError &) {
+        // An operator's account may not load scripts (docs/security.md): the services do.
+        throw UnavailableError(tr("Redis %1 does not hold Lantern's script %2 (after a restart or SCRIPT FLUSH) and this account may "
+                                  "not load it: start a worker or the API, or run lanternd access install, which load the scripts")
+                                       .arg(redis.url().redacted(), m_name));
+    }
     if (loaded != m_sha1)
         throw RedisReplyError(tr("Redis computed a different SHA1 for script %1").arg(m_name));
     return redis.command(evalshaCommand(keys, args));

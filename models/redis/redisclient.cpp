@@ -16,8 +16,20 @@ namespace lantern {
 
 void throwOnErrorReply(const RedisValue &reply)
 {
-    if (reply.isError())
-        throw RedisReplyError(QString::fromUtf8(reply.string));
+    if (!reply.isError())
+        return;
+    if (isPermissionRefusal(reply.string))
+        throw ForbiddenError(QString::fromUtf8(reply.string));
+    throw RedisReplyError(QString::fromUtf8(reply.string));
+}
+
+bool isPermissionRefusal(const QByteArray &errorReply)
+{
+    // 7.0: "NOPERM ...", and inside a script "The user executing the script can't run this
+    // command or subcommand" / "... can't access at least one of the keys"; 7.2+: "ACL failure
+    // in script".
+    return errorReply.startsWith("NOPERM") || errorReply.contains("The user executing the script can't")
+            || errorReply.contains("ACL failure in script");
 }
 
 void throwOnErrorReply(const std::vector<RedisValue> &replies)
@@ -173,8 +185,7 @@ RedisValue RedisClient::command(const QByteArrayList &args)
 {
     std::vector<RedisValue> replies = pipeline({args});
     RedisValue &reply = replies.front();
-    if (reply.isError())
-        throw RedisReplyError(QString::fromUtf8(reply.string));
+    throwOnErrorReply(reply);
     return std::move(reply);
 }
 

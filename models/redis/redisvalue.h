@@ -28,7 +28,10 @@ struct RedisValue {
 
 /** Throws RedisReplyError with the first error reply among a pipeline's replies. */
 void throwOnErrorReply(const std::vector<RedisValue> &replies);
-/** Throws RedisReplyError when `reply` is an error reply. */
+/** Throws RedisReplyError when `reply` is an error reply, ForbiddenError when it is an ACL
+    refusal (isPermissionRefusal). */
 void throwOnErrorReply(const RedisValue &reply);
+/** Whether an error reply says the account may not run the command or touch its keys. */
+bool isPermissionRefusal(const QByteArray &errorReply);
 
 } // namespace lantern

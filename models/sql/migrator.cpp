@@ -92,7 +92,11 @@ int Migrator::latestVersion()
 
 int Migrator::currentVersion()
 {
-    m_connection.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at_ms BIGINT NOT NULL)"));
+    // Created only when missing: an account without CREATE (every role but admin, docs/security.md)
+    // is refused CREATE TABLE IF NOT EXISTS even for a table that exists.
+    // (A read-only connection is refused the statement, as it always was: it never migrates.)
+    if (m_connection.isReadOnly() || !m_connection.database().tables().contains(QStringLiteral("schema_version")))
+        m_connection.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at_ms BIGINT NOT NULL)"));
     QSqlQuery query = m_connection.exec(QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_version"));
     return query.next() ? query.value(0).toInt() : 0;
 }
@@ -129,7 +133,10 @@ int Migrator::migrateTo(int target)
                 const auto change = SchemaChange::parse(statement);
                 if (change && change->isMade(m_connection))
                     continue;  // made by a run that stopped before recording this version
-                m_connection.exec(statement);
+                if (statement.startsWith(QLatin1String("CREATE TRIGGER")))
+                    m_connection.runMigrationText(statement);  // MySQL 8 cannot prepare it
+                else
+                    m_connection.exec(statement);
             }
             m_connection.exec(QStringLiteral("INSERT INTO schema_version (version, applied_at_ms) VALUES (?, ?)"),
                               {fileVersion, QDateTime::currentMSecsSinceEpoch()});

@@ -48,6 +48,8 @@ std::optional<SchemaChange> SchemaChange::parse(const QString &statement)
     static const QRegularExpression dropIndex = pattern("^DROP\\s+(?:INDEX|KEY)\\s+%1$");
     static const QRegularExpression dropColumn =
             pattern("^DROP\\s+(?:COLUMN\\s+)?(?!(?:INDEX|KEY|PRIMARY|FOREIGN|CONSTRAINT|CHECK|PARTITION)\\b)%1$");
+    static const QRegularExpression addConstraint = pattern("^ADD\\s+CONSTRAINT\\s+%1\\s+CHECK\\s*\\(");
+    static const QRegularExpression dropConstraint = pattern("^DROP\\s+CONSTRAINT\\s+%1$");
     static const QRegularExpression createIndex = pattern("^CREATE\\s+(?:(?:UNIQUE|FULLTEXT|SPATIAL)\\s+)?INDEX\\s+%1\\s+ON\\s+%1\\s*\\(");
     static const QRegularExpression dropIndexOn = pattern("^DROP\\s+INDEX\\s+%1\\s+ON\\s+%1$");
 
@@ -66,6 +68,10 @@ std::optional<SchemaChange> SchemaChange::parse(const QString &statement)
         return std::nullopt;
     const QString table = alter.captured(1);
     const QString clause = alter.captured(2);
+    if (const auto match = addConstraint.match(clause); match.hasMatch())
+        return SchemaChange(Kind::AddConstraint, table, match.captured(1));
+    if (const auto match = dropConstraint.match(clause); match.hasMatch())
+        return SchemaChange(Kind::DropConstraint, table, match.captured(1));
     if (const auto match = addIndex.match(clause); match.hasMatch())
         return SchemaChange(Kind::AddIndex, table, match.captured(1));
     if (const auto match = addColumn.match(clause); match.hasMatch())
@@ -79,7 +85,7 @@ std::optional<SchemaChange> SchemaChange::parse(const QString &statement)
 
 bool SchemaChange::isMade(SqlConnection &connection) const
 {
-    const bool added = m_kind == Kind::AddColumn || m_kind == Kind::AddIndex;
+    const bool added = m_kind == Kind::AddColumn || m_kind == Kind::AddIndex || m_kind == Kind::AddConstraint;
     return exists(connection) == added;
 }
 
@@ -87,7 +93,10 @@ bool SchemaChange::exists(SqlConnection &connection) const
 {
     const bool column = m_kind == Kind::AddColumn || m_kind == Kind::DropColumn;
     QString sql;
-    if (connection.dialect() == DbUrl::Dialect::MySql) {
+    if (m_kind == Kind::AddConstraint || m_kind == Kind::DropConstraint) {
+        sql = QStringLiteral("SELECT COUNT(*) FROM information_schema.TABLE_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() "
+                             "AND TABLE_NAME = ? AND CONSTRAINT_NAME = ?");
+    } else if (connection.dialect() == DbUrl::Dialect::MySql) {
         sql = column ? QStringLiteral("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? "
                                       "AND COLUMN_NAME = ?")
                      : QStringLiteral("SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? "

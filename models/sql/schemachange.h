@@ -15,12 +15,14 @@ class SqlConnection;
     SQLite (docs/decisions.md, "MySQL 8 and MariaDB"). */
 class SchemaChange final {
 public:
-    enum class Kind { AddColumn, DropColumn, AddIndex, DropIndex };
+    enum class Kind { AddColumn, DropColumn, AddIndex, DropIndex, AddConstraint, DropConstraint };
 
     /** The change a statement makes, when it is one of:
         ALTER TABLE t ADD [COLUMN] c ...            ALTER TABLE t DROP [COLUMN] c
         ALTER TABLE t ADD [UNIQUE] {KEY|INDEX} i (...)   ALTER TABLE t DROP {KEY|INDEX} i
         CREATE [UNIQUE] INDEX i ON t (...)          DROP INDEX i ON t
+        ALTER TABLE t ADD CONSTRAINT k CHECK (...)  ALTER TABLE t DROP CONSTRAINT k   (MySQL only:
+                                                    SQLite cannot alter a table's constraints)
         with one clause (an ALTER TABLE with several changes is not guarded: a rerun could find
         some made and others not). A statement that says IF [NOT] EXISTS guards itself: none. */
     static std::optional<SchemaChange> parse(const QString &statement);
@@ -31,7 +33,7 @@ public:
 
     Kind kind() const { return m_kind; }
     const QString &table() const { return m_table; }
-    /** The column or index name. */
+    /** The column, index or constraint name. */
     const QString &name() const { return m_name; }
 
 private:

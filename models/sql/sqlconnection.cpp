@@ -22,6 +22,28 @@ bool isConnectionLost(const QSqlError &error)
             || code == QLatin1String("1927");
 }
 
+/** The server refused for want of a privilege: 1044 (database), 1142 (table), 1143 (column),
+    1227 (a global privilege such as CREATE USER), 1370 (routine), 1410 (granting). */
+bool isAccessDenied(const QSqlError &error)
+{
+    static const QStringList codes{QStringLiteral("1044"), QStringLiteral("1142"), QStringLiteral("1143"), QStringLiteral("1227"),
+                                   QStringLiteral("1370"), QStringLiteral("1410")};
+    return codes.contains(error.nativeErrorCode());
+}
+
+/** A rule a trigger enforces (SIGNAL SQLSTATE '45000', error 1644) with Lantern's name for it as
+    the message: "needs_approval", "same_account" (resources/sql/mysql/0007_access.sql). */
+QString namedRule(const QSqlError &error)
+{
+    static const QStringList rules{QStringLiteral("needs_approval"), QStringLiteral("same_account")};
+    if (error.nativeErrorCode() != QLatin1String("1644"))
+        return {};
+    for (const QString &rule : rules) {
+        if (error.databaseText().contains(rule))
+            return rule;
+    }
+    return {};
+}
 
 /** A single SELECT that writes nothing (no SELECT ... INTO OUTFILE/DUMPFILE). */
 bool isPlainSelect(const QString &sql)
@@ -96,6 +118,8 @@ SqlConnection::SqlConnection(const DbUrl &url, SqlAccess access)
             throw SqlUnavailableError(tr("cannot open database %1: the account requires TLS (REQUIRE SSL): give the server's CA "
                                          "with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)")
                                               .arg(url.redacted()));
+        if (error.nativeErrorCode() == QLatin1String("1044"))  // the account may not use this database
+            throw ForbiddenError(tr("cannot open database %1: %2").arg(url.redacted(), error.text()));
         throw SqlUnavailableError(tr("cannot open database %1: %2").arg(url.redacted(), error.text()));
     }
     if (url.dialect == DbUrl::Dialect::Sqlite) {
@@ -151,6 +175,10 @@ void SqlConnection::fail(const QString &during, const QSqlError &error) const
     const QString message = tr("%1 failed on %2: %3").arg(during, m_url.redacted(), error.text());
     if (isConnectionLost(error))
         throw SqlUnavailableError(message);
+    if (isAccessDenied(error))
+        throw ForbiddenError(message);
+    if (const QString rule = namedRule(error); !rule.isEmpty())
+        throw NamedRefusal(rule, message);
     throw SqlError(message + QStringLiteral(" [") + error.nativeErrorCode() + QLatin1Char(']'));
 }
 
@@ -173,6 +201,16 @@ QSqlQuery SqlConnection::run(const QString &sql, const QVariantList &values)
     if (!query.exec())
         fail(tr("running '%1'").arg(sql.left(80)), query.lastError());
     return query;
+}
+
+void SqlConnection::runMigrationText(const QString &sql)
+{
+    if (m_access == SqlAccess::ReadOnly)
+        throw SqlReadOnlyError(tr("read-only connection (setting read-only): '%1' was not run on %2; only SELECT statements are allowed")
+                                       .arg(sql.simplified().left(60), m_url.redacted()));
+    QSqlQuery query(database());
+    if (!query.exec(sql))
+        fail(tr("running '%1'").arg(sql.left(80)), query.lastError());
 }
 
 int SqlConnection::write(const QString &sql, const QVariantList &values)

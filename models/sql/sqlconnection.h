@@ -62,6 +62,9 @@ public:
         the connection keeps (the 16 texts used last), so running the same text again skips the
         prepare: the drain's multi-row statements of a full batch. Returns the rows affected. */
     int write(const QString &sql, const QVariantList &values);
+    /** Runs a migration's statement that takes no values and that MySQL 8 cannot prepare
+        (CREATE TRIGGER: ER_UNSUPPORTED_PS) as text. Only for statements compiled in. */
+    void runMigrationText(const QString &sql);
 
     /** "INSERT IGNORE INTO " (MySQL) or "INSERT OR IGNORE INTO " (SQLite): a row whose key
         exists is skipped, which is how every idempotent write on business keys is spelled. */

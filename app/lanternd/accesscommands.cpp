@@ -1,0 +1,205 @@
+#include "accesscommands.h"
+
+#include "access/accountname.h"
+#include "access/redisaccounts.h"
+#include "access/sqlaccounts.h"
+#include "api/resultjson.h"
+#include "audit/auditlog.h"
+#include "commandcontext.h"
+#include "core/errors.h"
+#include "envelope/campaignservice.h"
+#include "envelope/campaignstore.h"
+#include "redis/redisclient.h"
+#include "sql/sqlconnection.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QProcessEnvironment>
+
+#include <cstdio>
+#include <limits>
+
+namespace lantern::cli {
+
+namespace {
+
+struct AccessText {
+    Q_DECLARE_TR_FUNCTIONS(AccessText)
+};
+
+access::Role roleOption(CommandContext &context)
+{
+    const QString name = context.line().required(QStringLiteral("role"));
+    const auto role = access::Roles::fromName(name);
+    if (!role)
+        throw InvalidInputError(AccessText::tr("unknown --role '%1': expected viewer, support, manager, oncall, worker, api or admin").arg(name));
+    return *role;
+}
+
+QString nameOption(CommandContext &context)
+{
+    return access::AccountName::validated(context.line().required(QStringLiteral("name")));
+}
+
+/** --password-file's first line, or a generated password (then `generated` is set). */
+QByteArray passwordOption(CommandContext &context, bool *generated)
+{
+    *generated = !context.line().has(QStringLiteral("password-file"));
+    if (*generated)
+        return access::AccountName::generatedPassword();
+    const QString path = context.line().value(QStringLiteral("password-file"));
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw InvalidInputError(AccessText::tr("cannot read --password-file %1: %2").arg(path, file.errorString()));
+    return access::AccountName::validatedPassword(file.readLine().trimmed());
+}
+
+void audit(CommandContext &context, const QString &action, const QString &name, const QJsonObject &detail)
+{
+    AuditLog(context.sql()).record(context.actor(), action, QStringLiteral("account:") + name, detail, context.nowMs());
+}
+
+/** What a change of ACL users did, and a warning when a node could not save it to its aclfile. */
+void addRedisOutcome(QJsonObject &json, const access::RedisAclOutcome &outcome)
+{
+    json.insert(QStringLiteral("redis_nodes"), outcome.nodes);
+    json.insert(QStringLiteral("acl_saved"), outcome.saved == outcome.nodes);
+    if (outcome.saved < outcome.nodes) {
+        std::fprintf(stderr, "lanternd: %s\n",
+                     AccessText::tr("warning: %1 of %2 Redis nodes have no aclfile: the change is lost when they restart (docs/security.md)")
+                             .arg(outcome.nodes - outcome.saved)
+                             .arg(outcome.nodes)
+                             .toLocal8Bit()
+                             .constData());
+        std::fflush(stderr);
+    }
+}
+
+access::RedisAccounts redisAccounts(CommandContext &context)
+{
+    return access::RedisAccounts(context.redis(), context.keys().prefix());
+}
+
+} // namespace
+
+int runAccessInstall(CommandContext &context)
+{
+    const QString fromEnvironment = QProcessEnvironment::systemEnvironment().value(QStringLiteral("LANTERN_APPROVAL_CENTS"));
+    const qint64 approvalCents = context.line().integer(QStringLiteral("approval-cents"), 0, std::numeric_limits<qint64>::max(),
+                                                        fromEnvironment.isEmpty() ? 1'000'000 : fromEnvironment.toLongLong());
+    access::SqlAccounts(context.sql()).install(approvalCents);
+    const int scripts = redisAccounts(context).loadScripts();
+    QJsonArray roles;
+    for (access::Role role : access::Roles::all())
+        roles.append(access::Roles::name(role));
+    const QJsonObject json{{QStringLiteral("roles"), roles}, {QStringLiteral("approval_cents"), approvalCents}, {QStringLiteral("scripts_loaded"), scripts}};
+    audit(context, QStringLiteral("access.install"), QStringLiteral("*"), json);
+    printJson(json);
+    return 0;
+}
+
+int runOperatorAdd(CommandContext &context)
+{
+    const QString name = nameOption(context);
+    const access::Role role = roleOption(context);
+    bool generated = false;
+    const QByteArray password = passwordOption(context, &generated);
+    access::SqlAccounts(context.sql()).add(name, role, password);
+    QJsonObject json{{QStringLiteral("name"), name}, {QStringLiteral("role"), access::Roles::name(role)}};
+    addRedisOutcome(json, redisAccounts(context).setUser(name, role, password));
+    audit(context, QStringLiteral("operator.add"), name, json);
+    if (generated)
+        json.insert(QStringLiteral("password"), QString::fromLatin1(password));  // printed this once, kept nowhere
+    printJson(json);
+    return 0;
+}
+
+int runOperatorList(CommandContext &context)
+{
+    QJsonArray operators;
+    for (const access::SqlAccount &account : access::SqlAccounts(context.sql()).list())
+        operators.append(QJsonObject{{QStringLiteral("name"), account.name}, {QStringLiteral("role"), access::Roles::name(account.role)}});
+    printJson({{QStringLiteral("operators"), operators}});
+    return 0;
+}
+
+int runOperatorRemove(CommandContext &context)
+{
+    const QString name = nameOption(context);
+    access::SqlAccounts(context.sql()).remove(name);
+    QJsonObject json{{QStringLiteral("name"), name}, {QStringLiteral("removed"), true}};
+    addRedisOutcome(json, redisAccounts(context).deleteUser(name));
+    audit(context, QStringLiteral("operator.remove"), name, json);
+    printJson(json);
+    return 0;
+}
+
+int runOperatorRotate(CommandContext &context)
+{
+    const QString name = nameOption(context);
+    bool generated = false;
+    const QByteArray password = passwordOption(context, &generated);
+    access::SqlAccounts accounts(context.sql());
+    const std::optional<access::SqlAccount> account = accounts.find(name);
+    if (!account)
+        throw RefusedError(AccessText::tr("there is no operator account %1").arg(name));
+    accounts.rotate(name, password);
+    QJsonObject json{{QStringLiteral("name"), name}, {QStringLiteral("role"), access::Roles::name(account->role)}};
+    addRedisOutcome(json, redisAccounts(context).setUser(name, account->role, password));
+    audit(context, QStringLiteral("operator.rotate"), name, json);
+    if (generated)
+        json.insert(QStringLiteral("password"), QString::fromLatin1(password));
+    printJson(json);
+    return 0;
+}
+
+int runOperatorSetRole(CommandContext &context)
+{
+    const QString name = nameOption(context);
+    const access::Role role = roleOption(context);
+    bool generated = false;
+    // Redis keeps no password it could hand back: the ACL user gets a new one with its new rules.
+    const QByteArray password = passwordOption(context, &generated);
+    access::SqlAccounts accounts(context.sql());
+    accounts.setRole(name, role);
+    accounts.rotate(name, password);
+    QJsonObject json{{QStringLiteral("name"), name}, {QStringLiteral("role"), access::Roles::name(role)}};
+    addRedisOutcome(json, redisAccounts(context).setUser(name, role, password));
+    audit(context, QStringLiteral("operator.set_role"), name, json);
+    if (generated)
+        json.insert(QStringLiteral("password"), QString::fromLatin1(password));
+    printJson(json);
+    return 0;
+}
+
+int runCampaignApprove(CommandContext &context)
+{
+    const qint64 id = context.line().integer(QStringLiteral("id"), 1, std::numeric_limits<qint64>::max());
+    SqlConnection &sql = context.sql();
+    if (sql.dialect() != DbUrl::Dialect::MySql)
+        throw InvalidInputError(AccessText::tr("approvals need accounts, which SQLite has not (docs/security.md)"));
+    const QString actor = context.actor();
+    const Campaign campaign = sql.transaction([&] {
+        CampaignStore store(sql);
+        const std::optional<Campaign> found = store.find(id);
+        if (!found)
+            throw InvalidInputError(CampaignService::tr("no campaign with id %1").arg(id));
+        const Campaign before = *found;
+        if (before.status != CampaignStatus::Draft)
+            throw RefusedError(AccessText::tr("campaign %1 is %2: only a draft is approved").arg(id).arg(campaignStatusName(before.status)));
+        if (!before.approvedBy.isEmpty())
+            return before;  // approved already: nothing written
+        if (before.createdBy == context.identity().account)
+            throw NamedRefusal(QStringLiteral("same_account"),
+                               AccessText::tr("campaign %1 was created by %2: another manager must approve it").arg(id).arg(before.createdBy));
+        store.approve(id, context.nowMs());  // the database stamps the account, or refuses the creator
+        const Campaign after = *store.find(id);
+        AuditLog(sql).record(actor, QStringLiteral("campaign.approve"), QStringLiteral("campaign:%1").arg(id), campaignJson(after), context.nowMs());
+        return after;
+    });
+    printJson(campaignJson(campaign));
+    return 0;
+}
+
+} // namespace lantern::cli
