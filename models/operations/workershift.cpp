@@ -53,6 +53,8 @@ WorkerPayoutFigures WorkerShift::payoutFigures() const
     figures.paid = counts.paid;
     figures.calls = counts.calls;
     figures.providerErrors = counts.providerErrors;
+    figures.checkinsPersisted = m_stats.checkins.persisted;
+    figures.grabsPersisted = m_stats.payouts.persisted;
     return figures;
 }
 
@@ -85,6 +87,7 @@ qint64 WorkerShift::pass()
     SqlConnection &connection = sql();  // opened again after an outage
     m_pacer();
     repairIfRedisChanged(connection);
+    m_ledgerCheck.runIfDue(m_redis, connection, m_keys, m_options.workerId, QDateTime::currentMSecsSinceEpoch());
     const TimetableRound timetable = m_timetable.keep(connection, [this] { m_pacer(); }, m_report);
     m_stats.transitionsMade += timetable.made;
     m_stats.transitionsMissed += timetable.missed;

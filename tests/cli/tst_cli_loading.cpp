@@ -22,6 +22,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <algorithm>
 #include <csignal>
 
 namespace tst_cli_loading {
@@ -117,6 +118,7 @@ class TestCliLoading : public QObject {
 private Q_SLOTS:
     void oneShotCommandsExit3();
     void serveAnswers503();
+    void metricsSayLoadingAndRestart();
     void workerWaitsOutLoadingThenDrains();
 };
 
@@ -186,6 +188,37 @@ void TestCliLoading::serveAnswers503()
     const HttpReply grabbed = httpRequest(serve.port(), "POST", grabPath, bearerFor(7));
     QVERIFY2(grabbed.status == 200, grabbed.describe().constData());
     QCOMPARE(grabbed.json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    const auto [exitCode, out] = serve.stop();
+    QVERIFY2(exitCode == 0, out.constData());
+}
+
+void TestCliLoading::metricsSayLoadingAndRestart()
+{
+    // What the alerts LanternRedisLoading and LanternRedisRestarted read (issue 27): serve's scrape
+    // says Redis is loading (and not up) while it loads, and counts the restart (a new run_id).
+    PrivateRedis server(aofOptions());
+    server.fill(FillerKeys);
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    Lanternd lanternd(server.urlText(), sql.url, QStringLiteral("load:"), Today);
+    lanternd.defaults.insert(QStringLiteral("token-secret"), Secret);
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("migrate")}));
+    ServeProcess serve(lanternd);
+    QVERIFY2(serve.waitListening(), serve.stderrText().constData());
+    QByteArray scraped = httpRequest(serve.port(), "GET", QStringLiteral("/metrics")).body;
+    for (const char *line : {"lantern_redis_up 1\n", "lantern_redis_loading 0\n", "lantern_redis_restarts_total 0\n"})
+        QVERIFY2(scraped.contains(line), scraped.constData());
+
+    restartLoading(server);
+    const auto scrapedHas = [&](const QByteArrayList &lines) {
+        scraped = httpRequest(serve.port(), "GET", QStringLiteral("/metrics")).body;
+        return std::all_of(lines.cbegin(), lines.cend(), [&](const QByteArray &line) { return scraped.contains(line); });
+    };
+    // The first scrape after the restart may still meet the connection the restart cut.
+    QTRY_VERIFY2_WITH_TIMEOUT(scrapedHas({"lantern_redis_up 0\n", "lantern_redis_loading 1\n"}), scraped.constData(), PollTimeoutMs);
+    QVERIFY2(server.isLoading(), "loading ended before the scrape: it proves nothing");
+    server.finishLoading();
+    QTRY_VERIFY2_WITH_TIMEOUT(scrapedHas({"lantern_redis_up 1\n", "lantern_redis_loading 0\n", "lantern_redis_restarts_total 1\n"}),
+                              scraped.constData(), PollTimeoutMs);
     const auto [exitCode, out] = serve.stop();
     QVERIFY2(exitCode == 0, out.constData());
 }
