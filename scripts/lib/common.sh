@@ -123,9 +123,10 @@ lantern_install_deps() {
         LANTERN_APT_UPDATED=1
     fi
     # The prometheus package is here for its promtool only: its maintainer scripts must not start
-    # a Prometheus server (without systemd as PID 1, as in a fresh root, invoke-rc.d would run its
-    # init script and leave it listening on :9090). A policy-rc.d of our own refuses that one
-    # service for this install, unless the system already has a policy.
+    # a Prometheus server on :9090 (where systemd is PID 1 its postinst starts prometheus.service;
+    # in a chroot invoke-rc.d finds no runlevel and starts nothing). A policy-rc.d of our own,
+    # which deb-systemd-invoke and invoke-rc.d both obey, refuses that one service for this
+    # install, unless the system already has a policy.
     local policy=/usr/sbin/policy-rc.d own_policy=
     if [[ ! -e ${policy} ]]; then
         printf '#!/bin/sh\n# lantern_install_deps: no Prometheus server, only its promtool\n[ "$1" = prometheus ] && exit 101\nexit 0\n' >"${policy}" &&
