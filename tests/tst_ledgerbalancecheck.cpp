@@ -84,14 +84,16 @@ void TestLedgerBalanceCheck::balancedUntilRedisLosesGrabs()
     for (qint64 uid = 1; uid <= 4; ++uid)
         QCOMPARE(grabs.grab(live, uid, 1).status, QStringLiteral("ok"));
 
-    // A worker's shift persists the grabs (the ledger now holds four) and runs the check in its
-    // pass; its heartbeat says what it wrote.
+    // A worker's shift persists the grabs (the ledger now holds four); a one-shot drain leaves no
+    // verdict in Redis, a step of a running shift checks; its heartbeat says what it wrote.
     SimulatedPayoutGateway gateway(redis, keys.prefix(), SimulationKnobs{}, 1);
     WorkerShiftOptions options;
     options.workerId = QStringLiteral("w-ledger");
     options.heartbeatTtlS = 1;  // a beat every third of a second: the figures follow quickly
     WorkerShift shift(redis, [db] { return std::make_unique<SqlConnection>(db); }, keys, gateway, options);
     shift.drainAll();
+    QVERIFY(!LedgerBalanceCheck::read(redis, keys).has_value());
+    QVERIFY(shift.step().outage.isEmpty());
     const std::optional<LedgerCheckResult> written = LedgerBalanceCheck::read(redis, keys);
     QVERIFY(written.has_value());
     QCOMPARE(written->campaigns.size(), 2);  // the live and the paused one: no draft, nothing closed

@@ -87,7 +87,6 @@ qint64 WorkerShift::pass()
     SqlConnection &connection = sql();  // opened again after an outage
     m_pacer();
     repairIfRedisChanged(connection);
-    m_ledgerCheck.runIfDue(m_redis, connection, m_keys, m_options.workerId, QDateTime::currentMSecsSinceEpoch());
     const TimetableRound timetable = m_timetable.keep(connection, [this] { m_pacer(); }, m_report);
     m_stats.transitionsMade += timetable.made;
     m_stats.transitionsMissed += timetable.missed;
@@ -131,6 +130,9 @@ ShiftStep WorkerShift::step()
         return {0, int(std::max<qint64>(1, m_retryAt.remainingTime())), {}};
     }
     try {
+        // The ledger check feeds /metrics while the shift runs; a one-shot drain (drainAll) leaves
+        // no verdict behind in Redis.
+        m_ledgerCheck.runIfDue(m_redis, sql(), m_keys, m_options.workerId, QDateTime::currentMSecsSinceEpoch());
         const qint64 work = pass();
         m_backoffMs = FirstBackoffMs;
         m_clean = true;

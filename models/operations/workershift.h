@@ -60,8 +60,9 @@ struct ShiftStep {
     restart or failover) it checks every campaign against the ledger and repairs those that lost
     state, each repair audited, before it drains; it keeps the campaigns' timetable
     (CampaignTimetable: launches prepared ahead, transitions made on time, exactly once, and the
-    shift wakes for them); once per interval among all workers it checks the live campaigns'
-    balance against the ledger for /metrics (LedgerBalanceCheck); then it drains the check-in log queues
+    shift wakes for them); once per interval among all workers its steps check the live
+    campaigns' balance against the ledger for /metrics (LedgerBalanceCheck; not drainAll, which
+    leaves nothing behind); then it drains the check-in log queues
     (CheckinDrain) and the payout task queues (one EnvelopeDrain for the whole shift, so payouts
     stay in flight between steps). On an outage (UnavailableError, and nothing else) it spends the
     drain (what it held is in its backup lists; the next drain takes it over, its counts carried),

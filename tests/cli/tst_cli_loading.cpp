@@ -82,6 +82,14 @@ QString bearerFor(qint64 uid)
     return UserTokens(QStringLiteral("lantern"), Secret.toUtf8()).mintBearer(uid, QDateTime::currentSecsSinceEpoch() + 3600);
 }
 
+/** lanternd on `server` and `sql`, with the token secret serve needs. */
+Lanternd lanterndFor(const PrivateRedis &server, const SqlTarget &sql)
+{
+    Lanternd lanternd(server.urlText(), sql.url, QStringLiteral("load:"), Today);
+    lanternd.defaults.insert(QStringLiteral("token-secret"), Secret);
+    return lanternd;
+}
+
 /** The state letter of /proc/PID/stat ('T' once a SIGSTOP has taken effect). */
 char processState(qint64 pid)
 {
@@ -154,8 +162,7 @@ void TestCliLoading::serveAnswers503()
     PrivateRedis server(aofOptions());
     server.fill(FillerKeys);
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
-    Lanternd lanternd(server.urlText(), sql.url, QStringLiteral("load:"), Today);
-    lanternd.defaults.insert(QStringLiteral("token-secret"), Secret);
+    const Lanternd lanternd = lanterndFor(server, sql);
     LANTERND_LAUNCH_CAMPAIGN(id, lanternd, (QStringList{QStringLiteral("--name"), QStringLiteral("loading"),
                                                         QStringLiteral("--total-cents"), QStringLiteral("1000"), QStringLiteral("--count"), QStringLiteral("10")}));
     const QString grabPath = QStringLiteral("/v1/campaigns/%1/grab").arg(id);
@@ -199,8 +206,7 @@ void TestCliLoading::metricsSayLoadingAndRestart()
     PrivateRedis server(aofOptions());
     server.fill(FillerKeys);
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
-    Lanternd lanternd(server.urlText(), sql.url, QStringLiteral("load:"), Today);
-    lanternd.defaults.insert(QStringLiteral("token-secret"), Secret);
+    const Lanternd lanternd = lanterndFor(server, sql);
     LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("migrate")}));
     ServeProcess serve(lanternd);
     QVERIFY2(serve.waitListening(), serve.stderrText().constData());
