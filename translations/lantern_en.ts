@@ -1200,6 +1200,29 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::ConsoleAlertMonitor</name>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation><numerusform>%1 and %n more</numerusform><numerusform>%1 and %n more</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dead letter(s) set aside: they need a person.</source>
+        <translation><numerusform>%n dead letter set aside: it needs a person.</numerusform><numerusform>%n dead letters set aside: they need a person.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s) stopped beating: %1. What they hold waits for a recovery.</source>
+        <translation><numerusform>%n worker stopped beating: %1. What it holds waits for a recovery.</numerusform><numerusform>%n workers stopped beating: %1. What they hold waits for a recovery.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>The ledger does not balance for %n campaign(s): %1.</source>
+        <translation><numerusform>The ledger does not balance for %n campaign: %1.</numerusform><numerusform>The ledger does not balance for %n campaigns: %1.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>The backlog has grown for %n minute(s) and holds %1 entries.</source>
+        <translation><numerusform>The backlog has grown for %n minute and holds %1 entries.</numerusform><numerusform>The backlog has grown for %n minutes and holds %1 entries.</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>lantern::ConsoleManual</name>
     <message>
         <source>operations console for daily check-in and red-envelope campaigns</source>
@@ -3502,6 +3525,74 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::ui::AlertBar</name>
+    <message>
+        <source>⚠ %1 &lt;a href="view:%2"&gt;Open %3&lt;/a&gt;</source>
+        <extracomment>An alert of the console, then a link to the view that shows it ("Open Queues").</extracomment>
+        <translation>⚠ %1 &lt;a href="view:%2"&gt;Open %3&lt;/a&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::AlertCenter</name>
+    <message>
+        <source>Lantern console</source>
+        <translation>Lantern console</translation>
+    </message>
+    <message>
+        <source>Lantern alert</source>
+        <translation>Lantern alert</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::AlertThresholdsDialog</name>
+    <message>
+        <source>Dead letters appeared</source>
+        <translation>Dead letters appeared</translation>
+    </message>
+    <message>
+        <source>A worker stopped beating</source>
+        <translation>A worker stopped beating</translation>
+    </message>
+    <message>
+        <source>The ledger does not balance for a campaign</source>
+        <translation>The ledger does not balance for a campaign</translation>
+    </message>
+    <message>
+        <source>Alerts</source>
+        <translation>Alerts</translation>
+    </message>
+    <message>
+        <source>When the console alerts for the servers in use:</source>
+        <translation>When the console alerts for the servers in use:</translation>
+    </message>
+    <message>
+        <source>When the console alerts for the profile “%1”:</source>
+        <translation>When the console alerts for the profile “%1”:</translation>
+    </message>
+    <message>
+        <source> entries</source>
+        <extracomment>The backlog alert: more than this many entries wait in the queues.</extracomment>
+        <translation> entries</translation>
+    </message>
+    <message>
+        <source>Backlog above</source>
+        <translation>Backlog above</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <extracomment>0 minutes turns the backlog alert off.</extracomment>
+        <translation>off</translation>
+    </message>
+    <message>
+        <source>and growing for</source>
+        <translation>and growing for</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ui::AuditDetailPanel</name>
     <message>
         <source>Select a row to read what was done, by whom and why.</source>
@@ -5337,6 +5428,10 @@ SQL: %2</translation>
     <message>
         <source>No operator name yet: the first change you make asks for it, since every change is recorded in the audit log under a name. Click to set it now.</source>
         <translation>No operator name yet: the first change you make asks for it, since every change is recorded in the audit log under a name. Click to set it now.</translation>
+    </message>
+    <message>
+        <source>&amp;Alerts…</source>
+        <translation>&amp;Alerts…</translation>
     </message>
 </context>
 <context>

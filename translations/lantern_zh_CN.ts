@@ -1198,6 +1198,29 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::ConsoleAlertMonitor</name>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation><numerusform>%1 等另外 %n 个</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dead letter(s) set aside: they need a person.</source>
+        <translation><numerusform>%n 条死信已被搁置：需要有人处理。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s) stopped beating: %1. What they hold waits for a recovery.</source>
+        <translation><numerusform>%n 个工作进程停止了心跳：%1。它们手中的任务等待恢复。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>The ledger does not balance for %n campaign(s): %1.</source>
+        <translation><numerusform>%n 个活动的账本不平衡：%1。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>The backlog has grown for %n minute(s) and holds %1 entries.</source>
+        <translation><numerusform>积压已持续增长 %n 分钟，现有 %1 条。</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>lantern::ConsoleManual</name>
     <message>
         <source>operations console for daily check-in and red-envelope campaigns</source>
@@ -3479,6 +3502,74 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::ui::AlertBar</name>
+    <message>
+        <source>⚠ %1 &lt;a href="view:%2"&gt;Open %3&lt;/a&gt;</source>
+        <extracomment>An alert of the console, then a link to the view that shows it ("Open Queues").</extracomment>
+        <translation>⚠ %1 &lt;a href="view:%2"&gt;打开%3&lt;/a&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::AlertCenter</name>
+    <message>
+        <source>Lantern console</source>
+        <translation>Lantern 控制台</translation>
+    </message>
+    <message>
+        <source>Lantern alert</source>
+        <translation>Lantern 告警</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::AlertThresholdsDialog</name>
+    <message>
+        <source>Dead letters appeared</source>
+        <translation>出现死信</translation>
+    </message>
+    <message>
+        <source>A worker stopped beating</source>
+        <translation>工作进程停止心跳</translation>
+    </message>
+    <message>
+        <source>The ledger does not balance for a campaign</source>
+        <translation>某个活动的账本不平衡</translation>
+    </message>
+    <message>
+        <source>Alerts</source>
+        <translation>告警</translation>
+    </message>
+    <message>
+        <source>When the console alerts for the servers in use:</source>
+        <translation>控制台对当前服务器发出告警的条件：</translation>
+    </message>
+    <message>
+        <source>When the console alerts for the profile “%1”:</source>
+        <translation>控制台对配置“%1”发出告警的条件：</translation>
+    </message>
+    <message>
+        <source> entries</source>
+        <extracomment>The backlog alert: more than this many entries wait in the queues.</extracomment>
+        <translation> 条</translation>
+    </message>
+    <message>
+        <source>Backlog above</source>
+        <translation>积压超过</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <extracomment>0 minutes turns the backlog alert off.</extracomment>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>and growing for</source>
+        <translation>且持续增长</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ui::AuditDetailPanel</name>
     <message>
         <source>Select a row to read what was done, by whom and why.</source>
@@ -5297,6 +5388,10 @@ SQL：%2</translation>
     <message>
         <source>No operator name yet: the first change you make asks for it, since every change is recorded in the audit log under a name. Click to set it now.</source>
         <translation>尚未设置操作员名字：由于每项更改都要以名字记入审计日志，您第一次进行更改时会被询问。点击可立即设置。</translation>
+    </message>
+    <message>
+        <source>&amp;Alerts…</source>
+        <translation>告警(&amp;A)…</translation>
     </message>
 </context>
 <context>

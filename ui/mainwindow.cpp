@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "alertcenter.h"
 #include "auditview.h"
 #include "campaignsview.h"
 #include "checkinstatsview.h"
@@ -59,7 +60,8 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
       m_latency(new QLabel(this)),
       m_status(new ServerStatus(this)),
       m_operator(identity ? identity : new OperatorIdentity(this)),
-      m_operatorButton(new QToolButton(this))
+      m_operatorButton(new QToolButton(this)),
+      m_alerts(new AlertCenter(this))
 {
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
@@ -72,7 +74,13 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
     m_navigation->setStyleSheet(QStringLiteral("QListWidget#navigation { background: palette(window); border-right: 1px solid palette(mid); }"
                                                "QListWidget#navigation::item { padding: 8px 6px; }"));
     layout->addWidget(m_navigation);
-    layout->addWidget(m_stack, 1);
+    // The console's alerts above whichever view is shown (issue 27).
+    auto *content = new QVBoxLayout;
+    content->setContentsMargins(0, 0, 0, 0);
+    content->setSpacing(0);
+    content->addWidget(m_alerts->bar());
+    content->addWidget(m_stack, 1);
+    layout->addLayout(content, 1);
     setCentralWidget(central);
 
     addView(m_users, QStringLiteral("user-identity"));
@@ -83,6 +91,7 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
     addView(new CheckinStatsView(this), QStringLiteral("office-chart-bar"));
     addView(new ConnectionsView(this), QStringLiteral("network-server"));
     connect(m_navigation, &QListWidget::currentRowChanged, this, &MainWindow::onViewChanged);
+    buildAlerts();
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("Set &operator name…"), this, [this] { m_operator->ask(this); });
@@ -94,6 +103,7 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
         action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + row)));
     }
     viewMenu->addSeparator();
+    viewMenu->addAction(tr("&Alerts…"), this, [this] { m_alerts->editThresholds(this); });
     QAction *refreshNow = viewMenu->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Refresh now"), QKeySequence::Refresh, this,
                                               &MainWindow::refreshCurrent);
     // One checkable choice of a menu whose choices exclude each other; `chosen` emits it.
@@ -237,6 +247,23 @@ bool MainWindow::event(QEvent *event)
     return QMainWindow::event(event);
 }
 
+void MainWindow::buildAlerts()
+{
+    // The alerts read what the Queues view reads anyway (it samples while hidden too).
+    QHash<QString, QString> titles;
+    for (ConsoleView *view : std::as_const(m_views))
+        titles.insert(view->viewName(), view->title());
+    m_alerts->setViewTitles(titles);
+    if (auto *queues = qobject_cast<QueuesView *>(view(QStringLiteral("queues"))))
+        connect(queues, &QueuesView::loaded, m_alerts->monitor(), &ConsoleAlertMonitor::observe);
+    connect(m_alerts, &AlertCenter::openView, this, [this](const QString &name) {
+        showView(name);
+        showNormal();
+        raise();
+        activateWindow();
+    });
+}
+
 void MainWindow::addView(ConsoleView *view, const QString &iconName)
 {
     m_views << view;
@@ -339,6 +366,7 @@ void MainWindow::setConnection(const Config &config, bool sandbox)
     if (auto *connections = qobject_cast<ConnectionsView *>(view(QStringLiteral("connections"))))
         connections->setSandboxSession(sandbox);
     m_crowdRateAction->setVisible(sandbox);
+    m_alerts->setProfile(config.profile);
 }
 
 void MainWindow::setCrowdRate(int grabsPerSecond)

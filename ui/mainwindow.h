@@ -19,6 +19,7 @@ class ServerStatus;
 
 namespace lantern::ui {
 
+class AlertCenter;
 class ConsoleView;
 class OperatorIdentity;
 class UsersView;
@@ -64,6 +65,8 @@ public:
     QLabel *workerLabel() const { return m_worker; }
     QLabel *refreshedLabel() const { return m_refreshed; }
     OperatorIdentity *operatorIdentity() const { return m_operator; }
+    /** The console's own alerts (issue 27). */
+    AlertCenter *alerts() const { return m_alerts; }
     /** The status bar's "Operator: …" button, which sets the name. */
     QToolButton *operatorButton() const { return m_operatorButton; }
 
@@ -88,6 +91,7 @@ protected:
 
 private:
     void addView(ConsoleView *view, const QString &iconName);
+    void buildAlerts();
     void onViewChanged(int row);
     void refreshCurrent();
     void updateRefreshTimer();
@@ -117,6 +121,7 @@ private:
     ServerStatus *m_status;
     OperatorIdentity *m_operator;
     QToolButton *m_operatorButton;
+    AlertCenter *m_alerts;
     bool m_attached = false;  // attachBackend() ran
 };
 

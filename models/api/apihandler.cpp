@@ -7,8 +7,11 @@
 #include "checkin/checkinstore.h"
 #include "core/errors.h"
 #include "envelope/campaignschedule.h"
+#include "operations/ledgerbalancecheck.h"
 #include "operations/queueoverview.h"
 #include "redis/redisclient.h"
+#include "redis/rediserror.h"
+#include "redis/redisrunwatch.h"
 #include "redis/redisconversation.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
@@ -124,25 +127,34 @@ constexpr qint64 TimetableHistoryMs = 24LL * 3600 * 1000;
 
 ApiResponse ApiHandler::metrics()
 {
-    std::optional<QueueOverview> queues;
-    std::optional<TimetableSnapshot> timetable;
+    MetricsScrape scrape;
+    scrape.nowMs = QDateTime::currentMSecsSinceEpoch();
     try {
-        queues = QueueOverview::read(*m_redis, m_shared.keys(), QDateTime::currentMSecsSinceEpoch());
+        // A master's run_id (one INFO each): a change since the last scrape is a restart or failover.
+        RedisRunWatch runs;
+        runs.changed(*m_redis);
+        m_shared.metrics().observeRedisRuns(runs.seen());
+        scrape.queues = QueueOverview::read(*m_redis, m_shared.keys(), scrape.nowMs);
+        // What the workers' ledger check found (issue 27): read, never run, by a scrape.
+        scrape.ledger = LedgerBalanceCheck::read(*m_redis, m_shared.keys());
         // The campaigns' timetable (issue 30): what is pending, and how late the last day's were.
         TimetableSnapshot snapshot;
         snapshot.nowMs = redisTimeMs(*m_redis);
         try {
             snapshot.transitions = CampaignSchedule(sql()).timetable(snapshot.nowMs - TimetableHistoryMs);
-            timetable = std::move(snapshot);
+            scrape.timetable = std::move(snapshot);
         } catch (const UnavailableError &) {
             m_sql.reset();  // reopened by the next scrape; the timetable's series are left out meanwhile
         }
+    } catch (const RedisNotReadyError &error) {
+        scrape.queues.reset();
+        scrape.redisLoading = error.state() == RedisNotReadyError::State::Loading;
     } catch (const UnavailableError &) {
-        // lantern_redis_up 0 says so; the counters are still worth scraping.
+        scrape.queues.reset();  // lantern_redis_up 0 says so; the counters are still worth scraping.
     }
     ApiResponse response;
     response.contentType = QByteArrayLiteral("text/plain; version=0.0.4; charset=utf-8");
-    response.body = m_shared.metrics().render(queues ? &*queues : nullptr, timetable ? &*timetable : nullptr);
+    response.body = m_shared.metrics().render(scrape);
     return response;
 }
 

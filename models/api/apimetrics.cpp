@@ -1,8 +1,5 @@
 #include "api/apimetrics.h"
 
-#include "envelope/campaignschedule.h"
-#include "operations/queueoverview.h"
-
 namespace lantern {
 
 namespace {
@@ -12,6 +9,19 @@ constexpr auto Relaxed = std::memory_order_relaxed;
 QByteArray number(double value)
 {
     return QByteArray::number(value, 'g', 12);
+}
+
+QByteArray family(const char *name, const char *type, const char *help)
+{
+    return QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n';
+}
+
+/** The campaigns' statuses a gauge counts; any other (a repair's) as "other". */
+constexpr std::array<const char *, 4> CampaignStatuses{"live", "paused", "closed", "other"};
+
+bool open(const QueueStatus &queue)
+{
+    return queue.campaignStatus == QLatin1String("live") || queue.campaignStatus == QLatin1String("paused");
 }
 
 } // namespace
@@ -76,6 +86,14 @@ void ApiMetrics::recordRedisBatches(quint64 commands, quint64 writes)
         m_redisWrites.fetch_add(writes, Relaxed);
 }
 
+void ApiMetrics::observeRedisRuns(const QByteArray &runs)
+{
+    const std::lock_guard lock(m_runsMutex);
+    if (!m_lastRuns.isEmpty() && runs != m_lastRuns)
+        m_redisRestarts.fetch_add(1, Relaxed);
+    m_lastRuns = runs;
+}
+
 void ApiMetrics::recordRedisRedirects(quint64 moved, quint64 asked, quint64 retried)
 {
     if (moved)
@@ -121,6 +139,10 @@ QByteArray ApiMetrics::renderPayouts(const QueueOverview &queues)
              [](const WorkerPayoutFigures &f) { return QByteArray::number(f.inFlight); }},
             {"lantern_worker_payouts_per_second", "gauge", "Payouts confirmed per second between the worker's last two heartbeats.",
              [](const WorkerPayoutFigures &f) { return number(f.paidPerSecond); }},
+            {"lantern_worker_checkins_persisted_total", "counter", "Check-in log rows the worker wrote (the storm's drain), by worker.",
+             [](const WorkerPayoutFigures &f) { return QByteArray::number(f.checkinsPersisted); }},
+            {"lantern_worker_grabs_persisted_total", "counter", "Grab rows the worker wrote to the ledger (the storm's drain), by worker.",
+             [](const WorkerPayoutFigures &f) { return QByteArray::number(f.grabsPersisted); }},
     };
     QByteArray out;
     for (const Series &s : series) {
@@ -152,7 +174,68 @@ QByteArray ApiMetrics::renderTimetable(const TimetableSnapshot &timetable)
     return due + late;
 }
 
-QByteArray ApiMetrics::render(const QueueOverview *queues, const TimetableSnapshot *timetable) const
+QByteArray ApiMetrics::renderQueues(const QueueOverview &queues)
+{
+    QByteArray out = family("lantern_queue_depth", "gauge", "Entries waiting in a queue.");
+    for (const QueueStatus &queue : queues.queues)
+        out += "lantern_queue_depth{queue=\"" + queue.name.toUtf8() + "\"} " + QByteArray::number(queue.depth) + '\n';
+    out += family("lantern_queue_oldest_age_seconds", "gauge", "Age of the oldest waiting entry.");
+    for (const QueueStatus &queue : queues.queues)
+        out += "lantern_queue_oldest_age_seconds{queue=\"" + queue.name.toUtf8() + "\"} " + number(queue.oldestAgeS) + '\n';
+    out += family("lantern_dead_letter_entries", "gauge", "Entries set aside on a queue's dead-letter lists.");
+    for (const QueueStatus &queue : queues.queues)
+        out += "lantern_dead_letter_entries{queue=\"" + queue.name.toUtf8() + "\"} " + QByteArray::number(queue.deadLetter) + '\n';
+    qint64 alive = 0;
+    qint64 backup = 0;
+    QByteArray beats = family("lantern_worker_last_heartbeat_age_seconds", "gauge", "Seconds since each live worker's last heartbeat.");
+    for (const WorkerStatus &worker : queues.workers) {
+        alive += worker.alive ? 1 : 0;
+        backup += worker.backupDepth;
+        if (worker.lastBeatS)
+            beats += "lantern_worker_last_heartbeat_age_seconds{worker=\"" + worker.id.toUtf8() + "\"} " + number(*worker.lastBeatS) + '\n';
+    }
+    out += family("lantern_workers", "gauge", "Known workers by heartbeat state.") + "lantern_workers{state=\"alive\"} " + QByteArray::number(alive)
+           + "\nlantern_workers{state=\"dead\"} " + QByteArray::number(qint64(queues.workers.size()) - alive) + '\n' + beats;
+    out += family("lantern_backup_entries", "gauge", "Entries held in workers' backup lists.") + "lantern_backup_entries " + QByteArray::number(backup) + '\n';
+
+    // The launched campaigns: how many by status, what the open ones have left, and the grabs the
+    // ledger refused because Redis had lost state (a set that only grows while the campaign lives).
+    std::array<qint64, CampaignStatuses.size()> byStatus{};
+    QByteArray remaining = family("lantern_campaign_envelopes_remaining", "gauge", "Envelopes left in each live or paused campaign's pools.");
+    QByteArray refused = family("lantern_ledger_refused_grabs_total", "counter",
+                                "Grabs the ledger refused and Redis undid (Redis had lost state: a restart or failover), by campaign.");
+    for (const QueueStatus &queue : queues.queues) {
+        if (!queue.campaignId)
+            continue;
+        size_t status = CampaignStatuses.size() - 1;
+        for (size_t i = 0; i + 1 < CampaignStatuses.size(); ++i) {
+            if (queue.campaignStatus == QLatin1String(CampaignStatuses[i]))
+                status = i;
+        }
+        ++byStatus[status];
+        const QByteArray label = "{campaign=\"" + QByteArray::number(*queue.campaignId) + "\"} ";
+        if (open(queue))
+            remaining += "lantern_campaign_envelopes_remaining" + label + QByteArray::number(queue.remainingEnvelopes) + '\n';
+        refused += "lantern_ledger_refused_grabs_total" + label + QByteArray::number(queue.refused) + '\n';
+    }
+    out += family("lantern_campaigns", "gauge", "Launched campaigns by their status in Redis.");
+    for (size_t i = 0; i < CampaignStatuses.size(); ++i)
+        out += "lantern_campaigns{status=\"" + QByteArray(CampaignStatuses[i]) + "\"} " + QByteArray::number(byStatus[i]) + '\n';
+    return out + remaining + refused;
+}
+
+QByteArray ApiMetrics::renderLedger(const LedgerCheckResult &ledger, qint64 nowMs)
+{
+    QByteArray out = family("lantern_ledger_balanced", "gauge",
+                            "Whether the workers' last ledger check found each live or paused campaign balanced between SQL and Redis (1) or not (0).");
+    for (const LedgerBalance &campaign : ledger.campaigns)
+        out += "lantern_ledger_balanced{campaign=\"" + QByteArray::number(campaign.campaignId) + "\"} " + (campaign.balanced ? "1" : "0") + '\n';
+    out += family("lantern_ledger_check_age_seconds", "gauge", "Seconds since the workers' last ledger check.")
+           + "lantern_ledger_check_age_seconds " + number(double(std::max<qint64>(0, nowMs - ledger.atMs)) / 1000.0) + '\n';
+    return out;
+}
+
+QByteArray ApiMetrics::render(const MetricsScrape &scrape) const
 {
     QByteArray out;
     out.reserve(8192);
@@ -195,28 +278,12 @@ QByteArray ApiMetrics::render(const QueueOverview *queues, const TimetableSnapsh
            "# TYPE lantern_checkins_total counter\n"
            "lantern_checkins_total{result=\"new\"} " + QByteArray::number(m_checkinsNew.load(Relaxed)) + "\n"
            "lantern_checkins_total{result=\"already\"} " + QByteArray::number(m_checkinsAlready.load(Relaxed)) + '\n';
-    if (queues) {
-        out += "# HELP lantern_queue_depth Entries waiting in a queue.\n# TYPE lantern_queue_depth gauge\n";
-        for (const QueueStatus &queue : queues->queues)
-            out += "lantern_queue_depth{queue=\"" + queue.name.toUtf8() + "\"} " + QByteArray::number(queue.depth) + '\n';
-        out += "# HELP lantern_queue_oldest_age_seconds Age of the oldest waiting entry.\n# TYPE lantern_queue_oldest_age_seconds gauge\n";
-        for (const QueueStatus &queue : queues->queues)
-            out += "lantern_queue_oldest_age_seconds{queue=\"" + queue.name.toUtf8() + "\"} " + number(queue.oldestAgeS) + '\n';
-        out += "# HELP lantern_dead_letter_entries Entries set aside on dead-letter lists.\n# TYPE lantern_dead_letter_entries gauge\n"
-               "lantern_dead_letter_entries " + QByteArray::number(queues->deadLetter) + '\n';
-        qint64 alive = 0;
-        qint64 backup = 0;
-        for (const WorkerStatus &worker : queues->workers) {
-            alive += worker.alive ? 1 : 0;
-            backup += worker.backupDepth;
-        }
-        out += "# HELP lantern_workers Known workers by heartbeat state.\n# TYPE lantern_workers gauge\n"
-               "lantern_workers{state=\"alive\"} " + QByteArray::number(alive) + "\n"
-               "lantern_workers{state=\"dead\"} " + QByteArray::number(qint64(queues->workers.size()) - alive) + '\n';
-        out += "# HELP lantern_backup_entries Entries held in workers' backup lists.\n# TYPE lantern_backup_entries gauge\n"
-               "lantern_backup_entries " + QByteArray::number(backup) + '\n';
-        out += renderPayouts(*queues);
+    if (scrape.queues) {
+        out += renderQueues(*scrape.queues);
+        out += renderPayouts(*scrape.queues);
     }
+    if (scrape.ledger)
+        out += renderLedger(*scrape.ledger, scrape.nowMs);
     out += "# HELP lantern_redis_commands_total Commands the event loops sent to Redis.\n# TYPE lantern_redis_commands_total counter\n"
            "lantern_redis_commands_total " + QByteArray::number(m_redisCommands.load(Relaxed)) + '\n';
     out += "# HELP lantern_redis_writes_total write() calls that carried them (commands per write: the batching).\n"
@@ -227,10 +294,14 @@ QByteArray ApiMetrics::render(const QueueOverview *queues, const TimetableSnapsh
            "lantern_redis_cluster_replies_total{kind=\"moved\"} " + QByteArray::number(m_redisMoved.load(Relaxed)) + "\n"
            "lantern_redis_cluster_replies_total{kind=\"ask\"} " + QByteArray::number(m_redisAsked.load(Relaxed)) + "\n"
            "lantern_redis_cluster_replies_total{kind=\"retried\"} " + QByteArray::number(m_redisRetried.load(Relaxed)) + '\n';
-    if (timetable)
-        out += renderTimetable(*timetable);
+    if (scrape.timetable)
+        out += renderTimetable(*scrape.timetable);
+    out += family("lantern_redis_restarts_total", "counter", "Redis restarts or failovers this server saw (a master's run_id changed between scrapes).")
+           + "lantern_redis_restarts_total " + QByteArray::number(m_redisRestarts.load(Relaxed)) + '\n';
+    out += family("lantern_redis_loading", "gauge", "Whether Redis answered this scrape that it is loading its dataset.")
+           + "lantern_redis_loading " + (scrape.redisLoading ? "1" : "0") + '\n';
     out += "# HELP lantern_redis_up Whether Redis answered this scrape.\n# TYPE lantern_redis_up gauge\n"
-           "lantern_redis_up " + QByteArray(queues ? "1" : "0") + '\n';
+           "lantern_redis_up " + QByteArray(scrape.queues ? "1" : "0") + '\n';
     return out;
 }
 

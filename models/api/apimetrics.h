@@ -1,21 +1,33 @@
 #pragma once
 
+#include "envelope/campaignschedule.h"
+#include "operations/ledgerbalancecheck.h"
+#include "operations/queueoverview.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
 
 #include <array>
 #include <atomic>
+#include <mutex>
+#include <optional>
 
 namespace lantern {
-
-struct QueueOverview;
-struct ScheduledTransition;
 
 /** The campaigns' timetable at a scrape (issue 30), read from SQL, on the servers' clock. */
 struct TimetableSnapshot {
     QList<ScheduledTransition> transitions;  // pending, and made or missed in the last day
     qint64 nowMs = 0;                        // Redis TIME
+};
+
+/** What one scrape read from Redis and SQL; a part is left out when its server did not answer. */
+struct MetricsScrape {
+    std::optional<QueueOverview> queues;        // set when Redis answered
+    std::optional<TimetableSnapshot> timetable;
+    std::optional<LedgerCheckResult> ledger;    // the workers' last ledger check, while it lives
+    bool redisLoading = false;                  // Redis answered -LOADING
+    qint64 nowMs = 0;                           // this host's clock, as the workers' beats
 };
 
 /** The HTTP API's endpoints, for routing, limits and metrics. */
@@ -42,19 +54,23 @@ public:
     /** Redis Cluster replies the event loops followed: -MOVED, -ASK, and those waited out
         (-TRYAGAIN, -CLUSTERDOWN, ...): the share of commands a reshard or failover touched. */
     void recordRedisRedirects(quint64 moved, quint64 asked, quint64 retried);
+    /** The run_id of every master a scrape saw (RedisRunWatch): a change from the last one seen
+        counts a Redis restart or failover; the first one seen counts nothing. */
+    void observeRedisRuns(const QByteArray &runs);
 
     quint64 requests(ApiEndpoint endpoint, int status) const;
     quint64 grabs(const QString &outcome) const;
 
-    /** The whole exposition; queue gauges come from `queues` when Redis answered, the
-        timetable's from `timetable` when SQL did. */
-    QByteArray render(const QueueOverview *queues, const TimetableSnapshot *timetable = nullptr) const;
+    /** The whole exposition: the counters, and the gauges of what `scrape` holds. */
+    QByteArray render(const MetricsScrape &scrape) const;
 
     static const char *endpointName(ApiEndpoint endpoint);
 
 private:
     static int statusIndex(int status);
     static QByteArray renderPayouts(const QueueOverview &queues);
+    static QByteArray renderQueues(const QueueOverview &queues);
+    static QByteArray renderLedger(const LedgerCheckResult &ledger, qint64 nowMs);
     static QByteArray renderTimetable(const TimetableSnapshot &timetable);
 
     struct PerEndpoint {
@@ -73,6 +89,9 @@ private:
     std::atomic<quint64> m_redisMoved{0};
     std::atomic<quint64> m_redisAsked{0};
     std::atomic<quint64> m_redisRetried{0};
+    std::atomic<quint64> m_redisRestarts{0};
+    std::mutex m_runsMutex;
+    QByteArray m_lastRuns;  // guarded by m_runsMutex
 };
 
 } // namespace lantern

@@ -59,11 +59,13 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
         commands << llen(keys.checkinQueue(shard)) << oldest(keys.checkinQueue(shard)) << llen(keys.checkinDeadLetter(shard));
     for (const QByteArray &pool : std::as_const(pools))
         commands << llen(keys.campaignTasks(pool)) << oldest(keys.campaignTasks(pool)) << llen(keys.campaignDeadLetter(pool))
-                 << QByteArrayList{QByteArrayLiteral("SCARD"), keys.campaignRefused(pool)};
+                 << QByteArrayList{QByteArrayLiteral("SCARD"), keys.campaignRefused(pool)} << llen(keys.campaignPool(pool))
+                 << QByteArrayList{QByteArrayLiteral("HGET"), keys.campaignMeta(pool), QByteArrayLiteral("status")};
     for (const QString &worker : std::as_const(workerIds)) {
         commands << QByteArrayList{QByteArrayLiteral("GET"), keys.workerHeartbeat(worker)}
                  << QByteArrayList{QByteArrayLiteral("HMGET"), keys.workerPayouts(worker), QByteArrayLiteral("paid"), QByteArrayLiteral("calls"),
-                                   QByteArrayLiteral("errors"), QByteArrayLiteral("in_flight"), QByteArrayLiteral("paid_per_s")};
+                                   QByteArrayLiteral("errors"), QByteArrayLiteral("in_flight"), QByteArrayLiteral("paid_per_s"),
+                                   QByteArrayLiteral("checkins"), QByteArrayLiteral("grabs")};
         for (int shard = 0; shard < keys.shards(); ++shard)
             commands << llen(keys.checkinBackup(shard, worker));
         for (const QByteArray &pool : std::as_const(pools))
@@ -92,6 +94,10 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
                 payoutOldest = earlier(payoutOldest, task->atMs);
             payout.deadLetter += replies[at++].toInteger();
             payout.refused += replies[at++].toInteger();
+            payout.remainingEnvelopes += replies[at++].toInteger();
+            const RedisValue &status = replies[at++];
+            if (pool == 0 && !status.isNil())
+                payout.campaignStatus = QString::fromUtf8(status.toBytes());
         }
         payout.oldestAgeS = ageSeconds(nowMs, payoutOldest);
         overview.queues << payout;
@@ -109,19 +115,23 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
         if (worker.alive)
             worker.lastBeatS = ageSeconds(nowMs, beat.toInteger());
         const std::vector<RedisValue> &figures = replies[at++].elements;
-        if (worker.alive && figures.size() == 5 && !figures[0].isNil()) {
+        if (worker.alive && figures.size() == 7 && !figures[0].isNil()) {
             WorkerPayoutFigures payouts;
             payouts.paid = figures[0].toInteger();
             payouts.calls = figures[1].isNil() ? 0 : figures[1].toInteger();
             payouts.providerErrors = figures[2].isNil() ? 0 : figures[2].toInteger();
             payouts.inFlight = figures[3].isNil() ? 0 : figures[3].toInteger();
             payouts.paidPerSecond = figures[4].toBytes().toDouble();
+            payouts.checkinsPersisted = figures[5].isNil() ? 0 : figures[5].toInteger();
+            payouts.grabsPersisted = figures[6].isNil() ? 0 : figures[6].toInteger();
             worker.payouts = payouts;
             overview.payouts.paid += payouts.paid;
             overview.payouts.calls += payouts.calls;
             overview.payouts.providerErrors += payouts.providerErrors;
             overview.payouts.inFlight += payouts.inFlight;
             overview.payouts.paidPerSecond += payouts.paidPerSecond;
+            overview.payouts.checkinsPersisted += payouts.checkinsPersisted;
+            overview.payouts.grabsPersisted += payouts.grabsPersisted;
         }
         for (qsizetype list = 0; list < keys.shards() + pools.size(); ++list)
             worker.backupDepth += replies[at++].toInteger();

@@ -21,6 +21,8 @@ struct QueueStatus {
     double oldestAgeS = 0;              // age of the task that waits longest; 0 when empty
     qint64 deadLetter = 0;              // entries set aside on this queue's dead-letter list(s)
     qint64 refused = 0;                 // payout queues: grabs the ledger refused (Redis had lost state)
+    QString campaignStatus{};           // payout queues: the campaign's status in Redis ("live", ...; empty: lost)
+    qint64 remainingEnvelopes = 0;      // payout queues: envelopes left in the campaign's pools
 };
 
 /** One worker that ever claimed work: its heartbeat and what it holds in flight. */

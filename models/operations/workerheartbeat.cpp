@@ -30,7 +30,9 @@ void WorkerHeartbeat::beat(RedisClient &redis, qint64 nowMs, std::optional<Worke
                                    QByteArrayLiteral("calls"),         QByteArray::number(payouts->calls),
                                    QByteArrayLiteral("errors"),        QByteArray::number(payouts->providerErrors),
                                    QByteArrayLiteral("in_flight"),     QByteArray::number(payouts->inFlight),
-                                   QByteArrayLiteral("paid_per_s"),    QByteArray::number(payouts->paidPerSecond, 'f', 2)}
+                                   QByteArrayLiteral("paid_per_s"),    QByteArray::number(payouts->paidPerSecond, 'f', 2),
+                                   QByteArrayLiteral("checkins"),      QByteArray::number(payouts->checkinsPersisted),
+                                   QByteArrayLiteral("grabs"),         QByteArray::number(payouts->grabsPersisted)}
                  << QByteArrayList{QByteArrayLiteral("EXPIRE"), key, QByteArray::number(m_ttlSeconds)};
     }
     redis.pipeline(commands);

@@ -18,6 +18,8 @@ struct WorkerPayoutFigures {
     qint64 providerErrors = 0;  // calls that did not come back paid (every retry counts)
     qint64 inFlight = 0;        // calls out when it beat
     double paidPerSecond = 0;   // paid since the previous beat, per second (beat() works it out)
+    qint64 checkinsPersisted = 0;  // check-in log rows it wrote: with grabsPersisted, the storm's drain (issue 27)
+    qint64 grabsPersisted = 0;     // grab rows it wrote
 };
 
 /** A worker's liveness in Redis: a key with a TTL renewed every few seconds, plus membership

@@ -53,6 +53,8 @@ WorkerPayoutFigures WorkerShift::payoutFigures() const
     figures.paid = counts.paid;
     figures.calls = counts.calls;
     figures.providerErrors = counts.providerErrors;
+    figures.checkinsPersisted = m_stats.checkins.persisted;
+    figures.grabsPersisted = m_stats.payouts.persisted;
     return figures;
 }
 
@@ -128,6 +130,9 @@ ShiftStep WorkerShift::step()
         return {0, int(std::max<qint64>(1, m_retryAt.remainingTime())), {}};
     }
     try {
+        // The ledger check feeds /metrics while the shift runs; a one-shot drain (drainAll) leaves
+        // no verdict behind in Redis.
+        m_ledgerCheck.runIfDue(m_redis, sql(), m_keys, m_options.workerId, QDateTime::currentMSecsSinceEpoch());
         const qint64 work = pass();
         m_backoffMs = FirstBackoffMs;
         m_clean = true;

@@ -4,6 +4,7 @@
 #include "operations/campaigntimetable.h"
 #include "envelope/envelopedrain.h"
 #include "operations/heartbeatpacer.h"
+#include "operations/ledgerbalancecheck.h"
 #include "operations/workerheartbeat.h"
 #include "redis/redisrunwatch.h"
 
@@ -59,7 +60,9 @@ struct ShiftStep {
     restart or failover) it checks every campaign against the ledger and repairs those that lost
     state, each repair audited, before it drains; it keeps the campaigns' timetable
     (CampaignTimetable: launches prepared ahead, transitions made on time, exactly once, and the
-    shift wakes for them); then it drains the check-in log queues
+    shift wakes for them); once per interval among all workers its steps check the live
+    campaigns' balance against the ledger for /metrics (LedgerBalanceCheck; not drainAll, which
+    leaves nothing behind); then it drains the check-in log queues
     (CheckinDrain) and the payout task queues (one EnvelopeDrain for the whole shift, so payouts
     stay in flight between steps). On an outage (UnavailableError, and nothing else) it spends the
     drain (what it held is in its backup lists; the next drain takes it over, its counts carried),
@@ -123,6 +126,7 @@ private:
     HeartbeatPacer m_pacer;
     RedisRunWatch m_redisRun;
     CampaignTimetable m_timetable;
+    LedgerBalanceCheck m_ledgerCheck;  // the balance of the live campaigns, for /metrics (issue 27)
     std::optional<qint64> m_nextDueInMs;  // the timetable's next transition, as of the last pass
     std::unique_ptr<EnvelopeDrain> m_drain;  // one for the shift; a new one after an outage
     PayoutCallCounts m_earlierDrains;        // the calls of the drains outages ended

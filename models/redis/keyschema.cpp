@@ -171,4 +171,14 @@ QByteArray KeySchema::featureSwitches() const
     return m_prefix + "switches";
 }
 
+QByteArray KeySchema::ledgerCheck() const
+{
+    return m_prefix + "ledger:check";
+}
+
+QByteArray KeySchema::ledgerCheckTurn() const
+{
+    return m_prefix + "ledger:check:turn";
+}
+
 } // namespace lantern

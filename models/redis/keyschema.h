@@ -84,6 +84,8 @@ public:
     QByteArray workerPayouts(const QString &workerId) const;  // hash of its payout figures, renewed with each beat
     QByteArray workerSet() const;                            // ids of workers that ever claimed work
     QByteArray featureSwitches() const;                      // hash feature -> "off" (the API's kill switches)
+    QByteArray ledgerCheck() const;      // string with a TTL: the workers' last ledger check, a line per live campaign (LedgerBalanceCheck)
+    QByteArray ledgerCheckTurn() const;  // string with a TTL: the worker whose turn the ledger check is
 
     /** Throws InvalidInputError unless id is 1..64 chars of [A-Za-z0-9_.-]. */
     static void validateWorkerId(const QString &workerId);

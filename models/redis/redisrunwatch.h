@@ -17,6 +17,8 @@ public:
     bool changed(RedisClient &redis);
     /** The server seen by the last changed() has been checked; until then changed() stays true. */
     void checked() { m_checked = m_seen; }
+    /** "host:port=run_id ..." of every master, as the last changed() saw them. */
+    const QByteArray &seen() const { return m_seen; }
 
 private:
     QByteArray m_seen;

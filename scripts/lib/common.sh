@@ -21,6 +21,7 @@ LANTERN_DEBIAN_PACKAGES=(
     mariadb-server mariadb-client
     xvfb wrk xauth fonts-noto-cjk dpkg dpkg-dev file desktop-file-utils ccache lld
     lintian systemd libseccomp-dev bubblewrap socat openssl curl man-db bsdextrautils util-linux
+    prometheus
 )
 
 # The commands the scripts run, each with the Debian 12 package that provides it.
@@ -35,7 +36,7 @@ declare -A LANTERN_TOOL_PACKAGES=(
     [desktop-file-validate]=desktop-file-utils
     [lintian]=lintian [systemd-analyze]=systemd [bwrap]=bubblewrap [socat]=socat [openssl]=openssl
     [curl]=curl [man]=man-db [col]=bsdextrautils [dpkg-parsechangelog]=dpkg-dev
-    [setpriv]=util-linux [unshare]=util-linux
+    [setpriv]=util-linux [unshare]=util-linux [promtool]=prometheus
 )
 
 lantern_log() {
@@ -121,7 +122,20 @@ lantern_install_deps() {
         apt-get update </dev/null || return
         LANTERN_APT_UPDATED=1
     fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" </dev/null || return
+    # The prometheus package is here for its promtool only: its maintainer scripts must not start
+    # a Prometheus server on :9090 (where systemd is PID 1 its postinst starts prometheus.service;
+    # in a chroot invoke-rc.d finds no runlevel and starts nothing). A policy-rc.d of our own,
+    # which deb-systemd-invoke and invoke-rc.d both obey, refuses that one service for this
+    # install, unless the system already has a policy.
+    local policy=/usr/sbin/policy-rc.d own_policy=
+    if [[ ! -e ${policy} ]]; then
+        printf '#!/bin/sh\n# lantern_install_deps: no Prometheus server, only its promtool\n[ "$1" = prometheus ] && exit 101\nexit 0\n' >"${policy}" &&
+            chmod 755 "${policy}" && own_policy=1
+    fi
+    local rc=0
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" </dev/null || rc=$?
+    [[ -n ${own_policy} ]] && rm -f -- "${policy}"
+    ((rc == 0)) || return "${rc}"
 
     mapfile -t missing < <(lantern_missing_packages)
     if ((${#missing[@]} != 0)); then

@@ -60,6 +60,9 @@ if [[ -n "${daemon}" ]]; then
     expect_file "${daemon}" usr/lib/systemd/system/lanternd-work.service
     expect_file "${daemon}" usr/lib/systemd/system/lanternd-serve.service
     expect_file "${daemon}" etc/lantern/lanternd.conf
+    expect_file "${daemon}" usr/share/lantern/prometheus/lantern-rules.yml
+    expect_file "${daemon}" usr/share/lantern/grafana/lantern.json
+    expect_file "${daemon}" usr/share/lantern/runbook.md
     dpkg-deb --ctrl-tarfile "${daemon}" | tar -xO ./conffiles | grep -qx /etc/lantern/lanternd.conf \
         || fail "lanternd.conf is not a conffile"
     expect_depends "${daemon}" libhttp-parser2.9

@@ -158,9 +158,12 @@ QString unreachableSqlUrl(const QString &dialect)
 // ---------------------------------------------------------------------------------------------
 // Running lanternd
 
-WorkerProcess::WorkerProcess(const Lanternd &lanternd, const QString &id) : m_process(std::make_unique<QProcess>())
+WorkerProcess::WorkerProcess(const Lanternd &lanternd, const QString &id, const QProcessEnvironment &environment)
+    : m_process(std::make_unique<QProcess>())
 {
-    m_process->setProcessEnvironment(sandboxEnvironment());
+    QProcessEnvironment sandbox = sandboxEnvironment();
+    sandbox.insert(environment);
+    m_process->setProcessEnvironment(sandbox);
     m_process->start(QStringLiteral(LANTERND_PATH), lanternd.withDefaults({QStringLiteral("work"), QStringLiteral("--id"), id}));
     m_process->waitForStarted();
 }

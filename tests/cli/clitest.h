@@ -96,7 +96,8 @@ QProcessEnvironment sandboxEnvironment();
     the sandboxed environment; continued (after a SIGSTOP) and killed when it goes out of scope. */
 class WorkerProcess final {
 public:
-    WorkerProcess(const Lanternd &lanternd, const QString &id);
+    /** `environment`: variables set on top of the sandboxed environment (LANTERN_PAYOUT_FAIL_RATE, ...). */
+    WorkerProcess(const Lanternd &lanternd, const QString &id, const QProcessEnvironment &environment = {});
     ~WorkerProcess();
     Q_DISABLE_COPY_MOVE(WorkerProcess)
 

@@ -59,6 +59,7 @@ public:
     Q_DISABLE_COPY_MOVE(ServeClient)
 
     bool waitListening() { return m_process.waitListening(); }
+    quint16 port() const { return m_process.port(); }
     /** Sends the request and waits for its answer (15 s at most). */
     HttpReply request(const QByteArray &method, const QString &path, const QString &bearer = {}, const QByteArray &body = {});
     /** SIGTERM; returns the exit code and the final stdout. */

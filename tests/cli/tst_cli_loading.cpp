@@ -22,6 +22,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <algorithm>
 #include <csignal>
 
 namespace tst_cli_loading {
@@ -81,6 +82,14 @@ QString bearerFor(qint64 uid)
     return UserTokens(QStringLiteral("lantern"), Secret.toUtf8()).mintBearer(uid, QDateTime::currentSecsSinceEpoch() + 3600);
 }
 
+/** lanternd on `server` and `sql`, with the token secret serve needs. */
+Lanternd lanterndFor(const PrivateRedis &server, const SqlTarget &sql)
+{
+    Lanternd lanternd(server.urlText(), sql.url, QStringLiteral("load:"), Today);
+    lanternd.defaults.insert(QStringLiteral("token-secret"), Secret);
+    return lanternd;
+}
+
 /** The state letter of /proc/PID/stat ('T' once a SIGSTOP has taken effect). */
 char processState(qint64 pid)
 {
@@ -117,6 +126,7 @@ class TestCliLoading : public QObject {
 private Q_SLOTS:
     void oneShotCommandsExit3();
     void serveAnswers503();
+    void metricsSayLoadingAndRestart();
     void workerWaitsOutLoadingThenDrains();
 };
 
@@ -152,8 +162,7 @@ void TestCliLoading::serveAnswers503()
     PrivateRedis server(aofOptions());
     server.fill(FillerKeys);
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
-    Lanternd lanternd(server.urlText(), sql.url, QStringLiteral("load:"), Today);
-    lanternd.defaults.insert(QStringLiteral("token-secret"), Secret);
+    const Lanternd lanternd = lanterndFor(server, sql);
     LANTERND_LAUNCH_CAMPAIGN(id, lanternd, (QStringList{QStringLiteral("--name"), QStringLiteral("loading"),
                                                         QStringLiteral("--total-cents"), QStringLiteral("1000"), QStringLiteral("--count"), QStringLiteral("10")}));
     const QString grabPath = QStringLiteral("/v1/campaigns/%1/grab").arg(id);
@@ -186,6 +195,36 @@ void TestCliLoading::serveAnswers503()
     const HttpReply grabbed = httpRequest(serve.port(), "POST", grabPath, bearerFor(7));
     QVERIFY2(grabbed.status == 200, grabbed.describe().constData());
     QCOMPARE(grabbed.json().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    const auto [exitCode, out] = serve.stop();
+    QVERIFY2(exitCode == 0, out.constData());
+}
+
+void TestCliLoading::metricsSayLoadingAndRestart()
+{
+    // What the alerts LanternRedisLoading and LanternRedisRestarted read (issue 27): serve's scrape
+    // says Redis is loading (and not up) while it loads, and counts the restart (a new run_id).
+    PrivateRedis server(aofOptions());
+    server.fill(FillerKeys);
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const Lanternd lanternd = lanterndFor(server, sql);
+    LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("migrate")}));
+    ServeProcess serve(lanternd);
+    QVERIFY2(serve.waitListening(), serve.stderrText().constData());
+    QByteArray scraped = httpRequest(serve.port(), "GET", QStringLiteral("/metrics")).body;
+    for (const char *line : {"lantern_redis_up 1\n", "lantern_redis_loading 0\n", "lantern_redis_restarts_total 0\n"})
+        QVERIFY2(scraped.contains(line), scraped.constData());
+
+    restartLoading(server);
+    const auto scrapedHas = [&](const QByteArrayList &lines) {
+        scraped = httpRequest(serve.port(), "GET", QStringLiteral("/metrics")).body;
+        return std::all_of(lines.cbegin(), lines.cend(), [&](const QByteArray &line) { return scraped.contains(line); });
+    };
+    // The first scrape after the restart may still meet the connection the restart cut.
+    QTRY_VERIFY2_WITH_TIMEOUT(scrapedHas({"lantern_redis_up 0\n", "lantern_redis_loading 1\n"}), scraped.constData(), PollTimeoutMs);
+    QVERIFY2(server.isLoading(), "loading ended before the scrape: it proves nothing");
+    server.finishLoading();
+    QTRY_VERIFY2_WITH_TIMEOUT(scrapedHas({"lantern_redis_up 1\n", "lantern_redis_loading 0\n", "lantern_redis_restarts_total 1\n"}),
+                              scraped.constData(), PollTimeoutMs);
     const auto [exitCode, out] = serve.stop();
     QVERIFY2(exitCode == 0, out.constData());
 }

@@ -26,6 +26,7 @@ void QueueService::load(quint64 serial)
         snapshot.readAtMs = nowMs();
         snapshot.overview = QueueOverview::read(redis(), keys(), snapshot.readAtMs);
         snapshot.deadLetterLists = DeadLetters(redis(), keys()).lists();
+        snapshot.ledger = LedgerBalanceCheck::read(redis(), keys());  // one GET, for the console's alerts
         try {
             snapshot.heartbeatTtlS = WorkerHeartbeat::configuredTtlSeconds();
         } catch (const InvalidInputError &) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "operations/deadletters.h"
+#include "operations/ledgerbalancecheck.h"
 #include "operations/queueoverview.h"
 
 #include <QDateTime>
@@ -8,11 +9,12 @@
 
 namespace lantern {
 
-/** One read of the Queues view: the overview `lanternd queues` prints and the non-empty
-    dead-letter lists, stamped with when it was read. */
+/** One read of the Queues view: the overview `lanternd queues` prints, the non-empty
+    dead-letter lists and the workers' last ledger check, stamped with when it was read. */
 struct QueueSnapshot {
     QueueOverview overview;
     QList<DeadLetterList> deadLetterLists;
+    std::optional<LedgerCheckResult> ledger;  // gone when no worker checked for a while
     int heartbeatTtlS = 15;
     qint64 readAtMs = 0;
 };
