@@ -2,6 +2,7 @@
 
 #include "connectioncheckreport.h"
 #include "connectionprofileform.h"
+#include "consoletheme.h"
 #include "console/connections/connectionprofilemodel.h"
 #include "console/connections/profilesecrets.h"
 #include "console/connections/profilestore.h"
