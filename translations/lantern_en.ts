@@ -5180,6 +5180,14 @@ SQL: %2</translation>
         <source>No operator name yet: the first change you make asks for it, since every change is recorded in the audit log under a name. Click to set it now.</source>
         <translation>No operator name yet: the first change you make asks for it, since every change is recorded in the audit log under a name. Click to set it now.</translation>
     </message>
+    <message>
+        <source>Account: %1</source>
+        <translation>Account: %1</translation>
+    </message>
+    <message>
+        <source>You are signed in to the servers with this account: they record it in the audit log and allow only what its role may do.</source>
+        <translation>You are signed in to the servers with this account: they record it in the audit log and allow only what its role may do.</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::MakeupDialog</name>

@@ -5140,6 +5140,14 @@ SQL：%2</translation>
         <source>No operator name yet: the first change you make asks for it, since every change is recorded in the audit log under a name. Click to set it now.</source>
         <translation>尚未设置操作员名字：由于每项更改都要以名字记入审计日志，您第一次进行更改时会被询问。点击可立即设置。</translation>
     </message>
+    <message>
+        <source>Account: %1</source>
+        <translation>账号：%1</translation>
+    </message>
+    <message>
+        <source>You are signed in to the servers with this account: they record it in the audit log and allow only what its role may do.</source>
+        <translation>您以此账号登录服务器：服务器在审计日志中记录它，并只允许其角色可做的操作。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::MakeupDialog</name>
