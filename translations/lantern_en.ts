@@ -1136,6 +1136,10 @@
         <extracomment>Redis state in the status bar, after "Redis": its certificate or TLS set-up was refused.</extracomment>
         <translation>TLS refused</translation>
     </message>
+    <message>
+        <source>The account %1 may not do this: the servers refused it (its rights may have changed since the console read them).</source>
+        <translation>The account %1 may not do this: the servers refused it (its rights may have changed since the console read them).</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>

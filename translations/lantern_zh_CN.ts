@@ -1134,6 +1134,10 @@
         <extracomment>Redis state in the status bar, after "Redis": its certificate or TLS set-up was refused.</extracomment>
         <translation>TLS 被拒绝</translation>
     </message>
+    <message>
+        <source>The account %1 may not do this: the servers refused it (its rights may have changed since the console read them).</source>
+        <translation>账号 %1 无权执行此操作：服务器拒绝了它（其权限可能在控制台读取之后已被更改）。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>
