@@ -33,7 +33,7 @@ const QStringList Tables{QStringLiteral("audit_log"), QStringLiteral("campaign")
                          QStringLiteral("grab_refused"), QStringLiteral("campaign_schedule")};
 const QStringList OperatorRoles{QStringLiteral("viewer"), QStringLiteral("support"), QStringLiteral("manager"), QStringLiteral("oncall")};
 const QStringList RoleNames{QStringLiteral("viewer"), QStringLiteral("support"), QStringLiteral("manager"), QStringLiteral("oncall"),
-                        QStringLiteral("worker"), QStringLiteral("api")};
+                        QStringLiteral("worker"), QStringLiteral("api"), QStringLiteral("admin")};
 
 std::unique_ptr<AccessFixture> s_fixture;
 
