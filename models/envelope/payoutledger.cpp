@@ -65,6 +65,16 @@ void PayoutLedger::record(const QList<PayoutRecord> &records, qint64 nowMs)
     }
 }
 
+namespace {
+QMap<qint64, QList<PayoutTask>> groupByCampaign(const QList<PayoutTask> &tasks)
+{
+    QMap<qint64, QList<PayoutTask>> byCampaign;
+    for (const PayoutTask &task : tasks)
+        byCampaign[task.campaignId] << task;
+    return byCampaign;
+}
+} // namespace
+
 void PayoutLedger::persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write)
 {
     QList<PayoutTask> launched;
@@ -121,9 +131,7 @@ void PayoutLedger::recordRefusals(const QList<GrabRefusal> &refused, qint64 nowM
 void PayoutLedger::splitUnlaunched(const QList<PayoutTask> &tasks, QList<PayoutTask> &launched, QList<GrabRefusal> &unlaunched)
 {
     // One statement per campaign in the chunk (a queue holds one campaign's tasks), on primary keys.
-    QMap<qint64, QList<PayoutTask>> byCampaign;
-    for (const PayoutTask &task : tasks)
-        byCampaign[task.campaignId] << task;
+    const QMap<qint64, QList<PayoutTask>> byCampaign = groupByCampaign(tasks);
     for (auto it = byCampaign.cbegin(); it != byCampaign.cend(); ++it) {
         const QList<PayoutTask> &group = it.value();
         QVariantList values{it.key(), QStringLiteral("draft")};
@@ -167,9 +175,7 @@ QList<AcceptedGrab> PayoutLedger::states(const QList<PayoutTask> &tasks)
 void PayoutLedger::judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &accepted, QList<GrabRefusal> &refused)
 {
     // One statement per campaign in the chunk (a queue holds one campaign's tasks).
-    QMap<qint64, QList<PayoutTask>> byCampaign;
-    for (const PayoutTask &task : tasks)
-        byCampaign[task.campaignId] << task;
+    const QMap<qint64, QList<PayoutTask>> byCampaign = groupByCampaign(tasks);
     for (auto it = byCampaign.cbegin(); it != byCampaign.cend(); ++it) {
         const QList<PayoutTask> &group = it.value();
         QVariantList values{it.key()};
