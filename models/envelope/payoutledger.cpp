@@ -131,6 +131,12 @@ void PayoutLedger::recordRefusals(const QList<GrabRefusal> &refused, qint64 nowM
 void PayoutLedger::splitUnlaunched(const QList<PayoutTask> &tasks, QList<PayoutTask> &launched, QList<GrabRefusal> &unlaunched)
 {
     // One statement per campaign in the chunk (a queue holds one campaign's tasks), on primary keys.
+    // A launch writes SQL's status first and commits after its Redis move, so a grab can come
+    // before that commit: the read waits for it (MySQL: a locking read of the row; SQLite: the
+    // database's write lock, taken by a write that changes nothing, before anything is read).
+    const bool mysql = m_sql.dialect() == DbUrl::Dialect::MySql;
+    if (!mysql)
+        m_sql.exec(QStringLiteral("UPDATE campaign SET status = status WHERE 0 = 1"));  // SQLite only
     const QMap<qint64, QList<PayoutTask>> byCampaign = groupByCampaign(tasks);
     for (auto it = byCampaign.cbegin(); it != byCampaign.cend(); ++it) {
         const QList<PayoutTask> &group = it.value();
@@ -138,8 +144,9 @@ void PayoutLedger::splitUnlaunched(const QList<PayoutTask> &tasks, QList<PayoutT
         for (const PayoutTask &task : group)
             values << task.seq;
         QSqlQuery rows = m_sql.exec(QStringLiteral("SELECT e.seq, e.amount_cents FROM envelope e JOIN campaign c ON c.id = e.campaign_id "
-                                                   "WHERE e.campaign_id = ? AND c.status <> ? AND e.seq IN (%1)")
-                                            .arg(QStringList(group.size(), QStringLiteral("?")).join(QLatin1Char(','))),
+                                                   "WHERE e.campaign_id = ? AND c.status <> ? AND e.seq IN (%1)%2")
+                                            .arg(QStringList(group.size(), QStringLiteral("?")).join(QLatin1Char(',')),
+                                                 mysql ? QStringLiteral(" LOCK IN SHARE MODE") : QString()),
                                     values);
         QHash<qint64, qint64> amountOf;  // seq -> amount, of the launched envelopes
         while (rows.next())
