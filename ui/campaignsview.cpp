@@ -576,19 +576,22 @@ void CampaignsView::updateActions()
     const bool ready = m_service && !m_actionOut;
     const bool readOnly = isReadOnly();
     // No operator set yet disables nothing: the first change asks for the name.
-    WriteAction::setEnabled(m_newButton, m_service && m_previewer && !m_actionOut, readOnly);
+    const OperatorIdentity *identity = operatorIdentity();
+    WriteAction::setAllowed(m_newButton, m_service && m_previewer && !m_actionOut, readOnly, {}, identity, access::Action::CampaignCreate);
     // Shown (the live view still follows it) but hidden from the list by a search or a page:
     // nothing acts on it until it is selected again.
     const QString hidden = m_selectedId != 0 && !status
                                ? tr("Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.").arg(m_selectedId)
                                : QString();
-    WriteAction::setEnabled(m_launchButton, ready && status == CampaignStatus::Draft, readOnly, hidden);
-    WriteAction::setEnabled(m_pauseButton, ready && status == CampaignStatus::Live, readOnly, hidden);
-    WriteAction::setEnabled(m_resumeButton, ready && status == CampaignStatus::Paused, readOnly, hidden);
-    WriteAction::setEnabled(m_closeButton, ready && status && *status != CampaignStatus::Closed, readOnly, hidden);
+    WriteAction::setAllowed(m_launchButton, ready && status == CampaignStatus::Draft, readOnly, hidden, identity, access::Action::CampaignLaunch);
+    WriteAction::setAllowed(m_pauseButton, ready && status == CampaignStatus::Live, readOnly, hidden, identity, access::Action::CampaignPause);
+    WriteAction::setAllowed(m_resumeButton, ready && status == CampaignStatus::Paused, readOnly, hidden, identity, access::Action::CampaignResume);
+    WriteAction::setAllowed(m_closeButton, ready && status && *status != CampaignStatus::Closed, readOnly, hidden, identity,
+                            access::Action::CampaignClose);
     // The times come with the live view's reading of the campaign.
     const bool timesRead = m_detail->campaignId() == m_selectedId;
-    WriteAction::setEnabled(m_timesButton, ready && status && *status != CampaignStatus::Closed && timesRead, readOnly, hidden);
+    WriteAction::setAllowed(m_timesButton, ready && status && *status != CampaignStatus::Closed && timesRead, readOnly, hidden, identity,
+                            access::Action::CampaignSchedule);
     m_refreshButton->setEnabled(m_service != nullptr);
     const QString who = operatorIdentity()->isSet() ? tr("Audited as %1.").arg(operatorName())
                                                      : tr("You are asked for your name first: every change is audited under it.");

@@ -7,6 +7,7 @@
 #include "core/errors.h"
 #include "mainwindow.h"
 #include "operatoridentity.h"
+#include "sql/sqlconnection.h"
 #include "screenshotjob.h"
 #include "translations.h"
 #include "usersview.h"
@@ -14,6 +15,7 @@
 #include <QApplication>
 #include <QLineEdit>
 #include <QSettings>
+#include <QThread>
 
 #include <cstdio>
 
@@ -39,6 +41,8 @@ ConsoleSession::ConsoleSession(ConsoleOptions options, QObject *parent)
 
 ConsoleSession::~ConsoleSession()
 {
+    if (m_accountReader)
+        m_accountReader->wait();
     m_screenshot.reset();
     m_window.reset();
     m_sandbox.reset();
@@ -179,8 +183,40 @@ void ConsoleSession::rebuildInPlace()
         attachBackend(config);
 }
 
+void ConsoleSession::readAccount(const Config &config)
+{
+    m_operator->clearAccount();
+    if (m_accountReader)
+        m_accountReader->wait();
+    m_accountReader.reset();
+    if (config.db.dialect != DbUrl::Dialect::MySql)
+        return;  // SQLite has no accounts: the operator types a name
+    // Off the GUI thread (a connect can take seconds); the answer comes back queued.
+    const DbUrl url = config.db;
+    m_accountReader.reset(QThread::create([this, url] {
+        access::AccountIdentity account;
+        try {
+            SqlConnection sql(url, SqlAccess::ReadOnly);
+            account = access::AccountIdentity::of(sql);
+        } catch (const LanternError &) {
+            // the views say what is wrong with the connection
+        }
+        QMetaObject::invokeMethod(
+                this,
+                [this, account] {
+                    m_operator->setAccount(account);
+                    if (m_screenshot && m_screenshotWaitsForAccount)
+                        m_screenshot->backendReady();  // drawn with the account's rights
+                    m_screenshotWaitsForAccount = false;
+                },
+                Qt::QueuedConnection);
+    }));
+    m_accountReader->start();
+}
+
 void ConsoleSession::attachBackend(const Config &config)
 {
+    readAccount(config);
     m_window->setConnection(config, m_options.sandbox);
     m_window->attachBackend(config);
     for (ConsoleView *shown : m_window->views()) {
@@ -190,10 +226,14 @@ void ConsoleSession::attachBackend(const Config &config)
     const bool restored = !m_restoredStates.isEmpty();
     m_restoredStates.clear();
     UsersView *view = m_window->usersView();
-    if (m_screenshot)
-        m_screenshot->backendReady();
-    else if (!m_options.uid.isEmpty() && !restored)
+    if (m_screenshot) {
+        // With an account to read, the picture waits for it (readAccount says when).
+        m_screenshotWaitsForAccount = m_accountReader != nullptr;
+        if (!m_screenshotWaitsForAccount)
+            m_screenshot->backendReady();
+    } else if (!m_options.uid.isEmpty() && !restored) {
         view->lookUp(m_options.uid, m_options.month);
+    }
 }
 
 int runConsole(int argc, char *argv[])

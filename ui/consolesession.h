@@ -9,6 +9,8 @@
 
 #include <memory>
 
+class QThread;
+
 namespace lantern {
 class Sandbox;
 }
@@ -42,6 +44,9 @@ Q_SIGNALS:
 
 private:
     void attachBackend(const Config &config);
+    /** Who the profile's MariaDB account is (issue 25): with a Lantern role, the session's operator
+        becomes that account and the views disable what the role may not do. */
+    void readAccount(const Config &config);
     /** A connection profile was applied: a new window on `config`; the sandbox, if any, stops. */
     void switchTo(const Config &config);
     /** Back from a profile's servers to a fresh sandbox (a new folder, server and worker). */
@@ -64,6 +69,8 @@ private:
     OperatorIdentity *m_operator;  // one per session: it outlives the windows of a language or profile switch
     std::unique_ptr<MainWindow> m_window;
     std::unique_ptr<ScreenshotJob> m_screenshot;
+    bool m_screenshotWaitsForAccount = false;
+    std::unique_ptr<QThread> m_accountReader;  // readAccount()'s, waited for before the next and on exit
     QHash<QString, QVariantMap> m_restoredStates;  // per view, from the window a rebuild replaced
 };
 

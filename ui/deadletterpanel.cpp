@@ -365,11 +365,13 @@ void DeadLetterPanel::updateActions()
         m_retry->setToolTip(unreadable ? tr("A worker cannot read this entry, so a retry would bring it straight back here. "
                                             "Correct it with “Edit and retry…”, or discard it (the audit log keeps a copy).")
                                        : tr("Put the selected entries back on their queue"));
-    WriteAction::setEnabled(m_retry, idle && hasSelection && !unreadable, m_readOnly);
-    WriteAction::setEnabled(m_discard, idle && hasSelection, m_readOnly);
-    WriteAction::setEnabled(m_editRetry, idle && selected.size() == 1, m_readOnly);
-    WriteAction::setEnabled(m_retryAll, idle && page.depth > 0, m_readOnly);
-    WriteAction::setEnabled(m_discardAll, idle && page.depth > 0, m_readOnly);
+    const OperatorIdentity *identity = ConsoleView::operatorOf(this);
+    constexpr access::Action Handle = access::Action::DeadLetters;
+    WriteAction::setAllowed(m_retry, idle && hasSelection && !unreadable, m_readOnly, {}, identity, Handle);
+    WriteAction::setAllowed(m_discard, idle && hasSelection, m_readOnly, {}, identity, Handle);
+    WriteAction::setAllowed(m_editRetry, idle && selected.size() == 1, m_readOnly, {}, identity, Handle);
+    WriteAction::setAllowed(m_retryAll, idle && page.depth > 0, m_readOnly, {}, identity, Handle);
+    WriteAction::setAllowed(m_discardAll, idle && page.depth > 0, m_readOnly, {}, identity, Handle);
     m_newer->setEnabled(m_offset > 0);
     m_older->setEnabled(page.offset + page.entries.size() < page.depth);
     if (page.depth == 0)

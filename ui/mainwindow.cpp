@@ -439,7 +439,12 @@ void MainWindow::showServerStatus()
 
 void MainWindow::showOperator()
 {
-    if (m_operator->isSet()) {
+    if (m_operator->isAccount()) {
+        m_operatorButton->setText(tr("Account: %1").arg(m_operator->accountText()));
+        m_operatorButton->setToolTip(tr("You are signed in to the servers with this account: they record it in the audit log and allow "
+                                        "only what its role may do."));
+        m_operatorButton->setStyleSheet(QString());
+    } else if (m_operator->isSet()) {
         m_operatorButton->setText(tr("Operator: %1").arg(m_operator->name()));
         m_operatorButton->setToolTip(tr("Every change you make is recorded in the audit log under this name. Click to change it."));
         m_operatorButton->setStyleSheet(QString());

@@ -61,6 +61,29 @@ void OperatorIdentity::addRowTo(QFormLayout *form, const QString &name, QWidget 
     form->addRow(tr("Operator:"), label);
 }
 
+void OperatorIdentity::setAccount(const access::AccountIdentity &account)
+{
+    if (!account.role)
+        return;  // a shared account: the operator still says who is at it
+    m_account = account;
+    m_name = account.account;
+    Q_EMIT changed(m_name);
+}
+
+void OperatorIdentity::clearAccount()
+{
+    if (!m_account)
+        return;
+    m_account.reset();
+    m_name.clear();
+    Q_EMIT changed(m_name);
+}
+
+QString OperatorIdentity::refusal(access::Action action) const
+{
+    return m_account && !m_account->allows(action) ? m_account->refusal(action) : QString();
+}
+
 bool OperatorIdentity::ensure(QWidget *parent)
 {
     return isSet() || ask(parent);
@@ -68,6 +91,8 @@ bool OperatorIdentity::ensure(QWidget *parent)
 
 bool OperatorIdentity::ask(QWidget *parent)
 {
+    if (m_account)
+        return true;  // the account is who acts; nothing to type
     OperatorDialog dialog(isSet() ? m_name : suggestion(), isSet(), parent);
     if (dialog.exec() != QDialog::Accepted)
         return false;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "access/accountidentity.h"
+
 #include <QObject>
 #include <QString>
 
@@ -30,6 +32,16 @@ public:
     bool setName(const QString &name);
     /** What the dialog proposes: the name last set on this machine, else $USER (maybe empty). */
     static QString suggestion();
+    /** Signed in with an operator account (its role one of Lantern's): the account is the name,
+        fixed for the session, and nobody is asked for one (issue 25). Without a role: unchanged. */
+    void setAccount(const access::AccountIdentity &account);
+    /** Back to a typed name (a profile switch). */
+    void clearAccount();
+    bool isAccount() const { return m_account.has_value(); }
+    /** "alice (support)"; empty without an account. */
+    QString accountText() const { return m_account ? m_account->text() : QString(); }
+    /** Empty when the session may do `action`; else "the account alice (support) may not ...". */
+    QString refusal(access::Action action) const;
     /** Why a name is rejected, in plain words; empty when it is fine. */
     static QString problemWith(const QString &name);
 
@@ -47,6 +59,7 @@ Q_SIGNALS:
 
 private:
     QString m_name;
+    std::optional<access::AccountIdentity> m_account;
 };
 
 } // namespace lantern::ui

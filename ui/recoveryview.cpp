@@ -296,9 +296,10 @@ void RecoveryView::updateActions()
 {
     const bool idle = m_service && m_job == 0;
     const bool readOnly = isReadOnly();
-    WriteAction::setEnabled(m_compensate, idle && !selectedWorker().isEmpty(), readOnly);
-    WriteAction::setEnabled(m_compensateAll, idle && m_tasks->rowCount() > 0, readOnly);
-    WriteAction::setEnabled(m_reconcile, m_service && m_reconciling == 0, readOnly);
+    const OperatorIdentity *identity = operatorIdentity();
+    WriteAction::setAllowed(m_compensate, idle && !selectedWorker().isEmpty(), readOnly, {}, identity, access::Action::Recover);
+    WriteAction::setAllowed(m_compensateAll, idle && m_tasks->rowCount() > 0, readOnly, {}, identity, access::Action::Recover);
+    WriteAction::setAllowed(m_reconcile, m_service && m_reconciling == 0, readOnly, {}, identity, access::Action::Reconcile);
 }
 
 void RecoveryView::compensateSelected()

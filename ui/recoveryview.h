@@ -74,6 +74,7 @@ Q_SIGNALS:
 
 protected:
     void readOnlyChanged() override { updateActions(); }
+    void operatorChanged() override { updateActions(); }
 
 private:
     void onLoaded(quint64 serial, const RecoverySnapshot &snapshot);

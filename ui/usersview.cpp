@@ -524,7 +524,7 @@ void UsersView::readOnlyChanged()
 {
     updateMakeupAction();
     QPushButton *makeup = m_summary->makeupButton();
-    WriteAction::setEnabled(makeup, makeup->isEnabled(), isReadOnly());
+    WriteAction::setAllowed(makeup, makeup->isEnabled(), isReadOnly(), {}, operatorIdentity(), access::Action::Makeup);
 }
 
 void UsersView::requestMakeup()

@@ -96,6 +96,7 @@ protected:
         the splitter. */
     void resizeEvent(QResizeEvent *event) override;
     void readOnlyChanged() override;
+    void operatorChanged() override { updateMakeupAction(); }
 
 private:
     void onMonthLoaded(quint64 serial, const UserMonth &month);

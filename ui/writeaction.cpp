@@ -1,5 +1,7 @@
 #include "writeaction.h"
 
+#include "operatoridentity.h"
+
 #include <QAbstractButton>
 #include <QVariant>
 
@@ -25,6 +27,13 @@ void WriteAction::setEnabled(QAbstractButton *button, bool enabled, bool readOnl
         button->setToolTip(own.toString());
         button->setProperty(OwnToolTip, QVariant());
     }
+}
+
+void WriteAction::setAllowed(QAbstractButton *button, bool enabled, bool readOnly, const QString &whyNot, const OperatorIdentity *identity,
+                             access::Action action)
+{
+    const QString refused = identity ? identity->refusal(action) : QString();
+    setEnabled(button, enabled && refused.isEmpty(), readOnly, refused.isEmpty() ? whyNot : refused);
 }
 
 QString WriteAction::readOnlyReason()

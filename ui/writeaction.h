@@ -1,10 +1,14 @@
 #pragma once
 
+#include "access/role.h"
+
 #include <QCoreApplication>
 
 class QAbstractButton;
 
 namespace lantern::ui {
+
+class OperatorIdentity;
 
 /** The buttons that change something (make-up, campaign actions, dead-letter retry and discard,
     recovery): on a read-only connection they stay disabled and say why in their tooltip, instead
@@ -17,6 +21,10 @@ public:
         tooltip is kept aside and the reason shown instead; likewise `whyNot` while it is
         disabled for another reason (nothing visibly selected). The own one comes back after. */
     static void setEnabled(QAbstractButton *button, bool enabled, bool readOnly, const QString &whyNot = {});
+    /** The same, and disabled with the refusal as its tooltip when the session's account may not
+        do `action` (OperatorIdentity::refusal), whatever else holds. */
+    static void setAllowed(QAbstractButton *button, bool enabled, bool readOnly, const QString &whyNot, const OperatorIdentity *identity,
+                           access::Action action);
     /** The tooltip a write action has on a read-only connection. */
     static QString readOnlyReason();
 };

@@ -99,6 +99,25 @@ int runAccessInstall(CommandContext &context)
     return 0;
 }
 
+namespace {
+
+/** The Redis side of add, rotate and set-role (the ACL user with `role`'s rules and the new
+    password on every node), the audit row and the printed result; a generated password is
+    printed this once and kept nowhere. */
+int finishAccountChange(CommandContext &context, const QString &action, const QString &name, access::Role role, const QByteArray &password,
+                        bool generated)
+{
+    QJsonObject json{{QStringLiteral("name"), name}, {QStringLiteral("role"), access::Roles::name(role)}};
+    addRedisOutcome(json, redisAccounts(context).setUser(name, role, password));
+    audit(context, action, name, json);
+    if (generated)
+        json.insert(QStringLiteral("password"), QString::fromLatin1(password));
+    printJson(json);
+    return 0;
+}
+
+} // namespace
+
 int runOperatorAdd(CommandContext &context)
 {
     const QString name = nameOption(context);
@@ -106,13 +125,7 @@ int runOperatorAdd(CommandContext &context)
     bool generated = false;
     const QByteArray password = passwordOption(context, &generated);
     access::SqlAccounts(context.sql()).add(name, role, password);
-    QJsonObject json{{QStringLiteral("name"), name}, {QStringLiteral("role"), access::Roles::name(role)}};
-    addRedisOutcome(json, redisAccounts(context).setUser(name, role, password));
-    audit(context, QStringLiteral("operator.add"), name, json);
-    if (generated)
-        json.insert(QStringLiteral("password"), QString::fromLatin1(password));  // printed this once, kept nowhere
-    printJson(json);
-    return 0;
+    return finishAccountChange(context, QStringLiteral("operator.add"), name, role, password, generated);
 }
 
 int runOperatorList(CommandContext &context)
@@ -145,13 +158,7 @@ int runOperatorRotate(CommandContext &context)
     if (!account)
         throw RefusedError(AccessText::tr("there is no operator account %1").arg(name));
     accounts.rotate(name, password);
-    QJsonObject json{{QStringLiteral("name"), name}, {QStringLiteral("role"), access::Roles::name(account->role)}};
-    addRedisOutcome(json, redisAccounts(context).setUser(name, account->role, password));
-    audit(context, QStringLiteral("operator.rotate"), name, json);
-    if (generated)
-        json.insert(QStringLiteral("password"), QString::fromLatin1(password));
-    printJson(json);
-    return 0;
+    return finishAccountChange(context, QStringLiteral("operator.rotate"), name, account->role, password, generated);
 }
 
 int runOperatorSetRole(CommandContext &context)
@@ -164,13 +171,7 @@ int runOperatorSetRole(CommandContext &context)
     access::SqlAccounts accounts(context.sql());
     accounts.setRole(name, role);
     accounts.rotate(name, password);
-    QJsonObject json{{QStringLiteral("name"), name}, {QStringLiteral("role"), access::Roles::name(role)}};
-    addRedisOutcome(json, redisAccounts(context).setUser(name, role, password));
-    audit(context, QStringLiteral("operator.set_role"), name, json);
-    if (generated)
-        json.insert(QStringLiteral("password"), QString::fromLatin1(password));
-    printJson(json);
-    return 0;
+    return finishAccountChange(context, QStringLiteral("operator.set_role"), name, role, password, generated);
 }
 
 int runCampaignApprove(CommandContext &context)

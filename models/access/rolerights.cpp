@@ -100,12 +100,10 @@ QByteArrayList RoleRights::redisRules(Role role, const QByteArray &prefix)
         break;
     case Role::Worker:
     case Role::Api:
+    case Role::Admin:
         // The services load Lantern's scripts after a restart (docs/security.md) and read the
         // server's persistence settings (INFO); operators may do neither.
         rules << scriptedWrites() << "+@blocking" << "+script|load" << "+info" << "~" + prefix + '*';
-        break;
-    case Role::Admin:
-        rules = {"resetchannels", "+@all", "~*", "&*"};
         break;
     }
     return rules;
@@ -120,7 +118,7 @@ QString RoleRights::markdownTable()
         for (Action action : Roles::actionsOf(role))
             actions << Roles::actionText(action);
         if (role == Role::Admin)
-            actions << QStringLiteral("everything: migrations, accounts and every action above");
+            actions << QStringLiteral("every action above, and migrations (accounts: the server's administrative account, see below)");
         QStringList grants;
         for (const SqlGrant &grant : sqlGrants(role))
             grants << QStringLiteral("%1 ON %2").arg(grant.privileges, grant.table == All ? QStringLiteral("`*`") : grant.table);

@@ -103,7 +103,12 @@ void SqlAccounts::add(const QString &name, Role role, const QByteArray &password
     if (find(name))
         throw RefusedError(tr("the account %1 exists already (operator set-role or rotate change it)").arg(name));
     m_connection.exec(QStringLiteral("CREATE USER ") + account(name) + identifiedBy(password));
-    grantRole(name, role);
+    try {
+        grantRole(name, role);
+    } catch (...) {
+        m_connection.exec(QStringLiteral("DROP USER ") + account(name));  // no account without its role left behind
+        throw;
+    }
 }
 
 void SqlAccounts::grantRole(const QString &name, Role role)

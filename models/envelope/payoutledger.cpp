@@ -65,6 +65,16 @@ void PayoutLedger::record(const QList<PayoutRecord> &records, qint64 nowMs)
     }
 }
 
+namespace {
+QMap<qint64, QList<PayoutTask>> groupByCampaign(const QList<PayoutTask> &tasks)
+{
+    QMap<qint64, QList<PayoutTask>> byCampaign;
+    for (const PayoutTask &task : tasks)
+        byCampaign[task.campaignId] << task;
+    return byCampaign;
+}
+} // namespace
+
 void PayoutLedger::persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write)
 {
     QList<PayoutTask> launched;
@@ -121,17 +131,22 @@ void PayoutLedger::recordRefusals(const QList<GrabRefusal> &refused, qint64 nowM
 void PayoutLedger::splitUnlaunched(const QList<PayoutTask> &tasks, QList<PayoutTask> &launched, QList<GrabRefusal> &unlaunched)
 {
     // One statement per campaign in the chunk (a queue holds one campaign's tasks), on primary keys.
-    QMap<qint64, QList<PayoutTask>> byCampaign;
-    for (const PayoutTask &task : tasks)
-        byCampaign[task.campaignId] << task;
+    // A launch writes SQL's status first and commits after its Redis move, so a grab can come
+    // before that commit: the read waits for it (MySQL: a locking read of the row; SQLite: the
+    // database's write lock, taken by a write that changes nothing, before anything is read).
+    const bool mysql = m_sql.dialect() == DbUrl::Dialect::MySql;
+    if (!mysql)
+        m_sql.exec(QStringLiteral("UPDATE campaign SET status = status WHERE 0 = 1"));  // SQLite only
+    const QMap<qint64, QList<PayoutTask>> byCampaign = groupByCampaign(tasks);
     for (auto it = byCampaign.cbegin(); it != byCampaign.cend(); ++it) {
         const QList<PayoutTask> &group = it.value();
         QVariantList values{it.key(), QStringLiteral("draft")};
         for (const PayoutTask &task : group)
             values << task.seq;
         QSqlQuery rows = m_sql.exec(QStringLiteral("SELECT e.seq, e.amount_cents FROM envelope e JOIN campaign c ON c.id = e.campaign_id "
-                                                   "WHERE e.campaign_id = ? AND c.status <> ? AND e.seq IN (%1)")
-                                            .arg(QStringList(group.size(), QStringLiteral("?")).join(QLatin1Char(','))),
+                                                   "WHERE e.campaign_id = ? AND c.status <> ? AND e.seq IN (%1)%2")
+                                            .arg(QStringList(group.size(), QStringLiteral("?")).join(QLatin1Char(',')),
+                                                 mysql ? QStringLiteral(" LOCK IN SHARE MODE") : QString()),
                                     values);
         QHash<qint64, qint64> amountOf;  // seq -> amount, of the launched envelopes
         while (rows.next())
@@ -167,9 +182,7 @@ QList<AcceptedGrab> PayoutLedger::states(const QList<PayoutTask> &tasks)
 void PayoutLedger::judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &accepted, QList<GrabRefusal> &refused)
 {
     // One statement per campaign in the chunk (a queue holds one campaign's tasks).
-    QMap<qint64, QList<PayoutTask>> byCampaign;
-    for (const PayoutTask &task : tasks)
-        byCampaign[task.campaignId] << task;
+    const QMap<qint64, QList<PayoutTask>> byCampaign = groupByCampaign(tasks);
     for (auto it = byCampaign.cbegin(); it != byCampaign.cend(); ++it) {
         const QList<PayoutTask> &group = it.value();
         QVariantList values{it.key()};

@@ -4,6 +4,7 @@
 // four-eyes rule on big campaigns; the whole flow under the least-privileged accounts.
 #include "accessfixture.h"
 #include "clitest.h"
+#include "serveprocess.h"
 
 #include "access/role.h"
 #include "core/errors.h"
@@ -32,7 +33,7 @@ const QStringList Tables{QStringLiteral("audit_log"), QStringLiteral("campaign")
                          QStringLiteral("grab_refused"), QStringLiteral("campaign_schedule")};
 const QStringList OperatorRoles{QStringLiteral("viewer"), QStringLiteral("support"), QStringLiteral("manager"), QStringLiteral("oncall")};
 const QStringList RoleNames{QStringLiteral("viewer"), QStringLiteral("support"), QStringLiteral("manager"), QStringLiteral("oncall"),
-                        QStringLiteral("worker"), QStringLiteral("api")};
+                        QStringLiteral("worker"), QStringLiteral("api"), QStringLiteral("admin")};
 
 std::unique_ptr<AccessFixture> s_fixture;
 
@@ -389,13 +390,29 @@ void TestCliAccess::leastPrivilegedFlow()
     QByteArray failure;
     const QString id = campaignBy(s_fixture->as(QStringLiteral("manager")), true, &failure);
     QVERIFY2(!id.isEmpty(), failure.constData());
-    const Lanternd api = s_fixture->as(QStringLiteral("api"));
-    for (int uid = 1; uid <= 12; ++uid) {
+    Lanternd api = s_fixture->as(QStringLiteral("api"));
+    const QString secret = QStringLiteral("access-test-secret");
+    api.defaults.insert(QStringLiteral("token-secret"), secret);
+    for (int uid = 1; uid <= 4; ++uid) {
         const Result grabbed = api.run({QStringLiteral("grab"), QStringLiteral("--campaign"), id, QStringLiteral("--uid"), QString::number(uid)});
         LANTERND_VERIFY_OK(grabbed);
         LANTERND_VERIFY_OK(api.run({QStringLiteral("checkin"), QStringLiteral("--uid"), QString::number(uid)}));
     }
+    {
+        // `serve` under the api account: check-ins and the rest of the grabs over HTTP.
+        ServeClient server(api);
+        QVERIFY2(server.waitListening(), server.stderrText().constData());
+        for (int uid = 5; uid <= 30; ++uid) {
+            const QString bearer = bearerWithSecret(secret, uid);
+            const HttpReply checkin = server.request("POST", QStringLiteral("/v1/checkin"), bearer);
+            QVERIFY2(checkin.status == 200, checkin.describe().constData());
+            const HttpReply grab = server.request("POST", QStringLiteral("/v1/campaigns/%1/grab").arg(id), bearer);
+            QVERIFY2(grab.status == 200, grab.describe().constData());
+        }
+        QCOMPARE(server.stop().first, 0);
+    }
     LANTERND_VERIFY_OK(s_fixture->as(QStringLiteral("worker")).run(words("work --once")));
+    QCOMPARE(sqlNumber(s_fixture->sql().db, QStringLiteral("SELECT COUNT(*) FROM checkin_log WHERE uid BETWEEN 1 AND 30")), 30);
     const Result shown = s_fixture->as(QStringLiteral("viewer")).run({QStringLiteral("campaign"), QStringLiteral("show"), QStringLiteral("--id"), id});
     LANTERND_VERIFY_OK(shown);
     QCOMPARE(shown.json().value(QStringLiteral("paid_count")).toInteger(), 10);

@@ -17,6 +17,7 @@
 #include "envelope/envelopedrain.h"
 #include "envelope/grabservice.h"
 #include "messagebanner.h"
+#include "operatoridentity.h"
 #include "payout/simulatedpayoutgateway.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
@@ -49,6 +50,7 @@ using lantern::ui::CampaignConfirmation;
 using lantern::ui::CampaignCreateDialog;
 using lantern::ui::CampaignsView;
 using lantern::ui::MessageBanner;
+using lantern::ui::OperatorIdentity;
 using Field = CampaignDraftCheck::Field;
 
 namespace {
@@ -82,6 +84,7 @@ private Q_SLOTS:
     void returnGoesAheadOnlyForTheKillSwitch_data();
     void returnGoesAheadOnlyForTheKillSwitch();
     void readOnlyDisablesEveryChange();
+    void anAccountsRoleDisablesWhatItMayNotDo();
     void refreshNeverStacksRequests();
     void missingCampaignIsExplained();
     void searchAndSortRunOnTheServer();
@@ -464,6 +467,36 @@ void TestCampaignsView::confirmationsSayWhenNothingIsLeft()
     campaign.status = CampaignStatus::Live;
     const QString live = ui::CampaignConfirmation::forAction(CampaignAction::Close, campaign, 3, 120).text;
     QVERIFY2(live.contains(QStringLiteral("about 3 envelopes")) && live.contains(QStringLiteral("fewer if the crowd grabs")), qPrintable(live));
+}
+
+void TestCampaignsView::anAccountsRoleDisablesWhatItMayNotDo()
+{
+    // Signed in with an operator account (issue 25): the role decides before anything is typed,
+    // and the button says why; the account is the operator, nobody is asked for a name.
+    OperatorIdentity *identity = m_view->operatorIdentity();
+    auto *create = m_view->findChild<QPushButton *>(QStringLiteral("newCampaignButton"));
+    QVERIFY(create->isEnabled());
+    access::AccountIdentity support;
+    support.account = QStringLiteral("alice");
+    support.role = access::Role::Support;
+    identity->setAccount(support);
+    QVERIFY(!create->isEnabled());
+    QCOMPARE(create->toolTip(), QStringLiteral("the account alice (support) may not create campaigns"));
+    QCOMPARE(identity->name(), QStringLiteral("alice"));
+    QVERIFY(identity->ask(m_view.get()));  // no dialog: the account is who acts
+    for (const char *name : {"launchButton", "pauseButton", "resumeButton", "closeButton"})
+        QVERIFY2(!m_view->findChild<QPushButton *>(QLatin1String(name))->isEnabled(), name);
+
+    access::AccountIdentity manager = support;
+    manager.account = QStringLiteral("bob");
+    manager.role = access::Role::Manager;
+    identity->setAccount(manager);
+    QVERIFY(create->isEnabled());
+    QVERIFY(!create->toolTip().contains(QLatin1String("may not")));
+
+    identity->clearAccount();
+    QVERIFY(!identity->isSet());
+    identity->setName(Operator);
 }
 
 void TestCampaignsView::refreshNeverStacksRequests()

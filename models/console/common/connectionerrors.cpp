@@ -26,6 +26,14 @@ PlainFailure ConnectionErrors::explain(const std::exception &error, const Config
     const QString db = config.db.redacted();
     if (dynamic_cast<const RedisReadOnlyError *>(&error) || dynamic_cast<const SqlReadOnlyError *>(&error))
         return {tr("This connection is read-only: the request would have changed data, so it was not sent."), detail};
+    if (dynamic_cast<const ForbiddenError *>(&error)) {
+        // A server refused for want of a right (issue 25): rights changed since the console read
+        // the account's role, or an account without a Lantern role.
+        const QString account = !config.db.user.isEmpty() ? config.db.user : config.redis.user;
+        return {tr("The account %1 may not do this: the servers refused it (its rights may have changed since the console read them).")
+                        .arg(account),
+                detail};
+    }
     if (const auto *notReady = dynamic_cast<const RedisNotReadyError *>(&error)) {
         switch (notReady->state()) {
         case RedisNotReadyError::State::Loading:
