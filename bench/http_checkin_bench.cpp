@@ -122,7 +122,7 @@ public:
         baseline.requests = m_settings.requests;
         baseline.keyspace = m_settings.users;
         baseline.command = captureScriptCommand(
-                m_server, script, [&](qint64 uid) { sample = checkinOnce(serve, uid); }, 2);
+                m_server, script, [&](qint64 uid) { sample = checkinOnce(serve, uid); }, 1);
         printSetup(serve, baseline, sample);
 
         const WrkOptions wrk = wrkOptions(serve, bearers);
