@@ -12,6 +12,7 @@
 #include "httpprobe.h"
 #include "httpsettings.h"
 #include "httpstorm.h"
+#include "perfprofile.h"
 #include "redisbenchmarkrun.h"
 #include "rounds.h"
 #include "scriptcomparison.h"
@@ -53,6 +54,7 @@ struct GrabStormSettings {
     qint64 users = 200'000;
     int attempts = 5;
     bool verify = false;
+    QString perf;  // empty: no profile
 };
 
 GrabStormSettings parseSettings(const QCoreApplication &app)
@@ -74,6 +76,9 @@ GrabStormSettings parseSettings(const QCoreApplication &app)
              QStringLiteral("5")},
             {QStringLiteral("verify"), QStringLiteral("After the first HTTP phase, drain the payout tasks (lanternd work --once) and run "
                                                       "lanternd verify on the campaign.")},
+            {QStringLiteral("perf"), QStringLiteral("After the phases, one more HTTP storm with this perf program attached to the server "
+                                                    "(perf record -g): where a grab's CPU goes."),
+             QStringLiteral("path")},
     });
     processArguments(parser, app);
     GrabStormSettings settings;
@@ -82,6 +87,9 @@ GrabStormSettings parseSettings(const QCoreApplication &app)
     settings.users = integerOption(parser, QStringLiteral("users"), 1, MaxKeyspace);
     settings.attempts = static_cast<int>(integerOption(parser, QStringLiteral("attempts"), 1, 9));  // 9: the campaign's attempt cap
     settings.verify = parser.isSet(QStringLiteral("verify"));
+    settings.perf = parser.value(QStringLiteral("perf"));
+    if (!settings.perf.isEmpty())
+        requireProgram(settings.perf, QStringLiteral("Debian package linux-perf"));
     return settings;
 }
 
@@ -143,6 +151,7 @@ public:
 
         const auto relaunch = [&] {
             m_server.removeKeys(prefix);
+            forgetBenchGrabs(*sql, m_campaign.id);  // what the verification drained
             campaigns.launch(m_campaign.id);  // the whole pool back in Redis, no draws, counters at 0
         };
         const std::vector<double> medians = runAlternatingRounds(
@@ -163,8 +172,24 @@ public:
                      record(figures);
                      return figures.perSecond;
                  }});
-        serve.stop();
         printResults(medians);
+        if (!m_settings.perf.isEmpty()) {
+            relaunch();
+            std::optional<StormFigures> figures;
+            const PerfReport report = profileProcess(
+                    m_settings.perf, serve.pid(), m_work.filePath(QStringLiteral("perf.data")),
+                    [&] { figures = runHttpStorm(m_server, serve, wrk, m_lines); }, serveProbes(), serveCategories());
+            m_out << "\nProfile: the same storm once more against `lanternd serve --threads " << m_http.serveThreads << "` with `"
+                  << report.command << "` attached (not in the figures above; the profiler slows it down): " << rate(figures->perSecond)
+                  << " grab attempts/s, lanternd " << QString::number(*figures->serveMicros, 'f', 1) << " us CPU per attempt, "
+                  << QString::number(figures->serveSystemPercent, 'f', 0) << " % of it in the kernel (/proc/PID/stat), "
+                  << figures->wrk->non2xx << " non-2xx.\n\n"
+                  << report.text;
+            m_out.flush();
+            if (figures->wrk->non2xx > 0)
+                throw LanternError(QStringLiteral("%1 answers of the profiled storm were not 2xx").arg(figures->wrk->non2xx));
+        }
+        serve.stop();
     }
 
 private:

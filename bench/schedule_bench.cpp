@@ -152,7 +152,9 @@ int runBench(const QCoreApplication &app)
             {QStringLiteral("lanternd"), QStringLiteral("Path of lanternd."), QStringLiteral("path")},
             {QStringLiteral("sizes"), QStringLiteral("Envelopes per campaign, comma-separated."), QStringLiteral("list"), QStringLiteral("10000,1000000")},
             {QStringLiteral("workers"), QStringLiteral("Worker counts, comma-separated."), QStringLiteral("list"), QStringLiteral("1,3")},
-            {QStringLiteral("lead-s"), QStringLiteral("Seconds from the schedule to T per million envelopes, plus 8."), QStringLiteral("s"),
+            {QStringLiteral("base-lead-s"), QStringLiteral("Seconds from the schedule to T, before the envelopes' share."), QStringLiteral("s"),
+             QStringLiteral("8")},
+            {QStringLiteral("lead-s"), QStringLiteral("Seconds from the schedule to T per million envelopes, plus --base-lead-s."), QStringLiteral("s"),
              QStringLiteral("30")},
     });
     processArguments(parser, app);
@@ -166,6 +168,7 @@ int runBench(const QCoreApplication &app)
     setup.redis = parser.value(QStringLiteral("redis"));
     setup.dbUrl = DbUrl::parse(setup.db);
     const int leadPerMillion = int(integerOption(parser, QStringLiteral("lead-s"), 1, 3600));
+    const int baseLead = int(integerOption(parser, QStringLiteral("base-lead-s"), 2, 3600));
     std::vector<qint64> sizes;
     for (const QString &size : parser.value(QStringLiteral("sizes")).split(u','))
         sizes.push_back(size.toLongLong());
@@ -174,7 +177,7 @@ int runBench(const QCoreApplication &app)
         workerCounts.push_back(count.toInt());
 
     QTextStream out(stdout);
-    out << "- SQL `" << setup.dbUrl.redacted() << "`, Redis `" << setup.redis << "`; " << bench.rounds << " round(s) per line; lead: 8 s + "
+    out << "- SQL `" << setup.dbUrl.redacted() << "`, Redis `" << setup.redis << "`; " << bench.rounds << " round(s) per line; lead: " << baseLead << " s + "
         << leadPerMillion << " s per million envelopes between the schedule and T\n\n"
         << "| envelopes | workers | round | prepared after s | status changed, ms after T | first grab ok, ms after T |\n"
         << "|---:|---:|---:|---:|---:|---:|\n";
@@ -186,7 +189,7 @@ int runBench(const QCoreApplication &app)
             std::vector<double> status;
             std::vector<double> firstOk;
             for (int round = 1; round <= bench.rounds; ++round) {
-                const int lead = 8 + int(double(leadPerMillion) * double(size) / 1e6 + 0.5);
+                const int lead = baseLead + int(double(leadPerMillion) * double(size) / 1e6 + 0.5);
                 const Run run = runOnce(setup, size, workers, lead, bench.prefix + QStringLiteral("%1_%2_%3:").arg(size).arg(workers).arg(round));
                 out << "| " << size << " | " << workers << " | " << round << " | "
                     << (run.preparedS < 0 ? QStringLiteral("not in time") : QString::number(run.preparedS, 'f', 1)) << " | "

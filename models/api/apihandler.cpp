@@ -29,6 +29,12 @@ ApiResponse apiJson(const QJsonObject &object, int status)
     return response;
 }
 
+const ApiResponse &apiAlive()
+{
+    static const ApiResponse alive = apiJson({{QStringLiteral("status"), QStringLiteral("ok")}});
+    return alive;
+}
+
 ApiResponse apiError(int status, const char *code, const QString &message)
 {
     return apiJson({{QStringLiteral("error"), QLatin1String(code)}, {QStringLiteral("message"), message}}, status);
@@ -87,6 +93,8 @@ ApiResponse ApiHandler::answer(const ApiAdmission &admission, const ApiRequest &
             return calendar(admission.uid, request);
         if (admission.endpoint == ApiEndpoint::Metrics)
             return metrics();
+        if (admission.endpoint == ApiEndpoint::Live)
+            return apiAlive();
         return apiError(404, "not_found", tr("no such endpoint: %1").arg(QString::fromUtf8(request.path)));
     } catch (...) {
         return apiErrorFor(std::current_exception(), request);

@@ -99,5 +99,7 @@ private:
 /** {"error": code, "message": text} with `status`. */
 ApiResponse apiError(int status, const char *code, const QString &message);
 ApiResponse apiJson(const QJsonObject &object, int status = 200);
+/** GET /livez's answer, {"status":"ok"}: the process answers; nothing is asked of Redis. */
+const ApiResponse &apiAlive();
 
 } // namespace lantern
