@@ -34,6 +34,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -55,6 +56,7 @@ struct GrabStormSettings {
     int attempts = 5;
     bool verify = false;
     QString perf;  // empty: no profile
+    qint64 perfLines = 100'000;
 };
 
 GrabStormSettings parseSettings(const QCoreApplication &app)
@@ -79,6 +81,8 @@ GrabStormSettings parseSettings(const QCoreApplication &app)
             {QStringLiteral("perf"), QStringLiteral("After the phases, one more HTTP storm with this perf program attached to the server "
                                                     "(perf record -g): where a grab's CPU goes."),
              QStringLiteral("path")},
+            {QStringLiteral("perf-lines"), QStringLiteral("Attempts of the profiled storm: the first n lines of the crowd's file."),
+             QStringLiteral("n"), QStringLiteral("100000")},
     });
     processArguments(parser, app);
     GrabStormSettings settings;
@@ -88,6 +92,7 @@ GrabStormSettings parseSettings(const QCoreApplication &app)
     settings.attempts = static_cast<int>(integerOption(parser, QStringLiteral("attempts"), 1, 9));  // 9: the campaign's attempt cap
     settings.verify = parser.isSet(QStringLiteral("verify"));
     settings.perf = parser.value(QStringLiteral("perf"));
+    settings.perfLines = integerOption(parser, QStringLiteral("perf-lines"), 1, 100'000'000);
     if (!settings.perf.isEmpty())
         requireProgram(settings.perf, QStringLiteral("Debian package linux-perf"));
     return settings;
@@ -174,12 +179,24 @@ public:
                  }});
         printResults(medians);
         if (!m_settings.perf.isEmpty()) {
+            // The first lines of the crowd's file: the start of the same storm.
+            const qint64 lines = std::min(m_settings.perfLines, m_lines);
+            QFile all(bearers);
+            QFile slice(m_work.filePath(QStringLiteral("perf-bearers.txt")));
+            if (!all.open(QIODevice::ReadOnly) || !slice.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                throw LanternError(QStringLiteral("cannot write the profile's bearer file"));
+            for (qint64 line = 0; line < lines; ++line)
+                slice.write(all.readLine());
+            slice.close();
+            WrkOptions profiled = wrk;
+            profiled.bearerFile = slice.fileName();
             relaunch();
             std::optional<StormFigures> figures;
             const PerfReport report = profileProcess(
                     m_settings.perf, serve.pid(), m_work.filePath(QStringLiteral("perf.data")),
-                    [&] { figures = runHttpStorm(m_server, serve, wrk, m_lines); }, serveProbes(), serveCategories());
-            m_out << "\nProfile: the same storm once more against `lanternd serve --threads " << m_http.serveThreads << "` with `"
+                    [&] { figures = runHttpStorm(m_server, serve, profiled, lines); }, serveProbes(), serveCategories());
+            m_out << "\nProfile: the first " << lines << " attempts of the same storm once more against `lanternd serve --threads "
+                  << m_http.serveThreads << "` with `"
                   << report.command << "` attached (not in the figures above; the profiler slows it down): " << rate(figures->perSecond)
                   << " grab attempts/s, lanternd " << QString::number(*figures->serveMicros, 'f', 1) << " us CPU per attempt, "
                   << QString::number(figures->serveSystemPercent, 'f', 0) << " % of it in the kernel (/proc/PID/stat), "
