@@ -29,6 +29,14 @@ ApiResponse apiJson(const QJsonObject &object, int status)
     return response;
 }
 
+ApiResponse apiText(QByteArray json)
+{
+    ApiResponse response;
+    response.status = 200;
+    response.body = std::move(json);
+    return response;
+}
+
 const ApiResponse &apiAlive()
 {
     static const ApiResponse alive = apiJson({{QStringLiteral("status"), QStringLiteral("ok")}});
