@@ -132,8 +132,8 @@ QList<PerfProbe> serveProbes()
             {QStringLiteral("lantern::ApiGate::authenticate"), QStringLiteral("the bearer: HMAC-SHA256, then hashids decode of the token")},
             {QStringLiteral("lantern::RedisPipe::flush"), QStringLiteral("one write() of every EVALSHA queued in a turn of the loop")},
             {QStringLiteral("lantern::RedisPipeNode::onReadable"), QStringLiteral("Redis's replies read, parsed and turned into answers")},
-            {QStringLiteral("lantern::checkinOutcomeJson"), QStringLiteral("a check-in's answer as a JSON object")},
-            {QStringLiteral("lantern::grabOutcomeJson"), QStringLiteral("a grab's answer as a JSON object")},
+            {QStringLiteral("lantern::checkinAnswerText"), QStringLiteral("a check-in's answer as JSON text")},
+            {QStringLiteral("lantern::grabAnswerText"), QStringLiteral("a grab's answer as JSON text")},
             {QStringLiteral("lantern::appendHttpResponse"), QStringLiteral("status line, headers and body into the connection's buffer")},
             {QStringLiteral("lantern::HttpServerLoop::writeTo"), QStringLiteral("one write() of a connection's answers")},
             {QStringLiteral("tcp_sendmsg"), QStringLiteral("kernel: TCP send")},
@@ -162,7 +162,7 @@ QList<PerfCategory> serveCategories()
             {QStringLiteral("routing, limits, feature switches"),
              list("lantern::ApiGate lantern::TokenBucket lantern::FeatureSwitches lantern::makeApiCall")},
             {QStringLiteral("JSON (the answer's object, its text)"),
-             list("lantern::checkinOutcomeJson lantern::grabOutcomeJson lantern::apiJson QJson QCborValue QCborContainerPrivate "
+             list("lantern::checkinAnswerText lantern::grabAnswerText lantern::checkinOutcomeJson lantern::grabOutcomeJson lantern::apiJson QJson QCborValue QCborContainerPrivate "
                   "lantern::requireEmptyJsonObject")},
             {QStringLiteral("the Redis pipe (commands out, replies in, hiredis's reader)"),
              list("lantern::RedisPipe lantern::RedisValue lantern::RedisConversation redisReader redisFormat redisvFormat "
