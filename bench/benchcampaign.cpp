@@ -2,6 +2,7 @@
 
 #include "envelope/campaignservice.h"
 #include "envelope/grabservice.h"
+#include "sql/sqlconnection.h"
 
 #include <QDateTime>
 
@@ -17,6 +18,14 @@ Campaign launchBenchCampaign(CampaignService &campaigns, const QString &name, qi
     draft.totalCents = count * 100;
     draft.seed = seed;
     return campaigns.launch(campaigns.create(draft, QDateTime::currentMSecsSinceEpoch()).id);
+}
+
+void forgetBenchGrabs(SqlConnection &sql, qint64 campaignId)
+{
+    sql.transaction([&] {
+        for (const char *table : {"payout", "grab_refused", "grab"})
+            sql.exec(QStringLiteral("DELETE FROM %1 WHERE campaign_id = ?").arg(QLatin1String(table)), {campaignId});
+    });
 }
 
 ClientFactory grabClients(const KeySchema &keys, qint64 campaignId)

@@ -7,6 +7,7 @@
 namespace lantern {
 class CampaignService;
 class KeySchema;
+class SqlConnection;
 }
 
 namespace lantern::bench {
@@ -15,6 +16,10 @@ namespace lantern::bench {
     average (double-mean split from `seed`), as an operator would; returns it, live. */
 Campaign launchBenchCampaign(CampaignService &campaigns, const QString &name, qint64 count, quint64 seed);
 
+/** Removes campaign `id`'s grabs from the ledger (grab, payout and grab_refused rows): once its
+    Redis keys are removed too, launching it again rebuilds the whole pool (a launch of a live
+    campaign repairs it from the ledger, which would otherwise keep the drained grabs grabbed). */
+void forgetBenchGrabs(SqlConnection &sql, qint64 campaignId);
 /** Clients that grab from campaign `id`: each its own GrabService over its own connection. */
 ClientFactory grabClients(const KeySchema &keys, qint64 campaignId);
 

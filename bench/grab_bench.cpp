@@ -64,8 +64,8 @@ int run(const QCoreApplication &app)
                                     .arg(campaign.seed)
                                     .arg(campaign.maxAttempts)};
         comparison.client = grabClients(keys, id);
-        // A fresh launch: the whole pool back in Redis, no draws, attempts or tasks, counters at 0.
-        // The SQL envelopes are there already; launch skips them (INSERT OR IGNORE).
+        // The whole pool back in Redis, no draws, attempts or tasks, counters at 0: launching a
+        // campaign live in SQL whose keys are gone rebuilds it from the ledger, which holds no grab.
         comparison.reset = [&campaigns, id] { campaigns->launch(id); };
         comparison.fresh = [&server = setup.server, &keys, id] { return server.listLength(keys.campaignTasks(id)); };
         return comparison;

@@ -8,6 +8,7 @@
 #include "httpprobe.h"
 #include "httpsettings.h"
 #include "httpstorm.h"
+#include "nginxreference.h"
 #include "perfprofile.h"
 #include "redisbenchmarkrun.h"
 #include "rounds.h"
@@ -45,6 +46,8 @@ struct CheckinStormSettings {
     qint64 threadRequests = 20'000;
     qint64 perfRequests = 0;
     QString perf;
+    int referenceSeconds = 0;
+    QString nginx;
 };
 
 CheckinStormSettings parseSettings(const QCoreApplication &app)
@@ -69,6 +72,10 @@ CheckinStormSettings parseSettings(const QCoreApplication &app)
                                                              "(0: no profile)."),
              QStringLiteral("n"), QStringLiteral("0")},
             {QStringLiteral("perf"), QStringLiteral("The perf program."), QStringLiteral("path"), QStringLiteral("perf")},
+            {QStringLiteral("reference-seconds"), QStringLiteral("Seconds of each run of GET /livez through lanternd serve and through "
+                                                                 "nginx, the outside reference (0: none)."),
+             QStringLiteral("s"), QStringLiteral("0")},
+            {QStringLiteral("nginx"), QStringLiteral("The nginx program."), QStringLiteral("path"), QStringLiteral("/usr/sbin/nginx")},
     });
     processArguments(parser, app);
     CheckinStormSettings settings;
@@ -86,6 +93,10 @@ CheckinStormSettings parseSettings(const QCoreApplication &app)
         settings.threadCounts << threads;
     }
     settings.perf = parser.value(QStringLiteral("perf"));
+    settings.referenceSeconds = int(integerOption(parser, QStringLiteral("reference-seconds"), 0, 600));
+    settings.nginx = parser.value(QStringLiteral("nginx"));
+    if (settings.referenceSeconds > 0)
+        requireProgram(settings.nginx, QStringLiteral("Debian package nginx-light"));
     if (settings.perfRequests > 0)
         requireProgram(settings.perf, QStringLiteral("Debian package linux-perf"));
     return settings;
@@ -122,7 +133,7 @@ public:
         baseline.requests = m_settings.requests;
         baseline.keyspace = m_settings.users;
         baseline.command = captureScriptCommand(
-                m_server, script, [&](qint64 uid) { sample = checkinOnce(serve, uid); }, 2);
+                m_server, script, [&](qint64 uid) { sample = checkinOnce(serve, uid); }, 1);
         printSetup(serve, baseline, sample);
 
         const WrkOptions wrk = wrkOptions(serve, bearers);
@@ -154,6 +165,8 @@ public:
             runThreadsTable(uids);
         if (m_settings.perfRequests > 0)
             runProfile(uids);
+        if (m_settings.referenceSeconds > 0)
+            runReference();
         m_out.flush();
         if (m_non2xx > 0)
             throw LanternError(QStringLiteral("%1 answers were not 2xx").arg(m_non2xx));
@@ -288,7 +301,8 @@ private:
         std::optional<StormFigures> figures;
         const PerfReport report = profileProcess(
                 m_settings.perf, serve.pid(), m_work.filePath(QStringLiteral("perf.data")),
-                [&] { figures = runHttpStorm(m_server, serve, wrkOptions(serve, bearers), m_settings.perfRequests); }, profileProbes());
+                [&] { figures = runHttpStorm(m_server, serve, wrkOptions(serve, bearers), m_settings.perfRequests); }, serveProbes(),
+                serveCategories());
         serve.stop();
         m_non2xx += figures->wrk->non2xx;
         m_out << "\nProfile: " << m_settings.perfRequests << " more check-ins against `lanternd serve --threads " << m_http.serveThreads
@@ -298,29 +312,24 @@ private:
               << report.text;
     }
 
-    /** The functions whose inclusive share the profile reports: one request's path through the server. */
-    static QList<PerfProbe> profileProbes()
+    void runReference()
     {
-        return {
-                {QStringLiteral("lantern::cli::HttpServerLoop::readFrom"),
-                 QStringLiteral("a client's bytes read, its requests parsed, checked and their Redis work queued")},
-                {QStringLiteral("lantern::HttpRequestParser::feed"), QStringLiteral("HTTP parsing (libhttp-parser)")},
-                {QStringLiteral("lantern::ApiGate::authenticate"), QStringLiteral("the bearer: HMAC-SHA256, then hashids decode of the token")},
-                {QStringLiteral("lantern::Config::today"), QStringLiteral("today in the configured zone (--tz)")},
-                {QStringLiteral("lantern::RedisPipe::flush"), QStringLiteral("one write() of every EVALSHA queued in a turn of the loop")},
-                {QStringLiteral("lantern::RedisPipe::onReadable"), QStringLiteral("Redis's replies read, parsed and turned into answers")},
-                {QStringLiteral("lantern::checkinOutcomeJson"), QStringLiteral("the answer's JSON object")},
-                {QStringLiteral("lantern::appendHttpResponse"), QStringLiteral("status line, headers and body into the connection's buffer")},
-                {QStringLiteral("lantern::cli::HttpServerLoop::writeTo"), QStringLiteral("one write() of a connection's answers")},
-                {QStringLiteral("__GI___libc_write"), QStringLiteral("every write(): to Redis and to the clients")},
-                {QStringLiteral("__GI___libc_read (inlined)"), QStringLiteral("every read(): from Redis and from the clients")},
-                {QStringLiteral("tcp_sendmsg"), QStringLiteral("kernel: TCP send")},
-                {QStringLiteral("net_rx_action"), QStringLiteral("kernel: loopback delivery to the receiver, run by the sender (softirq)")},
-                {QStringLiteral("tcp_recvmsg"), QStringLiteral("kernel: TCP receive")},
-                {QStringLiteral("__schedule"), QStringLiteral("kernel: switching threads (a loop with nothing to do sleeps in epoll_wait)")},
-                {QStringLiteral("do_epoll_wait"), QStringLiteral("kernel: the event loop's epoll_wait()")},
-        };
+        ServeProcess serve(m_http.lanternd, serveArguments(m_http, m_http.serveThreads, m_db), serveDir(QStringLiteral("livez")));
+        const NginxProcess nginx(m_settings.nginx, m_http.serveThreads, serveDir(QStringLiteral("nginx")));
+        ReferenceSetup setup;
+        setup.wrk = m_http.wrk;
+        setup.wrkThreads = m_http.wrkThreads;
+        setup.connections = m_http.bench.clients;
+        setup.seconds = m_settings.referenceSeconds;
+        setup.rounds = m_http.bench.rounds;
+        setup.serveThreads = m_http.serveThreads;
+        setup.servePort = serve.port();
+        setup.serveCpu = [&serve] { return serve.cpu(); };
+        setup.nginx = &nginx;
+        appendSummaryRows(m_http.bench.summaryFile, runNginxReference(m_out, setup));
+        serve.stop();
     }
+
 
     const CheckinStormSettings &m_settings;
     const HttpSettings &m_http;

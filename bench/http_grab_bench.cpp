@@ -12,6 +12,7 @@
 #include "httpprobe.h"
 #include "httpsettings.h"
 #include "httpstorm.h"
+#include "perfprofile.h"
 #include "redisbenchmarkrun.h"
 #include "rounds.h"
 #include "scriptcomparison.h"
@@ -33,6 +34,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -53,6 +55,8 @@ struct GrabStormSettings {
     qint64 users = 200'000;
     int attempts = 5;
     bool verify = false;
+    QString perf;  // empty: no profile
+    qint64 perfLines = 100'000;
 };
 
 GrabStormSettings parseSettings(const QCoreApplication &app)
@@ -74,6 +78,11 @@ GrabStormSettings parseSettings(const QCoreApplication &app)
              QStringLiteral("5")},
             {QStringLiteral("verify"), QStringLiteral("After the first HTTP phase, drain the payout tasks (lanternd work --once) and run "
                                                       "lanternd verify on the campaign.")},
+            {QStringLiteral("perf"), QStringLiteral("After the phases, one more HTTP storm with this perf program attached to the server "
+                                                    "(perf record -g): where a grab's CPU goes."),
+             QStringLiteral("path")},
+            {QStringLiteral("perf-lines"), QStringLiteral("Attempts of the profiled storm: the first n lines of the crowd's file."),
+             QStringLiteral("n"), QStringLiteral("100000")},
     });
     processArguments(parser, app);
     GrabStormSettings settings;
@@ -82,6 +91,10 @@ GrabStormSettings parseSettings(const QCoreApplication &app)
     settings.users = integerOption(parser, QStringLiteral("users"), 1, MaxKeyspace);
     settings.attempts = static_cast<int>(integerOption(parser, QStringLiteral("attempts"), 1, 9));  // 9: the campaign's attempt cap
     settings.verify = parser.isSet(QStringLiteral("verify"));
+    settings.perf = parser.value(QStringLiteral("perf"));
+    settings.perfLines = integerOption(parser, QStringLiteral("perf-lines"), 1, 100'000'000);
+    if (!settings.perf.isEmpty())
+        requireProgram(settings.perf, QStringLiteral("Debian package linux-perf"));
     return settings;
 }
 
@@ -143,6 +156,7 @@ public:
 
         const auto relaunch = [&] {
             m_server.removeKeys(prefix);
+            forgetBenchGrabs(*sql, m_campaign.id);  // what the verification drained
             campaigns.launch(m_campaign.id);  // the whole pool back in Redis, no draws, counters at 0
         };
         const std::vector<double> medians = runAlternatingRounds(
@@ -163,8 +177,36 @@ public:
                      record(figures);
                      return figures.perSecond;
                  }});
-        serve.stop();
         printResults(medians);
+        if (!m_settings.perf.isEmpty()) {
+            // The first lines of the crowd's file: the start of the same storm.
+            const qint64 lines = std::min(m_settings.perfLines, m_lines);
+            QFile all(bearers);
+            QFile slice(m_work.filePath(QStringLiteral("perf-bearers.txt")));
+            if (!all.open(QIODevice::ReadOnly) || !slice.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                throw LanternError(QStringLiteral("cannot write the profile's bearer file"));
+            for (qint64 line = 0; line < lines; ++line)
+                slice.write(all.readLine());
+            slice.close();
+            WrkOptions profiled = wrk;
+            profiled.bearerFile = slice.fileName();
+            relaunch();
+            std::optional<StormFigures> figures;
+            const PerfReport report = profileProcess(
+                    m_settings.perf, serve.pid(), m_work.filePath(QStringLiteral("perf.data")),
+                    [&] { figures = runHttpStorm(m_server, serve, profiled, lines); }, serveProbes(), serveCategories());
+            m_out << "\nProfile: the first " << lines << " attempts of the same storm once more against `lanternd serve --threads "
+                  << m_http.serveThreads << "` with `"
+                  << report.command << "` attached (not in the figures above; the profiler slows it down): " << rate(figures->perSecond)
+                  << " grab attempts/s, lanternd " << QString::number(*figures->serveMicros, 'f', 1) << " us CPU per attempt, "
+                  << QString::number(figures->serveSystemPercent, 'f', 0) << " % of it in the kernel (/proc/PID/stat), "
+                  << figures->wrk->non2xx << " non-2xx.\n\n"
+                  << report.text;
+            m_out.flush();
+            if (figures->wrk->non2xx > 0)
+                throw LanternError(QStringLiteral("%1 answers of the profiled storm were not 2xx").arg(figures->wrk->non2xx));
+        }
+        serve.stop();
     }
 
 private:

@@ -65,10 +65,117 @@ QString percentText(double percent)
     return QString::number(percent, 'f', 1) + QStringLiteral(" %");
 }
 
+/** Every sample's call chain (leaf first) from `perf script`, each frame's function and whether
+    it is the kernel's; the share of the samples each category gets. */
+QString categoryTable(const QString &perf, const QString &dataPath, const QList<PerfCategory> &categories)
+{
+    const QString script = perfOutput(perf, {QStringLiteral("script"), QStringLiteral("-i"), dataPath, QStringLiteral("-F"),
+                                             QStringLiteral("comm,tid,ip,sym,dso")});
+    static const QRegularExpression frame(QStringLiteral("^\\s+[0-9a-f]+\\s+(.*?)\\s+\\((.*)\\)\\s*$"));
+    QList<qint64> counts(categories.size() + 1, 0);  // the last: none matched
+    qint64 samples = 0;
+    const auto categoryOf = [&](const QString &symbol, bool kernel) -> qsizetype {
+        for (qsizetype i = 0; i < categories.size(); ++i) {
+            for (const QString &prefix : categories[i].prefixes) {
+                if ((kernel && prefix == QLatin1String("[kernel]")) || (!kernel && symbol.startsWith(prefix)))
+                    return i;
+            }
+        }
+        return -1;
+    };
+    qsizetype current = -1;
+    bool inSample = false;
+    const auto finish = [&] {
+        if (inSample) {
+            ++samples;
+            ++counts[current >= 0 ? current : categories.size()];
+        }
+        inSample = false;
+        current = -1;
+    };
+    for (const QString &line : script.split(QLatin1Char('\n'))) {
+        if (line.trimmed().isEmpty()) {
+            finish();
+            continue;
+        }
+        if (!line.front().isSpace()) {  // a sample's header: comm tid
+            finish();
+            inSample = true;
+            continue;
+        }
+        if (!inSample || current >= 0)
+            continue;
+        const QRegularExpressionMatch match = frame.match(line);
+        if (!match.hasMatch())
+            continue;
+        const QString dso = match.captured(2);
+        current = categoryOf(match.captured(1), dso.contains(QLatin1String("kernel.kallsyms")) || dso.startsWith(QLatin1String("[kernel")));
+    }
+    finish();
+    QString table = QStringLiteral("| where a request's CPU goes (each sample counted once: the first frame of its call chain, leaf first, "
+                                   "that names one of these) | share |\n|---|---:|\n");
+    for (qsizetype i = 0; i <= categories.size(); ++i) {
+        const QString name = i < categories.size() ? categories[i].name : QStringLiteral("the rest (Qt containers and strings, the loop's own bookkeeping)");
+        table += QStringLiteral("| %1 | %2 |\n").arg(name, percentText(samples > 0 ? 100.0 * double(counts[i]) / double(samples) : 0));
+    }
+    return table;
+}
+
 } // namespace
 
+QList<PerfProbe> serveProbes()
+{
+    return {
+            {QStringLiteral("lantern::HttpServerLoop::readFrom"), QStringLiteral("a client's bytes read, its requests parsed, checked and their Redis work queued")},
+            {QStringLiteral("lantern::HttpRequestParser::feed"), QStringLiteral("HTTP parsing (libhttp-parser)")},
+            {QStringLiteral("lantern::ApiGate::admit"), QStringLiteral("routing, limits and the bearer")},
+            {QStringLiteral("lantern::ApiGate::authenticate"), QStringLiteral("the bearer: HMAC-SHA256, then hashids decode of the token")},
+            {QStringLiteral("lantern::RedisPipe::flush"), QStringLiteral("one write() of every EVALSHA queued in a turn of the loop")},
+            {QStringLiteral("lantern::RedisPipeNode::onReadable"), QStringLiteral("Redis's replies read, parsed and turned into answers")},
+            {QStringLiteral("lantern::checkinAnswerText"), QStringLiteral("a check-in's answer as JSON text")},
+            {QStringLiteral("lantern::grabAnswerText"), QStringLiteral("a grab's answer as JSON text")},
+            {QStringLiteral("lantern::appendHttpResponse"), QStringLiteral("status line, headers and body into the connection's buffer")},
+            {QStringLiteral("lantern::HttpServerLoop::writeTo"), QStringLiteral("one write() of a connection's answers")},
+            {QStringLiteral("tcp_sendmsg"), QStringLiteral("kernel: TCP send")},
+            {QStringLiteral("net_rx_action"), QStringLiteral("kernel: loopback delivery to the receiver, run by the sender (softirq)")},
+            {QStringLiteral("tcp_recvmsg"), QStringLiteral("kernel: TCP receive")},
+            {QStringLiteral("__schedule"), QStringLiteral("kernel: switching threads (a loop with nothing to do sleeps in epoll_wait)")},
+            {QStringLiteral("do_epoll_wait"), QStringLiteral("kernel: the event loop's epoll_wait()")},
+    };
+}
+
+QList<PerfCategory> serveCategories()
+{
+    const auto list = [](const char *names) { return QString::fromLatin1(names).split(QLatin1Char(' ')); };
+    return {
+            {QStringLiteral("system calls and the kernel (TCP on loopback, epoll, scheduling)"),
+             list("[kernel] __GI___libc_write __GI___libc_read __libc_send __libc_recv __libc_read __libc_write epoll_wait __GI_epoll_wait "
+                  "__GI___writev writev send recv read write syscall")},
+            {QStringLiteral("allocation (malloc, free, Qt's array allocations)"),
+             list("malloc _int_malloc malloc_consolidate free cfree _int_free unlink_chunk realloc _int_realloc tcache "
+                  "QArrayData::allocate QArrayData::reallocateUnaligned QArrayData::deallocate")
+                     << QStringLiteral("operator new") << QStringLiteral("operator delete")},
+            {QStringLiteral("HTTP parsing"), list("lantern::HttpRequestParser http_parser_execute lantern::HttpFramingCheck")},
+            {QStringLiteral("the bearer check (HMAC-SHA256, hashids)"),
+             list("lantern::ApiGate::authenticate lantern::UserTokens lantern::Hashids QMessageAuthenticationCode QCryptographicHash "
+                  "sha256 SHA256 HMAC")},
+            {QStringLiteral("routing, limits, feature switches"),
+             list("lantern::ApiGate lantern::TokenBucket lantern::FeatureSwitches lantern::makeApiCall")},
+            {QStringLiteral("JSON (the answer's object, its text)"),
+             list("lantern::checkinAnswerText lantern::grabAnswerText lantern::checkinOutcomeJson lantern::grabOutcomeJson lantern::apiJson QJson QCborValue QCborContainerPrivate "
+                  "lantern::requireEmptyJsonObject")},
+            {QStringLiteral("the Redis pipe (commands out, replies in, hiredis's reader)"),
+             list("lantern::RedisPipe lantern::RedisValue lantern::RedisConversation redisReader redisFormat redisvFormat "
+                  "lantern::CheckinRun lantern::GrabRun")},
+            {QStringLiteral("the answer's status line and headers"), list("lantern::appendHttpResponse")},
+            {QStringLiteral("metrics"), list("lantern::ApiMetrics")},
+            {QStringLiteral("dates and zones (today in --tz, the month)"), list("QDate QTimeZone QDateTime QGregorianCalendar QCalendar lantern::Config::today")},
+            {QStringLiteral("the event loop (connections, buffers)"), list("lantern::HttpServerLoop")},
+    };
+}
+
 PerfReport profileProcess(const QString &perf, qint64 pid, const QString &dataPath, const std::function<void()> &action,
-                          const QList<PerfProbe> &probes)
+                          const QList<PerfProbe> &probes, const QList<PerfCategory> &categories)
 {
     // DWARF call graphs: the build keeps no frame pointers, and the inclusive shares of lanternd's
     // own functions are the point. 999 Hz keeps the data small enough to report in seconds.
@@ -136,9 +243,9 @@ PerfReport profileProcess(const QString &perf, qint64 pid, const QString &dataPa
             break;
     }
 
-    report.text = QStringLiteral("%1 samples of lanternd serve's threads.\n\n%2\n%3\n%4")
+    report.text = QStringLiteral("%1 samples of lanternd serve's threads.\n\n%2\n%3\n%4\n%5")
                           .arg(samples)
-                          .arg(byBinary, byProbe, top);
+                          .arg(categories.isEmpty() ? QString() : categoryTable(perf, dataPath, categories), byBinary, byProbe, top);
     return report;
 }
 

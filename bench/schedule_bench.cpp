@@ -3,10 +3,16 @@
 // processes prepare it ahead and launch it at T. Two figures per run, both on Redis's clock:
 // when the status changed (the timetable row's late_ms, taken right after the move) and when a
 // grab first came back "ok" (a prober grabbing with a new uid in a tight loop from 200 ms before
-// T: what a user sees). Goal (issue 30): p100 <= 1 s. It measures; it asserts nothing.
+// T: what a user sees). Goal (issue 30): p100 <= 1 s. With --storm-users, the crowd's grab storm
+// through lanternd serve starts at T too (wrk, each user once): its answers,
+// and when the pool was empty. It measures; it asserts nothing but every answer a 2xx.
+#include "bearerfile.h"
 #include "benchsettings.h"
+#include "httpsettings.h"
 #include "rounds.h"
+#include "schedulestorm.h"
 #include "summaryrows.h"
+#include "uidsample.h"
 
 #include "core/errors.h"
 #include "envelope/campaignschedule.h"
@@ -15,17 +21,21 @@
 #include "redis/redisclient.h"
 #include "sql/dburl.h"
 #include "sql/sqlconnection.h"
+#include "token/usertoken.h"
 
 #include <QCommandLineParser>
+#include <QDateTime>
 #include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTextStream>
 #include <QThread>
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <vector>
 
 using namespace lantern;
@@ -37,6 +47,7 @@ struct Run {
     double preparedS = -1;   // from the schedule to prepared_at_ms
     qint64 statusLateMs = -1;
     qint64 firstOkLateMs = -1;
+    std::optional<StormAtT> storm;
 };
 
 struct Setup {
@@ -45,6 +56,10 @@ struct Setup {
     QString db;
     DbUrl dbUrl;
     RedisUrl redisUrl;
+    HttpSettings http;
+    QString workDir;
+    QString stormBearers;  // empty: no storm
+    qint64 stormLines = 0;
 };
 
 QStringList globalOptions(const Setup &setup, const QString &prefix)
@@ -104,16 +119,36 @@ Run runOnce(const Setup &setup, qint64 envelopes, int workers, int leadS, const 
         run.preparedS = double(scheduleNumber(sql, "prepared_at_ms", id) - scheduledAt) / 1000.0;
 
     // The prober: from 200 ms before T, a grab by a new user each time until one is "ok".
-    waitFor(QDeadlineTimer(launchAt - redisTimeMs(redis) + 1000), [&] { return redisTimeMs(redis) >= launchAt - 200; }, 5);
-    const KeySchema keys(prefix);
-    GrabService grabs(redis, keys);
-    qint64 uid = 1;
-    const QDeadlineTimer giveUp(60000);
-    while (!giveUp.hasExpired()) {
-        if (grabs.grab(id, uid++, 0).status == QLatin1String("ok")) {
-            run.firstOkLateMs = redisTimeMs(redis) - launchAt;
-            break;
+    const auto probe = [&] {
+        waitFor(QDeadlineTimer(launchAt - redisTimeMs(redis) + 1000), [&] { return redisTimeMs(redis) >= launchAt - 200; }, 5);
+        const KeySchema keys(prefix);
+        GrabService grabs(redis, keys);
+        qint64 uid = 1;
+        const QDeadlineTimer giveUp(60000);
+        while (!giveUp.hasExpired()) {
+            if (grabs.grab(id, uid++, 0).status == QLatin1String("ok")) {
+                run.firstOkLateMs = redisTimeMs(redis) - launchAt;
+                break;
+            }
         }
+    };
+    if (setup.stormBearers.isEmpty()) {
+        probe();
+    } else {
+        StormAtTSetup storm;
+        storm.http = setup.http;
+        storm.http.bench.prefix = prefix;
+        storm.db = setup.db;
+        storm.workDir = setup.workDir;
+        storm.bearerFile = setup.stormBearers;
+        storm.lines = setup.stormLines;
+        storm.campaign = id;
+        storm.envelopes = envelopes;
+        storm.launchAtMs = launchAt;
+        RedisClient watcher(setup.redisUrl);  // the prober keeps `redis` busy meanwhile
+        run.storm = runStormAtT(storm, watcher, probe);
+        if (run.storm->non2xx > 0)
+            throw LanternError(QStringLiteral("%1 answers of the storm at T were not 2xx").arg(run.storm->non2xx));
     }
     waitFor(QDeadlineTimer(60000), [&] { return scheduleNumber(sql, "late_ms", id) >= 0; });
     run.statusLateMs = scheduleNumber(sql, "late_ms", id);
@@ -146,26 +181,44 @@ int runBench(const QCoreApplication &app)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("How late a scheduled campaign goes live, prepared ahead by lanternd work processes."));
-    addBenchOptions(parser);
+    addHttpOptions(parser);
     parser.addOptions({
             {QStringLiteral("db"), QStringLiteral("SQL URL (MariaDB or SQLite)."), QStringLiteral("url")},
-            {QStringLiteral("lanternd"), QStringLiteral("Path of lanternd."), QStringLiteral("path")},
+            {QStringLiteral("storm-users"), QStringLiteral("Users of the grab storm through lanternd serve that starts at T, each "
+                                                           "grabbing once (0: none)."),
+             QStringLiteral("n"), QStringLiteral("0")},
             {QStringLiteral("sizes"), QStringLiteral("Envelopes per campaign, comma-separated."), QStringLiteral("list"), QStringLiteral("10000,1000000")},
             {QStringLiteral("workers"), QStringLiteral("Worker counts, comma-separated."), QStringLiteral("list"), QStringLiteral("1,3")},
-            {QStringLiteral("lead-s"), QStringLiteral("Seconds from the schedule to T per million envelopes, plus 8."), QStringLiteral("s"),
+            {QStringLiteral("base-lead-s"), QStringLiteral("Seconds from the schedule to T, before the envelopes' share."), QStringLiteral("s"),
+             QStringLiteral("8")},
+            {QStringLiteral("lead-s"), QStringLiteral("Seconds from the schedule to T per million envelopes, plus --base-lead-s."), QStringLiteral("s"),
              QStringLiteral("30")},
     });
     processArguments(parser, app);
-    const BenchSettings bench = benchSettings(parser);
     Setup setup;
-    setup.lanternd = parser.value(QStringLiteral("lanternd"));
+    setup.http = httpSettings(parser);
+    const BenchSettings &bench = setup.http.bench;
+    setup.lanternd = setup.http.lanternd;
     setup.db = parser.value(QStringLiteral("db"));
-    if (setup.lanternd.isEmpty() || setup.db.isEmpty())
-        throw InvalidInputError(QStringLiteral("--lanternd and --db are required"));
+    if (setup.db.isEmpty())
+        throw InvalidInputError(QStringLiteral("--db is required"));
+    const QTemporaryDir work;
+    if (!work.isValid())
+        throw LanternError(QStringLiteral("cannot create a temporary directory: %1").arg(work.errorString()));
+    setup.workDir = work.path();
+    const qint64 stormUsers = integerOption(parser, QStringLiteral("storm-users"), 0, 10'000'000);
+    if (stormUsers > 0) {
+        // Users the prober (uids 1, 2, ...) never is; the same crowd in every run (another prefix each).
+        setup.stormBearers = work.filePath(QStringLiteral("storm-bearers.txt"));
+        const UserTokens tokens(QStringLiteral("lantern"), setup.http.tokenSecret.toUtf8());
+        setup.stormLines = writeBearerFile(setup.stormBearers, tokens, QDateTime::currentSecsSinceEpoch() + 86'400,
+                                           sampleUids(stormUsers, stormUsers, bench.seed), 1, bench.seed);
+    }
     setup.redisUrl = bench.redis;
     setup.redis = parser.value(QStringLiteral("redis"));
     setup.dbUrl = DbUrl::parse(setup.db);
     const int leadPerMillion = int(integerOption(parser, QStringLiteral("lead-s"), 1, 3600));
+    const int baseLead = int(integerOption(parser, QStringLiteral("base-lead-s"), 2, 3600));
     std::vector<qint64> sizes;
     for (const QString &size : parser.value(QStringLiteral("sizes")).split(u','))
         sizes.push_back(size.toLongLong());
@@ -174,10 +227,16 @@ int runBench(const QCoreApplication &app)
         workerCounts.push_back(count.toInt());
 
     QTextStream out(stdout);
-    out << "- SQL `" << setup.dbUrl.redacted() << "`, Redis `" << setup.redis << "`; " << bench.rounds << " round(s) per line; lead: 8 s + "
-        << leadPerMillion << " s per million envelopes between the schedule and T\n\n"
-        << "| envelopes | workers | round | prepared after s | status changed, ms after T | first grab ok, ms after T |\n"
-        << "|---:|---:|---:|---:|---:|---:|\n";
+    out << "- SQL `" << setup.dbUrl.redacted() << "`, Redis `" << setup.redis << "`; " << bench.rounds << " round(s) per line; lead: " << baseLead << " s + "
+        << leadPerMillion << " s per million envelopes between the schedule and T\n";
+    if (stormUsers > 0)
+        out << "- the storm at T: `lanternd serve --threads " << setup.http.serveThreads << "` on the run's prefix, `wrk -t " << setup.http.wrkThreads
+            << " -c " << bench.clients << " -s bench/wrk/bearers.lua` started at T (Redis TIME), " << stormUsers
+            << " users grabbing once each (uids " << UidBase << " + [0, " << stormUsers << ")); *pool empty*: Redis TIME when grabbed_count reached "
+               "the envelopes (the prober's one included), minus T\n";
+    out << "\n| envelopes | workers | round | prepared after s | status changed, ms after T | first grab ok, ms after T |"
+        << (stormUsers > 0 ? " storm: ok / not_live / sold_out | storm grabs/s | storm p99 ms | pool empty, ms after T |" : "") << '\n'
+        << "|---:|---:|---:|---:|---:|---:|" << (stormUsers > 0 ? "---:|---:|---:|---:|" : "") << '\n';
     out.flush();
     std::vector<SummaryRow> summary;
     QString table = QStringLiteral("\n| envelopes | workers | status changed p50 / p100 ms | first grab ok p50 / p100 ms | goal p100 |\n|---:|---:|---:|---:|---:|\n");
@@ -186,11 +245,17 @@ int runBench(const QCoreApplication &app)
             std::vector<double> status;
             std::vector<double> firstOk;
             for (int round = 1; round <= bench.rounds; ++round) {
-                const int lead = 8 + int(double(leadPerMillion) * double(size) / 1e6 + 0.5);
+                const int lead = baseLead + int(double(leadPerMillion) * double(size) / 1e6 + 0.5);
                 const Run run = runOnce(setup, size, workers, lead, bench.prefix + QStringLiteral("%1_%2_%3:").arg(size).arg(workers).arg(round));
                 out << "| " << size << " | " << workers << " | " << round << " | "
                     << (run.preparedS < 0 ? QStringLiteral("not in time") : QString::number(run.preparedS, 'f', 1)) << " | "
-                    << milliseconds(run.statusLateMs) << " | " << milliseconds(run.firstOkLateMs) << " |\n";
+                    << milliseconds(run.statusLateMs) << " | " << milliseconds(run.firstOkLateMs) << " |";
+                if (run.storm)
+                    out << ' ' << run.storm->ok << " / " << run.storm->notLive << " / " << run.storm->soldOut
+                        << (run.storm->other > 0 ? QStringLiteral(" (+%1 other)").arg(run.storm->other) : QString()) << " | "
+                        << rate(run.storm->perSecond) << " | " << QString::number(run.storm->p99Ms, 'f', 1) << " | "
+                        << (run.storm->poolEmptyMs < 0 ? QStringLiteral("not emptied") : QString::number(run.storm->poolEmptyMs)) << " |";
+                out << '\n';
                 out.flush();
                 status.push_back(double(run.statusLateMs));
                 firstOk.push_back(double(run.firstOkLateMs));

@@ -71,17 +71,22 @@ QString ServeProcess::commandLine() const
     return shellCommand(m_process.program(), m_process.arguments());
 }
 
-ServeProcess::CpuTime ServeProcess::cpu() const
+ProcessCpu processCpu(qint64 pid)
 {
     // /proc/PID/stat: "pid (comm) state ..." -- utime and stime are fields 14 and 15, in ticks.
-    const QByteArray stat = fileText(QStringLiteral("/proc/%1/stat").arg(m_process.processId()));
+    const QByteArray stat = fileText(QStringLiteral("/proc/%1/stat").arg(pid));
     const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
     if (fields.size() < 13)
-        throw LanternError(QStringLiteral("cannot read the CPU time of lanternd serve (pid %1)").arg(m_process.processId()));
+        throw LanternError(QStringLiteral("cannot read the CPU time of process %1").arg(pid));
     const double microsPerTick = 1e6 / static_cast<double>(::sysconf(_SC_CLK_TCK));
     const double user = fields[11].toDouble() * microsPerTick;
     const double system = fields[12].toDouble() * microsPerTick;
     return {user + system, system};
+}
+
+ServeProcess::CpuTime ServeProcess::cpu() const
+{
+    return processCpu(m_process.processId());
 }
 
 qint64 ServeProcess::stop()

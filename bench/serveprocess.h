@@ -6,6 +6,14 @@
 
 namespace lantern::bench {
 
+/** CPU time a process has used so far (user + system), in µs, and the system part. */
+struct ProcessCpu {
+    double totalMicros = 0;
+    double systemMicros = 0;
+};
+/** From /proc/PID/stat; throws LanternError when it cannot be read (the process is gone). */
+ProcessCpu processCpu(qint64 pid);
+
 /** `lanternd serve` as a child of the bench: started, waited for until it listens, stopped with
     SIGTERM. Its stdout and stderr go to files in `workDir`, so a chatty server never blocks on a
     full pipe the bench is not reading. */
@@ -24,10 +32,7 @@ public:
     QString commandLine() const;
 
     /** CPU time the server has used so far (user + system), in µs, and the system part. */
-    struct CpuTime {
-        double totalMicros = 0;
-        double systemMicros = 0;
-    };
+    using CpuTime = ProcessCpu;
     CpuTime cpu() const;
 
     /** SIGTERM, waits for it to exit, and returns the "requests" it says it answered; throws

@@ -128,6 +128,8 @@ private Q_SLOTS:
     void envelopeForgottenByRedisGoesToOneUser();
     void repairRebuildsALostCampaign_data() { dialects_data(); }
     void repairRebuildsALostCampaign();
+    void launchOfALiveCampaignRepairsIt_data() { dialects_data(); }
+    void launchOfALiveCampaignRepairsIt();
     void repairUndoesQueuedRefusalsOnce_data() { dialects_data(); }
     void repairUndoesQueuedRefusalsOnce();
     void repairOfAClosedCampaignRecomputesTheRefund_data() { dialects_data(); }
@@ -288,6 +290,50 @@ void TestRollback::repairRebuildsALostCampaign()
     QCOMPARE(f.paidCount(), 50);
     QCOMPARE(f.paidCents(), 100'000);
     QCOMPARE(f.scalar(QStringLiteral("SELECT COUNT(*) FROM grab_refused WHERE campaign_id = ?")), 0);
+    QVERIFY2(f.verify().isEmpty(), qPrintable(details(f.verify())));
+}
+
+void TestRollback::launchOfALiveCampaignRepairsIt()
+{
+    QFETCH(DbUrl, url);
+    test::resetTables(url);
+    Fixture f(m_redisUrl, url, 100'000, 50);
+    const GrabOutcome paid = f.grab(1);
+    f.drain->drainAll();
+    // Redis loses everything of the campaign, its queue included (a restart without persistence).
+    f.redis.command({"DEL", f.keys.campaignMeta(f.id), f.keys.campaignPool(f.id), f.keys.campaignDraws(f.id), f.keys.campaignTasks(f.id)});
+    f.redis.command({"SREM", f.keys.campaignSet(), QByteArray::number(f.id)});
+
+    // Launching it again brings it back from the ledger, not as a fresh pool: user 1 keeps the
+    // envelope, which nobody else can take; the repair is audited under the launch's actor.
+    CampaignService service(f.redis, f.sql, f.keys);
+    const TransitionAudit audit{QStringLiteral("alice"), Now, QString(), {}};
+    bool changed = false;
+    QCOMPARE(service.launch(f.id, audit, &changed).status, CampaignStatus::Live);
+    QVERIFY(changed);
+    QCOMPARE(f.pool(), 49);
+    QCOMPARE(f.meta("grabbed_count"), 1);
+    const GrabOutcome again = f.grab(1);
+    QCOMPARE(again.status, QStringLiteral("already"));
+    QCOMPARE(again.seq, paid.seq);
+    const auto auditRows = [&f] {
+        QStringList rows;
+        QSqlQuery query = f.sql.exec(QStringLiteral("SELECT actor, action, target FROM audit_log ORDER BY id"));
+        while (query.next())
+            rows << QStringLiteral("%1 %2 %3").arg(query.value(0).toString(), query.value(1).toString(), query.value(2).toString());
+        return rows;
+    };
+    const QStringList repaired{QStringLiteral("alice campaign.repair campaign:%1").arg(f.id)};
+    QCOMPARE(auditRows(), repaired);
+    // Once whole again, a launch changes nothing and writes nothing.
+    service.launch(f.id, audit, &changed);
+    QVERIFY(!changed);
+    QCOMPARE(auditRows(), repaired);
+    for (qint64 uid = 2; uid <= 60; ++uid)
+        f.grab(uid);
+    f.drain->drainAll();
+    QCOMPARE(f.paidCount(), 50);
+    QCOMPARE(f.paidCents(), 100'000);
     QVERIFY2(f.verify().isEmpty(), qPrintable(details(f.verify())));
 }
 

@@ -2,6 +2,7 @@
 
 #include "envelope/campaignpools.h"
 
+#include "api/answertext.h"
 #include "api/resultjson.h"
 #include "checkin/checkinrun.h"
 #include "core/errors.h"
@@ -32,7 +33,7 @@ public:
     ApiResponse response() const override
     {
         m_shared.metrics().recordCheckin(m_run.outcome().already);
-        return apiJson(checkinOutcomeJson(m_run.outcome()));
+        return apiText(checkinAnswerText(m_run.outcome()));
     }
 
 private:
@@ -50,7 +51,7 @@ public:
         m_shared.metrics().recordGrab(m_run.outcome().status);
         if (m_run.outcome().replicas >= 0 && m_run.outcome().replicas < m_shared.config().grabWait.replicas)
             m_shared.metrics().recordUnreplicatedGrab();
-        return apiJson(grabOutcomeJson(m_run.outcome()));
+        return apiText(grabAnswerText(m_run.outcome()));
     }
 
 private:

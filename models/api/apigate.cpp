@@ -58,6 +58,8 @@ ApiGate::Route ApiGate::route(const QByteArray &path)
         route = {ApiEndpoint::Calendar, QByteArrayLiteral("GET")};
     } else if (path == "/healthz") {
         route = {ApiEndpoint::Health, QByteArrayLiteral("GET")};
+    } else if (path == "/livez") {
+        route = {ApiEndpoint::Live, QByteArrayLiteral("GET")};
     } else if (path == "/metrics") {
         route = {ApiEndpoint::Metrics, QByteArrayLiteral("GET")};
     } else if (path.startsWith("/v1/campaigns/")) {
@@ -95,7 +97,7 @@ std::variant<ApiResponse, ApiAdmission> ApiGate::admit(const ApiRequest &request
     if (const std::optional<QString> repeated = repeatedQueryParameter(request.query))
         return apiError(400, "bad_request",
                         tr("query parameter '%1' appears more than once: send each parameter at most once").arg(*repeated));
-    if (where.endpoint == ApiEndpoint::Health || where.endpoint == ApiEndpoint::Metrics)
+    if (where.endpoint == ApiEndpoint::Health || where.endpoint == ApiEndpoint::Metrics || where.endpoint == ApiEndpoint::Live)
         return ApiAdmission{where.endpoint};
 
     if (request.body.size() > ApiHandler::MaxBodyBytes)

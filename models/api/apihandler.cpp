@@ -32,6 +32,20 @@ ApiResponse apiJson(const QJsonObject &object, int status)
     return response;
 }
 
+ApiResponse apiText(QByteArray json)
+{
+    ApiResponse response;
+    response.status = 200;
+    response.body = std::move(json);
+    return response;
+}
+
+const ApiResponse &apiAlive()
+{
+    static const ApiResponse alive = apiJson({{QStringLiteral("status"), QStringLiteral("ok")}});
+    return alive;
+}
+
 ApiResponse apiError(int status, const char *code, const QString &message)
 {
     return apiJson({{QStringLiteral("error"), QLatin1String(code)}, {QStringLiteral("message"), message}}, status);
@@ -90,6 +104,8 @@ ApiResponse ApiHandler::answer(const ApiAdmission &admission, const ApiRequest &
             return calendar(admission.uid, request);
         if (admission.endpoint == ApiEndpoint::Metrics)
             return metrics();
+        if (admission.endpoint == ApiEndpoint::Live)
+            return apiAlive();
         return apiError(404, "not_found", tr("no such endpoint: %1").arg(QString::fromUtf8(request.path)));
     } catch (...) {
         return apiErrorFor(std::current_exception(), request);

@@ -99,5 +99,9 @@ private:
 /** {"error": code, "message": text} with `status`. */
 ApiResponse apiError(int status, const char *code, const QString &message);
 ApiResponse apiJson(const QJsonObject &object, int status = 200);
+/** A 200 whose body is JSON text already (api/answertext.h). */
+ApiResponse apiText(QByteArray json);
+/** GET /livez's answer, {"status":"ok"}: the process answers; nothing is asked of Redis. */
+const ApiResponse &apiAlive();
 
 } // namespace lantern

@@ -35,6 +35,7 @@ const char *ApiMetrics::endpointName(ApiEndpoint endpoint)
     case ApiEndpoint::Campaign: return "campaign";
     case ApiEndpoint::Health: return "healthz";
     case ApiEndpoint::Metrics: return "metrics";
+    case ApiEndpoint::Live: return "livez";
     case ApiEndpoint::Unknown: break;
     }
     return "unknown";

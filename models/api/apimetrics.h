@@ -31,8 +31,8 @@ struct MetricsScrape {
 };
 
 /** The HTTP API's endpoints, for routing, limits and metrics. */
-enum class ApiEndpoint { Checkin, Calendar, Grab, Campaign, Health, Metrics, Unknown };
-inline constexpr int ApiEndpointCount = 7;
+enum class ApiEndpoint { Checkin, Calendar, Grab, Campaign, Health, Metrics, Live, Unknown };
+inline constexpr int ApiEndpointCount = 8;
 
 /** Counters and latency histograms shared by every server thread (lock-free), rendered in the
     Prometheus text format for GET /metrics. */

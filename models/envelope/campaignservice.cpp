@@ -2,6 +2,7 @@
 
 #include "audit/auditlog.h"
 #include "core/errors.h"
+#include "envelope/campaignrepair.h"
 #include "envelope/campaignstore.h"
 #include "envelope/poollending.h"
 #include "redis/keyschema.h"
@@ -162,8 +163,23 @@ bool CampaignService::moveTo(const Campaign &campaign, CampaignStatus target, bo
 Campaign CampaignService::launch(qint64 id, const std::optional<TransitionAudit> &audit, bool *changed)
 {
     const Campaign campaign = load(id);
-    if (campaign.status == CampaignStatus::Live)
-        return goLive(campaign, audit, changed);  // SQL caught up, or nothing to do
+    if (campaign.status == CampaignStatus::Live) {
+        // SQL follows Redis, so the launch was made. A Redis that lost the campaign since (a
+        // restart without persistence, a lagging replica promoted) gets it back from the ledger,
+        // as a worker would repair it: never a fresh pool, which would hand out again the
+        // envelopes grabbed before the loss (docs/decisions.md, "Launching a live campaign").
+        CampaignRepair repair(m_redis, m_sql, m_keys);
+        if (repair.consistent(id))
+            return goLive(campaign, audit, changed);  // nothing to do
+        const CampaignRepairReport report = repair.repair(id);
+        if (audit)
+            report.audit(m_sql, audit->actor, audit->atMs);
+        if (changed)
+            *changed = true;
+        Campaign repaired = load(id);
+        repaired.status = campaignStatusFromName(report.status).value_or(repaired.status);  // as grabs see it
+        return repaired;
+    }
     prepare(id);
     return goLive(campaign, audit, changed);
 }

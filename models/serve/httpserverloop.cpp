@@ -348,6 +348,10 @@ void HttpServerLoop::admit(Connection &connection)
         return;
     }
     const ApiAdmission admission = std::get<ApiAdmission>(admitted);
+    if (admission.endpoint == ApiEndpoint::Live) {
+        respond(connection, apiAlive());  // in this turn: nothing goes to Redis
+        return;
+    }
     std::unique_ptr<ApiCall> call;
     try {
         call = makeApiCall(m_shared, admission, connection.request);

@@ -169,6 +169,16 @@ Hashids::Hashids(const QString &salt, int minLength, const QString &alphabet)
         m_guards = m_alphabet.mid(0, guardCount);
         m_alphabet = m_alphabet.mid(guardCount);
     }
+    // A first number's alphabet, per lottery character: two shuffles fewer per bearer checked
+    // (the decode and its re-encode), the hot path of every API request (issue 28).
+    for (const char32_t lottery : std::as_const(m_alphabet))
+        m_firstAlphabets.insert(lottery, nextAlphabet(m_alphabet, lottery, m_salt));
+}
+
+Hashids::CodePoints Hashids::firstAlphabet(char32_t lottery) const
+{
+    const auto found = m_firstAlphabets.constFind(lottery);
+    return found != m_firstAlphabets.cend() ? *found : nextAlphabet(m_alphabet, lottery, m_salt);
 }
 
 QString Hashids::encode(const QList<qint64> &numbers) const
@@ -199,7 +209,7 @@ Hashids::CodePoints Hashids::encodeToCodePoints(const QList<qint64> &numbers) co
     ret.append(lottery);
     for (qsizetype i = 0; i < numbers.size(); ++i) {
         const qint64 number = numbers[i];
-        alphabet = nextAlphabet(alphabet, lottery, m_salt);
+        alphabet = i == 0 ? firstAlphabet(lottery) : nextAlphabet(alphabet, lottery, m_salt);
         const qsizetype start = ret.size();
         appendInAlphabet(number, alphabet, ret);
         if (i + 1 < numbers.size()) {
@@ -254,7 +264,7 @@ std::optional<QList<qint64>> Hashids::decode(const QString &hash) const
     for (const CodePoints &subHash : subHashes) {
         if (subHash.isEmpty())
             return std::nullopt;
-        alphabet = nextAlphabet(alphabet, lottery, m_salt);
+        alphabet = numbers.isEmpty() ? firstAlphabet(lottery) : nextAlphabet(alphabet, lottery, m_salt);
         const std::optional<qint64> number = readFromAlphabet(subHash, alphabet);
         if (!number)
             return std::nullopt;

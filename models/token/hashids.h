@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringView>
@@ -37,11 +38,15 @@ private:
     using CodePoints = QList<char32_t>;
 
     [[nodiscard]] CodePoints encodeToCodePoints(const QList<qint64> &numbers) const;
+    /** The alphabet of a hash's first number, which depends on its lottery character alone:
+        from the table the constructor fills (one shuffle per character, once), else shuffled. */
+    [[nodiscard]] CodePoints firstAlphabet(char32_t lottery) const;
 
     CodePoints m_salt;
     CodePoints m_alphabet;
     CodePoints m_separators;
     CodePoints m_guards;
+    QHash<char32_t, CodePoints> m_firstAlphabets;  // lottery -> nextAlphabet(m_alphabet, lottery, m_salt)
     int m_minLength = 0;
 };
 

@@ -21,7 +21,7 @@ LANTERN_DEBIAN_PACKAGES=(
     mariadb-server mariadb-client
     xvfb wrk xauth fonts-noto-cjk dpkg dpkg-dev file desktop-file-utils ccache lld
     lintian systemd libseccomp-dev bubblewrap socat openssl curl man-db bsdextrautils util-linux
-    prometheus
+    prometheus nginx-light linux-perf
 )
 
 # The commands the scripts run, each with the Debian 12 package that provides it.
@@ -37,6 +37,7 @@ declare -A LANTERN_TOOL_PACKAGES=(
     [lintian]=lintian [systemd-analyze]=systemd [bwrap]=bubblewrap [socat]=socat [openssl]=openssl
     [curl]=curl [man]=man-db [col]=bsdextrautils [dpkg-parsechangelog]=dpkg-dev
     [setpriv]=util-linux [unshare]=util-linux [promtool]=prometheus
+    [perf]=linux-perf
 )
 
 lantern_log() {

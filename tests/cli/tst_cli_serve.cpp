@@ -127,12 +127,16 @@ void TestCliServe::checkinAndCalendar()
     const Reply health = server.request("GET", QStringLiteral("/healthz"));
     REPLY_COMPARE(health, 200);
     QCOMPARE(health.json().value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+    const Reply live = server.request("GET", QStringLiteral("/livez"));
+    REPLY_COMPARE(live, 200);
+    QCOMPARE(live.body, QByteArray("{\"status\":\"ok\"}"));
 
     const Reply metrics = server.request("GET", QStringLiteral("/metrics"));
     REPLY_COMPARE(metrics, 200);
     QVERIFY(metrics.headers.value("content-type").startsWith("text/plain"));
     for (const char *line : {"lantern_http_requests_total{endpoint=\"checkin\",code=\"200\"} 2\n",
                              "lantern_http_requests_total{endpoint=\"calendar\",code=\"200\"} 3\n",
+                             "lantern_http_requests_total{endpoint=\"livez\",code=\"200\"} 1\n",
                              "lantern_http_request_duration_seconds_count{endpoint=\"checkin\"} 2\n",
                              "lantern_checkins_total{result=\"new\"} 1\n", "lantern_checkins_total{result=\"already\"} 1\n",
                              "lantern_queue_depth{queue=\"checkin\"} 0\n", "lantern_redis_up 1\n"})
@@ -141,7 +145,7 @@ void TestCliServe::checkinAndCalendar()
     const auto [code, out] = server.stop();
     QCOMPARE(code, 0);
     const QJsonObject summary = QJsonDocument::fromJson(out).object();
-    QCOMPARE(summary.value(QStringLiteral("requests")).toInteger(-1), 7);  // /metrics itself is counted after it renders
+    QCOMPARE(summary.value(QStringLiteral("requests")).toInteger(-1), 8);  // /metrics itself is counted after it renders
 }
 
 void TestCliServe::refusalsWriteNothing()
@@ -432,6 +436,7 @@ void TestCliServe::redisDown()
     QCOMPARE(checkin.headers.value("retry-after"), QByteArrayLiteral("1"));
     REPLY_COMPARE(server.request("POST", QStringLiteral("/v1/campaigns/1/grab"), bearerFor(1)), 503);
     REPLY_COMPARE(server.request("GET", QStringLiteral("/healthz")), 503);
+    REPLY_COMPARE(server.request("GET", QStringLiteral("/livez")), 200);  // alive, if not ready
     const Reply metrics = server.request("GET", QStringLiteral("/metrics"));
     REPLY_COMPARE(metrics, 200);
     QVERIFY(metrics.body.contains("lantern_redis_up 0\n"));
