@@ -8,6 +8,7 @@
 #include "envelope/campaignservice.h"
 #include "envelope/envelopesplitter.h"
 #include "envelope/grabservice.h"
+#include "envelope/poolretirement.h"
 #include "operations/workerheartbeat.h"
 #include "queue/reliablequeue.h"
 #include "redis/redisclient.h"
@@ -117,6 +118,7 @@ void BigDataFixture::fill()
     step(QStringLiteral("dead letters"), [this] { return deadLetters(); });
     step(QStringLiteral("drain (lanternd work --once)"), [this] { return drain(); });
     step(QStringLiteral("workers"), [this] { return workers(); });
+    step(QStringLiteral("retire the drained pools (PoolRetirement, as the workers do)"), [this] { return retirePools(); });
     step(QStringLiteral("audit log"), [this] { return auditLog(); });
     m_log << "\n";
 }
@@ -374,6 +376,21 @@ QString BigDataFixture::workers()
     for (int n = 0; n < live; ++n)
         WorkerHeartbeat(m_keys, m_plan.liveWorker(n), 86'400).beat(m_redis, QDateTime::currentMSecsSinceEpoch());
     return QStringLiteral("%1 workers (%2 dead), %3 payout tasks in their backup lists").arg(m_plan.size.workers).arg(m_plan.size.deadWorkers).arg(tasks);
+}
+
+QString BigDataFixture::retirePools()
+{
+    // What the workers' passes leave after a year: the closed campaigns' drained pools retired.
+    qint64 retired = 0;
+    for (;;) {
+        const qint64 now = PoolRetirement(m_redis, m_keys).run(200, false).size();
+        if (now == 0)
+            break;
+        retired += now;
+    }
+    return QStringLiteral("%1 pools of closed campaigns retired, %2 pools left launched")
+            .arg(retired)
+            .arg(m_redis.command({"SCARD", m_keys.campaignSet()}).toInteger());
 }
 
 QString BigDataFixture::auditLog()

@@ -61,7 +61,7 @@ struct BigDataPlan {
     key schema and the migrations' tables: 12 months of check-in blocks with make-ups, the
     reconcile day's check-in log and points, past (closed, paid) and live campaigns (the biggest
     one grabbed from), dead letters over the live campaigns' lists, workers' heartbeats and backup
-    lists (some dead), the audit log. Pipelines and INSERT ... SELECT over MariaDB's sequence
+    lists (some dead), the closed campaigns' pools retired as workers retire them, the audit log. Pipelines and INSERT ... SELECT over MariaDB's sequence
     engine; every step is recorded in Redis when done, so a run cut short resumes where it was
     (and a step redone writes nothing twice: business keys, SET, INSERT IGNORE, depths checked). */
 class BigDataFixture final {
@@ -86,6 +86,7 @@ private:
     QString deadLetters();
     QString drain();
     QString workers();
+    QString retirePools();
     QString auditLog();
 
     RedisClient &m_redis;

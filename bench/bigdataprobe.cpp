@@ -78,7 +78,6 @@ ServerCost ServerProbe::stop()
 {
     ServerCost cost;
     const QByteArray stats = m_redis.command({"INFO", "commandstats"}).toBytes();
-    double busiestUsec = -1;
     for (const QByteArray &raw : stats.split('\n')) {
         const QByteArray line = raw.trimmed();
         if (!line.startsWith("cmdstat_"))
@@ -94,9 +93,9 @@ ServerCost ServerProbe::stop()
         }
         cost.redisUsec += usec;
         cost.redisCalls += calls;
-        if (usec > busiestUsec) {
-            busiestUsec = usec;
-            cost.redisBusiest = QStringLiteral("%1 %2 calls").arg(QString::fromLatin1(name)).arg(calls);
+        if (calls > 0 && usec / double(calls) > cost.dearestUsec) {
+            cost.dearestUsec = usec / double(calls);
+            cost.dearest = QString::fromLatin1(name);
         }
     }
     for (const RedisValue &entry : m_redis.command({"SLOWLOG", "GET", "100000"}).elements) {
@@ -107,6 +106,7 @@ ServerCost ServerProbe::stop()
         const QString name = argv.empty() ? QString() : QString::fromUtf8(argv[0].toBytes()).toLower();
         if (name == QLatin1String("config") || name == QLatin1String("slowlog") || name == QLatin1String("info"))
             continue;  // the probe's own
+        cost.overMs += usec > 1000;
         if (usec > cost.slowestUsec) {
             cost.slowestUsec = usec;
             cost.slowest = name + (argv.size() > 1 ? QLatin1Char(' ') + QString::fromUtf8(argv[1].toBytes()).left(60) : QString());

@@ -13,9 +13,11 @@ namespace lantern::bench {
 struct ServerCost {
     double redisUsec = 0;        // INFO commandstats: usec of every command, summed
     qint64 redisCalls = 0;
-    QString redisBusiest;        // the command with the most usec, "hmget 1200 calls"
+    double dearestUsec = 0;      // commandstats: the command kind with the highest mean usec per call
+    QString dearest;             // its name
     double slowestUsec = 0;      // SLOWLOG: the longest single command over the threshold; 0: none
     QString slowest;             // its name and first key
+    qint64 overMs = 0;           // SLOWLOG: commands that took over 1 ms
     qint64 sqlRowsRead = 0;      // Handler_read_* summed: rows read through an index or a table scan
     double sqlCpuS = 0;          // mariadbd's user + system CPU (/proc/PID/stat), when its pid is known
 };
