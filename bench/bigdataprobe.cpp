@@ -91,6 +91,8 @@ ServerCost ServerProbe::stop()
             else if (pair.startsWith("usec="))
                 usec = pair.mid(5).toDouble();
         }
+        if (name.startsWith("config") || name.startsWith("info") || name.startsWith("slowlog"))
+            continue;  // the probe's own (CONFIG RESETSTAT counts itself)
         cost.redisUsec += usec;
         cost.redisCalls += calls;
         if (calls > 0 && usec / double(calls) > cost.dearestUsec) {
