@@ -97,7 +97,7 @@ ServerCost ServerProbe::stop()
         cost.redisCalls += calls;
         if (calls > 0 && usec / double(calls) > cost.dearestUsec) {
             cost.dearestUsec = usec / double(calls);
-            cost.dearest = QString::fromLatin1(name);
+            cost.dearest = QString::fromLatin1(name).replace(QLatin1Char('|'), QLatin1Char(' '));  // "cluster|slots": not a table's column
         }
     }
     for (const RedisValue &entry : m_redis.command({"SLOWLOG", "GET", "100000"}).elements) {
