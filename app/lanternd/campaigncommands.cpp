@@ -15,7 +15,6 @@
 #include "sql/sqlconnection.h"
 
 #include <QJsonArray>
-#include <QProcessEnvironment>
 
 #include <QCoreApplication>
 
@@ -161,15 +160,9 @@ int runVerify(CommandContext &context)
     std::optional<qint64> campaignId;
     if (context.line().has(QStringLiteral("campaign")))
         campaignId = context.line().integer(QStringLiteral("campaign"), 1, MaxId);
-    RedisClient &redis = context.redis();
     // The simulated provider's ledger can be read back; an HTTP provider's cannot from here.
-    std::unique_ptr<SimulatedPayoutGateway> simulated;
-    CampaignVerifier::ProviderLookup provider;
-    if (QProcessEnvironment::systemEnvironment().value(QStringLiteral("LANTERN_PAYOUT_URL")).isEmpty()) {
-        simulated = std::make_unique<SimulatedPayoutGateway>(redis, context.keys().prefix(), SimulationKnobs{}, 0);
-        provider = [&simulated](const QString &key) { return simulated->paidAmount(key); };
-    }
-    CampaignVerifier verifier(redis, context.sql(), context.keys(), provider);
+    CampaignVerifier verifier(context.redis(), context.sql(), context.keys());
+    const std::unique_ptr<SimulatedPayoutGateway> ledger = verifier.readSimulatedLedger();
     const QList<Violation> violations = campaignId ? verifier.verify(*campaignId) : verifier.verifyAll();
     QJsonArray list;
     for (const Violation &violation : violations)

@@ -1,6 +1,7 @@
 #include "envelope/envelopedrain.h"
 
 #include "envelope/campaignpools.h"
+#include "envelope/poolretirement.h"
 #include "envelope/campaignrepair.h"
 #include "envelope/poollending.h"
 #include "payout/payoutgateway.h"
@@ -87,6 +88,12 @@ ReliableQueue EnvelopeDrain::queueOf(const QByteArray &pool) const
 const QByteArrayList &EnvelopeDrain::pools()
 {
     if (m_exhausted || m_poolsFresh.hasExpired()) {
+        // Closed campaigns' drained pools leave the set as workers pass by (issue 26), so it holds
+        // the campaigns that can still have work, not every campaign ever launched.
+        if (m_retireDue.hasExpired()) {
+            PoolRetirement(m_redis, m_keys).run();
+            m_retireDue.setRemainingTime(std::chrono::seconds(PoolRetirement::LockSeconds));
+        }
         m_pools = CampaignPools::launched(m_redis, m_keys);
         m_poolsFresh.setRemainingTime(CampaignsReadEvery);
     }

@@ -141,6 +141,7 @@ private:
     QByteArrayList m_pools;
     QDeadlineTimer m_poolsFresh;
     QSet<QByteArray> m_resumed;          // pools whose backup list this drain took over
+    QDeadlineTimer m_retireDue;          // expired: retire drained pools (PoolRetirement), if no other worker is
     QDeadlineTimer m_lentFresh;          // expired: look for interrupted lends
     bool m_exhausted = false;            // the last claims got fewer tasks than asked
     quint64 m_nextTag = 1;

@@ -41,6 +41,19 @@ QStringList sortedMembers(RedisClient &redis, const QByteArray &set)
 
 } // namespace
 
+qint64 QueueOverview::aliveWorkers(RedisClient &redis, const KeySchema &keys)
+{
+    QList<QByteArrayList> commands;
+    for (const QString &worker : sortedMembers(redis, keys.workerSet()))
+        commands << QByteArrayList{QByteArrayLiteral("EXISTS"), keys.workerHeartbeat(worker)};
+    if (commands.isEmpty())
+        return 0;
+    qint64 alive = 0;
+    for (const RedisValue &reply : redis.pipeline(commands))
+        alive += reply.toInteger();
+    return alive;
+}
+
 QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qint64 nowMs)
 {
     // Launched campaigns and their pools ("42", or "42", "42.7", ... with sub-pools): one queue

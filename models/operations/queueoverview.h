@@ -44,6 +44,9 @@ struct QueueOverview {
 
     /** Reads it all in two pipelined round trips plus one per worker set read. */
     static QueueOverview read(RedisClient &redis, const KeySchema &keys, qint64 nowMs);
+    /** How many known workers have a live heartbeat: the set and one EXISTS each, in two round
+        trips, without the backup lists read() goes over (issue 26). */
+    static qint64 aliveWorkers(RedisClient &redis, const KeySchema &keys);
 };
 
 } // namespace lantern

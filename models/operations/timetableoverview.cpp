@@ -42,8 +42,8 @@ TimetableOverview TimetableOverview::read(RedisClient &redis, SqlConnection &sql
         }
         overview.entries << entry;
     }
-    const QueueOverview queues = QueueOverview::read(redis, keys, QDateTime::currentMSecsSinceEpoch());
-    overview.workersAlive = std::count_if(queues.workers.cbegin(), queues.workers.cend(), [](const WorkerStatus &worker) { return worker.alive; });
+    // Only the heartbeats: the whole queue overview read every worker's backup lists (issue 26).
+    overview.workersAlive = QueueOverview::aliveWorkers(redis, keys);
     return overview;
 }
 

@@ -231,6 +231,30 @@ std::optional<qint64> SimulatedPayoutGateway::paidAmount(const QString &idempote
     return entry->amountCents;
 }
 
+QList<std::optional<qint64>> SimulatedPayoutGateway::paidAmounts(const QStringList &idempotencyKeys)
+{
+    QList<std::optional<qint64>> amounts;
+    if (idempotencyKeys.isEmpty())
+        return amounts;
+    QByteArrayList command{"HMGET", ledgerKey()};
+    for (const QString &key : idempotencyKeys)
+        command << key.toUtf8();
+    const RedisValue reply = m_redis.command(command);
+    throwOnErrorReply(reply);
+    for (qsizetype i = 0; i < idempotencyKeys.size(); ++i) {
+        const RedisValue &value = reply.elements.at(size_t(i));
+        if (value.isNil()) {
+            amounts << std::nullopt;
+            continue;
+        }
+        const std::optional<LedgerEntry> entry = parseEntry(value.toBytes());
+        if (!entry)
+            throw RedisReplyError(tr("the simulated payout ledger holds an unreadable entry for key %1").arg(idempotencyKeys[i]));
+        amounts << entry->amountCents;
+    }
+    return amounts;
+}
+
 qint64 SimulatedPayoutGateway::ledgerSize()
 {
     return m_redis.command({"HLEN", ledgerKey()}).toInteger();

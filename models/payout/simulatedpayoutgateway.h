@@ -51,6 +51,8 @@ public:
 
     /** What the provider's ledger says about a key (for recovery and verify): the amount paid, or nullopt. */
     std::optional<qint64> paidAmount(const QString &idempotencyKey);
+    /** paidAmount() of each key, in their order, in one HMGET. */
+    QList<std::optional<qint64>> paidAmounts(const QStringList &idempotencyKeys);
     /** Payments in the ledger (HLEN) and their sum in cents (HSCAN, never KEYS or HGETALL). */
     qint64 ledgerSize();
     qint64 ledgerTotalCents();

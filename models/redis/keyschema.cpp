@@ -151,6 +151,16 @@ QByteArray KeySchema::campaignSet() const
     return m_prefix + "campaigns";
 }
 
+QByteArray KeySchema::retiredCampaignSet() const
+{
+    return m_prefix + "campaigns:retired";
+}
+
+QByteArray KeySchema::retirementLock() const
+{
+    return m_prefix + "campaigns:retiring";
+}
+
 QByteArray KeySchema::workerHeartbeat(const QString &workerId) const
 {
     return m_prefix + "worker:" + workerId.toUtf8();

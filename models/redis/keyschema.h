@@ -79,6 +79,11 @@ public:
     /** Pool names of launched campaigns, whose task queues workers drain: "42" for a campaign of
         one pool, "42", "42.7", ... for one of sub-pools. */
     QByteArray campaignSet() const;
+    /** Pool names a worker moved out of campaignSet() once their campaign was closed and held
+        nothing any more (PoolRetirement): nothing reads or drains them again. */
+    QByteArray retiredCampaignSet() const;
+    /** A string with a TTL: the worker retiring drained pools now (one at a time). */
+    QByteArray retirementLock() const;
 
     QByteArray workerHeartbeat(const QString &workerId) const;
     QByteArray workerPayouts(const QString &workerId) const;  // hash of its payout figures, renewed with each beat

@@ -20,7 +20,6 @@
 #include <QDateTime>
 #include <QHash>
 #include <QJsonObject>
-#include <QProcessEnvironment>
 
 namespace lantern {
 
@@ -143,13 +142,9 @@ void CampaignConsoleService::load(quint64 serial, qint64 campaignId)
         snapshot.loadedAtMs = nowMs();
         snapshot.summary = CampaignService(redis(), sql(), m_keys).show(campaignId);
         // As `lanternd verify`: the simulated provider's ledger can be read back, an HTTP one cannot.
-        std::unique_ptr<SimulatedPayoutGateway> simulated;
-        CampaignVerifier::ProviderLookup provider;
-        if (QProcessEnvironment::systemEnvironment().value(QStringLiteral("LANTERN_PAYOUT_URL")).isEmpty()) {
-            simulated = std::make_unique<SimulatedPayoutGateway>(redis(), m_keys.prefix(), SimulationKnobs{}, 0);
-            provider = [&simulated](const QString &key) { return simulated->paidAmount(key); };
-        }
-        snapshot.violations = CampaignVerifier(redis(), sql(), m_keys, provider).verify(campaignId);
+        CampaignVerifier verifier(redis(), sql(), m_keys);
+        const std::unique_ptr<SimulatedPayoutGateway> ledger = verifier.readSimulatedLedger();
+        snapshot.violations = verifier.verify(campaignId);
         snapshot.durabilityWarning = RedisDurability::read(redis()).warning();
         snapshot.transitions = CampaignSchedule(sql()).of(campaignId);
         snapshot.serverNowMs = redisTimeMs(redis());

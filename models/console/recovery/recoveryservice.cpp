@@ -59,13 +59,16 @@ void RecoveryService::load(quint64 serial)
         }
         QStringList live;
         QStringList dead;
+        // The launched pools once for every dead worker (issue 26: a read per campaign per dead
+        // worker was 50 x 10,000 round trips at a large company).
+        const QByteArrayList pools = CampaignPools::launched(redis(), keys());
         for (const WorkerStatus &worker : overview.workers) {
             if (worker.alive) {
                 live << worker.id;
                 continue;
             }
             dead << worker.id;
-            snapshot.workers << backlogOf(worker.id, worker.backupDepth, campaigns);
+            snapshot.workers << backlogOf(worker.id, worker.backupDepth, pools);
             for (const RecoveryTask &task : std::as_const(snapshot.workers.constLast().tasks)) {
                 if (task.kind == RecoveryTask::Kind::Payout)
                     m_watched.insert(task.campaignId);
@@ -79,7 +82,7 @@ void RecoveryService::load(quint64 serial)
     }
 }
 
-DeadWorkerBacklog RecoveryService::backlogOf(const QString &workerId, qint64 backupDepth, const QList<qint64> &campaigns)
+DeadWorkerBacklog RecoveryService::backlogOf(const QString &workerId, qint64 backupDepth, const QByteArrayList &pools)
 {
     DeadWorkerBacklog backlog;
     backlog.id = workerId;
@@ -94,12 +97,9 @@ DeadWorkerBacklog RecoveryService::backlogOf(const QString &workerId, qint64 bac
     QList<List> lists;
     for (int shard = 0; shard < keys().shards(); ++shard)
         lists << List{keys().checkinBackup(shard, workerId), QStringLiteral("checkin")};
-    for (const qint64 id : campaigns) {
-        // Every pool of a campaign of sub-pools holds its own backup lists.
-        const CampaignPools pools = CampaignPools::read(redis(), keys(), id);
-        for (const QByteArray &pool : pools.names())
-            lists << List{keys().campaignBackup(pool, workerId), QStringLiteral("payout:%1").arg(id)};
-    }
+    // Every pool of a campaign of sub-pools holds its own backup lists.
+    for (const QByteArray &pool : pools)
+        lists << List{keys().campaignBackup(pool, workerId), QStringLiteral("payout:%1").arg(*CampaignPools::campaignOf(pool))};
     QList<QByteArrayList> commands;
     for (const List &list : std::as_const(lists))
         commands << llen(list.key);
@@ -161,13 +161,8 @@ void RecoveryService::inspect(RecoveryTask &task)
 QList<LedgerCheck> RecoveryService::ledgerChecks(const QList<qint64> &campaigns, const QStringList &live, const QStringList &dead)
 {
     QList<LedgerCheck> checks;
-    std::unique_ptr<SimulatedPayoutGateway> simulated;
-    CampaignVerifier::ProviderLookup provider;
-    if (simulatedProvider()) {
-        simulated = std::make_unique<SimulatedPayoutGateway>(redis(), keys().prefix(), SimulationKnobs{}, 0);
-        provider = [&simulated](const QString &key) { return simulated->paidAmount(key); };
-    }
-    CampaignVerifier verifier(redis(), sql(), keys(), provider);
+    CampaignVerifier verifier(redis(), sql(), keys());
+    const std::unique_ptr<SimulatedPayoutGateway> ledger = verifier.readSimulatedLedger();
     CampaignStore store(sql());
     QList<qint64> watched = m_watched.values();
     std::sort(watched.begin(), watched.end());

@@ -35,7 +35,8 @@ Q_SIGNALS:
     void reconcileFailed(quint64 serial, const QString &message, const QString &detail);
 
 private:
-    DeadWorkerBacklog backlogOf(const QString &workerId, qint64 backupDepth, const QList<qint64> &campaigns);
+    /** `pools`: every launched pool (CampaignPools::launched), read once per load. */
+    DeadWorkerBacklog backlogOf(const QString &workerId, qint64 backupDepth, const QByteArrayList &pools);
     void inspect(RecoveryTask &task);
     QList<LedgerCheck> ledgerChecks(const QList<qint64> &campaigns, const QStringList &live, const QStringList &dead);
 
