@@ -1152,6 +1152,10 @@
         <extracomment>Redis state in the status bar, after "Redis": its certificate or TLS set-up was refused.</extracomment>
         <translation>TLS refused</translation>
     </message>
+    <message>
+        <source>The account %1 may not do this: the servers refused it (its rights may have changed since the console read them).</source>
+        <translation>The account %1 may not do this: the servers refused it (its rights may have changed since the console read them).</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>
@@ -1203,23 +1207,38 @@ Key prefix: %3</translation>
     <name>lantern::ConsoleAlertMonitor</name>
     <message numerus="yes">
         <source>%1 and %n more</source>
-        <translation><numerusform>%1 and %n more</numerusform><numerusform>%1 and %n more</numerusform></translation>
+        <translation>
+            <numerusform>%1 and %n more</numerusform>
+            <numerusform>%1 and %n more</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n dead letter(s) set aside: they need a person.</source>
-        <translation><numerusform>%n dead letter set aside: it needs a person.</numerusform><numerusform>%n dead letters set aside: they need a person.</numerusform></translation>
+        <translation>
+            <numerusform>%n dead letter set aside: it needs a person.</numerusform>
+            <numerusform>%n dead letters set aside: they need a person.</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n worker(s) stopped beating: %1. What they hold waits for a recovery.</source>
-        <translation><numerusform>%n worker stopped beating: %1. What it holds waits for a recovery.</numerusform><numerusform>%n workers stopped beating: %1. What they hold waits for a recovery.</numerusform></translation>
+        <translation>
+            <numerusform>%n worker stopped beating: %1. What it holds waits for a recovery.</numerusform>
+            <numerusform>%n workers stopped beating: %1. What they hold waits for a recovery.</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>The ledger does not balance for %n campaign(s): %1.</source>
-        <translation><numerusform>The ledger does not balance for %n campaign: %1.</numerusform><numerusform>The ledger does not balance for %n campaigns: %1.</numerusform></translation>
+        <translation>
+            <numerusform>The ledger does not balance for %n campaign: %1.</numerusform>
+            <numerusform>The ledger does not balance for %n campaigns: %1.</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>The backlog has grown for %n minute(s) and holds %1 entries.</source>
-        <translation><numerusform>The backlog has grown for %n minute and holds %1 entries.</numerusform><numerusform>The backlog has grown for %n minutes and holds %1 entries.</numerusform></translation>
+        <translation>
+            <numerusform>The backlog has grown for %n minute and holds %1 entries.</numerusform>
+            <numerusform>The backlog has grown for %n minutes and holds %1 entries.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5432,6 +5451,14 @@ SQL: %2</translation>
     <message>
         <source>&amp;Alerts…</source>
         <translation>&amp;Alerts…</translation>
+    </message>
+    <message>
+        <source>Account: %1</source>
+        <translation>Account: %1</translation>
+    </message>
+    <message>
+        <source>You are signed in to the servers with this account: they record it in the audit log and allow only what its role may do.</source>
+        <translation>You are signed in to the servers with this account: they record it in the audit log and allow only what its role may do.</translation>
     </message>
 </context>
 <context>

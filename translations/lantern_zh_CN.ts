@@ -1150,6 +1150,10 @@
         <extracomment>Redis state in the status bar, after "Redis": its certificate or TLS set-up was refused.</extracomment>
         <translation>TLS 被拒绝</translation>
     </message>
+    <message>
+        <source>The account %1 may not do this: the servers refused it (its rights may have changed since the console read them).</source>
+        <translation>账号 %1 无权执行此操作：服务器拒绝了它（其权限可能在控制台读取之后已被更改）。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>
@@ -1201,23 +1205,33 @@ SQL：%2
     <name>lantern::ConsoleAlertMonitor</name>
     <message numerus="yes">
         <source>%1 and %n more</source>
-        <translation><numerusform>%1 等另外 %n 个</numerusform></translation>
+        <translation>
+            <numerusform>%1 等另外 %n 个</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n dead letter(s) set aside: they need a person.</source>
-        <translation><numerusform>%n 条死信已被搁置：需要有人处理。</numerusform></translation>
+        <translation>
+            <numerusform>%n 条死信已被搁置：需要有人处理。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n worker(s) stopped beating: %1. What they hold waits for a recovery.</source>
-        <translation><numerusform>%n 个工作进程停止了心跳：%1。它们手中的任务等待恢复。</numerusform></translation>
+        <translation>
+            <numerusform>%n 个工作进程停止了心跳：%1。它们手中的任务等待恢复。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>The ledger does not balance for %n campaign(s): %1.</source>
-        <translation><numerusform>%n 个活动的账本不平衡：%1。</numerusform></translation>
+        <translation>
+            <numerusform>%n 个活动的账本不平衡：%1。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>The backlog has grown for %n minute(s) and holds %1 entries.</source>
-        <translation><numerusform>积压已持续增长 %n 分钟，现有 %1 条。</numerusform></translation>
+        <translation>
+            <numerusform>积压已持续增长 %n 分钟，现有 %1 条。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5392,6 +5406,14 @@ SQL：%2</translation>
     <message>
         <source>&amp;Alerts…</source>
         <translation>告警(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Account: %1</source>
+        <translation>账号：%1</translation>
+    </message>
+    <message>
+        <source>You are signed in to the servers with this account: they record it in the audit log and allow only what its role may do.</source>
+        <translation>您以此账号登录服务器：服务器在审计日志中记录它，并只允许其角色可做的操作。</translation>
     </message>
 </context>
 <context>
