@@ -244,7 +244,7 @@ void TestConnectionsView::keychainFailureKeepsSecretsInMemoryOnly()
     QVERIFY(!disk.contains(SqlSecret.toUtf8()));
 
     // In memory for the session: back on the profile, the passwords are there again.
-    QCOMPARE(view->secrets()->inMemory(QStringLiteral("remote")), (ProfileSecret{RedisSecret, SqlSecret}));
+    QCOMPARE(view->secrets()->inMemory(QStringLiteral("remote")), (ProfileSecret{RedisSecret, SqlSecret, {}, {}}));
     view->newProfile();
     QSignalSpy loaded(view.get(), &ConnectionsView::secretsLoaded);
     QVERIFY(view->selectProfile(QStringLiteral("remote")));
