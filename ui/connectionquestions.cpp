@@ -5,16 +5,27 @@
 
 namespace lantern::ui {
 
-bool ConnectionQuestions::askToSwitch(QWidget *parent, const QString &title, const QString &text)
+namespace {
+
+/** Shows `box` with `accept` and Cancel, Cancel the default for Return and Escape; true when
+    `accept` was clicked. */
+bool acceptedWithSafeDefault(QMessageBox &box, const QString &accept)
 {
-    QMessageBox box(QMessageBox::Question, title, text, QMessageBox::NoButton, parent);
-    QPushButton *go = box.addButton(tr("Switch"), QMessageBox::AcceptRole);
+    QPushButton *go = box.addButton(accept, QMessageBox::AcceptRole);
     QPushButton *cancel = box.addButton(QMessageBox::Cancel);
-    // Return keeps the session: switching throws away what runs now.
     box.setDefaultButton(cancel);
     box.setEscapeButton(cancel);
     box.exec();
     return box.clickedButton() == go;
+}
+
+} // namespace
+
+bool ConnectionQuestions::askToSwitch(QWidget *parent, const QString &title, const QString &text)
+{
+    // Return keeps the session: switching throws away what runs now.
+    QMessageBox box(QMessageBox::Question, title, text, QMessageBox::NoButton, parent);
+    return acceptedWithSafeDefault(box, tr("Switch"));
 }
 
 bool ConnectionQuestions::askToTrustHostKey(QWidget *parent, const QString &server, const QString &fingerprint)
@@ -25,12 +36,7 @@ bool ConnectionQuestions::askToTrustHostKey(QWidget *parent, const QString &serv
                        "trust it: the key is written to ~/.ssh/known_hosts, and a different key later is refused.")
                             .arg(server, fingerprint),
                     QMessageBox::NoButton, parent);
-    QPushButton *trust = box.addButton(tr("Trust and connect"), QMessageBox::AcceptRole);
-    QPushButton *cancel = box.addButton(QMessageBox::Cancel);
-    box.setDefaultButton(cancel);
-    box.setEscapeButton(cancel);
-    box.exec();
-    return box.clickedButton() == trust;
+    return acceptedWithSafeDefault(box, tr("Trust and connect"));
 }
 
 } // namespace lantern::ui

@@ -1,5 +1,7 @@
 #include "profilesentinelfields.h"
 
+#include "consoletheme.h"
+
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -22,11 +24,9 @@ ProfileSentinelFields::ProfileSentinelFields(QWidget *parent)
     m_password->setEchoMode(QLineEdit::Password);
     m_password->setPlaceholderText(tr("none"));
     m_password->setClearButtonEnabled(true);
-    auto *note = new QLabel(tr("The user and password on the Servers tab are the master's; these are the sentinels' own, "
+    QLabel *note = ConsoleTheme::hintLabel(tr("The user and password on the Servers tab are the master's; these are the sentinels' own, "
                                "when they ask for one (requirepass or an ACL user on the sentinels)."),
                             this);
-    note->setWordWrap(true);
-    note->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
 
     auto *form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);

@@ -1,5 +1,6 @@
 #include "profilesshfields.h"
 
+#include "consoletheme.h"
 #include "filepathfield.h"
 
 #include <QCheckBox>
@@ -33,11 +34,9 @@ ProfileSshFields::ProfileSshFields(QWidget *parent)
     m_key->lineEdit()->setPlaceholderText(QStringLiteral("~/.ssh/id_ed25519"));
     m_secret->setEchoMode(QLineEdit::Password);
     m_secret->setClearButtonEnabled(true);
-    auto *note = new QLabel(tr("The server's host key is checked against ~/.ssh/known_hosts: the first time, the console shows its "
+    QLabel *note = ConsoleTheme::hintLabel(tr("The server's host key is checked against ~/.ssh/known_hosts: the first time, the console shows its "
                                "fingerprint and asks; a key that changed is refused."),
                             this);
-    note->setWordWrap(true);
-    note->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
 
     auto *form = m_form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);

@@ -20,14 +20,6 @@ FilePathField *pemField(const QString &title, QWidget *parent)
     return new FilePathField(title, ProfileTlsFields::tr("PEM files (*.pem *.crt *.key *.cer);;All files (*)"), parent);
 }
 
-QLabel *noteLabel(const QString &text, QWidget *parent)
-{
-    auto *label = new QLabel(text, parent);
-    label->setWordWrap(true);
-    label->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
-    return label;
-}
-
 } // namespace
 
 ProfileTlsFields::ProfileTlsFields(QWidget *parent)
@@ -71,7 +63,7 @@ ProfileTlsFields::ProfileTlsFields(QWidget *parent)
     dbForm->addRow(tr("CA file"), m_dbCa);
     dbForm->addRow(tr("Client certificate"), m_dbCert);
     dbForm->addRow(tr("Client key"), m_dbKey);
-    dbForm->addRow(noteLabel(tr("A CA file turns TLS on. Qt 6.4's MySQL driver checks that the server's certificate chain leads to "
+    dbForm->addRow(ConsoleTheme::hintLabel(tr("A CA file turns TLS on. Qt 6.4's MySQL driver checks that the server's certificate chain leads to "
                                 "this CA, not that it names the host: use a CA that signs database servers only."),
                              this));
     auto *dbBox = new QGroupBox(tr("MySQL / MariaDB"), this);
