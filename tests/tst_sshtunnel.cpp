@@ -2,7 +2,7 @@
 // (openssh-server: its own host key, config and authorized_keys in a temp dir, a private port):
 // a host key that known_hosts does not hold is refused until the user says yes to its
 // fingerprint (and then recorded), a changed key is refused even then, a key sshd does not know
-// and a wrong passphrase are refused, and the tunnel carries Redis (plain and TLS, the server's
+// and a wrong passphrase are refused, the agent's key lets in (an ssh-agent of the test's own), and the tunnel carries Redis (plain and TLS, the server's
 // own name checked) and MariaDB traffic to the harness's servers.
 #include "core/config.h"
 #include "redis/redisclient.h"
@@ -13,7 +13,10 @@
 #include "testsuite.h"
 #include "tunnel/sshtunnel.h"
 
+#include <QDeadlineTimer>
 #include <QFile>
+#include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -32,6 +35,7 @@ private Q_SLOTS:
     void changedHostKeyIsRefused();
     void loginRefusals_data();
     void loginRefusals();
+    void loginWithTheAgent();
     void tunnelCarriesRedisAndMariaDb();
     void tunnelCarriesRedisTlsCheckingTheServersName();
 
@@ -169,6 +173,46 @@ void TestSshTunnel::loginRefusals()
     } catch (const SshError &error) {
         QVERIFY2(!expected.isEmpty() && error.message().contains(expected), qPrintable(error.message()));
     }
+}
+
+void TestSshTunnel::loginWithTheAgent()
+{
+    trustServer();
+    SshOptions agent = options();
+    agent.auth = SshOptions::Auth::Agent;
+    agent.keyFile.clear();
+    const QByteArray oldSocket = qgetenv("SSH_AUTH_SOCK");
+    const auto restore = qScopeGuard([&] { qputenv("SSH_AUTH_SOCK", oldSocket); });
+    qunsetenv("SSH_AUTH_SOCK");
+    try {
+        SshSession session(agent);
+        QFAIL("logged in with an agent that does not run");
+    } catch (const SshError &none) {
+        QVERIFY2(none.message().contains(QStringLiteral("SSH_AUTH_SOCK")), qPrintable(none.message()));
+    }
+
+    // An ssh-agent of the test's own holding the key sshd accepts.
+    const QString socket = m_home->filePath(QStringLiteral("agent.sock"));
+    QProcess sshAgent;
+    sshAgent.setProcessChannelMode(QProcess::MergedChannels);
+    sshAgent.start(QStringLiteral("ssh-agent"), {QStringLiteral("-D"), QStringLiteral("-a"), socket});
+    QVERIFY(sshAgent.waitForStarted());
+    const auto stopAgent = qScopeGuard([&] {
+        sshAgent.terminate();
+        sshAgent.waitForFinished();
+    });
+    const QDeadlineTimer deadline(10000);
+    while (!QFile::exists(socket) && !deadline.hasExpired())
+        sshAgent.waitForReadyRead(50);  // its "SSH_AUTH_SOCK=..." line, or the next look
+    QVERIFY2(QFile::exists(socket), sshAgent.readAll().constData());
+    qputenv("SSH_AUTH_SOCK", socket.toUtf8());
+    QProcess add;
+    add.setProcessChannelMode(QProcess::MergedChannels);
+    add.start(QStringLiteral("ssh-add"), {m_sshd->keyFile()});
+    QVERIFY(add.waitForFinished());
+    QVERIFY2(add.exitCode() == 0, add.readAll().constData());
+    SshSession session(agent);
+    QVERIFY(!session.fingerprint().isEmpty());
 }
 
 void TestSshTunnel::tunnelCarriesRedisAndMariaDb()
