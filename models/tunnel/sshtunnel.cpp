@@ -168,7 +168,8 @@ bool SshTunnel::pump(Carried &carried)
         const int sent = ssh_channel_write(carried.channel, carried.toChannel.constData(), uint32_t(carried.toChannel.size()));
         if (sent == SSH_ERROR)
             return false;
-        carried.toChannel.remove(0, sent);
+        if (sent > 0)  // 0 (or SSH_AGAIN): the channel's window is full, the rest goes later
+            carried.toChannel.remove(0, sent);
     }
     if (carried.toClient.isEmpty()) {
         const int got = ssh_channel_read_nonblocking(carried.channel, buffer, sizeof buffer, 0);
