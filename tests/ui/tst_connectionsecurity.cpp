@@ -12,6 +12,7 @@
 #include "console/connections/profilesecrets.h"
 #include "console/connections/profilestore.h"
 #include "console/connections/redisurlparts.h"
+#include "core/errors.h"
 #include "privatemariadb.h"
 #include "profilesentinelfields.h"
 #include "profilesshfields.h"
@@ -63,6 +64,7 @@ private Q_SLOTS:
     void sentinelHopNamesTheMaster();
     void mariaDbOverTlsIsReported();
     void sshTunnelAsksForTheHostKeyFirst();
+    void lanterndRefusesAProfileWithATunnel();
 
 private:
     std::unique_ptr<ConnectionsView> makeView();
@@ -347,6 +349,25 @@ void TestConnectionSecurity::sshTunnelAsksForTheHostKeyFirst()
     result = runTest(*view);  // known now: no question
     QCOMPARE(asked.size(), 2);
     QVERIFY(result.sshOk);
+}
+
+void TestConnectionSecurity::lanterndRefusesAProfileWithATunnel()
+{
+    ConnectionProfile profile;
+    profile.name = QStringLiteral("bastion");
+    profile.redisUrl = QStringLiteral("redis://10.0.0.7:6379");
+    profile.dbUrl = QStringLiteral("mysql://lantern@db.internal:3306/lantern");
+    profile.sshHost = QStringLiteral("bastion.example.com");
+    profile.sshUser = QStringLiteral("ops");
+    const ProfileStore store(m_profiles->path());
+    store.save(profile);
+    QCOMPARE(store.list().value(0).sshHost, QStringLiteral("bastion.example.com"));  // the console reads it back
+    try {
+        Config::resolve({{QStringLiteral("config"), store.fileOf(profile.name)}}, QProcessEnvironment());
+        QFAIL("lanternd took a profile whose servers are behind an SSH tunnel it cannot open");
+    } catch (const InvalidInputError &refused) {
+        QVERIFY2(refused.message().contains(QStringLiteral("SSH tunnel")), qPrintable(refused.message()));
+    }
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestConnectionSecurity);
