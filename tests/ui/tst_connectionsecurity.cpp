@@ -8,6 +8,7 @@
 #include "connectioncheckreport.h"
 #include "connectionprofileform.h"
 #include "connectionsview.h"
+#include "connectionsviewdriver.h"
 #include "filepathfield.h"
 #include "console/connections/profilesecrets.h"
 #include "console/connections/profilestore.h"
@@ -98,11 +99,7 @@ void TestConnectionSecurity::init()
 
 std::unique_ptr<ConnectionsView> TestConnectionSecurity::makeView()
 {
-    auto view = std::make_unique<ConnectionsView>(nullptr, m_profiles->path(), QStringLiteral("lantern-test"));
-    view->resize(1000, 700);
-    view->show();
-    view->attachBackend(m_session);
-    return view;
+    return test::makeConnectionsView(m_profiles->path(), m_session);
 }
 
 void TestConnectionSecurity::fillForm(ConnectionsView &view, const QString &redis)
@@ -116,11 +113,7 @@ void TestConnectionSecurity::fillForm(ConnectionsView &view, const QString &redi
 
 ConnectionCheck TestConnectionSecurity::runTest(ConnectionsView &view)
 {
-    QSignalSpy tested(&view, &ConnectionsView::tested);
-    QTest::mouseClick(view.testButton(), Qt::LeftButton);
-    if (!tested.wait(AnswerTimeoutMs))
-        return {};
-    return tested.first().first().value<ConnectionCheck>();
+    return test::runConnectionTest(view, AnswerTimeoutMs);
 }
 
 void TestConnectionSecurity::urlPartsSplitAndJoin_data()
