@@ -15,6 +15,9 @@
 #include "console/connections/redisurlparts.h"
 #include "core/errors.h"
 #include "privatemariadb.h"
+#include "redis/redisclient.h"
+#include "sql/migrator.h"
+#include "sql/sqlconnection.h"
 #include "profilesentinelfields.h"
 #include "profilesshfields.h"
 #include "profiletlsfields.h"
@@ -85,6 +88,7 @@ void TestConnectionSecurity::initTestCase()
     qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/lantern-test-bus");  // memory only
     m_session.redis = test::redisUrl();
     m_session.db = test::sqliteUrl();
+    openMigrated(m_session.db);  // the profiles' SQL: a file that exists, so their tests can pass
     m_certs = std::make_unique<test::TestCertificates>();
     const test::CertificateFiles server = m_certs->issue(QStringLiteral("redis"), QStringLiteral("redis.test"),
                                                           {QStringLiteral("DNS:localhost"), QStringLiteral("IP:127.0.0.1")});
@@ -342,6 +346,23 @@ void TestConnectionSecurity::sshTunnelAsksForTheHostKeyFirst()
     result = runTest(*view);  // known now: no question
     QCOMPARE(asked.size(), 2);
     QVERIFY(result.sshOk);
+
+    // Use: the session gets the servers through the tunnel its test opened, and keeps it.
+    view->setSwitchConfirmation([](QWidget *, const QString &, const QString &) { return true; });
+    QSignalSpy activated(view.get(), &ConnectionsView::profileActivated);
+    QSignalSpy declined(view.get(), &ConnectionsView::switchDeclined);
+    QVERIFY(view->useProfile());
+    QVERIFY2(activated.wait(AnswerTimeoutMs), declined.isEmpty() ? "no answer" : qPrintable(declined.first().first().toString()));
+    const Config session = activated.first().first().value<Config>();
+    QVERIFY(session.redis.route);
+    QVERIFY2(view->findChild<QLabel *>(QStringLiteral("activeConnection"))->text().contains(QStringLiteral("SSH")),
+             qPrintable(view->findChild<QLabel *>(QStringLiteral("activeConnection"))->text()));
+    auto *tunnel = dynamic_cast<SshTunnel *>(session.redis.route.get());
+    QVERIFY(tunnel);
+    const int before = tunnel->channelsOpened();
+    RedisClient redis(session.redis);
+    QCOMPARE(redis.command({"PING"}).toBytes(), QByteArray("PONG"));
+    QCOMPARE(tunnel->channelsOpened(), before + 1);
 }
 
 void TestConnectionSecurity::lanterndRefusesAProfileWithATunnel()
