@@ -184,6 +184,8 @@ private:
         const auto phase = [&](const QString &label, const ServeProcess &serve) -> RoundPhase {
             return [&, label](int round) {
                 server.removeKeys(prefix);
+                // Live in SQL, gone from Redis: the pools go back first (launch alone only moves the status now).
+                campaigns.prepare(campaign.id);
                 campaigns.launch(campaign.id);
                 WrkOptions wrk;
                 wrk.program = m_http.wrk;

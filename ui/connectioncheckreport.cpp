@@ -9,15 +9,23 @@ namespace lantern::ui {
 
 namespace {
 
-QString resultRow(bool ok, const QString &server, const QString &text, const QString &detail)
+enum class Tone { Good, Warning, Bad };
+
+QString resultRow(Tone tone, const QString &server, const QString &text, const QString &detail)
 {
+    const QString color = tone == Tone::Good ? ConsoleTheme::goodText() : tone == Tone::Warning ? ConsoleTheme::warningText() : ConsoleTheme::errorText();
+    const QString mark = tone == Tone::Good ? QStringLiteral("✓") : tone == Tone::Warning ? QStringLiteral("⚠") : QStringLiteral("✗");
     QString html = QStringLiteral("<tr><td style='padding-right:6px; color:%1; font-weight:bold'>%2</td>"
                                   "<td style='padding-right:10px'><b>%3</b></td><td>%4")
-                           .arg(ok ? ConsoleTheme::goodText() : ConsoleTheme::errorText(), ok ? QStringLiteral("✓") : QStringLiteral("✗"),
-                                server.toHtmlEscaped(), text.toHtmlEscaped());
+                           .arg(color, mark, server.toHtmlEscaped(), text.toHtmlEscaped());
     if (!detail.isEmpty())
         html += QStringLiteral("<br><span style='color: palette(placeholder-text); font-size: small'>%1</span>").arg(detail.toHtmlEscaped());
     return html + QStringLiteral("</td></tr>");
+}
+
+QString resultRow(bool ok, const QString &server, const QString &text, const QString &detail)
+{
+    return resultRow(ok ? Tone::Good : Tone::Bad, server, text, detail);
 }
 
 } // namespace
@@ -56,17 +64,36 @@ QString ConnectionCheckReport::clusterRows(const ConnectionCheck &result)
     return html;
 }
 
+QString ConnectionCheckReport::redisRows(const ConnectionCheck &result)
+{
+    using Hop = ConnectionCheck::Hop;
+    const bool failedAt = !result.redisOk && result.redisFailure.message.size() > 0;
+    QString html;
+    if (!result.sentinelMaster.isEmpty())
+        html += resultRow(true, tr("Sentinel"), tr("master %1").arg(result.sentinelMaster), {});
+    else if (failedAt && result.redisFailedHop == Hop::Sentinel)
+        return resultRow(false, tr("Sentinel"), result.redisFailure.message, result.redisFailure.detail);
+    if (failedAt && result.redisFailedHop == Hop::Tls)
+        return html + resultRow(false, tr("TLS"), result.redisFailure.message, result.redisFailure.detail);
+    if (!result.redisTls.isEmpty())
+        html += resultRow(result.redisTlsWarning.isEmpty() ? Tone::Good : Tone::Warning, tr("TLS"), result.redisTls, result.redisTlsWarning);
+    if (!result.redisOk)
+        return html + resultRow(false, tr("Redis"), result.redisFailure.message, result.redisFailure.detail);
+    QString text = tr("PING answered in %1").arg(milliseconds(result.redisMs));
+    if (!result.redisRole.isEmpty())
+        //: The role Redis answers with, as INFO names it: "master" or "slave".
+        text += QStringLiteral(" · ") + tr("role %1").arg(result.redisRole);
+    if (!result.redisVersion.isEmpty())
+        text += QStringLiteral(" · ") + tr("Redis %1").arg(result.redisVersion);
+    return html + resultRow(true, tr("Redis"), text, result.redisNode.isEmpty() ? QString() : tr("at %1").arg(result.redisNode));
+}
+
 QString ConnectionCheckReport::html(const ConnectionCheck &result)
 {
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='2'>");
-    if (result.redisOk) {
-        QString text = tr("PING answered in %1").arg(milliseconds(result.redisMs));
-        if (!result.redisVersion.isEmpty())
-            text += QStringLiteral(" · ") + tr("Redis %1").arg(result.redisVersion);
-        html += resultRow(true, tr("Redis"), text, {});
-    } else {
-        html += resultRow(false, tr("Redis"), result.redisFailure.message, result.redisFailure.detail);
-    }
+    if (result.sshUsed)
+        html += result.sshOk ? resultRow(true, tr("SSH"), result.sshSummary, {}) : resultRow(false, tr("SSH"), result.sshFailure.message, result.sshFailure.detail);
+    html += redisRows(result);
     if (result.redisCluster)
         html += clusterRows(result);
     if (result.sqlOk) {
@@ -75,6 +102,8 @@ QString ConnectionCheckReport::html(const ConnectionCheck &result)
             text += QStringLiteral(" · ") + result.sqlVersion;
         text += QStringLiteral(" · ")
                 + (result.schemaVersion >= 0 ? tr("schema version %1").arg(result.schemaVersion) : tr("no Lantern tables yet"));
+        if (!result.sqlTls.isEmpty())
+            html += resultRow(true, tr("SQL TLS"), result.sqlTls, tr("The chain was checked against the CA, not the host name (Qt 6.4's MySQL driver)."));
         html += resultRow(true, tr("SQL"), text, {});
     } else {
         html += resultRow(false, tr("SQL"), result.sqlFailure.message, result.sqlFailure.detail);

@@ -1,12 +1,17 @@
 #include "connectionprofileform.h"
 
+#include "console/connections/redisurlparts.h"
 #include "consoletheme.h"
+#include "profilesentinelfields.h"
+#include "profilesshfields.h"
+#include "profiletlsfields.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QTabWidget>
 #include <QTimeZone>
 #include <QVBoxLayout>
 
@@ -22,12 +27,32 @@ ConnectionProfileForm::ConnectionProfileForm(QWidget *parent)
       m_prefix(new QLineEdit(this)),
       m_timeZone(new QComboBox(this)),
       m_readOnly(new QCheckBox(tr("Read-only: only reads reach Redis and SQL; every change is refused"), this)),
-      m_keychainNote(new QLabel(this))
+      m_keychainNote(new QLabel(this)),
+      m_tabs(new QTabWidget(this)),
+      m_tls(new ProfileTlsFields(this)),
+      m_sentinel(new ProfileSentinelFields(this)),
+      m_ssh(new ProfileSshFields(this))
 {
+    m_tabs->addTab(buildServersTab(), tr("Servers"));
+    m_tabs->addTab(m_tls, tr("TLS"));
+    m_tabs->addTab(m_sentinel, tr("Sentinel"));
+    m_tabs->addTab(m_ssh, tr("SSH tunnel"));
+    m_keychainNote->setWordWrap(true);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_tabs);
+    layout->addWidget(m_keychainNote);
+    connect(m_redisUrl, &QLineEdit::textEdited, this, &ConnectionProfileForm::onRedisUrlEdited);
+    connect(m_tls, &ProfileTlsFields::redisTlsToggled, this, &ConnectionProfileForm::rewriteRedisUrl);
+    connect(m_sentinel, &ProfileSentinelFields::urlEdited, this, &ConnectionProfileForm::rewriteRedisUrl);
+}
+
+QWidget *ConnectionProfileForm::buildServersTab()
+{
+    auto *tab = new QWidget(this);
     m_name->setPlaceholderText(tr("e.g. production"));
     m_name->setMaxLength(64);
     m_name->setToolTip(tr("Letters, digits, “_”, “.” and “-”; use it as lantern --profile NAME"));
-    m_redisUrl->setPlaceholderText(QStringLiteral("redis://[user@]host:6379[/db] · redis://host1:7000,host2:7001"));
+    m_redisUrl->setPlaceholderText(QStringLiteral("redis[s]://[user@]host:6379[/db] · redis://host1:7000,host2:7001"));
     m_dbUrl->setPlaceholderText(QStringLiteral("mysql://user@host:3306/lantern · sqlite:///path/lantern.db"));
     for (QLineEdit *password : {m_redisPassword, m_dbPassword}) {
         password->setEchoMode(QLineEdit::Password);
@@ -45,9 +70,7 @@ ConnectionProfileForm::ConnectionProfileForm(QWidget *parent)
     m_timeZone->lineEdit()->setPlaceholderText(tr("System time zone (%1)").arg(QString::fromUtf8(QTimeZone::systemTimeZoneId())));
     m_readOnly->setToolTip(tr("Enforced by the connections themselves: Redis commands outside a list of reads and SQL other than "
                               "SELECT are never sent, whatever a view or lanternd tries."));
-    m_keychainNote->setWordWrap(true);
-
-    auto *form = new QFormLayout;
+    auto *form = new QFormLayout(tab);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Name"), m_name);
     form->addRow(tr("Redis URL"), m_redisUrl);
@@ -57,9 +80,27 @@ ConnectionProfileForm::ConnectionProfileForm(QWidget *parent)
     form->addRow(tr("Key prefix"), m_prefix);
     form->addRow(tr("Time zone"), m_timeZone);
     form->addRow(QString(), m_readOnly);
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_keychainNote);
+    return tab;
+}
+
+void ConnectionProfileForm::onRedisUrlEdited(const QString &url)
+{
+    const RedisUrlParts parts = RedisUrlParts::split(url);
+    m_tls->showRedisTls(parts.tls);
+    m_sentinel->showUrl(parts);
+}
+
+void ConnectionProfileForm::rewriteRedisUrl()
+{
+    RedisUrlParts parts = RedisUrlParts::split(m_redisUrl->text());
+    parts.tls = m_tls->redisTls();
+    m_sentinel->applyTo(parts);
+    m_redisUrl->setText(parts.join());
+}
+
+QList<QLineEdit *> ConnectionProfileForm::passwordFields() const
+{
+    return {m_redisPassword, m_dbPassword, m_sentinel->passwordField(), m_ssh->secretField()};
 }
 
 void ConnectionProfileForm::fill(const ConnectionProfile &profile)
@@ -70,8 +111,11 @@ void ConnectionProfileForm::fill(const ConnectionProfile &profile)
     m_prefix->setText(profile.keyPrefix);
     m_timeZone->setEditText(profile.timeZone);
     m_readOnly->setChecked(profile.readOnly);
-    m_redisPassword->clear();
-    m_dbPassword->clear();
+    m_tls->fill(profile, RedisUrlParts::split(profile.redisUrl).tls);
+    m_sentinel->fill(profile);
+    m_ssh->fill(profile);
+    for (QLineEdit *password : passwordFields())
+        password->clear();
 }
 
 ConnectionProfile ConnectionProfileForm::profile() const
@@ -83,6 +127,9 @@ ConnectionProfile ConnectionProfileForm::profile() const
     profile.keyPrefix = m_prefix->text().isEmpty() ? QStringLiteral("lt:") : m_prefix->text();
     profile.timeZone = m_timeZone->currentText().trimmed();
     profile.readOnly = m_readOnly->isChecked();
+    m_tls->apply(profile);
+    m_sentinel->apply(profile);
+    m_ssh->apply(profile);
     profile.takeSecretsFromUrls();
     return profile;
 }
@@ -90,7 +137,7 @@ ConnectionProfile ConnectionProfileForm::profile() const
 ProfileSecret ConnectionProfileForm::secret() const
 {
     // A password typed into a URL counts when its own field is empty.
-    ProfileSecret secret{m_redisPassword->text(), m_dbPassword->text()};
+    ProfileSecret secret{m_redisPassword->text(), m_dbPassword->text(), m_sentinel->password(), m_ssh->secret()};
     if (secret.redisPassword.isEmpty())
         secret.redisPassword = ConnectionProfile::passwordOf(m_redisUrl->text());
     if (secret.dbPassword.isEmpty())
@@ -104,11 +151,13 @@ void ConnectionProfileForm::showSaved(const ConnectionProfile &profile, const Pr
     m_dbUrl->setText(profile.dbUrl);
     m_redisPassword->setText(secret.redisPassword);
     m_dbPassword->setText(secret.dbPassword);
+    m_sentinel->setPassword(secret.sentinelPassword);
+    m_ssh->setSecret(secret.sshSecret);
 }
 
 void ConnectionProfileForm::showPasswordsPending()
 {
-    for (QLineEdit *password : {m_redisPassword, m_dbPassword}) {
+    for (QLineEdit *password : passwordFields()) {
         password->setPlaceholderText(tr("reading the keychain…"));
         password->setEnabled(false);
     }
@@ -118,10 +167,15 @@ void ConnectionProfileForm::showPasswords(const ProfileSecret &secret)
 {
     m_redisPassword->setText(secret.redisPassword);
     m_dbPassword->setText(secret.dbPassword);
-    for (QLineEdit *password : {m_redisPassword, m_dbPassword}) {
+    m_sentinel->setPassword(secret.sentinelPassword);
+    m_ssh->setSecret(secret.sshSecret);
+    for (QLineEdit *password : passwordFields()) {
         password->setEnabled(true);
         password->setPlaceholderText(tr("none"));
     }
+    // Their secrets' fields only while they are on.
+    m_sentinel->showUrl(RedisUrlParts::split(m_redisUrl->text()));
+    m_ssh->updateFields();
 }
 
 void ConnectionProfileForm::showKeychainNote(bool inMemory, const QString &problem)

@@ -8,12 +8,18 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QTabWidget;
 
 namespace lantern::ui {
 
-/** The Connections view's profile form: name, Redis and SQL URLs with their passwords, key
-    prefix, time zone, read-only, and a note on where the passwords are kept. It only edits:
-    saving, testing and switching are the view's. */
+class ProfileSentinelFields;
+class ProfileSshFields;
+class ProfileTlsFields;
+
+/** The Connections view's profile form: on its Servers tab name, Redis and SQL URLs with their
+    passwords, key prefix, time zone, read-only; a TLS tab and a Sentinel tab (which edit the
+    Redis URL's scheme, sentinels and master name with it); an SSH tunnel tab; and a note on where the passwords
+    are kept. It only edits: saving, testing and switching are the view's. */
 class ConnectionProfileForm final : public QGroupBox {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ConnectionProfileForm)
@@ -46,8 +52,19 @@ public:
     QLineEdit *dbUrlField() const { return m_dbUrl; }
     QLineEdit *dbPasswordField() const { return m_dbPassword; }
     QCheckBox *readOnlyBox() const { return m_readOnly; }
+    QTabWidget *tabs() const { return m_tabs; }
+    ProfileTlsFields *tlsFields() const { return m_tls; }
+    ProfileSentinelFields *sentinelFields() const { return m_sentinel; }
+    ProfileSshFields *sshFields() const { return m_ssh; }
 
 private:
+    QWidget *buildServersTab();
+    /** The Redis URL typed: the TLS switch and the Sentinel fields follow it. */
+    void onRedisUrlEdited(const QString &url);
+    /** The TLS switch or a Sentinel field changed: the URL follows them. */
+    void rewriteRedisUrl();
+    QList<QLineEdit *> passwordFields() const;
+
     QLineEdit *m_name;
     QLineEdit *m_redisUrl;
     QLineEdit *m_redisPassword;
@@ -57,6 +74,10 @@ private:
     QComboBox *m_timeZone;
     QCheckBox *m_readOnly;
     QLabel *m_keychainNote;
+    QTabWidget *m_tabs;
+    ProfileTlsFields *m_tls;
+    ProfileSentinelFields *m_sentinel;
+    ProfileSshFields *m_ssh;
 };
 
 } // namespace lantern::ui

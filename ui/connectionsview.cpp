@@ -3,11 +3,13 @@
 #include "connectioncheckreport.h"
 #include "connectionprofileform.h"
 #include "consoletheme.h"
+#include "connectionquestions.h"
 #include "console/connections/connectionprofilemodel.h"
 #include "console/connections/profilesecrets.h"
 #include "console/connections/profilestore.h"
 #include "core/errors.h"
 #include "messagebanner.h"
+#include "tunnel/sshtunnel.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -25,21 +27,6 @@
 
 namespace lantern::ui {
 
-namespace {
-
-bool askToSwitch(QWidget *parent, const QString &title, const QString &text)
-{
-    QMessageBox box(QMessageBox::Question, title, text, QMessageBox::NoButton, parent);
-    QPushButton *go = box.addButton(ConnectionsView::tr("Switch"), QMessageBox::AcceptRole);
-    QPushButton *cancel = box.addButton(QMessageBox::Cancel);
-    // Return keeps the session: switching throws away what runs now.
-    box.setDefaultButton(cancel);
-    box.setEscapeButton(cancel);
-    box.exec();
-    return box.clickedButton() == go;
-}
-
-} // namespace
 
 ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirectory, const QString &keychainService)
     : ConsoleView(parent),
@@ -60,7 +47,8 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
       m_busy(new QProgressBar(this)),
       m_result(new QLabel(this))
 {
-    m_confirmSwitch = &askToSwitch;
+    m_confirmSwitch = &ConnectionQuestions::askToSwitch;
+    m_confirmHostKey = &ConnectionQuestions::askToTrustHostKey;
     // What the session runs on now.
     m_activeLabel->setObjectName(QStringLiteral("activeConnection"));
     m_activeLabel->setWordWrap(true);
@@ -201,6 +189,11 @@ void ConnectionsView::showActive(const Config &config)
     QString text = tr("In use: <b>%1</b> — Redis %2 · SQL %3 · key prefix %4 · %5")
                            .arg(name.toHtmlEscaped(), config.redis.redacted().toHtmlEscaped(), config.db.redacted().toHtmlEscaped(),
                                 config.keyPrefix.toHtmlEscaped(), QString::fromUtf8(config.timeZone.id()).toHtmlEscaped());
+    if (config.ssh.enabled())
+        text += QStringLiteral(" · ") + tr("through the SSH tunnel %1").arg(config.ssh.text()).toHtmlEscaped();
+    if (!config.redis.tls.warning(config.redis.redacted()).isEmpty())
+        text += QStringLiteral(" · <span style='color:%1; font-weight:bold'>%2</span>")
+                        .arg(ConsoleTheme::warningText(), tr("TLS not verified").toHtmlEscaped());
     if (config.readOnly)
         text += QStringLiteral(" · <span style='color:%1; font-weight:bold'>%2</span>").arg(ConsoleTheme::errorText(), tr("read-only").toHtmlEscaped());
     m_activeLabel->setText(text);
@@ -261,6 +254,7 @@ void ConnectionsView::onFetched(const QString &profile, const ProfileSecret &sec
 
 void ConnectionsView::fillForm(const ConnectionProfile &profile)
 {
+    m_acceptedFingerprint.clear();
     m_form->fill(profile);
     m_result->clear();
 }
@@ -277,7 +271,7 @@ void ConnectionsView::newProfile()
     // never from the sandbox's, which end with it.
     const bool fromSession = m_attached && !m_sandboxSession;
     fillForm(fromSession ? ConnectionProfile::fromConfig(QString(), m_active) : ConnectionProfile{});
-    m_form->showPasswords(fromSession ? ProfileSecret{m_active.redis.password, m_active.db.password} : ProfileSecret{});
+    m_form->showPasswords(fromSession ? ProfileSecret{m_active.redis.password, m_active.db.password, m_active.redis.sentinelPassword, m_active.ssh.secret} : ProfileSecret{});
     m_form->focusName();
     updateButtons();
 }
@@ -298,7 +292,9 @@ std::optional<Config> ConnectionsView::formConfig()
     if (profile.name.isEmpty())
         profile.name = QStringLiteral("unsaved");  // a test needs no name
     try {
-        return profile.applyTo(m_base, formSecret());
+        Config config = profile.applyTo(m_base, formSecret());
+        config.ssh.acceptedFingerprint = m_acceptedFingerprint;
+        return config;
     } catch (const InvalidInputError &error) {
         m_banner->showMessage(MessageBanner::Kind::Error, error.message());
         return std::nullopt;
@@ -439,14 +435,19 @@ QString ConnectionsView::sessionName() const
 
 void ConnectionsView::finishSwitch(const ConnectionCheck &result)
 {
-    const Config config = *m_switchTarget;
+    // The servers as the test reached them: through its SSH tunnel, which the session keeps.
+    const Config config = result.tunnel ? SshTunnel::through(*m_switchTarget, result.tunnel) : *m_switchTarget;
     m_switchTarget.reset();
     m_switchWaiting = 0;
     showResult(result);
     updateButtons();
+    if (trustHostKey(result)) {
+        useProfile();
+        return;
+    }
     const QString name = config.profile;
     if (!result.redisOk || !result.sqlOk) {
-        const PlainFailure &failure = result.redisOk ? result.sqlFailure : result.redisFailure;
+        const PlainFailure &failure = result.sshUsed && !result.sshOk ? result.sshFailure : result.redisOk ? result.sqlFailure : result.redisFailure;
         const QString text = tr("Not switched to “%1”: %2 The console stays on %3.").arg(name, failure.message, sessionName());
         m_banner->showMessage(MessageBanner::Kind::Error, text, failure.detail);
         Q_EMIT switchDeclined(text);
@@ -494,8 +495,22 @@ void ConnectionsView::onChecked(quint64 serial, const ConnectionCheck &result)
         m_testWaiting = 0;
         showResult(result);
         updateButtons();
+        if (trustHostKey(result)) {
+            testConnection();
+            return;
+        }
         Q_EMIT tested(result);
     }
+}
+
+bool ConnectionsView::trustHostKey(const ConnectionCheck &result)
+{
+    if (result.sshUnknownFingerprint.isEmpty() || result.sshUnknownFingerprint == m_acceptedFingerprint)
+        return false;
+    if (!m_confirmHostKey(this, result.sshUnknownHost, result.sshUnknownFingerprint))
+        return false;
+    m_acceptedFingerprint = result.sshUnknownFingerprint;
+    return true;
 }
 
 void ConnectionsView::showResult(const ConnectionCheck &result)

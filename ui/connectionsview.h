@@ -67,6 +67,9 @@ public:
     /** Asks, then emits sandboxRequested(): back to a fresh sandbox from a profile's servers. */
     bool returnToSandbox();
     void setSwitchConfirmation(SwitchConfirmation confirmation) { m_confirmSwitch = std::move(confirmation); }
+    /** Asks whether to trust an SSH server's host key (server, fingerprint); true to trust it. */
+    using HostKeyConfirmation = std::function<bool(QWidget *parent, const QString &server, const QString &fingerprint)>;
+    void setHostKeyConfirmation(HostKeyConfirmation confirmation) { m_confirmHostKey = std::move(confirmation); }
     /** Reads the profiles from disk again. */
     void reloadProfiles();
     /** Shows profile `name` in the form (fetching its passwords); false if there is none. */
@@ -138,6 +141,8 @@ private:
     void showResult(const ConnectionCheck &result);
     /** The test before a switch answered: switch, or say why not. */
     void finishSwitch(const ConnectionCheck &result);
+    /** An SSH server not known yet: asks the operator; true when they trust it (test again). */
+    bool trustHostKey(const ConnectionCheck &result);
     /** "the sandbox", "“production”", ...: what the session runs on now, for sentences. */
     QString sessionName() const;
     /** For a screenshot: tests once the keychain has answered, then reports. */
@@ -164,6 +169,8 @@ private:
     std::optional<Config> m_switchTarget;  // the configuration tested before a switch
     bool m_sandboxSession = false;
     SwitchConfirmation m_confirmSwitch;
+    HostKeyConfirmation m_confirmHostKey;
+    QString m_acceptedFingerprint;  // the SSH host key the operator trusted, for the next test
     bool m_lastSaveInMemory = false;
 
     MessageBanner *m_banner;

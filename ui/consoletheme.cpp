@@ -3,6 +3,7 @@
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QChart>
+#include <QLabel>
 #include <QLegend>
 #include <QPainter>
 #include <QPalette>
@@ -152,6 +153,14 @@ ConsoleTheme::ToneColours ConsoleTheme::tone(Tone tone)
     }
     return dark ? ToneColours{QStringLiteral("#1c2f4d"), QStringLiteral("#30518a"), QStringLiteral("#8ab4f8")}
                 : ToneColours{QStringLiteral("#e8f0fe"), QStringLiteral("#aecbfa"), QStringLiteral("#174ea6")};
+}
+
+QLabel *ConsoleTheme::hintLabel(const QString &text, QWidget *parent)
+{
+    auto *label = new QLabel(text, parent);
+    label->setWordWrap(true);
+    label->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+    return label;
 }
 
 QString ConsoleTheme::pillStyle(Tone tone, const QString &extra)

@@ -7,6 +7,7 @@
 #include <QString>
 
 class QChart;
+class QLabel;
 class QWidget;
 
 namespace lantern::ui {
@@ -49,6 +50,8 @@ public:
     /** The colours of `tone` in the application's palette now, as "#rrggbb". */
     static ToneColours tone(Tone tone);
     /** A QLabel style sheet for a rounded pill of `tone`; `extra`: more declarations (padding, weight). */
+    /** A word-wrapped hint under a form's fields, in the palette's placeholder colour. */
+    static QLabel *hintLabel(const QString &text, QWidget *parent);
     static QString pillStyle(Tone tone, const QString &extra = QStringLiteral("padding: 1px 6px;"));
     /** A chart drawn in the application's palette: background, labels, grid, legend. */
     static void style(QChart *chart);

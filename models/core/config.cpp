@@ -101,6 +101,14 @@ QHash<QString, QString> profileSettings(const QHash<QString, QString> &flags, co
         throw InvalidInputError(QCoreApplication::translate("lantern::Config", "configuration file %1 does not exist").arg(file));
     QSettings settings(file, QSettings::IniFormat);
     for (const QString &key : settings.allKeys()) {
+        // The console's Connections view opens an SSH tunnel itself; a command cannot (docs/connect.md).
+        if (key == QLatin1String("ssh-host"))
+            throw InvalidInputError(QCoreApplication::translate("lantern::Config", "%1 reaches its servers through an SSH tunnel, which only "
+                                                                                     "the console's Connections view opens: run this where the "
+                                                                                     "servers are reached directly, or open the profile there")
+                                            .arg(file));
+        if (key.startsWith(QLatin1String("ssh-")))
+            continue;
         if (!Config::settingNames().contains(key))
             throw InvalidInputError(QCoreApplication::translate("lantern::Config", "unknown setting '%1' in %2").arg(key, file));
         values.insert(key, settings.value(key).toString());

@@ -2,6 +2,7 @@
 
 #include "redis/redisurl.h"
 #include "sql/dburl.h"
+#include "tunnel/sshoptions.h"
 
 #include <QCoreApplication>
 #include <QDate>
@@ -75,6 +76,7 @@ public:
     GrabWait grabWait;
     bool readOnly = false;  // read-only: connections refuse every write (RedisOptions, SqlAccess)
     QString profile;        // the --profile NAME the settings came from; empty: none
+    SshOptions ssh;         // the console's SSH tunnel (a profile's); lanternd has none
 
     /** The business day: the override, or the current date in the configured time zone. */
     QDate today() const;

@@ -58,7 +58,7 @@ QString RedisConnection::transportSummary() const
 void RedisConnection::connectStream()
 {
     const qint64 deadline = monotonicNs() + qint64(m_options.connectTimeout.count()) * 1'000'000;
-    const TcpAddresses addresses(m_endpoint);
+    const TcpAddresses addresses(m_url.connectAddress(m_endpoint));
     if (addresses.size() == 0)
         throw RedisIoError(tr("Redis at %1 is unreachable: %2").arg(m_endpoint.text(), addresses.resolveError()));
     int lastError = 0;

@@ -20,7 +20,7 @@ constexpr size_t ReplyReadChunk = 64 * 1024;
 } // namespace
 
 RedisPipeNode::RedisPipeNode(RedisEndpoint endpoint, const RedisUrl &url, RedisOptions options, Sink &sink)
-    : m_endpoint(std::move(endpoint)), m_url(url), m_options(options), m_sink(sink), m_handshake(url), m_addresses(m_endpoint)
+    : m_endpoint(std::move(endpoint)), m_url(url), m_options(options), m_sink(sink), m_handshake(url), m_addresses(url.connectAddress(m_endpoint))
 {
 }
 

@@ -6,6 +6,8 @@
 #include <QList>
 #include <QString>
 
+#include <memory>
+
 namespace lantern {
 
 /** One Redis server's address. */
@@ -16,6 +18,16 @@ struct RedisEndpoint {
     /** host:port ([host]:port for an IPv6 literal), as messages and redis-cli show it. */
     QString text() const;
     bool operator==(const RedisEndpoint &other) const = default;
+};
+
+/** Where a connection to a server really goes (the transport seam under TCP and TLS): an SSH
+    tunnel gives each server it is asked for a local forwarded port. TLS still checks the
+    server's own name, never the local address. Shared by every copy of a URL; thread-safe. */
+class EndpointRoute {
+public:
+    virtual ~EndpointRoute() = default;
+    /** The address to connect to for `server`; throws UnavailableError when there is none. */
+    virtual RedisEndpoint route(const RedisEndpoint &server) = 0;
 };
 
 /** redis://[user:password@]host:port[/db], or a Redis Cluster's seed list
@@ -39,7 +51,10 @@ public:
     QString sentinelMaster;    // the master's name at the sentinels; empty: not through Sentinel
     QString sentinelUser;      // the sentinels' own credentials (--sentinel-user, --sentinel-password)
     QString sentinelPassword;
+    std::shared_ptr<EndpointRoute> route;  // an SSH tunnel's; none: straight to each node
 
+    /** The address a connection to `node` goes to: the route's, or the node itself. */
+    RedisEndpoint connectAddress(const RedisEndpoint &node) const { return route ? route->route(node) : node; }
     /** Throws InvalidInputError with a message naming what is wrong. */
     static RedisUrl parse(const QString &text);
     /** The URL without its password, for messages and logs. */

@@ -17,7 +17,7 @@ LANTERN_DEBIAN_PACKAGES=(
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools
     qt6-l10n-tools qt6-translations-l10n
     libqt6sql6-mysql libqt6sql6-sqlite qtkeychain-qt6-dev
-    libhiredis-dev libssl-dev openssl libhttp-parser-dev redis-server redis-tools
+    libhiredis-dev libssl-dev openssl libhttp-parser-dev redis-server redis-tools libssh-dev openssh-server openssh-client
     mariadb-server mariadb-client
     xvfb wrk xauth fonts-noto-cjk dpkg dpkg-dev file desktop-file-utils ccache lld
     lintian systemd libseccomp-dev bubblewrap socat openssl curl man-db bsdextrautils util-linux
@@ -28,7 +28,7 @@ LANTERN_DEBIAN_PACKAGES=(
 declare -A LANTERN_TOOL_PACKAGES=(
     [cmake]=cmake [ninja]=ninja-build [c++]=build-essential [ccache]=ccache
     [redis-server]=redis-server [redis-cli]=redis-tools [redis-benchmark]=redis-tools
-    [openssl]=openssl
+    [openssl]=openssl [sshd]=openssh-server [ssh-keygen]=openssh-client
     [mariadbd]=mariadb-server [mariadb-install-db]=mariadb-server
     [mariadb]=mariadb-client [mariadb-admin]=mariadb-client
     [xvfb-run]=xvfb [xauth]=xauth [wrk]=wrk

@@ -4,6 +4,7 @@
 // test's round trips and its failures in plain words; a read-only profile applied as a read-only
 // Config. The test waits on signals only.
 #include "connectionsview.h"
+#include "connectionsviewdriver.h"
 #include "console/connections/connectionprofilemodel.h"
 #include "console/connections/profilesecrets.h"
 #include "console/connections/profilestore.h"
@@ -134,11 +135,7 @@ void TestConnectionsView::init()
 
 std::unique_ptr<ConnectionsView> TestConnectionsView::makeView()
 {
-    auto view = std::make_unique<ConnectionsView>(nullptr, m_profiles->path(), QStringLiteral("lantern-test"));
-    view->resize(1000, 700);
-    view->show();
-    view->attachBackend(m_session);
-    return view;
+    return test::makeConnectionsView(m_profiles->path(), m_session);
 }
 
 void TestConnectionsView::fillForm(ConnectionsView &view, const QString &name, const QString &redis, const QString &redisPassword,
@@ -154,11 +151,7 @@ void TestConnectionsView::fillForm(ConnectionsView &view, const QString &name, c
 
 ConnectionCheck TestConnectionsView::runTest(ConnectionsView &view)
 {
-    QSignalSpy tested(&view, &ConnectionsView::tested);
-    QTest::mouseClick(view.testButton(), Qt::LeftButton);
-    if (!tested.wait(AnswerTimeoutMs))
-        return {};
-    return tested.first().first().value<ConnectionCheck>();
+    return test::runConnectionTest(view, AnswerTimeoutMs);
 }
 
 void TestConnectionsView::profileModelPassesTheTester()
@@ -244,7 +237,7 @@ void TestConnectionsView::keychainFailureKeepsSecretsInMemoryOnly()
     QVERIFY(!disk.contains(SqlSecret.toUtf8()));
 
     // In memory for the session: back on the profile, the passwords are there again.
-    QCOMPARE(view->secrets()->inMemory(QStringLiteral("remote")), (ProfileSecret{RedisSecret, SqlSecret}));
+    QCOMPARE(view->secrets()->inMemory(QStringLiteral("remote")), (ProfileSecret{RedisSecret, SqlSecret, {}, {}}));
     view->newProfile();
     QSignalSpy loaded(view.get(), &ConnectionsView::secretsLoaded);
     QVERIFY(view->selectProfile(QStringLiteral("remote")));

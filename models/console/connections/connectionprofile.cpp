@@ -30,7 +30,7 @@ QString ConnectionProfile::passwordOf(const QString &url)
 
 ProfileSecret ConnectionProfile::takeSecretsFromUrls()
 {
-    ProfileSecret secret{passwordOf(redisUrl), passwordOf(dbUrl)};
+    ProfileSecret secret{passwordOf(redisUrl), passwordOf(dbUrl), {}, {}};
     redisUrl = withoutPassword(redisUrl);
     dbUrl = withoutPassword(dbUrl);
     return secret;
@@ -48,11 +48,27 @@ Config ConnectionProfile::applyTo(Config base, const ProfileSecret &secret) cons
     base.redis = RedisUrl::parse(redisUrl.trimmed());
     if (!secret.redisPassword.isEmpty())
         base.redis.password = secret.redisPassword;
+    // The profile's TLS and sentinel settings replace the session's: a profile is self-contained.
+    const bool tls = base.redis.tls.enabled;
+    base.redis.tls = RedisTlsOptions{};
+    base.redis.tls.enabled = tls;
+    base.redis.tls.caFile = redisCa.trimmed();
+    base.redis.tls.certFile = redisCert.trimmed();
+    base.redis.tls.keyFile = redisKey.trimmed();
+    base.redis.tls.serverName = redisSni.trimmed();
+    base.redis.tls.verify = RedisTlsOptions::parseVerify(redisVerify.isEmpty() ? QStringLiteral("full") : redisVerify, tr("the profile's verify mode"));
+    base.redis.tls.check();
+    base.redis.sentinelUser = sentinelUser.trimmed();
+    base.redis.sentinelPassword = secret.sentinelPassword;
+    if (!base.redis.isSentinel() && (!base.redis.sentinelUser.isEmpty() || !base.redis.sentinelPassword.isEmpty()))
+        throw InvalidInputError(tr("Sentinel credentials are for a Redis found through Sentinel (a redis-sentinel:// URL)."));
     if (dbUrl.trimmed().isEmpty())
         throw InvalidInputError(tr("The profile needs an SQL URL, such as mysql://user@host:3306/lantern or sqlite:///path/lantern.db."));
     base.db = DbUrl::parse(dbUrl.trimmed());
     if (!secret.dbPassword.isEmpty() && base.db.dialect == DbUrl::Dialect::MySql)
         base.db.password = secret.dbPassword;
+    base.db.tls = DbTlsOptions{dbCa.trimmed(), dbCert.trimmed(), dbKey.trimmed()};
+    base.db.checkTls();
     if (keyPrefix.isEmpty())
         throw InvalidInputError(tr("The key prefix cannot be empty (the default is “lt:”)."));
     base.keyPrefix = keyPrefix;
@@ -66,7 +82,31 @@ Config ConnectionProfile::applyTo(Config base, const ProfileSecret &secret) cons
     }
     base.readOnly = readOnly;
     base.profile = name;
+    base.ssh = sshOptions(secret);
     return base;
+}
+
+SshOptions ConnectionProfile::sshOptions(const ProfileSecret &secret) const
+{
+    SshOptions ssh;
+    if (sshHost.trimmed().isEmpty())
+        return ssh;
+    ssh.host = sshHost.trimmed();
+    ssh.port = sshPort;
+    ssh.user = sshUser.trimmed();
+    bool known = false;
+    ssh.auth = SshOptions::parseAuth(sshAuth, &known);
+    ssh.keyFile = sshKey.trimmed();
+    ssh.secret = secret.sshSecret;
+    if (!known)
+        throw InvalidInputError(tr("“%1” is not a way to log in to SSH: agent, key or password.").arg(sshAuth));
+    if (ssh.port < 1 || ssh.port > 65535)
+        throw InvalidInputError(tr("The SSH port is 1 to 65535 (usually 22)."));
+    if (ssh.user.isEmpty())
+        throw InvalidInputError(tr("The SSH tunnel needs the user to log in as."));
+    if (ssh.auth == SshOptions::Auth::Key && ssh.keyFile.isEmpty())
+        throw InvalidInputError(tr("Choose the SSH private key file (or log in with the agent or a password)."));
+    return ssh;
 }
 
 ConnectionProfile ConnectionProfile::fromConfig(const QString &name, const Config &config)
@@ -82,6 +122,20 @@ ConnectionProfile ConnectionProfile::fromConfig(const QString &name, const Confi
     profile.keyPrefix = config.keyPrefix;
     profile.timeZone = QString::fromUtf8(config.timeZone.id());
     profile.readOnly = config.readOnly;
+    profile.redisCa = config.redis.tls.caFile;
+    profile.redisCert = config.redis.tls.certFile;
+    profile.redisKey = config.redis.tls.keyFile;
+    profile.redisSni = config.redis.tls.serverName;
+    profile.redisVerify = RedisTlsOptions::verifyName(config.redis.tls.verify);
+    profile.sentinelUser = config.redis.sentinelUser;
+    profile.dbCa = config.db.tls.caFile;
+    profile.dbCert = config.db.tls.certFile;
+    profile.dbKey = config.db.tls.keyFile;
+    profile.sshHost = config.ssh.host;
+    profile.sshPort = config.ssh.port;
+    profile.sshUser = config.ssh.user;
+    profile.sshAuth = SshOptions::authName(config.ssh.auth);
+    profile.sshKey = config.ssh.keyFile;
     return profile;
 }
 

@@ -3,7 +3,9 @@
 #include "core/errors.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
+#include "redis/redissentinel.h"
 #include "sql/sqlconnection.h"
+#include "tunnel/sshtunnel.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -31,19 +33,52 @@ void ConnectionTester::check(quint64 serial, const Config &config)
 {
     ConnectionCheck result;
     result.readOnly = config.readOnly;
-    checkRedis(config, result);
-    checkSql(config, result);
+    std::optional<Config> reached = config;
+    if (config.ssh.enabled() && !config.redis.route)
+        reached = openTunnel(config, result);
+    if (reached) {
+        checkRedis(*reached, result);
+        checkSql(*reached, result);
+    }
     Q_EMIT checked(serial, result);
+}
+
+std::optional<Config> ConnectionTester::openTunnel(const Config &config, ConnectionCheck &result)
+{
+    result.sshUsed = true;
+    try {
+        auto tunnel = std::make_shared<SshTunnel>(config.ssh);
+        result.sshOk = true;
+        result.sshSummary = ConnectionErrors::tr("%1 · host key %2").arg(config.ssh.text(), tunnel->fingerprint());
+        result.tunnel = tunnel;
+        return SshTunnel::through(config, tunnel);
+    } catch (const SshUnknownHostError &unknown) {
+        result.sshUnknownHost = unknown.host();
+        result.sshUnknownFingerprint = unknown.fingerprint();
+        result.sshFailure = {unknown.message(), {}};
+    } catch (const LanternError &error) {
+        result.sshFailure = {error.message(), {}};
+    }
+    const PlainFailure notTested{ConnectionErrors::tr("Not tested: the SSH tunnel is not open."), {}};
+    result.redisFailure = notTested;
+    result.sqlFailure = notTested;
+    result.redisStatus = ConnectionErrors::tr("SSH tunnel down");
+    return std::nullopt;
 }
 
 void ConnectionTester::checkRedis(const Config &config, ConnectionCheck &result)
 {
     result.redisTlsWarning = config.redis.tls.warning(config.redis.redacted());
+    RedisOptions options;
+    options.connectTimeout = std::chrono::milliseconds(2000);
+    options.commandTimeout = std::chrono::milliseconds(2000);
+    options.readOnly = config.readOnly;
+    if (config.redis.isSentinel()) {
+        checkSentinel(config, options, result);
+        if (result.sentinelMaster.isEmpty())
+            return;
+    }
     try {
-        RedisOptions options;
-        options.connectTimeout = std::chrono::milliseconds(2000);
-        options.commandTimeout = std::chrono::milliseconds(2000);
-        options.readOnly = config.readOnly;
         RedisClient redis(config.redis, options);
         redis.ensureConnected();
         QElapsedTimer timer;
@@ -53,15 +88,7 @@ void ConnectionTester::checkRedis(const Config &config, ConnectionCheck &result)
         result.redisOk = true;
         result.redisNode = redis.connectedNode();
         result.redisTls = redis.transportSummary();
-        try {
-            const QByteArray info = redis.command({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")}).toBytes();
-            for (const QByteArray &line : info.split('\n')) {
-                if (line.startsWith("redis_version:"))
-                    result.redisVersion = QString::fromLatin1(line.mid(14).trimmed());
-            }
-        } catch (const LanternError &) {
-            // INFO may be forbidden by an ACL: the version is a nicety
-        }
+        readRedisDetails(redis, result);
         if (redis.isCluster()) {
             result.redisCluster = true;
             result.clusterNodes = probeClusterNodes(redis, config.redis, options);
@@ -70,6 +97,40 @@ void ConnectionTester::checkRedis(const Config &config, ConnectionCheck &result)
     } catch (const std::exception &error) {
         result.redisFailure = ConnectionErrors::explain(error, config);
         result.redisStatus = ConnectionErrors::redisStatus(error);
+        result.redisFailedHop = dynamic_cast<const RedisTlsError *>(&error) ? ConnectionCheck::Hop::Tls : ConnectionCheck::Hop::Redis;
+    }
+}
+
+void ConnectionTester::checkSentinel(const Config &config, const RedisOptions &options, ConnectionCheck &result)
+{
+    try {
+        const RedisEndpoint master = RedisSentinel::askSentinels(config.redis, options);
+        result.sentinelMaster = ConnectionErrors::tr("“%1” at %2").arg(config.redis.sentinelMaster, master.text());
+    } catch (const std::exception &error) {
+        result.redisFailure = ConnectionErrors::explain(error, config);
+        result.redisStatus = ConnectionErrors::redisStatus(error);
+        result.redisFailedHop = dynamic_cast<const RedisTlsError *>(&error) ? ConnectionCheck::Hop::Tls : ConnectionCheck::Hop::Sentinel;
+    }
+}
+
+void ConnectionTester::readRedisDetails(RedisClient &redis, ConnectionCheck &result)
+{
+    // INFO may be forbidden by an ACL: the version and the role are niceties. A cluster's
+    // roles are its node rows'.
+    QList<QByteArray> sections{QByteArrayLiteral("server")};
+    if (!redis.isCluster())
+        sections << QByteArrayLiteral("replication");
+    for (const QByteArray &section : sections) {
+        try {
+            const QByteArray info = redis.command({QByteArrayLiteral("INFO"), section}).toBytes();
+            for (const QByteArray &line : info.split('\n')) {
+                if (line.startsWith("redis_version:"))
+                    result.redisVersion = QString::fromLatin1(line.mid(14).trimmed());
+                else if (line.startsWith("role:"))
+                    result.redisRole = QString::fromLatin1(line.mid(5).trimmed());
+            }
+        } catch (const LanternError &) {
+        }
     }
 }
 
@@ -113,6 +174,8 @@ void ConnectionTester::checkSql(const Config &config, ConnectionCheck &result)
         one.next();
         result.sqlMs = elapsedMs(timer);
         result.sqlOk = true;
+        if (config.db.dialect == DbUrl::Dialect::MySql)
+            readSqlTls(sql, result);
         QSqlQuery version = sql.exec(config.db.dialect == DbUrl::Dialect::MySql ? QStringLiteral("SELECT VERSION()")
                                                                               : QStringLiteral("SELECT sqlite_version()"));
         if (version.next()) {
@@ -129,6 +192,25 @@ void ConnectionTester::checkSql(const Config &config, ConnectionCheck &result)
         }
     } catch (const std::exception &error) {
         result.sqlFailure = ConnectionErrors::explain(error, config);
+    }
+}
+
+void ConnectionTester::readSqlTls(SqlConnection &sql, ConnectionCheck &result)
+{
+    // MariaDB keeps the session's status in information_schema, MySQL 8 in performance_schema.
+    for (const QString &table : {QStringLiteral("information_schema.SESSION_STATUS"), QStringLiteral("performance_schema.session_status")}) {
+        try {
+            QSqlQuery status = sql.exec(QStringLiteral("SELECT VARIABLE_NAME, VARIABLE_VALUE FROM ") + table
+                                        + QStringLiteral(" WHERE VARIABLE_NAME IN ('Ssl_version', 'Ssl_cipher') ORDER BY VARIABLE_NAME DESC"));
+            QStringList values;
+            while (status.next()) {
+                if (!status.value(1).toString().isEmpty())
+                    values << status.value(1).toString();
+            }
+            result.sqlTls = values.join(QStringLiteral(", "));
+            return;
+        } catch (const SqlError &) {
+        }
     }
 }
 

@@ -11,15 +11,19 @@ namespace {
 
 QString encode(const ProfileSecret &secret)
 {
-    return QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("redis"), secret.redisPassword},
-                                                       {QStringLiteral("db"), secret.dbPassword}})
-                                     .toJson(QJsonDocument::Compact));
+    QJsonObject object{{QStringLiteral("redis"), secret.redisPassword}, {QStringLiteral("db"), secret.dbPassword}};
+    if (!secret.sentinelPassword.isEmpty())
+        object.insert(QStringLiteral("sentinel"), secret.sentinelPassword);
+    if (!secret.sshSecret.isEmpty())
+        object.insert(QStringLiteral("ssh"), secret.sshSecret);
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
 ProfileSecret decode(const QString &text)
 {
     const QJsonObject object = QJsonDocument::fromJson(text.toUtf8()).object();
-    return {object.value(QStringLiteral("redis")).toString(), object.value(QStringLiteral("db")).toString()};
+    return {object.value(QStringLiteral("redis")).toString(), object.value(QStringLiteral("db")).toString(),
+            object.value(QStringLiteral("sentinel")).toString(), object.value(QStringLiteral("ssh")).toString()};
 }
 
 } // namespace

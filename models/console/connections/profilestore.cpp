@@ -7,10 +7,23 @@
 #include <QSettings>
 #include <QStandardPaths>
 
+#include <utility>
+
 namespace lantern {
 
 namespace {
 const QString Suffix = QStringLiteral(".conf");
+
+/** The profile's optional settings, each under lanternd's name for it (Config::settingNames()),
+    written only when set. */
+constexpr std::pair<const char *, QString ConnectionProfile::*> OptionalSettings[] = {
+        {"redis-ca", &ConnectionProfile::redisCa},         {"redis-cert", &ConnectionProfile::redisCert},
+        {"redis-key", &ConnectionProfile::redisKey},       {"redis-sni", &ConnectionProfile::redisSni},
+        {"sentinel-user", &ConnectionProfile::sentinelUser}, {"db-ca", &ConnectionProfile::dbCa},
+        {"db-cert", &ConnectionProfile::dbCert},           {"db-key", &ConnectionProfile::dbKey},
+        {"ssh-host", &ConnectionProfile::sshHost},         {"ssh-user", &ConnectionProfile::sshUser},
+        {"ssh-key", &ConnectionProfile::sshKey},
+};
 } // namespace
 
 ProfileStore::ProfileStore(QString directory) : m_directory(std::move(directory)) {}
@@ -42,6 +55,11 @@ QList<ConnectionProfile> ProfileStore::list() const
         profile.timeZone = settings.value(QStringLiteral("tz")).toString();
         const QString readOnly = settings.value(QStringLiteral("read-only")).toString().trimmed().toLower();
         profile.readOnly = readOnly == QLatin1String("true") || readOnly == QLatin1String("1") || readOnly == QLatin1String("yes");
+        for (const auto &[key, field] : OptionalSettings)
+            profile.*field = settings.value(QLatin1String(key)).toString();
+        profile.redisVerify = settings.value(QStringLiteral("redis-verify"), profile.redisVerify).toString();
+        profile.sshPort = settings.value(QStringLiteral("ssh-port"), profile.sshPort).toInt();
+        profile.sshAuth = settings.value(QStringLiteral("ssh-auth"), profile.sshAuth).toString();
         profiles << profile;
     }
     return profiles;
@@ -61,6 +79,16 @@ void ProfileStore::save(const ConnectionProfile &profile) const
     if (!profile.timeZone.isEmpty())
         settings.setValue(QStringLiteral("tz"), profile.timeZone);
     settings.setValue(QStringLiteral("read-only"), profile.readOnly ? QStringLiteral("true") : QStringLiteral("false"));
+    for (const auto &[key, field] : OptionalSettings) {
+        if (!(profile.*field).trimmed().isEmpty())
+            settings.setValue(QLatin1String(key), (profile.*field).trimmed());
+    }
+    if (!profile.redisVerify.isEmpty() && profile.redisVerify != QLatin1String("full"))
+        settings.setValue(QStringLiteral("redis-verify"), profile.redisVerify);
+    if (!profile.sshHost.trimmed().isEmpty()) {
+        settings.setValue(QStringLiteral("ssh-port"), profile.sshPort);
+        settings.setValue(QStringLiteral("ssh-auth"), profile.sshAuth);
+    }
     settings.sync();
     if (settings.status() != QSettings::NoError)
         throw InvalidInputError(tr("Cannot write the profile file %1.").arg(fileOf(profile.name)));

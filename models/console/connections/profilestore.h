@@ -10,7 +10,8 @@ namespace lantern {
 
 /** Connection profiles as files `NAME.conf` (QSettings, INI) in one directory, by default the
     one `--profile NAME` reads (~/.config/lantern/profiles). A file holds the settings redis,
-    db, prefix, tz and read-only, never a password: URLs are stripped of theirs on save. */
+    db, prefix, tz and read-only, and when set the TLS settings (redis-ca, ..., db-key) and
+    sentinel-user, never a password: URLs are stripped of theirs on save. */
 class ProfileStore final {
     Q_DECLARE_TR_FUNCTIONS(lantern::ProfileStore)
 

@@ -1,0 +1,136 @@
+#include "testsshd.h"
+
+#include "privateserver.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+
+#include <pwd.h>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace lantern::test {
+
+namespace {
+constexpr int TimeoutMs = 30000;
+} // namespace
+
+TestSshd::TestSshd() : m_dir(std::make_unique<QTemporaryDir>()), m_process(std::make_unique<QProcess>())
+{
+    if (!m_dir->isValid())
+        throw std::runtime_error("TestSshd: no temp dir");
+    QFile::setPermissions(m_dir->path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    run(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"), QString(),
+                                       QStringLiteral("-f"), dir() + QStringLiteral("/host_key")});
+    const QString accepted = makeKey(QStringLiteral("client_key"));
+    const QString withPassphrase = makeKey(QStringLiteral("passphrase_key"), passphrase());
+    makeKey(QStringLiteral("stranger_key"));
+    makeKey(QStringLiteral("other_host_key"));
+    QFile authorized(dir() + QStringLiteral("/authorized_keys"));
+    if (!authorized.open(QIODevice::WriteOnly))
+        throw std::runtime_error("TestSshd: cannot write authorized_keys");
+    for (const QString &key : {accepted, withPassphrase}) {
+        QFile pub(key + QStringLiteral(".pub"));
+        pub.open(QIODevice::ReadOnly);
+        authorized.write(pub.readAll());
+    }
+    authorized.close();
+    QFile::setPermissions(authorized.fileName(), QFile::ReadOwner | QFile::WriteOwner);
+
+    // sshd as root insists on its privilege separation directory.
+    if (::geteuid() == 0)
+        QDir().mkpath(QStringLiteral("/run/sshd"));
+    m_port = pickPrivatePort();
+    QFile config(dir() + QStringLiteral("/sshd_config"));
+    if (!config.open(QIODevice::WriteOnly))
+        throw std::runtime_error("TestSshd: cannot write sshd_config");
+    config.write(QStringLiteral("ListenAddress 127.0.0.1\nPort %1\nHostKey %2/host_key\nAuthorizedKeysFile %2/authorized_keys\n"
+                                "PidFile %2/sshd.pid\nStrictModes no\nUsePAM no\nPasswordAuthentication no\n"
+                                "KbdInteractiveAuthentication no\nPubkeyAuthentication yes\nPermitRootLogin prohibit-password\n"
+                                "AllowTcpForwarding yes\nAllowUsers %3\nLogLevel INFO\n")
+                         .arg(m_port)
+                         .arg(dir(), user())
+                         .toUtf8());
+    config.close();
+    m_process->setProcessChannelMode(QProcess::MergedChannels);
+    m_process->start(QStringLiteral("/usr/sbin/sshd"), {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), config.fileName()});
+    if (!m_process->waitForStarted(TimeoutMs))
+        throw std::runtime_error("TestSshd: sshd did not start: " + m_process->errorString().toStdString());
+    const QDeadlineTimer deadline(TimeoutMs);
+    for (;;) {
+        QTcpSocket probe;
+        probe.connectToHost(QStringLiteral("127.0.0.1"), quint16(m_port));
+        if (probe.waitForConnected(1000))
+            break;
+        if (m_process->state() != QProcess::Running || deadline.hasExpired())
+            throw std::runtime_error("TestSshd: sshd does not accept connections: " + m_process->readAll().toStdString());
+        m_process->waitForReadyRead(100);  // sshd's own output, or the next try
+    }
+}
+
+TestSshd::~TestSshd()
+{
+    if (m_process->state() == QProcess::Running) {
+        m_process->terminate();
+        if (!m_process->waitForFinished(TimeoutMs))
+            m_process->kill();
+        m_process->waitForFinished(TimeoutMs);
+    }
+}
+
+QString TestSshd::dir() const
+{
+    return m_dir->path();
+}
+
+QString TestSshd::user() const
+{
+    const passwd *entry = ::getpwuid(::geteuid());
+    return entry ? QString::fromLocal8Bit(entry->pw_name) : QString();
+}
+
+QString TestSshd::keyFile() const
+{
+    return dir() + QStringLiteral("/client_key");
+}
+
+QString TestSshd::passphraseKeyFile() const
+{
+    return dir() + QStringLiteral("/passphrase_key");
+}
+
+QString TestSshd::strangerKeyFile() const
+{
+    return dir() + QStringLiteral("/stranger_key");
+}
+
+QString TestSshd::changedKnownHostsLine() const
+{
+    QFile pub(dir() + QStringLiteral("/other_host_key.pub"));
+    pub.open(QIODevice::ReadOnly);
+    const QList<QByteArray> fields = pub.readAll().trimmed().split(' ');
+    return QStringLiteral("[127.0.0.1]:%1 %2 %3\n").arg(m_port).arg(QString::fromLatin1(fields.value(0)), QString::fromLatin1(fields.value(1)));
+}
+
+QString TestSshd::makeKey(const QString &name, const QString &passphrase) const
+{
+    const QString file = dir() + QLatin1Char('/') + name;
+    run(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"), passphrase,
+                                       QStringLiteral("-f"), file});
+    return file;
+}
+
+void TestSshd::run(const QString &program, const QStringList &arguments) const
+{
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(program, arguments);
+    if (!process.waitForFinished(TimeoutMs) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+        throw std::runtime_error(QStringLiteral("TestSshd: %1 failed: %2").arg(program, QString::fromLocal8Bit(process.readAll())).toStdString());
+}
+
+} // namespace lantern::test
