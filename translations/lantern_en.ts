@@ -1028,6 +1028,10 @@
         <source>--sentinel-user and --sentinel-password are for a redis-sentinel:// URL</source>
         <translation>--sentinel-user and --sentinel-password are for a redis-sentinel:// URL</translation>
     </message>
+    <message>
+        <source>%1 reaches its servers through an SSH tunnel, which only the console's Connections view opens: run this where the servers are reached directly, or open the profile there</source>
+        <translation>%1 reaches its servers through an SSH tunnel, which only the console's Connections view opens: run this where the servers are reached directly, or open the profile there</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionErrors</name>
@@ -1156,6 +1160,22 @@
         <source>The account %1 may not do this: the servers refused it (its rights may have changed since the console read them).</source>
         <translation>The account %1 may not do this: the servers refused it (its rights may have changed since the console read them).</translation>
     </message>
+    <message>
+        <source>%1 · host key %2</source>
+        <translation>%1 · host key %2</translation>
+    </message>
+    <message>
+        <source>Not tested: the SSH tunnel is not open.</source>
+        <translation>Not tested: the SSH tunnel is not open.</translation>
+    </message>
+    <message>
+        <source>SSH tunnel down</source>
+        <translation>SSH tunnel down</translation>
+    </message>
+    <message>
+        <source>“%1” at %2</source>
+        <translation>“%1” at %2</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>
@@ -1174,6 +1194,30 @@
     <message>
         <source>“%1” is not a time zone; use a name such as Asia/Shanghai.</source>
         <translation>“%1” is not a time zone; use a name such as Asia/Shanghai.</translation>
+    </message>
+    <message>
+        <source>the profile's verify mode</source>
+        <translation>the profile's verify mode</translation>
+    </message>
+    <message>
+        <source>Sentinel credentials are for a Redis found through Sentinel (a redis-sentinel:// URL).</source>
+        <translation>Sentinel credentials are for a Redis found through Sentinel (a redis-sentinel:// URL).</translation>
+    </message>
+    <message>
+        <source>“%1” is not a way to log in to SSH: agent, key or password.</source>
+        <translation>“%1” is not a way to log in to SSH: agent, key or password.</translation>
+    </message>
+    <message>
+        <source>The SSH port is 1 to 65535 (usually 22).</source>
+        <translation>The SSH port is 1 to 65535 (usually 22).</translation>
+    </message>
+    <message>
+        <source>The SSH tunnel needs the user to log in as.</source>
+        <translation>The SSH tunnel needs the user to log in as.</translation>
+    </message>
+    <message>
+        <source>Choose the SSH private key file (or log in with the agent or a password).</source>
+        <translation>Choose the SSH private key file (or log in with the agent or a password).</translation>
     </message>
 </context>
 <context>
@@ -2753,6 +2797,96 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::SshSession</name>
+    <message>
+        <source>cannot start an SSH session (out of memory)</source>
+        <translation>cannot start an SSH session (out of memory)</translation>
+    </message>
+    <message>
+        <source>is unreachable</source>
+        <translation>is unreachable</translation>
+    </message>
+    <message>
+        <source>SSH server %1 %2: %3</source>
+        <translation>SSH server %1 %2: %3</translation>
+    </message>
+    <message>
+        <source>cannot be used</source>
+        <translation>cannot be used</translation>
+    </message>
+    <message>
+        <source>sent no host key</source>
+        <translation>sent no host key</translation>
+    </message>
+    <message>
+        <source>sent a host key that cannot be read</source>
+        <translation>sent a host key that cannot be read</translation>
+    </message>
+    <message>
+        <source>SSH server %1 presented the host key %2, not the one %3 holds for it: someone may be impersonating it (or it was re-installed). Refused; if its administrator confirms the new key, remove the old line from %3.</source>
+        <translation>SSH server %1 presented the host key %2, not the one %3 holds for it: someone may be impersonating it (or it was re-installed). Refused; if its administrator confirms the new key, remove the old line from %3.</translation>
+    </message>
+    <message>
+        <source>SSH server %1 presented a host key of another type than the one %2 holds for it (%3): refused, as for a changed key.</source>
+        <translation>SSH server %1 presented a host key of another type than the one %2 holds for it (%3): refused, as for a changed key.</translation>
+    </message>
+    <message>
+        <source>was accepted, but its host key could not be written to %1</source>
+        <translation>was accepted, but its host key could not be written to %1</translation>
+    </message>
+    <message>
+        <source>SSH server %1 is not known yet: its host key's fingerprint is %2. Compare it with the one its administrator gives you before you trust it.</source>
+        <translation>SSH server %1 is not known yet: its host key's fingerprint is %2. Compare it with the one its administrator gives you before you trust it.</translation>
+    </message>
+    <message>
+        <source>could not be checked against %1</source>
+        <translation>could not be checked against %1</translation>
+    </message>
+    <message>
+        <source>SSH server %1: no SSH agent runs for this session (SSH_AUTH_SOCK is not set); start ssh-agent and ssh-add your key, or choose the key file</source>
+        <translation>SSH server %1: no SSH agent runs for this session (SSH_AUTH_SOCK is not set); start ssh-agent and ssh-add your key, or choose the key file</translation>
+    </message>
+    <message>
+        <source>cannot read the SSH key %1: the file is missing or not a private key, or the passphrase is wrong</source>
+        <translation>cannot read the SSH key %1: the file is missing or not a private key, or the passphrase is wrong</translation>
+    </message>
+    <message>
+        <source>failed during the login</source>
+        <translation>failed during the login</translation>
+    </message>
+    <message>
+        <source>the agent's keys</source>
+        <translation>the agent's keys</translation>
+    </message>
+    <message>
+        <source>the key %1</source>
+        <translation>the key %1</translation>
+    </message>
+    <message>
+        <source>the password</source>
+        <translation>the password</translation>
+    </message>
+    <message>
+        <source>SSH server %1 refused the login of %2 with %3</source>
+        <translation>SSH server %1 refused the login of %2 with %3</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::SshTunnel</name>
+    <message>
+        <source>cannot start the SSH tunnel: %1</source>
+        <translation>cannot start the SSH tunnel: %1</translation>
+    </message>
+    <message>
+        <source>cannot open a local port for %1 through the SSH tunnel: %2</source>
+        <translation>cannot open a local port for %1 through the SSH tunnel: %2</translation>
+    </message>
+    <message>
+        <source>The SQL URL names a Unix socket, which an SSH tunnel cannot reach: give the database's host and port as the SSH server reaches them.</source>
+        <translation>The SQL URL names a Unix socket, which an SSH tunnel cannot reach: give the database's host and port as the SSH server reaches them.</translation>
+    </message>
+</context>
+<context>
     <name>lantern::TimetableModel</name>
     <message>
         <source>%1 d %2 h</source>
@@ -2848,6 +2982,23 @@ Key prefix: %3</translation>
     <message>
         <source>Scheduled by</source>
         <translation>Scheduled by</translation>
+    </message>
+    <message>
+        <source>Above the four-eyes bound: a manager other than its creator must approve it before its time, or the launch is missed.</source>
+        <translation>Above the four-eyes bound: a manager other than its creator must approve it before its time, or the launch is missed.</translation>
+    </message>
+    <message>
+        <source>Approved by %1.</source>
+        <translation>Approved by %1.</translation>
+    </message>
+    <message>
+        <source>awaiting</source>
+        <extracomment>The four-eyes approval of a scheduled launch: approved (by whom) or still awaited.</extracomment>
+        <translation>awaiting</translation>
+    </message>
+    <message>
+        <source>Approved</source>
+        <translation>Approved</translation>
     </message>
 </context>
 <context>
@@ -4602,6 +4753,39 @@ This cannot be undone.</translation>
         <extracomment>The Redis Cluster's own state when it is not "ok", e.g. "cluster_state: fail, 10923 of 16384 slots served".</extracomment>
         <translation>cluster_state: %1, %2 of 16384 slots served</translation>
     </message>
+    <message>
+        <source>Sentinel</source>
+        <translation>Sentinel</translation>
+    </message>
+    <message>
+        <source>master %1</source>
+        <translation>master %1</translation>
+    </message>
+    <message>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <source>role %1</source>
+        <extracomment>The role Redis answers with, as INFO names it: "master" or "slave".</extracomment>
+        <translation>role %1</translation>
+    </message>
+    <message>
+        <source>at %1</source>
+        <translation>at %1</translation>
+    </message>
+    <message>
+        <source>SSH</source>
+        <translation>SSH</translation>
+    </message>
+    <message>
+        <source>SQL TLS</source>
+        <translation>SQL TLS</translation>
+    </message>
+    <message>
+        <source>The chain was checked against the CA, not the host name (Qt 6.4's MySQL driver).</source>
+        <translation>The chain was checked against the CA, not the host name (Qt 6.4's MySQL driver).</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::ConnectionProfileForm</name>
@@ -4672,6 +4856,51 @@ This cannot be undone.</translation>
     <message>
         <source>Passwords are kept in the system keychain, never in the profile file.</source>
         <translation>Passwords are kept in the system keychain, never in the profile file.</translation>
+    </message>
+    <message>
+        <source>Servers</source>
+        <translation>Servers</translation>
+    </message>
+    <message>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <source>Sentinel</source>
+        <translation>Sentinel</translation>
+    </message>
+    <message>
+        <source>SSH tunnel</source>
+        <translation>SSH tunnel</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ConnectionQuestions</name>
+    <message>
+        <source>Switch</source>
+        <translation>Switch</translation>
+    </message>
+    <message>
+        <source>Trust this SSH server?</source>
+        <translation>Trust this SSH server?</translation>
+    </message>
+    <message>
+        <source>The SSH server %1 is not in your known_hosts file yet.
+
+Its host key's fingerprint is
+%2
+
+Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on the server's host key). Only if they are the same, trust it: the key is written to ~/.ssh/known_hosts, and a different key later is refused.</source>
+        <translation>The SSH server %1 is not in your known_hosts file yet.
+
+Its host key's fingerprint is
+%2
+
+Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on the server's host key). Only if they are the same, trust it: the key is written to ~/.ssh/known_hosts, and a different key later is refused.</translation>
+    </message>
+    <message>
+        <source>Trust and connect</source>
+        <translation>Trust and connect</translation>
     </message>
 </context>
 <context>
@@ -4765,10 +4994,6 @@ This cannot be undone.</translation>
         <translation>Connections</translation>
     </message>
     <message>
-        <source>Switch</source>
-        <translation>Switch</translation>
-    </message>
-    <message>
         <source>Test this profile's servers, then, once you confirm, reconnect the whole console to them</source>
         <translation>Test this profile's servers, then, once you confirm, reconnect the whole console to them</translation>
     </message>
@@ -4835,6 +5060,14 @@ This cannot be undone.</translation>
     <message>
         <source>Switch the console to the sandbox?</source>
         <translation>Switch the console to the sandbox?</translation>
+    </message>
+    <message>
+        <source>through the SSH tunnel %1</source>
+        <translation>through the SSH tunnel %1</translation>
+    </message>
+    <message>
+        <source>TLS not verified</source>
+        <translation>TLS not verified</translation>
     </message>
 </context>
 <context>
@@ -5247,6 +5480,17 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     </message>
 </context>
 <context>
+    <name>lantern::ui::FilePathField</name>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Choose…</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ui::MainWindow</name>
     <message>
         <source>&amp;File</source>
@@ -5553,6 +5797,207 @@ SQL: %2</translation>
     <message>
         <source>Operator:</source>
         <translation>Operator:</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ProfileSentinelFields</name>
+    <message>
+        <source>Find the master through Redis Sentinel</source>
+        <translation>Find the master through Redis Sentinel</translation>
+    </message>
+    <message>
+        <source>Every connection asks the sentinels for the master, so the console follows a failover by itself</source>
+        <translation>Every connection asks the sentinels for the master, so the console follows a failover by itself</translation>
+    </message>
+    <message>
+        <source>e.g. mymaster</source>
+        <translation>e.g. mymaster</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>The user and password on the Servers tab are the master's; these are the sentinels' own, when they ask for one (requirepass or an ACL user on the sentinels).</source>
+        <translation>The user and password on the Servers tab are the master's; these are the sentinels' own, when they ask for one (requirepass or an ACL user on the sentinels).</translation>
+    </message>
+    <message>
+        <source>Sentinels</source>
+        <translation>Sentinels</translation>
+    </message>
+    <message>
+        <source>Master name</source>
+        <translation>Master name</translation>
+    </message>
+    <message>
+        <source>Sentinel user</source>
+        <translation>Sentinel user</translation>
+    </message>
+    <message>
+        <source>Sentinel password</source>
+        <translation>Sentinel password</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ProfileSshFields</name>
+    <message>
+        <source>Reach the servers through an SSH tunnel</source>
+        <translation>Reach the servers through an SSH tunnel</translation>
+    </message>
+    <message>
+        <source>The SSH private key</source>
+        <translation>The SSH private key</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>All files (*)</translation>
+    </message>
+    <message>
+        <source>Redis and the database are reached as the SSH server reaches them: give their addresses as seen from there</source>
+        <translation>Redis and the database are reached as the SSH server reaches them: give their addresses as seen from there</translation>
+    </message>
+    <message>
+        <source>e.g. bastion.example.com</source>
+        <translation>e.g. bastion.example.com</translation>
+    </message>
+    <message>
+        <source>e.g. ops</source>
+        <translation>e.g. ops</translation>
+    </message>
+    <message>
+        <source>SSH agent (ssh-add)</source>
+        <translation>SSH agent (ssh-add)</translation>
+    </message>
+    <message>
+        <source>Key file</source>
+        <translation>Key file</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>Password</translation>
+    </message>
+    <message>
+        <source>The server's host key is checked against ~/.ssh/known_hosts: the first time, the console shows its fingerprint and asks; a key that changed is refused.</source>
+        <translation>The server's host key is checked against ~/.ssh/known_hosts: the first time, the console shows its fingerprint and asks; a key that changed is refused.</translation>
+    </message>
+    <message>
+        <source>SSH server</source>
+        <translation>SSH server</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>User</translation>
+    </message>
+    <message>
+        <source>Log in with</source>
+        <translation>Log in with</translation>
+    </message>
+    <message>
+        <source>Key passphrase</source>
+        <translation>Key passphrase</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ProfileTlsFields</name>
+    <message>
+        <source>PEM files (*.pem *.crt *.key *.cer);;All files (*)</source>
+        <translation>PEM files (*.pem *.crt *.key *.cer);;All files (*)</translation>
+    </message>
+    <message>
+        <source>Connect to Redis over TLS (rediss://)</source>
+        <translation>Connect to Redis over TLS (rediss://)</translation>
+    </message>
+    <message>
+        <source>The CA that signs the Redis servers' certificates</source>
+        <translation>The CA that signs the Redis servers' certificates</translation>
+    </message>
+    <message>
+        <source>The client certificate for Redis (mutual TLS)</source>
+        <translation>The client certificate for Redis (mutual TLS)</translation>
+    </message>
+    <message>
+        <source>The client certificate's key</source>
+        <translation>The client certificate's key</translation>
+    </message>
+    <message>
+        <source>The CA that signs the database server's certificate</source>
+        <translation>The CA that signs the database server's certificate</translation>
+    </message>
+    <message>
+        <source>The client certificate for the database (REQUIRE X509)</source>
+        <translation>The client certificate for the database (REQUIRE X509)</translation>
+    </message>
+    <message>
+        <source>The database client certificate's key</source>
+        <translation>The database client certificate's key</translation>
+    </message>
+    <message>
+        <source>the system's CAs</source>
+        <translation>the system's CAs</translation>
+    </message>
+    <message>
+        <source>the host of the URL</source>
+        <translation>the host of the URL</translation>
+    </message>
+    <message>
+        <source>Sent as SNI and checked in the certificate instead of the host connected to</source>
+        <translation>Sent as SNI and checked in the certificate instead of the host connected to</translation>
+    </message>
+    <message>
+        <source>full: the chain and the host name or IP (recommended)</source>
+        <translation>full: the chain and the host name or IP (recommended)</translation>
+    </message>
+    <message>
+        <source>ca: the chain only (nodes announced by IP, certificates naming hosts)</source>
+        <translation>ca: the chain only (nodes announced by IP, certificates naming hosts)</translation>
+    </message>
+    <message>
+        <source>none: nothing is checked (insecure)</source>
+        <translation>none: nothing is checked (insecure)</translation>
+    </message>
+    <message>
+        <source>Nothing is checked: anyone on the path can read and change the traffic, passwords included. The console says so wherever this connection is used.</source>
+        <translation>Nothing is checked: anyone on the path can read and change the traffic, passwords included. The console says so wherever this connection is used.</translation>
+    </message>
+    <message>
+        <source>CA file</source>
+        <translation>CA file</translation>
+    </message>
+    <message>
+        <source>Client certificate</source>
+        <translation>Client certificate</translation>
+    </message>
+    <message>
+        <source>Client key</source>
+        <translation>Client key</translation>
+    </message>
+    <message>
+        <source>Server name (SNI)</source>
+        <translation>Server name (SNI)</translation>
+    </message>
+    <message>
+        <source>Verify</source>
+        <translation>Verify</translation>
+    </message>
+    <message>
+        <source>Redis</source>
+        <translation>Redis</translation>
+    </message>
+    <message>
+        <source>A CA file turns TLS on. Qt 6.4's MySQL driver checks that the server's certificate chain leads to this CA, not that it names the host: use a CA that signs database servers only.</source>
+        <translation>A CA file turns TLS on. Qt 6.4's MySQL driver checks that the server's certificate chain leads to this CA, not that it names the host: use a CA that signs database servers only.</translation>
+    </message>
+    <message>
+        <source>MySQL / MariaDB</source>
+        <translation>MySQL / MariaDB</translation>
     </message>
 </context>
 <context>

@@ -1026,6 +1026,10 @@
         <source>--sentinel-user and --sentinel-password are for a redis-sentinel:// URL</source>
         <translation>--sentinel-user 和 --sentinel-password 用于 redis-sentinel:// URL</translation>
     </message>
+    <message>
+        <source>%1 reaches its servers through an SSH tunnel, which only the console's Connections view opens: run this where the servers are reached directly, or open the profile there</source>
+        <translation>%1 经由 SSH 隧道连接服务器，而 SSH 隧道只能由控制台的“连接”视图打开：请在能直接连到服务器的地方运行，或在“连接”视图中打开此配置</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionErrors</name>
@@ -1154,6 +1158,22 @@
         <source>The account %1 may not do this: the servers refused it (its rights may have changed since the console read them).</source>
         <translation>账号 %1 无权执行此操作：服务器拒绝了它（其权限可能在控制台读取之后已被更改）。</translation>
     </message>
+    <message>
+        <source>%1 · host key %2</source>
+        <translation>%1 · 主机密钥 %2</translation>
+    </message>
+    <message>
+        <source>Not tested: the SSH tunnel is not open.</source>
+        <translation>未测试：SSH 隧道未打开。</translation>
+    </message>
+    <message>
+        <source>SSH tunnel down</source>
+        <translation>SSH 隧道未连通</translation>
+    </message>
+    <message>
+        <source>“%1” at %2</source>
+        <translation>“%1”位于 %2</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ConnectionProfile</name>
@@ -1172,6 +1192,30 @@
     <message>
         <source>“%1” is not a time zone; use a name such as Asia/Shanghai.</source>
         <translation>“%1”不是有效的时区；请使用 Asia/Shanghai 这样的时区名。</translation>
+    </message>
+    <message>
+        <source>the profile's verify mode</source>
+        <translation>配置的校验模式</translation>
+    </message>
+    <message>
+        <source>Sentinel credentials are for a Redis found through Sentinel (a redis-sentinel:// URL).</source>
+        <translation>哨兵凭据只用于经由哨兵查找的 Redis（redis-sentinel:// URL）。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a way to log in to SSH: agent, key or password.</source>
+        <translation>“%1”不是 SSH 登录方式：请用 agent、key 或 password。</translation>
+    </message>
+    <message>
+        <source>The SSH port is 1 to 65535 (usually 22).</source>
+        <translation>SSH 端口为 1 到 65535（通常为 22）。</translation>
+    </message>
+    <message>
+        <source>The SSH tunnel needs the user to log in as.</source>
+        <translation>SSH 隧道需要填写登录用户名。</translation>
+    </message>
+    <message>
+        <source>Choose the SSH private key file (or log in with the agent or a password).</source>
+        <translation>请选择 SSH 私钥文件（或改用 SSH agent 或密码登录）。</translation>
     </message>
 </context>
 <context>
@@ -2727,6 +2771,96 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::SshSession</name>
+    <message>
+        <source>cannot start an SSH session (out of memory)</source>
+        <translation>无法启动 SSH 会话（内存不足）</translation>
+    </message>
+    <message>
+        <source>is unreachable</source>
+        <translation>无法连接</translation>
+    </message>
+    <message>
+        <source>SSH server %1 %2: %3</source>
+        <translation>SSH 服务器 %1 %2：%3</translation>
+    </message>
+    <message>
+        <source>cannot be used</source>
+        <translation>无法使用</translation>
+    </message>
+    <message>
+        <source>sent no host key</source>
+        <translation>未发送主机密钥</translation>
+    </message>
+    <message>
+        <source>sent a host key that cannot be read</source>
+        <translation>发送的主机密钥无法读取</translation>
+    </message>
+    <message>
+        <source>SSH server %1 presented the host key %2, not the one %3 holds for it: someone may be impersonating it (or it was re-installed). Refused; if its administrator confirms the new key, remove the old line from %3.</source>
+        <translation>SSH 服务器 %1 出示的主机密钥为 %2，与 %3 中记录的不同：可能有人在冒充它（或服务器已重装）。已拒绝；如果管理员确认了新密钥，请从 %3 中删除旧的那一行。</translation>
+    </message>
+    <message>
+        <source>SSH server %1 presented a host key of another type than the one %2 holds for it (%3): refused, as for a changed key.</source>
+        <translation>SSH 服务器 %1 出示的主机密钥类型与 %2 中记录的不同（%3）：与密钥变更一样，已拒绝。</translation>
+    </message>
+    <message>
+        <source>was accepted, but its host key could not be written to %1</source>
+        <translation>已被信任，但其主机密钥无法写入 %1</translation>
+    </message>
+    <message>
+        <source>SSH server %1 is not known yet: its host key's fingerprint is %2. Compare it with the one its administrator gives you before you trust it.</source>
+        <translation>SSH 服务器 %1 尚未被信任：其主机密钥指纹为 %2。信任之前，请与管理员提供的指纹核对。</translation>
+    </message>
+    <message>
+        <source>could not be checked against %1</source>
+        <translation>无法与 %1 核对</translation>
+    </message>
+    <message>
+        <source>SSH server %1: no SSH agent runs for this session (SSH_AUTH_SOCK is not set); start ssh-agent and ssh-add your key, or choose the key file</source>
+        <translation>SSH 服务器 %1：本会话没有运行 SSH agent（未设置 SSH_AUTH_SOCK）；请启动 ssh-agent 并用 ssh-add 添加密钥，或改选密钥文件</translation>
+    </message>
+    <message>
+        <source>cannot read the SSH key %1: the file is missing or not a private key, or the passphrase is wrong</source>
+        <translation>无法读取 SSH 密钥 %1：文件不存在或不是私钥，或口令错误</translation>
+    </message>
+    <message>
+        <source>failed during the login</source>
+        <translation>登录过程中失败</translation>
+    </message>
+    <message>
+        <source>the agent's keys</source>
+        <translation>SSH agent 中的密钥</translation>
+    </message>
+    <message>
+        <source>the key %1</source>
+        <translation>密钥 %1</translation>
+    </message>
+    <message>
+        <source>the password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <source>SSH server %1 refused the login of %2 with %3</source>
+        <translation>SSH 服务器 %1 拒绝了 %2 使用%3登录</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::SshTunnel</name>
+    <message>
+        <source>cannot start the SSH tunnel: %1</source>
+        <translation>无法启动 SSH 隧道：%1</translation>
+    </message>
+    <message>
+        <source>cannot open a local port for %1 through the SSH tunnel: %2</source>
+        <translation>无法为经由 SSH 隧道访问 %1 打开本地端口：%2</translation>
+    </message>
+    <message>
+        <source>The SQL URL names a Unix socket, which an SSH tunnel cannot reach: give the database's host and port as the SSH server reaches them.</source>
+        <translation>SQL URL 指定的是 Unix 套接字，SSH 隧道无法到达：请填写 SSH 服务器所能访问的数据库主机和端口。</translation>
+    </message>
+</context>
+<context>
     <name>lantern::TimetableModel</name>
     <message>
         <source>%1 d %2 h</source>
@@ -2822,6 +2956,23 @@ SQL：%2
     <message>
         <source>Scheduled by</source>
         <translation>安排人</translation>
+    </message>
+    <message>
+        <source>Above the four-eyes bound: a manager other than its creator must approve it before its time, or the launch is missed.</source>
+        <translation>超过双人审批额度：须由创建者以外的另一位经理在上线时间前审批，否则本次上线将被错过。</translation>
+    </message>
+    <message>
+        <source>Approved by %1.</source>
+        <translation>已由 %1 审批。</translation>
+    </message>
+    <message>
+        <source>awaiting</source>
+        <extracomment>The four-eyes approval of a scheduled launch: approved (by whom) or still awaited.</extracomment>
+        <translation>待审批</translation>
+    </message>
+    <message>
+        <source>Approved</source>
+        <translation>审批</translation>
     </message>
 </context>
 <context>
@@ -4567,6 +4718,39 @@ This cannot be undone.</source>
         <extracomment>The Redis Cluster's own state when it is not "ok", e.g. "cluster_state: fail, 10923 of 16384 slots served".</extracomment>
         <translation>cluster_state：%1，16384 个槽中 %2 个有节点服务</translation>
     </message>
+    <message>
+        <source>Sentinel</source>
+        <translation>哨兵</translation>
+    </message>
+    <message>
+        <source>master %1</source>
+        <translation>主节点 %1</translation>
+    </message>
+    <message>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <source>role %1</source>
+        <extracomment>The role Redis answers with, as INFO names it: "master" or "slave".</extracomment>
+        <translation>角色 %1</translation>
+    </message>
+    <message>
+        <source>at %1</source>
+        <translation>位于 %1</translation>
+    </message>
+    <message>
+        <source>SSH</source>
+        <translation>SSH</translation>
+    </message>
+    <message>
+        <source>SQL TLS</source>
+        <translation>SQL TLS</translation>
+    </message>
+    <message>
+        <source>The chain was checked against the CA, not the host name (Qt 6.4's MySQL driver).</source>
+        <translation>已按 CA 校验证书链，未校验主机名（Qt 6.4 的 MySQL 驱动）。</translation>
+    </message>
 </context>
 <context>
     <name>lantern::ui::ConnectionProfileForm</name>
@@ -4637,6 +4821,51 @@ This cannot be undone.</source>
     <message>
         <source>Passwords are kept in the system keychain, never in the profile file.</source>
         <translation>密码保存在系统钥匙串中，绝不写入连接配置文件。</translation>
+    </message>
+    <message>
+        <source>Servers</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <source>Sentinel</source>
+        <translation>哨兵</translation>
+    </message>
+    <message>
+        <source>SSH tunnel</source>
+        <translation>SSH 隧道</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ConnectionQuestions</name>
+    <message>
+        <source>Switch</source>
+        <translation>切换</translation>
+    </message>
+    <message>
+        <source>Trust this SSH server?</source>
+        <translation>信任此 SSH 服务器？</translation>
+    </message>
+    <message>
+        <source>The SSH server %1 is not in your known_hosts file yet.
+
+Its host key's fingerprint is
+%2
+
+Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on the server's host key). Only if they are the same, trust it: the key is written to ~/.ssh/known_hosts, and a different key later is refused.</source>
+        <translation>SSH 服务器 %1 尚未记录在您的 known_hosts 文件中。
+
+其主机密钥指纹为
+%2
+
+请与管理员提供的指纹核对（在服务器上对主机密钥运行 ssh-keygen -lf）。只有两者一致时才信任它：密钥将写入 ~/.ssh/known_hosts，以后若密钥不同将被拒绝。</translation>
+    </message>
+    <message>
+        <source>Trust and connect</source>
+        <translation>信任并连接</translation>
     </message>
 </context>
 <context>
@@ -4730,10 +4959,6 @@ This cannot be undone.</source>
         <translation>连接管理</translation>
     </message>
     <message>
-        <source>Switch</source>
-        <translation>切换</translation>
-    </message>
-    <message>
         <source>Test this profile's servers, then, once you confirm, reconnect the whole console to them</source>
         <translation>先测试此配置的服务器，经您确认后再将整个控制台重新连接到它们</translation>
     </message>
@@ -4800,6 +5025,14 @@ This cannot be undone.</source>
     <message>
         <source>Switch the console to the sandbox?</source>
         <translation>把控制台切换到沙盒？</translation>
+    </message>
+    <message>
+        <source>through the SSH tunnel %1</source>
+        <translation>经由 SSH 隧道 %1</translation>
+    </message>
+    <message>
+        <source>TLS not verified</source>
+        <translation>TLS 未校验</translation>
     </message>
 </context>
 <context>
@@ -5203,6 +5436,17 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
     </message>
 </context>
 <context>
+    <name>lantern::ui::FilePathField</name>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ui::MainWindow</name>
     <message>
         <source>&amp;File</source>
@@ -5506,6 +5750,207 @@ SQL：%2</translation>
     <message>
         <source>Operator:</source>
         <translation>操作员：</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ProfileSentinelFields</name>
+    <message>
+        <source>Find the master through Redis Sentinel</source>
+        <translation>通过 Redis 哨兵查找主节点</translation>
+    </message>
+    <message>
+        <source>Every connection asks the sentinels for the master, so the console follows a failover by itself</source>
+        <translation>每次连接都向哨兵询问主节点，因此控制台会自动跟随故障转移</translation>
+    </message>
+    <message>
+        <source>e.g. mymaster</source>
+        <translation>例如 mymaster</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The user and password on the Servers tab are the master's; these are the sentinels' own, when they ask for one (requirepass or an ACL user on the sentinels).</source>
+        <translation>“服务器”页上的用户和密码属于主节点；这里填写哨兵自己的凭据（哨兵设置了 requirepass 或 ACL 用户时）。</translation>
+    </message>
+    <message>
+        <source>Sentinels</source>
+        <translation>哨兵列表</translation>
+    </message>
+    <message>
+        <source>Master name</source>
+        <translation>主节点名称</translation>
+    </message>
+    <message>
+        <source>Sentinel user</source>
+        <translation>哨兵用户</translation>
+    </message>
+    <message>
+        <source>Sentinel password</source>
+        <translation>哨兵密码</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ProfileSshFields</name>
+    <message>
+        <source>Reach the servers through an SSH tunnel</source>
+        <translation>经由 SSH 隧道访问服务器</translation>
+    </message>
+    <message>
+        <source>The SSH private key</source>
+        <translation>SSH 私钥</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Redis and the database are reached as the SSH server reaches them: give their addresses as seen from there</source>
+        <translation>Redis 和数据库将以 SSH 服务器所见的地址访问：请填写从那里看到的地址</translation>
+    </message>
+    <message>
+        <source>e.g. bastion.example.com</source>
+        <translation>例如 bastion.example.com</translation>
+    </message>
+    <message>
+        <source>e.g. ops</source>
+        <translation>例如 ops</translation>
+    </message>
+    <message>
+        <source>SSH agent (ssh-add)</source>
+        <translation>SSH agent（ssh-add）</translation>
+    </message>
+    <message>
+        <source>Key file</source>
+        <translation>密钥文件</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <source>The server's host key is checked against ~/.ssh/known_hosts: the first time, the console shows its fingerprint and asks; a key that changed is refused.</source>
+        <translation>服务器的主机密钥会与 ~/.ssh/known_hosts 核对：首次连接时控制台会显示指纹并询问；密钥变更则拒绝连接。</translation>
+    </message>
+    <message>
+        <source>SSH server</source>
+        <translation>SSH 服务器</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Log in with</source>
+        <translation>登录方式</translation>
+    </message>
+    <message>
+        <source>Key passphrase</source>
+        <translation>密钥口令</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>lantern::ui::ProfileTlsFields</name>
+    <message>
+        <source>PEM files (*.pem *.crt *.key *.cer);;All files (*)</source>
+        <translation>PEM 文件 (*.pem *.crt *.key *.cer);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Connect to Redis over TLS (rediss://)</source>
+        <translation>通过 TLS 连接 Redis（rediss://）</translation>
+    </message>
+    <message>
+        <source>The CA that signs the Redis servers' certificates</source>
+        <translation>签发 Redis 服务器证书的 CA</translation>
+    </message>
+    <message>
+        <source>The client certificate for Redis (mutual TLS)</source>
+        <translation>Redis 客户端证书（双向 TLS）</translation>
+    </message>
+    <message>
+        <source>The client certificate's key</source>
+        <translation>客户端证书的私钥</translation>
+    </message>
+    <message>
+        <source>The CA that signs the database server's certificate</source>
+        <translation>签发数据库服务器证书的 CA</translation>
+    </message>
+    <message>
+        <source>The client certificate for the database (REQUIRE X509)</source>
+        <translation>数据库客户端证书（REQUIRE X509）</translation>
+    </message>
+    <message>
+        <source>The database client certificate's key</source>
+        <translation>数据库客户端证书的私钥</translation>
+    </message>
+    <message>
+        <source>the system's CAs</source>
+        <translation>系统的 CA</translation>
+    </message>
+    <message>
+        <source>the host of the URL</source>
+        <translation>URL 中的主机</translation>
+    </message>
+    <message>
+        <source>Sent as SNI and checked in the certificate instead of the host connected to</source>
+        <translation>作为 SNI 发送，并代替所连接的主机在证书中校验</translation>
+    </message>
+    <message>
+        <source>full: the chain and the host name or IP (recommended)</source>
+        <translation>full：校验证书链以及主机名或 IP（推荐）</translation>
+    </message>
+    <message>
+        <source>ca: the chain only (nodes announced by IP, certificates naming hosts)</source>
+        <translation>ca：只校验证书链（节点以 IP 公布而证书写的是主机名时）</translation>
+    </message>
+    <message>
+        <source>none: nothing is checked (insecure)</source>
+        <translation>none：不做任何校验（不安全）</translation>
+    </message>
+    <message>
+        <source>Nothing is checked: anyone on the path can read and change the traffic, passwords included. The console says so wherever this connection is used.</source>
+        <translation>不做任何校验：链路上的任何人都能读取和篡改通信内容，包括密码。凡使用此连接之处，控制台都会提示这一点。</translation>
+    </message>
+    <message>
+        <source>CA file</source>
+        <translation>CA 文件</translation>
+    </message>
+    <message>
+        <source>Client certificate</source>
+        <translation>客户端证书</translation>
+    </message>
+    <message>
+        <source>Client key</source>
+        <translation>客户端私钥</translation>
+    </message>
+    <message>
+        <source>Server name (SNI)</source>
+        <translation>服务器名称（SNI）</translation>
+    </message>
+    <message>
+        <source>Verify</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <source>Redis</source>
+        <translation>Redis</translation>
+    </message>
+    <message>
+        <source>A CA file turns TLS on. Qt 6.4's MySQL driver checks that the server's certificate chain leads to this CA, not that it names the host: use a CA that signs database servers only.</source>
+        <translation>填写 CA 文件即启用 TLS。Qt 6.4 的 MySQL 驱动只校验服务器证书链是否通向此 CA，不校验证书上的主机名：请使用只为数据库服务器签发证书的 CA。</translation>
+    </message>
+    <message>
+        <source>MySQL / MariaDB</source>
+        <translation>MySQL / MariaDB</translation>
     </message>
 </context>
 <context>

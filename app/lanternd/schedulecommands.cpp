@@ -102,8 +102,12 @@ int runCampaignList(CommandContext &context)
         QJsonObject json = transitionJson(entry.transition, overview.serverNowMs);
         json.insert(QStringLiteral("name"), entry.campaignName);
         json.insert(QStringLiteral("status"), campaignStatusName(entry.campaignStatus));
-        if (entry.transition.action == ScheduledAction::Launch && entry.transition.state == ScheduledTransition::State::Pending)
+        const bool pendingLaunch = entry.transition.action == ScheduledAction::Launch && entry.transition.state == ScheduledTransition::State::Pending;
+        if (pendingLaunch)
             json.insert(QStringLiteral("prepared"), entry.prepared);
+        // Four eyes (issue 25): whether a launch above the bound has its second manager yet.
+        if (pendingLaunch && entry.needsApproval)
+            json.insert(QStringLiteral("approved_by"), entry.approvedBy.isEmpty() ? QJsonValue() : QJsonValue(entry.approvedBy));
         transitions.append(json);
     }
     QJsonObject json{{QStringLiteral("now"), CampaignSchedule::isoTime(overview.serverNowMs)},

@@ -79,7 +79,9 @@ Campaign CampaignService::create(const CampaignDraft &draft, const CampaignCreat
     if (!creation.schedule.isEmpty())
         CampaignSchedule::validate(creation.schedule, CampaignStatus::Draft, {}, creation.serverNowMs);
     const Campaign campaign = m_sql.transaction([&] {
-        const Campaign made = create(draft, creation.atMs);
+        // Read back: the database stamped its creator and whether it needs a second manager's
+        // approval (issue 25).
+        const Campaign made = CampaignStore(m_sql).find(create(draft, creation.atMs).id).value();
         QJsonObject detail = campaignJson(made);
         if (!creation.via.isEmpty())
             detail.insert(QStringLiteral("via"), creation.via);

@@ -37,6 +37,8 @@ TimetableOverview TimetableOverview::read(RedisClient &redis, SqlConnection &sql
         if (const std::optional<Campaign> &campaign = campaigns.value(row.campaignId)) {
             entry.campaignName = campaign->name;
             entry.campaignStatus = campaign->status;
+            entry.needsApproval = campaign->needsApproval;
+            entry.approvedBy = campaign->approvedBy;
             if (row.action == ScheduledAction::Launch && row.state == ScheduledTransition::State::Pending && row.preparedAtMs)
                 entry.prepared = service.poolsLoaded(*campaign);
         }

@@ -18,6 +18,8 @@ struct TimetableEntry {
     QString campaignName;
     CampaignStatus campaignStatus = CampaignStatus::Draft;
     bool prepared = false;  // a pending launch whose envelopes are in SQL and whose pools are loaded
+    bool needsApproval = false;  // above the four-eyes bound (issue 25): it launches only once approved
+    QString approvedBy;          // the account that approved it; empty: not (yet)
 };
 
 /** The campaigns' timetable as `lanternd campaign list --scheduled` prints it and the console's

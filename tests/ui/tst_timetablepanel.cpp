@@ -44,6 +44,7 @@ private Q_SLOTS:
     void cleanupTestCase() { installTranslations(QStringLiteral("en")); }
     void showsTheTimetable_data();
     void showsTheTimetable();
+    void showsTheFourEyes();
 
 private:
     Config m_config;
@@ -138,6 +139,35 @@ void TestTimetablePanel::showsTheTimetable()
     else
         QVERIFY2(panel.warningText().contains(QStringLiteral("no worker is alive")), qPrintable(panel.warningText()));
     QCOMPARE(panel.table()->model(), static_cast<QAbstractItemModel *>(model));
+}
+
+void TestTimetablePanel::showsTheFourEyes()
+{
+    installTranslations(QStringLiteral("en"));
+    // The coming launch is above the four-eyes bound (issue 25): on MariaDB the database stamps
+    // it; SQLite keeps the column, set here as the stamp would.
+    SqlConnection sql(m_config.db);
+    sql.exec(QStringLiteral("UPDATE campaign SET needs_approval = 1 WHERE id = ?"), {m_coming});
+    CampaignConsoleService service(m_config);
+    TimetablePanel panel;
+    panel.setTimeZone(m_config.timeZone);
+    panel.setService(&service);
+    TimetableModel *model = panel.model();
+    const auto approved = [model](int row) { return model->data(model->index(row, TimetableModel::Approved)).toString(); };
+    panel.refresh();
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 4, 10000);
+    QCOMPARE(approved(2), QStringLiteral("awaiting"));
+    QCOMPARE(model->data(model->index(2, TimetableModel::Approved), TimetableModel::ValueRole), QVariant(false));
+    QVERIFY(model->data(model->index(2, TimetableModel::Approved), Qt::ToolTipRole).toString().contains(QStringLiteral("four-eyes")));
+    QCOMPARE(approved(3), QString());  // a close needs no approval
+    QCOMPARE(approved(0), QString());  // a launch below the bound, missed
+    QCOMPARE(model->headerData(TimetableModel::Approved, Qt::Horizontal).toString(), QStringLiteral("Approved"));
+
+    sql.exec(QStringLiteral("UPDATE campaign SET approved_by = 'bob' WHERE id = ?"), {m_coming});
+    panel.refresh();
+    QTRY_COMPARE_WITH_TIMEOUT(approved(2), QStringLiteral("✓ bob"), 10000);
+    QCOMPARE(model->data(model->index(2, TimetableModel::Approved), TimetableModel::ValueRole), QVariant(true));
+    sql.exec(QStringLiteral("UPDATE campaign SET needs_approval = 0, approved_by = NULL WHERE id = ?"), {m_coming});
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestTimetablePanel);

@@ -90,11 +90,14 @@ QVariant TimetableModel::data(const QModelIndex &index, int role) const
     const TimetableEntry &entry = m_overview.entries.at(index.row());
     const ScheduledTransition &row = entry.transition;
     const bool pendingLaunch = row.action == ScheduledAction::Launch && row.state == ScheduledTransition::State::Pending;
+    // Four eyes (issue 25): a pending launch above the bound goes live only once approved.
+    const bool approvalMatters = pendingLaunch && entry.needsApproval;
     if (role == ValueRole) {
         switch (index.column()) {
         case Due: return row.dueAtMs;
         case Countdown: return row.dueAtMs - m_nowMs;
         case Prepared: return pendingLaunch ? QVariant(entry.prepared) : QVariant();
+        case Approved: return approvalMatters ? QVariant(!entry.approvedBy.isEmpty()) : QVariant();
         case State: return ScheduledTransition::stateName(row.state);
         default: return {};
         }
@@ -102,6 +105,10 @@ QVariant TimetableModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole && index.column() == Prepared && pendingLaunch)
         return entry.prepared ? tr("Its envelopes are in SQL and its pool in Redis: going live is one status change.")
                               : tr("Not prepared yet: a worker prepares a launch in the 15 minutes before its time.");
+    if (role == Qt::ToolTipRole && index.column() == Approved && approvalMatters)
+        return entry.approvedBy.isEmpty()
+                       ? tr("Above the four-eyes bound: a manager other than its creator must approve it before its time, or the launch is missed.")
+                       : tr("Approved by %1.").arg(entry.approvedBy);
     if (role == Qt::ToolTipRole && index.column() == State && !row.reason.isEmpty())
         return row.reason;
     if (role != Qt::DisplayRole)
@@ -112,6 +119,8 @@ QVariant TimetableModel::data(const QModelIndex &index, int role) const
     case Due: return timeText(row.dueAtMs);
     case Countdown: return countdownText(entry);
     case Prepared: return pendingLaunch ? (entry.prepared ? QStringLiteral("✓") : tr("not yet")) : QString();
+    //: The four-eyes approval of a scheduled launch: approved (by whom) or still awaited.
+    case Approved: return approvalMatters ? (entry.approvedBy.isEmpty() ? tr("awaiting") : QStringLiteral("✓ %1").arg(entry.approvedBy)) : QString();
     case State: return stateText(entry);
     case ScheduledBy: return row.scheduledBy;
     default: return {};
@@ -128,6 +137,7 @@ QVariant TimetableModel::headerData(int section, Qt::Orientation orientation, in
     case Due: return tr("Time");
     case Countdown: return tr("Countdown");
     case Prepared: return tr("Prepared");
+    case Approved: return tr("Approved");
     case State: return tr("State");
     case ScheduledBy: return tr("Scheduled by");
     default: return {};

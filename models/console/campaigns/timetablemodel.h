@@ -17,8 +17,9 @@ class TimetableModel final : public QAbstractTableModel {
     Q_DISABLE_COPY_MOVE(TimetableModel)
 
 public:
-    enum Column { Campaign, Transition, Due, Countdown, Prepared, State, ScheduledBy, ColumnCount };
-    static constexpr int ValueRole = Qt::UserRole + 1;  // Due, Countdown: ms; Prepared: bool; State: the state name
+    enum Column { Campaign, Transition, Due, Countdown, Prepared, Approved, State, ScheduledBy, ColumnCount };
+    /** Due, Countdown: ms; Prepared, Approved: bool (none where it does not apply); State: the state name. */
+    static constexpr int ValueRole = Qt::UserRole + 1;
 
     explicit TimetableModel(QObject *parent = nullptr);
 
