@@ -124,13 +124,16 @@ lantern_install_deps() {
         LANTERN_APT_UPDATED=1
     fi
     # The prometheus package is here for its promtool only: its maintainer scripts must not start
-    # a Prometheus server on :9090 (where systemd is PID 1 its postinst starts prometheus.service;
-    # in a chroot invoke-rc.d finds no runlevel and starts nothing). A policy-rc.d of our own,
-    # which deb-systemd-invoke and invoke-rc.d both obey, refuses that one service for this
-    # install, unless the system already has a policy.
+    # a Prometheus server on :9090 (where systemd is PID 1 its postinst starts prometheus.service).
+    # A policy-rc.d of our own, which deb-systemd-invoke and invoke-rc.d both obey, refuses that
+    # one service for this install, unless the system already has a policy. For every other
+    # service it answers what invoke-rc.d decides without a policy: allowed where there is an init
+    # system, refused where there is none (a chroot or a container: with "allowed" there, the
+    # MariaDB and Redis packages started servers that outlived the root and held its ports).
     local policy=/usr/sbin/policy-rc.d own_policy=
     if [[ ! -e ${policy} ]]; then
-        printf '#!/bin/sh\n# lantern_install_deps: no Prometheus server, only its promtool\n[ "$1" = prometheus ] && exit 101\nexit 0\n' >"${policy}" &&
+        printf '%s\n' '#!/bin/sh' '# lantern_install_deps: no Prometheus server, only its promtool' \
+            '[ "$1" = prometheus ] && exit 101' '[ -e /sbin/init ] || exit 101' 'exit 0' >"${policy}" &&
             chmod 755 "${policy}" && own_policy=1
     fi
     local rc=0
