@@ -1,8 +1,11 @@
 #include "viewscroller.h"
 
 #include <QEvent>
+#include <QLayout>
 #include <QScrollBar>
 #include <QStyle>
+
+#include <algorithm>
 
 namespace lantern::ui {
 
@@ -45,16 +48,26 @@ void ViewScroller::fit()
     if (!view)
         return;
     const QSize minimum = view->minimumSizeHint().expandedTo(view->minimumSize());
+    // Word-wrapped labels need more height the narrower the view is, which minimumSizeHint()
+    // does not say: a view given only that much squeezed its other rows over each other.
+    const auto minimumHeightAt = [view, &minimum](int width) {
+        int height = minimum.height();
+        if (const QLayout *layout = view->layout(); layout && layout->hasHeightForWidth())
+            height = std::max(height, layout->minimumHeightForWidth(std::max(width, minimum.width())));
+        return height;
+    };
     // The room without scroll bars first; a bar, once needed, takes room from the other side.
     QSize room = size() - QSize(frameWidth() * 2, frameWidth() * 2);
     const int bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
     const bool tooNarrow = minimum.width() > room.width();
-    const bool tooLow = minimum.height() > room.height() - (tooNarrow ? bar : 0);
+    const bool tooLow = minimumHeightAt(room.width()) > room.height() - (tooNarrow ? bar : 0);
     if (tooLow)
         room.rwidth() -= bar;
     if (tooNarrow)
         room.rheight() -= bar;
-    view->resize(room.expandedTo(minimum));
+    QSize fitted = room.expandedTo(minimum);
+    fitted.setHeight(std::max(fitted.height(), minimumHeightAt(fitted.width())));
+    view->resize(fitted);
 }
 
 } // namespace lantern::ui

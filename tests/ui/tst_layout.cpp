@@ -12,8 +12,11 @@
 #include "translations.h"
 #include "usersummarypanel.h"
 #include "usersview.h"
+#include "viewscroller.h"
 
 #include <QImage>
+#include <QLabel>
+#include <QVBoxLayout>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTest>
@@ -37,6 +40,7 @@ private Q_SLOTS:
     void fitsSmallScreens_data();
     void fitsSmallScreens();
     void iconsShowOnTheDarkTheme();
+    void wrappedTextIsNeverSqueezed();
 };
 
 void TestLayout::fitsSmallScreens_data()
@@ -115,6 +119,35 @@ void TestLayout::iconsShowOnTheDarkTheme()
     }
     QVERIFY(drawn > 10);
     ui::ConsoleTheme::apply(ui::ConsoleTheme::Theme::Light);
+}
+
+void TestLayout::wrappedTextIsNeverSqueezed()
+{
+    // A view of word-wrapped lines above rows of fixed height (the campaign page: subtitle, its
+    // times, the drain table), in a scroller narrower than the lines: each row keeps its height
+    // and the view scrolls, instead of the rows being laid over each other.
+    auto *view = new QWidget;
+    auto *layout = new QVBoxLayout(view);
+    QList<QLabel *> rows;
+    for (int i = 0; i < 3; ++i) {
+        auto *wrapped = new QLabel(QStringLiteral("A long line that wraps when the view is narrow, as a campaign's subtitle does. ").repeated(4), view);
+        wrapped->setWordWrap(true);
+        layout->addWidget(wrapped);
+    }
+    for (int i = 0; i < 8; ++i) {
+        rows << new QLabel(QStringLiteral("Row %1").arg(i), view);
+        layout->addWidget(rows.last());
+    }
+    lantern::ui::ViewScroller scroller(view);
+    scroller.resize(320, 240);
+    scroller.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&scroller));
+    QTRY_VERIFY(view->width() > 0);
+    QVERIFY2(view->height() >= layout->minimumHeightForWidth(view->width()),
+             qPrintable(QStringLiteral("view %1 px high, its rows need %2").arg(view->height()).arg(layout->minimumHeightForWidth(view->width()))));
+    for (QLabel *row : std::as_const(rows))
+        QVERIFY2(row->height() >= row->minimumSizeHint().height(), qPrintable(row->text()));
+    QVERIFY(scroller.verticalScrollBar()->isVisible());
 }
 
 LANTERN_WIDGET_TEST_SUITE(TestLayout);
