@@ -95,7 +95,7 @@ void TestConsoleAlerts::raisedOnceUntilCleared_data()
     QTest::newRow("a worker dies, a second one too (no repeat), recovery forgets both")
             << QList<QueueSnapshot>{snapshot(0, 0, 0, {{a, true}, {b, true}}), snapshot(5, 0, 0, {{a, false}, {b, true}}),
                                     snapshot(10, 0, 0, {{a, false}, {b, false}}), snapshot(15)}
-            << true << QList<int>{0, 1, 1, 1} << QList<int>{0, 0, 0, 1} << QStringLiteral("queues");
+            << true << QList<int>{0, 1, 1, 1} << QList<int>{0, 0, 0, 1} << QStringLiteral("recovery");
     QTest::newRow("the ledger unbalanced, then repaired")
             << QList<QueueSnapshot>{snapshot(0, 0, 0, {}, {{7, true}}), snapshot(5, 0, 0, {}, {{7, false}, {8, true}}),
                                     snapshot(10, 0, 0, {}, {{7, false}}), snapshot(15, 0, 0, {}, {{7, true}})}

@@ -122,8 +122,9 @@ std::optional<ConsoleAlert> ConsoleAlertMonitor::evaluate(ConsoleAlert::Kind kin
         }
         if (!m_thresholds.workerDied || dead.isEmpty())
             return std::nullopt;
+        // The Recovery view shows what they hold and recovers it.
         return ConsoleAlert{kind, tr("%n worker(s) stopped beating: %1. What they hold waits for a recovery.", nullptr, int(dead.size())).arg(named(dead)),
-                            QStringLiteral("queues")};
+                            QStringLiteral("recovery")};
     }
     case ConsoleAlert::Kind::BacklogGrowing:
         return backlogGrowing(snapshot.readAtMs);
