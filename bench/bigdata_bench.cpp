@@ -71,6 +71,8 @@ CommandFigure runCommand(const QString &lanternd, const QProcessEnvironment &env
         QElapsedTimer timer;
         timer.start();
         process.start(QStringLiteral("/usr/bin/time"), QStringList{QStringLiteral("-f"), QStringLiteral("%M"), QStringLiteral("-o"), rss, lanternd} + args);
+        if (!process.waitForStarted(-1))
+            throw LanternError(QStringLiteral("/usr/bin/time (Debian package time) could not start %1: %2").arg(figure.command, process.errorString()));
         if (!process.waitForFinished(-1) || process.exitStatus() != QProcess::NormalExit)
             throw LanternError(QStringLiteral("%1 did not finish").arg(figure.command));
         times.push_back(double(timer.nsecsElapsed()) / 1e6);

@@ -21,7 +21,7 @@ LANTERN_DEBIAN_PACKAGES=(
     mariadb-server mariadb-client
     xvfb wrk xauth fonts-noto-cjk dpkg dpkg-dev file desktop-file-utils ccache lld
     lintian systemd libseccomp-dev bubblewrap socat openssl curl man-db bsdextrautils util-linux
-    prometheus nginx-light linux-perf
+    prometheus nginx-light linux-perf time
 )
 
 # The commands the scripts run, each with the Debian 12 package that provides it.
