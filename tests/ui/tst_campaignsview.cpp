@@ -23,6 +23,7 @@
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
+#include "campaignsviewrig.h"
 #include "formfilling.h"
 #include "testservers.h"
 #include "testsuite.h"
@@ -98,13 +99,7 @@ private:
     QString redisStatus() const;
     QList<QStringList> auditRows();
 
-    Config m_config;
-    std::unique_ptr<KeySchema> m_keys;
-    std::unique_ptr<RedisClient> m_redis;
-    std::unique_ptr<SqlConnection> m_sql;
-    std::unique_ptr<DedicatedThread<CampaignConsoleService>> m_service;
-    std::unique_ptr<DedicatedThread<CampaignPreviewer>> m_previewer;
-    std::unique_ptr<CampaignsView> m_view;
+    test::CampaignsViewRig m_rig;
     QStringList m_confirmations;
     bool m_confirmAnswer = true;
     qint64 m_campaign = 0;
@@ -112,79 +107,60 @@ private:
 
 void TestCampaignsView::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
-    m_config.redis = test::redisUrl();
-    m_config.db = test::sqliteUrl();
-    m_config.keyPrefix = test::uniquePrefix();
-    m_keys = std::make_unique<KeySchema>(m_config.keyPrefix, m_config.shards);
-    m_redis = std::make_unique<RedisClient>(m_config.redis);
-    m_sql = std::make_unique<SqlConnection>(m_config.db);
-    Migrator(*m_sql).migrate();
-
-    m_service = std::make_unique<DedicatedThread<CampaignConsoleService>>(QStringLiteral("campaigns"), m_config);
-    m_previewer = std::make_unique<DedicatedThread<CampaignPreviewer>>(QStringLiteral("split-preview"));
-    QVERIFY(m_service->get()->thread() != QThread::currentThread());
-    QVERIFY(m_previewer->get()->thread() != QThread::currentThread());
-    m_view = std::make_unique<CampaignsView>();
-    m_view->setConfirmation([this](QWidget *, const CampaignConfirmation &ask) {
+    m_rig.start();
+    if (QTest::currentTestFailed())
+        return;
+    m_rig.view->setConfirmation([this](QWidget *, const CampaignConfirmation &ask) {
         m_confirmations << ask.title;
         return m_confirmAnswer;
     });
-    m_view->setOperatorName(Operator);
-    QSignalSpy pages(m_view.get(), &CampaignsView::pageShown);
-    QSignalSpy failed(m_view.get(), &CampaignsView::failed);
-    m_view->setService(m_service->get(), m_previewer->get());
-    m_view->resize(1100, 760);
-    m_view->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
-    QTRY_VERIFY_WITH_TIMEOUT(!pages.isEmpty() || !failed.isEmpty(), AnswerTimeoutMs);
-    QVERIFY2(failed.isEmpty(), qPrintable(m_view->banner()->text()));
-    QCOMPARE(m_view->listModel()->rowCount(), 0);
+    m_rig.view->setOperatorName(Operator);
+    m_rig.show(QSize(1100, 760), AnswerTimeoutMs);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(m_rig.view->listModel()->rowCount(), 0);
 }
 
 void TestCampaignsView::cleanupTestCase()
 {
-    m_view.reset();
-    m_service.reset();  // the service closes its connections in its own thread
-    m_previewer.reset();
+    m_rig.stop();
 }
 
 void TestCampaignsView::init()
 {
     m_confirmations.clear();
     m_confirmAnswer = true;
-    QTRY_VERIFY_WITH_TIMEOUT(!m_view->isBusy(), AnswerTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_rig.view->isBusy(), AnswerTimeoutMs);
 }
 
 void TestCampaignsView::waitForSnapshot()
 {
-    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
-    m_view->refresh();
+    QSignalSpy shown(m_rig.view.get(), &CampaignsView::campaignShown);
+    m_rig.view->refresh();
     QVERIFY(shown.wait(AnswerTimeoutMs));
 }
 
 void TestCampaignsView::act(void (CampaignsView::*action)(), CampaignAction expected)
 {
-    QSignalSpy done(m_view.get(), &CampaignsView::actionDone);
-    QSignalSpy failed(m_view.get(), &CampaignsView::failed);
-    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
-    (m_view.get()->*action)();
+    QSignalSpy done(m_rig.view.get(), &CampaignsView::actionDone);
+    QSignalSpy failed(m_rig.view.get(), &CampaignsView::failed);
+    QSignalSpy shown(m_rig.view.get(), &CampaignsView::campaignShown);
+    (m_rig.view.get()->*action)();
     QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !failed.isEmpty(), AnswerTimeoutMs);
     QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
     QCOMPARE(done.first().at(0).value<CampaignAction>(), expected);
-    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !m_view->isBusy(), AnswerTimeoutMs);  // the live view follows
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !m_rig.view->isBusy(), AnswerTimeoutMs);  // the live view follows
 }
 
 QString TestCampaignsView::redisStatus() const
 {
-    return QString::fromLatin1(m_redis->command({"HGET", m_keys->campaignMeta(m_campaign), "status"}).toBytes());
+    return QString::fromLatin1(m_rig.redis->command({"HGET", m_rig.keys->campaignMeta(m_campaign), "status"}).toBytes());
 }
 
 QList<QStringList> TestCampaignsView::auditRows()
 {
     QList<QStringList> rows;
-    QSqlQuery query = m_sql->exec(QStringLiteral("SELECT actor, action, target, detail FROM audit_log ORDER BY id"));
+    QSqlQuery query = m_rig.sql->exec(QStringLiteral("SELECT actor, action, target, detail FROM audit_log ORDER BY id"));
     while (query.next())
         rows << QStringList{query.value(0).toString(), query.value(1).toString(), query.value(2).toString(), query.value(3).toString()};
     return rows;
@@ -192,10 +168,10 @@ QList<QStringList> TestCampaignsView::auditRows()
 
 void TestCampaignsView::createDialogRejectsBadInputAndPreviews()
 {
-    CampaignCreateDialog *dialog = m_view->openCreateDialog();
+    CampaignCreateDialog *dialog = m_rig.view->openCreateDialog();
     QVERIFY(dialog);
     QVERIFY(QTest::qWaitForWindowExposed(dialog));
-    QVERIFY(!m_view->wantsAutoRefresh());  // no refresh under an open dialog
+    QVERIFY(!m_rig.view->wantsAutoRefresh());  // no refresh under an open dialog
     QSignalSpy previews(dialog, &CampaignCreateDialog::previewShown);
     auto *create = dialog->findChild<QPushButton *>(QStringLiteral("createButton"));
     QVERIFY(create);
@@ -250,16 +226,16 @@ void TestCampaignsView::createDialogRejectsBadInputAndPreviews()
     QCOMPARE(dialog->findChild<QLabel *>(QStringLiteral("operator"))->text(), Operator);
     QVERIFY(create->isEnabled());
 
-    QSignalSpy created(m_view.get(), &CampaignsView::campaignCreated);
-    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
+    QSignalSpy created(m_rig.view.get(), &CampaignsView::campaignCreated);
+    QSignalSpy shown(m_rig.view.get(), &CampaignsView::campaignShown);
     QTest::mouseClick(create, Qt::LeftButton);
     QVERIFY(created.wait(AnswerTimeoutMs));
     m_campaign = created.first().at(0).value<Campaign>().id;
     QVERIFY(m_campaign > 0);
-    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !m_view->isBusy(), AnswerTimeoutMs);
-    QVERIFY(m_view->wantsAutoRefresh());
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !m_rig.view->isBusy(), AnswerTimeoutMs);
+    QVERIFY(m_rig.view->wantsAutoRefresh());
 
-    QSqlQuery row = m_sql->exec(QStringLiteral("SELECT name, total_cents, count, algorithm, seed, status FROM campaign WHERE id = ?"), {m_campaign});
+    QSqlQuery row = m_rig.sql->exec(QStringLiteral("SELECT name, total_cents, count, algorithm, seed, status FROM campaign WHERE id = ?"), {m_campaign});
     QVERIFY(row.next());
     QCOMPARE(row.value(0).toString(), QStringLiteral("Lantern Festival"));
     QCOMPARE(row.value(1).toLongLong(), qint64(10'000));
@@ -272,12 +248,12 @@ void TestCampaignsView::createDialogRejectsBadInputAndPreviews()
     QCOMPARE(audit.at(0).mid(0, 3), (QStringList{Operator, QStringLiteral("campaign.create"), QStringLiteral("campaign:%1").arg(m_campaign)}));
 
     // The new draft is selected, listed first and shown.
-    QCOMPARE(m_view->selectedCampaignId(), m_campaign);
-    QCOMPARE(m_view->listModel()->rowOf(m_campaign), 0);
-    QCOMPARE(m_view->detailPanel()->campaignId(), m_campaign);
-    QCOMPARE(m_view->listModel()->index(0, CampaignListModel::Status).data().toString(), QStringLiteral("Draft"));
-    QVERIFY(m_view->findChild<QPushButton *>(QStringLiteral("launchButton"))->isEnabled());
-    QVERIFY(!m_view->findChild<QPushButton *>(QStringLiteral("pauseButton"))->isEnabled());
+    QCOMPARE(m_rig.view->selectedCampaignId(), m_campaign);
+    QCOMPARE(m_rig.view->listModel()->rowOf(m_campaign), 0);
+    QCOMPARE(m_rig.view->detailPanel()->campaignId(), m_campaign);
+    QCOMPARE(m_rig.view->listModel()->index(0, CampaignListModel::Status).data().toString(), QStringLiteral("Draft"));
+    QVERIFY(m_rig.view->findChild<QPushButton *>(QStringLiteral("launchButton"))->isEnabled());
+    QVERIFY(!m_rig.view->findChild<QPushButton *>(QStringLiteral("pauseButton"))->isEnabled());
 }
 
 void TestCampaignsView::launchThroughTheViewAfterConfirmation()
@@ -286,34 +262,34 @@ void TestCampaignsView::launchThroughTheViewAfterConfirmation()
     act(&CampaignsView::launchSelected, CampaignAction::Launch);
     QCOMPARE(m_confirmations, QStringList{QStringLiteral("Launch campaign #%1?").arg(m_campaign)});
     QCOMPARE(redisStatus(), QStringLiteral("live"));
-    QSqlQuery envelopes = m_sql->exec(QStringLiteral("SELECT COUNT(*), SUM(amount_cents) FROM envelope WHERE campaign_id = ?"), {m_campaign});
+    QSqlQuery envelopes = m_rig.sql->exec(QStringLiteral("SELECT COUNT(*), SUM(amount_cents) FROM envelope WHERE campaign_id = ?"), {m_campaign});
     QVERIFY(envelopes.next());
     QCOMPARE(envelopes.value(0).toLongLong(), qint64(50));
     QCOMPARE(envelopes.value(1).toLongLong(), qint64(10'000));
     QCOMPARE(auditRows().constLast().mid(0, 2), (QStringList{Operator, QStringLiteral("campaign.launch")}));
-    QCOMPARE(m_view->detailPanel()->status(), CampaignStatus::Live);
-    QCOMPARE(m_view->detailPanel()->figure(QStringLiteral("remainingCount")), QStringLiteral("50"));
-    QVERIFY(m_view->detailPanel()->ledgerOk());
-    QVERIFY(!m_view->findChild<QPushButton *>(QStringLiteral("launchButton"))->isEnabled());
-    QVERIFY(m_view->findChild<QPushButton *>(QStringLiteral("pauseButton"))->isEnabled());
+    QCOMPARE(m_rig.view->detailPanel()->status(), CampaignStatus::Live);
+    QCOMPARE(m_rig.view->detailPanel()->figure(QStringLiteral("remainingCount")), QStringLiteral("50"));
+    QVERIFY(m_rig.view->detailPanel()->ledgerOk());
+    QVERIFY(!m_rig.view->findChild<QPushButton *>(QStringLiteral("launchButton"))->isEnabled());
+    QVERIFY(m_rig.view->findChild<QPushButton *>(QStringLiteral("pauseButton"))->isEnabled());
 }
 
 void TestCampaignsView::declinedConfirmationChangesNothing()
 {
     m_confirmAnswer = false;
-    QSignalSpy requested(m_view.get(), &CampaignsView::actionRequested);
+    QSignalSpy requested(m_rig.view.get(), &CampaignsView::actionRequested);
     const qsizetype auditBefore = auditRows().size();
-    QTest::mouseClick(m_view->findChild<QPushButton *>(QStringLiteral("pauseButton")), Qt::LeftButton);
+    QTest::mouseClick(m_rig.view->findChild<QPushButton *>(QStringLiteral("pauseButton")), Qt::LeftButton);
     QCOMPARE(m_confirmations.size(), 1);
     QVERIFY(requested.isEmpty());
-    QVERIFY(!m_view->isBusy());
+    QVERIFY(!m_rig.view->isBusy());
     QCOMPARE(redisStatus(), QStringLiteral("live"));
     QCOMPARE(auditRows().size(), auditBefore);
 }
 
 void TestCampaignsView::pauseStopsGrabs()
 {
-    GrabService grabs(*m_redis, *m_keys);
+    GrabService grabs(*m_rig.redis, *m_rig.keys);
     for (qint64 uid : {701, 702, 703})
         QCOMPARE(grabs.grab(m_campaign, uid, nowMs()).status, QStringLiteral("ok"));
 
@@ -323,19 +299,19 @@ void TestCampaignsView::pauseStopsGrabs()
     QCOMPARE(grabs.grab(m_campaign, 704, nowMs()).status, QStringLiteral("not_live"));
     QCOMPARE(auditRows().constLast().mid(0, 3), (QStringList{Operator, QStringLiteral("campaign.pause"), QStringLiteral("campaign:%1").arg(m_campaign)}));
     QVERIFY(auditRows().constLast().at(3).contains(QStringLiteral("\"via\":\"console\"")));
-    QCOMPARE(m_view->detailPanel()->status(), CampaignStatus::Paused);
-    QCOMPARE(m_view->detailPanel()->figure(QStringLiteral("grabbedCount")), QStringLiteral("3"));
-    QCOMPARE(m_view->listModel()->index(m_view->listModel()->rowOf(m_campaign), CampaignListModel::Status).data().toString(),
+    QCOMPARE(m_rig.view->detailPanel()->status(), CampaignStatus::Paused);
+    QCOMPARE(m_rig.view->detailPanel()->figure(QStringLiteral("grabbedCount")), QStringLiteral("3"));
+    QCOMPARE(m_rig.view->listModel()->index(m_rig.view->listModel()->rowOf(m_campaign), CampaignListModel::Status).data().toString(),
              QStringLiteral("Paused"));
-    QVERIFY(m_view->findChild<QPushButton *>(QStringLiteral("resumeButton"))->isEnabled());
-    QVERIFY(!m_view->findChild<QPushButton *>(QStringLiteral("pauseButton"))->isEnabled());
+    QVERIFY(m_rig.view->findChild<QPushButton *>(QStringLiteral("resumeButton"))->isEnabled());
+    QVERIFY(!m_rig.view->findChild<QPushButton *>(QStringLiteral("pauseButton"))->isEnabled());
 }
 
 void TestCampaignsView::resumeOpensGrabsAgain()
 {
     act(&CampaignsView::resumeSelected, CampaignAction::Resume);
     QCOMPARE(redisStatus(), QStringLiteral("live"));
-    QCOMPARE(GrabService(*m_redis, *m_keys).grab(m_campaign, 704, nowMs()).status, QStringLiteral("ok"));
+    QCOMPARE(GrabService(*m_rig.redis, *m_rig.keys).grab(m_campaign, 704, nowMs()).status, QStringLiteral("ok"));
     QCOMPARE(auditRows().constLast().at(1), QStringLiteral("campaign.resume"));
 }
 
@@ -343,23 +319,23 @@ void TestCampaignsView::liveViewShowsTheDrainAndTheLedgerCheck()
 {
     // Four grabbed, none paid yet.
     waitForSnapshot();
-    const auto *panel = m_view->detailPanel();
+    const auto *panel = m_rig.view->detailPanel();
     QCOMPARE(panel->figure(QStringLiteral("grabbedCount")), QStringLiteral("4"));
     QCOMPARE(panel->figure(QStringLiteral("remainingCount")), QStringLiteral("46"));
     QCOMPARE(panel->figure(QStringLiteral("paidCount")), QStringLiteral("0"));
 
     // A pass against a provider that fails every call: the payouts are pending, every call an error.
-    SimulatedPayoutGateway failing(*m_redis, m_keys->prefix(), SimulationKnobs{1.0, 0}, 1);
-    EnvelopeDrain(*m_redis, *m_sql, *m_keys, QStringLiteral("tst-campaignsview"), failing).pass();
+    SimulatedPayoutGateway failing(*m_rig.redis, m_rig.keys->prefix(), SimulationKnobs{1.0, 0}, 1);
+    EnvelopeDrain(*m_rig.redis, *m_rig.sql, *m_rig.keys, QStringLiteral("tst-campaignsview"), failing).pass();
     waitForSnapshot();
     QCOMPARE(panel->figure(QStringLiteral("pendingCount")), QStringLiteral("4"));
     QVERIFY2(panel->payoutText().contains(QStringLiteral("4 pending")), qPrintable(panel->payoutText()));
     QVERIFY2(panel->payoutText().contains(QStringLiteral("12 provider error")), qPrintable(panel->payoutText()));
 
     // A worker drains the payout queue: paid catches up with grabbed.
-    SimulatedPayoutGateway gateway(*m_redis, m_keys->prefix(), SimulationKnobs{}, 1);
-    EnvelopeDrain(*m_redis, *m_sql, *m_keys, QStringLiteral("tst-campaignsview"), gateway).drainAll();
-    const qint64 grabbedCents = m_redis->command({"HGET", m_keys->campaignMeta(m_campaign), "grabbed_cents"}).toInteger();
+    SimulatedPayoutGateway gateway(*m_rig.redis, m_rig.keys->prefix(), SimulationKnobs{}, 1);
+    EnvelopeDrain(*m_rig.redis, *m_rig.sql, *m_rig.keys, QStringLiteral("tst-campaignsview"), gateway).drainAll();
+    const qint64 grabbedCents = m_rig.redis->command({"HGET", m_rig.keys->campaignMeta(m_campaign), "grabbed_cents"}).toInteger();
     waitForSnapshot();
     QCOMPARE(panel->figure(QStringLiteral("paidCount")), QStringLiteral("4"));
     QCOMPARE(panel->figure(QStringLiteral("pendingCount")), QStringLiteral("0"));
@@ -372,7 +348,7 @@ void TestCampaignsView::liveViewShowsTheDrainAndTheLedgerCheck()
     QVERIFY(panel->rate().readings() >= 2);  // successive refreshes of the same campaign feed the rate
 
     // Someone tampers with an envelope in SQL: the ledger check turns red and says why.
-    m_sql->exec(QStringLiteral("UPDATE envelope SET amount_cents = amount_cents + 1 WHERE campaign_id = ? AND seq = 50"), {m_campaign});
+    m_rig.sql->exec(QStringLiteral("UPDATE envelope SET amount_cents = amount_cents + 1 WHERE campaign_id = ? AND seq = 50"), {m_campaign});
     waitForSnapshot();
     QVERIFY(!panel->ledgerOk());
     QVERIFY2(panel->violationTexts().join(QLatin1Char('\n')).contains(QStringLiteral("Rule 1: envelopes sum to 10001 cents, the total is 10000")),
@@ -381,21 +357,21 @@ void TestCampaignsView::liveViewShowsTheDrainAndTheLedgerCheck()
     // A broken split is for a recovery (or escalation): the text links to Recovery only.
     QVERIFY2(panel->ledgerText().contains(QStringLiteral("href=\"view:recovery\"")), qPrintable(panel->ledgerText()));
     QVERIFY(!panel->ledgerText().contains(QStringLiteral("view:queues")));
-    m_sql->exec(QStringLiteral("UPDATE envelope SET amount_cents = amount_cents - 1 WHERE campaign_id = ? AND seq = 50"), {m_campaign});
+    m_rig.sql->exec(QStringLiteral("UPDATE envelope SET amount_cents = amount_cents - 1 WHERE campaign_id = ? AND seq = 50"), {m_campaign});
     waitForSnapshot();
     QVERIFY(panel->ledgerOk());
 
     // A payout in the dead letters is retried in Queues (issue 24, point 7): the link goes there.
-    m_redis->command({"LPUSH", m_keys->campaignDeadLetter(m_campaign), "{not a task"});
+    m_rig.redis->command({"LPUSH", m_rig.keys->campaignDeadLetter(m_campaign), "{not a task"});
     waitForSnapshot();
     QVERIFY(!panel->ledgerOk());
     QVERIFY2(panel->ledgerText().contains(QStringLiteral("href=\"view:queues\"")), qPrintable(panel->ledgerText()));
     QVERIFY(!panel->ledgerText().contains(QStringLiteral("view:recovery")));
-    QSignalSpy opened(m_view.get(), &lantern::ui::ConsoleView::openView);
+    QSignalSpy opened(m_rig.view.get(), &lantern::ui::ConsoleView::openView);
     Q_EMIT panel->findChild<QLabel *>(QStringLiteral("ledgerCheck"))->linkActivated(QStringLiteral("view:queues"));
     QCOMPARE(opened.size(), 1);
     QCOMPARE(opened.first().at(0).toString(), QStringLiteral("queues"));
-    m_redis->command({"DEL", m_keys->campaignDeadLetter(m_campaign)});
+    m_rig.redis->command({"DEL", m_rig.keys->campaignDeadLetter(m_campaign)});
     waitForSnapshot();
     QVERIFY(panel->ledgerOk());
 }
@@ -403,7 +379,7 @@ void TestCampaignsView::liveViewShowsTheDrainAndTheLedgerCheck()
 void TestCampaignsView::closeThroughTheMessageBoxRefundsTheRest()
 {
     // The real confirmation this time: a QMessageBox whose "Close and refund" button is pressed.
-    m_view->setConfirmation(CampaignsView::messageBoxConfirmation());
+    m_rig.view->setConfirmation(CampaignsView::messageBoxConfirmation());
     QString seenText;
     QTimer presser;
     presser.setInterval(20);
@@ -420,7 +396,7 @@ void TestCampaignsView::closeThroughTheMessageBoxRefundsTheRest()
         }
     });
     presser.start();
-    const qint64 grabbedCents = m_redis->command({"HGET", m_keys->campaignMeta(m_campaign), "grabbed_cents"}).toInteger();
+    const qint64 grabbedCents = m_rig.redis->command({"HGET", m_rig.keys->campaignMeta(m_campaign), "grabbed_cents"}).toInteger();
     act(&CampaignsView::closeSelected, CampaignAction::Close);
     // Live: the figure is the last one read, and said to be so.
     QVERIFY2(seenText.contains(QStringLiteral("about 46 envelopes (%1) as last read").arg(lantern::formatYuan(10'000 - grabbedCents))),
@@ -428,13 +404,13 @@ void TestCampaignsView::closeThroughTheMessageBoxRefundsTheRest()
     QVERIFY(seenText.contains(QStringLiteral("cannot be undone")));
 
     QCOMPARE(redisStatus(), QStringLiteral("closed"));
-    QCOMPARE(GrabService(*m_redis, *m_keys).grab(m_campaign, 705, nowMs()).status, QStringLiteral("not_live"));
-    const auto *panel = m_view->detailPanel();
+    QCOMPARE(GrabService(*m_rig.redis, *m_rig.keys).grab(m_campaign, 705, nowMs()).status, QStringLiteral("not_live"));
+    const auto *panel = m_rig.view->detailPanel();
     QCOMPARE(panel->status(), CampaignStatus::Closed);
     QCOMPARE(panel->figure(QStringLiteral("refundedAmount")), lantern::formatYuan(10'000 - grabbedCents));
     QCOMPARE(panel->figure(QStringLiteral("refundedCount")), QStringLiteral("46"));  // the envelopes left, not "—"
     QVERIFY(panel->ledgerOk());  // grabbed + refunded = total
-    QVERIFY(m_view->banner()->text().contains(QStringLiteral("is closed")));
+    QVERIFY(m_rig.view->banner()->text().contains(QStringLiteral("is closed")));
 
     QStringList actions;
     for (const QStringList &row : auditRows()) {
@@ -445,7 +421,7 @@ void TestCampaignsView::closeThroughTheMessageBoxRefundsTheRest()
     QCOMPARE(actions, (QStringList{QStringLiteral("campaign.create"), QStringLiteral("campaign.launch"), QStringLiteral("campaign.pause"),
                                    QStringLiteral("campaign.resume"), QStringLiteral("campaign.close")}));
     for (const char *name : {"launchButton", "pauseButton", "resumeButton", "closeButton"})
-        QVERIFY2(!m_view->findChild<QPushButton *>(QLatin1String(name))->isEnabled(), name);
+        QVERIFY2(!m_rig.view->findChild<QPushButton *>(QLatin1String(name))->isEnabled(), name);
 }
 
 void TestCampaignsView::confirmationsSayWhenNothingIsLeft()
@@ -473,8 +449,8 @@ void TestCampaignsView::anAccountsRoleDisablesWhatItMayNotDo()
 {
     // Signed in with an operator account (issue 25): the role decides before anything is typed,
     // and the button says why; the account is the operator, nobody is asked for a name.
-    OperatorIdentity *identity = m_view->operatorIdentity();
-    auto *create = m_view->findChild<QPushButton *>(QStringLiteral("newCampaignButton"));
+    OperatorIdentity *identity = m_rig.view->operatorIdentity();
+    auto *create = m_rig.view->findChild<QPushButton *>(QStringLiteral("newCampaignButton"));
     QVERIFY(create->isEnabled());
     access::AccountIdentity support;
     support.account = QStringLiteral("alice");
@@ -483,9 +459,9 @@ void TestCampaignsView::anAccountsRoleDisablesWhatItMayNotDo()
     QVERIFY(!create->isEnabled());
     QCOMPARE(create->toolTip(), QStringLiteral("the account alice (support) may not create campaigns"));
     QCOMPARE(identity->name(), QStringLiteral("alice"));
-    QVERIFY(identity->ask(m_view.get()));  // no dialog: the account is who acts
+    QVERIFY(identity->ask(m_rig.view.get()));  // no dialog: the account is who acts
     for (const char *name : {"launchButton", "pauseButton", "resumeButton", "closeButton"})
-        QVERIFY2(!m_view->findChild<QPushButton *>(QLatin1String(name))->isEnabled(), name);
+        QVERIFY2(!m_rig.view->findChild<QPushButton *>(QLatin1String(name))->isEnabled(), name);
 
     access::AccountIdentity manager = support;
     manager.account = QStringLiteral("bob");
@@ -501,31 +477,31 @@ void TestCampaignsView::anAccountsRoleDisablesWhatItMayNotDo()
 
 void TestCampaignsView::refreshNeverStacksRequests()
 {
-    QSignalSpy lists(m_view.get(), &CampaignsView::listRequested);
-    QSignalSpy snapshots(m_view.get(), &CampaignsView::snapshotRequested);
-    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
+    QSignalSpy lists(m_rig.view.get(), &CampaignsView::listRequested);
+    QSignalSpy snapshots(m_rig.view.get(), &CampaignsView::snapshotRequested);
+    QSignalSpy shown(m_rig.view.get(), &CampaignsView::campaignShown);
     for (int i = 0; i < 5; ++i)
-        m_view->refresh();
+        m_rig.view->refresh();
     QCOMPARE(lists.size(), 1);
     QCOMPARE(snapshots.size(), 1);
-    QVERIFY(m_view->isBusy());
+    QVERIFY(m_rig.view->isBusy());
     QVERIFY(shown.wait(AnswerTimeoutMs));
-    QTRY_VERIFY_WITH_TIMEOUT(!m_view->isBusy(), AnswerTimeoutMs);
-    m_view->refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(!m_rig.view->isBusy(), AnswerTimeoutMs);
+    m_rig.view->refresh();
     QCOMPARE(lists.size(), 2);
 }
 
 void TestCampaignsView::missingCampaignIsExplained()
 {
-    QSignalSpy failed(m_view.get(), &CampaignsView::failed);
-    m_view->selectCampaign(987654);
+    QSignalSpy failed(m_rig.view.get(), &CampaignsView::failed);
+    m_rig.view->selectCampaign(987654);
     QVERIFY(failed.wait(AnswerTimeoutMs));
-    QCOMPARE(m_view->banner()->kind(), MessageBanner::Kind::Error);
-    QCOMPARE(m_view->banner()->text(), QStringLiteral("Campaign 987654 does not exist (any more)."));
-    QVERIFY(!m_view->findChild<QPushButton *>(QStringLiteral("closeButton"))->isEnabled());
+    QCOMPARE(m_rig.view->banner()->kind(), MessageBanner::Kind::Error);
+    QCOMPARE(m_rig.view->banner()->text(), QStringLiteral("Campaign 987654 does not exist (any more)."));
+    QVERIFY(!m_rig.view->findChild<QPushButton *>(QStringLiteral("closeButton"))->isEnabled());
     // Back to the real one: the error goes with the next good answer.
-    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
-    m_view->selectCampaign(m_campaign);
+    QSignalSpy shown(m_rig.view.get(), &CampaignsView::campaignShown);
+    m_rig.view->selectCampaign(m_campaign);
     QVERIFY(shown.wait(AnswerTimeoutMs));
 }
 
@@ -552,7 +528,7 @@ void TestCampaignsView::returnGoesAheadOnlyForTheKillSwitch()
     const CampaignConfirmation ask = CampaignConfirmation::forAction(action, campaign, 4, 400);
     QCOMPARE(ask.enterGoesAhead, goesAhead);
 
-    const std::unique_ptr<QMessageBox> box = ask.messageBox(m_view.get());
+    const std::unique_ptr<QMessageBox> box = ask.messageBox(m_rig.view.get());
     QAbstractButton *go = CampaignConfirmation::goAheadButton(*box);
     QVERIFY(go);
     QCOMPARE(go->text(), ask.goAhead);
@@ -562,7 +538,7 @@ void TestCampaignsView::returnGoesAheadOnlyForTheKillSwitch()
     QVERIFY(box->clickedButton());
     QCOMPARE(box->clickedButton() == go, goesAhead);
 
-    const std::unique_ptr<QMessageBox> again = ask.messageBox(m_view.get());
+    const std::unique_ptr<QMessageBox> again = ask.messageBox(m_rig.view.get());
     again->show();
     QVERIFY(QTest::qWaitForWindowExposed(again.get()));
     QTest::keyClick(again.get(), Qt::Key_Escape);
@@ -572,28 +548,28 @@ void TestCampaignsView::returnGoesAheadOnlyForTheKillSwitch()
 
 void TestCampaignsView::readOnlyDisablesEveryChange()
 {
-    auto *create = m_view->findChild<QPushButton *>(QStringLiteral("newCampaignButton"));
-    auto *pause = m_view->findChild<QPushButton *>(QStringLiteral("pauseButton"));
+    auto *create = m_rig.view->findChild<QPushButton *>(QStringLiteral("newCampaignButton"));
+    auto *pause = m_rig.view->findChild<QPushButton *>(QStringLiteral("pauseButton"));
     QVERIFY(create && pause);
     QVERIFY(create->isEnabled());
     const QString pauseToolTip = pause->toolTip();
 
-    m_view->setReadOnly(true);
+    m_rig.view->setReadOnly(true);
     for (const char *name : {"newCampaignButton", "launchButton", "pauseButton", "resumeButton", "closeButton"}) {
-        auto *button = m_view->findChild<QPushButton *>(QLatin1String(name));
+        auto *button = m_rig.view->findChild<QPushButton *>(QLatin1String(name));
         QVERIFY2(button && !button->isEnabled(), name);
         QCOMPARE(button->toolTip(), lantern::ui::WriteAction::readOnlyReason());
     }
-    QVERIFY(!m_view->openCreateDialog());
+    QVERIFY(!m_rig.view->openCreateDialog());
 
-    m_view->setReadOnly(false);
+    m_rig.view->setReadOnly(false);
     QVERIFY(create->isEnabled());
     QCOMPARE(pause->toolTip(), pauseToolTip);
 }
 
 void TestCampaignsView::searchAndSortRunOnTheServer()
 {
-    CampaignService campaigns(*m_redis, *m_sql, *m_keys);
+    CampaignService campaigns(*m_rig.redis, *m_rig.sql, *m_rig.keys);
     for (const QString &name : {QStringLiteral("sortcheck b"), QStringLiteral("sortcheck a"), QStringLiteral("sortcheck c 100%_off")}) {
         CampaignDraft draft;
         draft.name = name;
@@ -603,27 +579,27 @@ void TestCampaignsView::searchAndSortRunOnTheServer()
     }
     const auto names = [this] {
         QStringList list;
-        for (int row = 0; row < m_view->listModel()->rowCount(); ++row)
-            list << m_view->listModel()->rowAt(row).campaign.name;
+        for (int row = 0; row < m_rig.view->listModel()->rowCount(); ++row)
+            list << m_rig.view->listModel()->rowAt(row).campaign.name;
         return list;
     };
     const auto listed = [this](const std::function<void()> &ask) {
-        QSignalSpy shown(m_view.get(), &CampaignsView::pageShown);
+        QSignalSpy shown(m_rig.view.get(), &CampaignsView::pageShown);
         ask();
         return shown.wait(AnswerTimeoutMs);
     };
 
     // A search by part of the name, with SQL's wildcards taken literally.
-    QVERIFY(listed([this] { m_view->search(QStringLiteral("sortcheck")); }));
+    QVERIFY(listed([this] { m_rig.view->search(QStringLiteral("sortcheck")); }));
     QCOMPARE(names().size(), 3);
-    QVERIFY(listed([this] { m_view->search(QStringLiteral("100%_")); }));
+    QVERIFY(listed([this] { m_rig.view->search(QStringLiteral("100%_")); }));
     QCOMPARE(names(), QStringList{QStringLiteral("sortcheck c 100%_off")});
-    QVERIFY(listed([this] { m_view->search(QStringLiteral("%")); }));
+    QVERIFY(listed([this] { m_rig.view->search(QStringLiteral("%")); }));
     QCOMPARE(names(), QStringList{QStringLiteral("sortcheck c 100%_off")});
 
     // Sorted on the server, by a header click.
-    QVERIFY(listed([this] { m_view->search(QStringLiteral("sortcheck")); }));
-    QHeaderView *header = m_view->listView()->horizontalHeader();
+    QVERIFY(listed([this] { m_rig.view->search(QStringLiteral("sortcheck")); }));
+    QHeaderView *header = m_rig.view->listView()->horizontalHeader();
     QVERIFY(listed([header] { header->setSortIndicator(CampaignListModel::Name, Qt::AscendingOrder); }));
     QCOMPARE(names(), (QStringList{QStringLiteral("sortcheck a"), QStringLiteral("sortcheck b"), QStringLiteral("sortcheck c 100%_off")}));
     QVERIFY(listed([header] { header->setSortIndicator(CampaignListModel::Name, Qt::DescendingOrder); }));
@@ -631,11 +607,11 @@ void TestCampaignsView::searchAndSortRunOnTheServer()
     // Redis's counters cannot be sorted by on the server: the click is refused, the order stays.
     header->setSortIndicator(CampaignListModel::Grabbed, Qt::AscendingOrder);
     QCOMPARE(header->sortIndicatorSection(), int(CampaignListModel::Name));
-    QCOMPARE(m_view->listQuery().sortColumn, int(CampaignListModel::Name));
+    QCOMPARE(m_rig.view->listQuery().sortColumn, int(CampaignListModel::Name));
 
     // Back to every campaign, newest first, for whatever runs next.
     QVERIFY(listed([this, header] {
-        m_view->search(QString());
+        m_rig.view->search(QString());
         header->setSortIndicator(CampaignListModel::Id, Qt::DescendingOrder);
     }));
 }
@@ -644,7 +620,7 @@ void TestCampaignsView::searchAndSortRunOnTheServer()
 // but no button acts on it, and an action asked for anyway asks nothing and changes nothing.
 void TestCampaignsView::actionsNeverApplyToAHiddenSelection()
 {
-    CampaignService campaigns(*m_redis, *m_sql, *m_keys);
+    CampaignService campaigns(*m_rig.redis, *m_rig.sql, *m_rig.keys);
     CampaignDraft draft;
     draft.totalCents = 1000;
     draft.count = 10;
@@ -653,47 +629,47 @@ void TestCampaignsView::actionsNeverApplyToAHiddenSelection()
     draft.name = QStringLiteral("hidden-selection riddle");
     const qint64 shownId = campaigns.create(draft, QDateTime::currentMSecsSinceEpoch()).id;
     const auto listed = [this](const QString &text) {
-        QSignalSpy shown(m_view.get(), &CampaignsView::pageShown);
-        m_view->search(text);
+        QSignalSpy shown(m_rig.view.get(), &CampaignsView::pageShown);
+        m_rig.view->search(text);
         return shown.wait(AnswerTimeoutMs);
     };
-    auto *launch = m_view->findChild<QPushButton *>(QStringLiteral("launchButton"));
-    auto *close = m_view->findChild<QPushButton *>(QStringLiteral("closeButton"));
+    auto *launch = m_rig.view->findChild<QPushButton *>(QStringLiteral("launchButton"));
+    auto *close = m_rig.view->findChild<QPushButton *>(QStringLiteral("closeButton"));
     QVERIFY(launch && close);
-    m_view->setConfirmation([this](QWidget *, const CampaignConfirmation &ask) {
+    m_rig.view->setConfirmation([this](QWidget *, const CampaignConfirmation &ask) {
         m_confirmations << ask.title;
         return m_confirmAnswer;
     });
 
     QVERIFY(listed(QStringLiteral("hidden-selection")));
-    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
-    m_view->selectCampaign(hidden);
+    QSignalSpy shown(m_rig.view.get(), &CampaignsView::campaignShown);
+    m_rig.view->selectCampaign(hidden);
     QVERIFY(shown.wait(AnswerTimeoutMs));
     QVERIFY(launch->isEnabled() && close->isEnabled());
 
     QVERIFY(listed(QStringLiteral("riddle")));
-    QCOMPARE(m_view->listModel()->rowCount(), 1);
-    QCOMPARE(m_view->listModel()->rowAt(0).campaign.id, shownId);
-    QVERIFY(m_view->listView()->selectionModel()->selectedRows().isEmpty());
+    QCOMPARE(m_rig.view->listModel()->rowCount(), 1);
+    QCOMPARE(m_rig.view->listModel()->rowAt(0).campaign.id, shownId);
+    QVERIFY(m_rig.view->listView()->selectionModel()->selectedRows().isEmpty());
     QVERIFY(!launch->isEnabled());
     QVERIFY(!close->isEnabled());
     QVERIFY2(close->toolTip().contains(QStringLiteral("#%1").arg(hidden)), qPrintable(close->toolTip()));
 
     // Asked for anyway (a shortcut, a menu): nothing is asked, nothing is sent, nothing changes.
     const QList<QStringList> auditBefore = auditRows();
-    m_view->closeSelected();
-    m_view->launchSelected();
+    m_rig.view->closeSelected();
+    m_rig.view->launchSelected();
     QVERIFY(m_confirmations.isEmpty());
-    QVERIFY(!m_view->isBusy());
+    QVERIFY(!m_rig.view->isBusy());
     QCOMPARE(auditRows(), auditBefore);
     QCOMPARE(campaigns.show(hidden).campaign.status, CampaignStatus::Draft);
 
     // Selecting the row that is listed acts on that one.
-    m_view->listView()->selectRow(0);
+    m_rig.view->listView()->selectRow(0);
     QTRY_VERIFY_WITH_TIMEOUT(launch->isEnabled(), AnswerTimeoutMs);
     QVERIFY(!close->toolTip().contains(QStringLiteral("#%1").arg(hidden)));
     m_confirmAnswer = false;
-    m_view->launchSelected();
+    m_rig.view->launchSelected();
     QCOMPARE(m_confirmations.size(), 1);
     QVERIFY2(m_confirmations.first().contains(QStringLiteral("#%1").arg(shownId)), qPrintable(m_confirmations.first()));
 
@@ -703,29 +679,29 @@ void TestCampaignsView::actionsNeverApplyToAHiddenSelection()
 void TestCampaignsView::subPoolsAreSummed()
 {
     // A campaign of three sub-pools: the list sums its pools' grabs.
-    CampaignService campaigns(*m_redis, *m_sql, *m_keys);
+    CampaignService campaigns(*m_rig.redis, *m_rig.sql, *m_rig.keys);
     CampaignDraft draft;
     draft.name = QStringLiteral("pooled list check");
     draft.totalCents = 900;
     draft.count = 9;
     draft.pools = 3;
     const qint64 id = campaigns.launch(campaigns.create(draft, QDateTime::currentMSecsSinceEpoch()).id).id;
-    GrabService grabs(*m_redis, *m_keys);
+    GrabService grabs(*m_rig.redis, *m_rig.keys);
     qint64 cents = 0;
     for (qint64 uid = 1; uid <= 7; ++uid)  // users of every pool
         cents += grabs.grab(id, uid, QDateTime::currentMSecsSinceEpoch()).amountCents;
-    QSignalSpy listed(m_view.get(), &CampaignsView::pageShown);
-    m_view->search(QStringLiteral("pooled list check"));
+    QSignalSpy listed(m_rig.view.get(), &CampaignsView::pageShown);
+    m_rig.view->search(QStringLiteral("pooled list check"));
     QVERIFY(listed.wait(AnswerTimeoutMs));
-    QCOMPARE(m_view->listModel()->rowCount(), 1);
-    QCOMPARE(m_view->listModel()->rowAt(0).grabbedCount, 7LL);
-    QCOMPARE(m_view->listModel()->rowAt(0).grabbedCents, cents);
+    QCOMPARE(m_rig.view->listModel()->rowCount(), 1);
+    QCOMPARE(m_rig.view->listModel()->rowAt(0).grabbedCount, 7LL);
+    QCOMPARE(m_rig.view->listModel()->rowAt(0).grabbedCents, cents);
 
     // Its live view shows each pool's progress.
-    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
-    m_view->selectCampaign(id);
-    QTRY_VERIFY_WITH_TIMEOUT(m_view->detailPanel()->campaignId() == id && !m_view->isBusy(), AnswerTimeoutMs);
-    const QString pools = m_view->detailPanel()->poolsText();
+    QSignalSpy shown(m_rig.view.get(), &CampaignsView::campaignShown);
+    m_rig.view->selectCampaign(id);
+    QTRY_VERIFY_WITH_TIMEOUT(m_rig.view->detailPanel()->campaignId() == id && !m_rig.view->isBusy(), AnswerTimeoutMs);
+    const QString pools = m_rig.view->detailPanel()->poolsText();
     for (const QString &pool : QStringList{QString::number(id), QString::number(id) + QStringLiteral(".1"), QString::number(id) + QStringLiteral(".2")})
         QVERIFY2(pools.contains(pool + QStringLiteral(": ")), qPrintable(pools));
     QVERIFY2(pools.contains(QStringLiteral("of 3 left")), qPrintable(pools));

@@ -19,6 +19,7 @@
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
+#include "campaignsviewrig.h"
 #include "formfilling.h"
 #include "testservers.h"
 #include "testsuite.h"
@@ -98,68 +99,42 @@ private:
     void save(CampaignTimesDialog *dialog);
     QList<ScheduledTransition> timetable(qint64 campaignId);
     QList<QPair<QString, QJsonObject>> auditOf(qint64 campaignId);
-    qint64 serverNow() { return redisTimeMs(*m_redis); }
+    qint64 serverNow() { return redisTimeMs(*m_rig.redis); }
 
-    Config m_config;
-    std::unique_ptr<KeySchema> m_keys;
-    std::unique_ptr<RedisClient> m_redis;
-    std::unique_ptr<SqlConnection> m_sql;
-    std::unique_ptr<DedicatedThread<CampaignConsoleService>> m_service;
-    std::unique_ptr<DedicatedThread<CampaignPreviewer>> m_previewer;
-    std::unique_ptr<CampaignsView> m_view;
+    test::CampaignsViewRig m_rig;
 };
 
 void TestCampaignTimes::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     installTranslations(QStringLiteral("en"));
-    m_config.redis = test::redisUrl();
-    m_config.db = test::sqliteUrl();
-    m_config.keyPrefix = test::uniquePrefix();
     // The business zone, not this machine's: Shanghai, UTC+8 all year.
-    m_config.timeZone = QTimeZone(QByteArrayLiteral("Asia/Shanghai"));
-    QVERIFY(m_config.timeZone.isValid());
-    m_keys = std::make_unique<KeySchema>(m_config.keyPrefix, m_config.shards);
-    m_redis = std::make_unique<RedisClient>(m_config.redis);
-    m_sql = std::make_unique<SqlConnection>(m_config.db);
-    Migrator(*m_sql).migrate();
-    m_service = std::make_unique<DedicatedThread<CampaignConsoleService>>(QStringLiteral("campaigns"), m_config);
-    m_previewer = std::make_unique<DedicatedThread<CampaignPreviewer>>(QStringLiteral("split-preview"));
-    m_view = std::make_unique<CampaignsView>();
-    m_view->setOperatorName(Operator);
-    QSignalSpy pages(m_view.get(), &CampaignsView::pageShown);
-    QSignalSpy failed(m_view.get(), &CampaignsView::failed);
-    m_view->setService(m_service->get(), m_previewer->get());
-    m_view->resize(1200, 800);
-    m_view->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
-    QTRY_VERIFY_WITH_TIMEOUT(!pages.isEmpty() || !failed.isEmpty(), AnswerTimeoutMs);
-    QVERIFY2(failed.isEmpty(), qPrintable(m_view->banner()->text()));
+    m_rig.start(QTimeZone(QByteArrayLiteral("Asia/Shanghai")));
+    if (QTest::currentTestFailed())
+        return;
+    m_rig.view->setOperatorName(Operator);
+    m_rig.show(QSize(1200, 800), AnswerTimeoutMs);
 }
 
 void TestCampaignTimes::cleanupTestCase()
 {
     installTranslations(QStringLiteral("en"));
-    m_view.reset();
-    m_service.reset();
-    m_previewer.reset();
+    m_rig.stop();
 }
 
 void TestCampaignTimes::init()
 {
-    QTRY_VERIFY_WITH_TIMEOUT(!m_view->isBusy(), AnswerTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_rig.view->isBusy(), AnswerTimeoutMs);
 }
 
 QList<ScheduledTransition> TestCampaignTimes::timetable(qint64 campaignId)
 {
-    return CampaignSchedule(*m_sql).of(campaignId);
+    return CampaignSchedule(*m_rig.sql).of(campaignId);
 }
 
 QList<QPair<QString, QJsonObject>> TestCampaignTimes::auditOf(qint64 campaignId)
 {
     QList<QPair<QString, QJsonObject>> rows;
-    QSqlQuery query = m_sql->exec(QStringLiteral("SELECT actor, action, detail FROM audit_log WHERE target = ? ORDER BY id"),
+    QSqlQuery query = m_rig.sql->exec(QStringLiteral("SELECT actor, action, detail FROM audit_log WHERE target = ? ORDER BY id"),
                                   {QStringLiteral("campaign:%1").arg(campaignId)});
     while (query.next()) {
         [&] { QCOMPARE(query.value(0).toString(), Operator); }();
@@ -170,23 +145,23 @@ QList<QPair<QString, QJsonObject>> TestCampaignTimes::auditOf(qint64 campaignId)
 
 qint64 TestCampaignTimes::createThroughTheDialog(const QString &name, qint64 launchAtMs, qint64 closeAtMs)
 {
-    CampaignCreateDialog *dialog = m_view->openCreateDialog();
+    CampaignCreateDialog *dialog = m_rig.view->openCreateDialog();
     if (!dialog)
         return 0;
     typeInto(dialog, "name", name);
     typeInto(dialog, "total", QStringLiteral("100"));
     typeInto(dialog, "count", QStringLiteral("10"));
     tick(dialog, "launchOn", true);
-    writeTime(dialog, "launchAt", QDateTime::fromMSecsSinceEpoch(launchAtMs, m_config.timeZone));
+    writeTime(dialog, "launchAt", QDateTime::fromMSecsSinceEpoch(launchAtMs, m_rig.config.timeZone));
     tick(dialog, "closeOn", true);
-    writeTime(dialog, "closeAt", QDateTime::fromMSecsSinceEpoch(closeAtMs, m_config.timeZone));
+    writeTime(dialog, "closeAt", QDateTime::fromMSecsSinceEpoch(closeAtMs, m_rig.config.timeZone));
     auto *create = dialog->findChild<QPushButton *>(QStringLiteral("createButton"));
     if (!create || !create->isEnabled()) {
         qWarning() << "Create is disabled:" << create->toolTip() << dialog->timesForm()->problemText();
         return 0;
     }
-    QSignalSpy created(m_view.get(), &CampaignsView::campaignCreated);
-    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
+    QSignalSpy created(m_rig.view.get(), &CampaignsView::campaignCreated);
+    QSignalSpy shown(m_rig.view.get(), &CampaignsView::campaignShown);
     QTest::mouseClick(create, Qt::LeftButton);
     if (!created.wait(AnswerTimeoutMs))
         return 0;
@@ -198,10 +173,10 @@ qint64 TestCampaignTimes::createThroughTheDialog(const QString &name, qint64 lau
 
 void TestCampaignTimes::selectAndShow(qint64 campaignId)
 {
-    QSignalSpy shown(m_view.get(), &CampaignsView::campaignShown);
-    m_view->selectCampaign(campaignId);
-    m_view->refresh();
-    QTRY_VERIFY_WITH_TIMEOUT(m_view->detailPanel()->campaignId() == campaignId && !shown.isEmpty() && !m_view->isBusy(), AnswerTimeoutMs);
+    QSignalSpy shown(m_rig.view.get(), &CampaignsView::campaignShown);
+    m_rig.view->selectCampaign(campaignId);
+    m_rig.view->refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(m_rig.view->detailPanel()->campaignId() == campaignId && !shown.isEmpty() && !m_rig.view->isBusy(), AnswerTimeoutMs);
 }
 
 void TestCampaignTimes::save(CampaignTimesDialog *dialog)
@@ -209,12 +184,12 @@ void TestCampaignTimes::save(CampaignTimesDialog *dialog)
     auto *saveButton = dialog->findChild<QPushButton *>(QStringLiteral("saveTimes"));
     QVERIFY(saveButton);
     QVERIFY2(saveButton->isEnabled(), qPrintable(saveButton->toolTip()));
-    QSignalSpy saved(m_view.get(), &CampaignsView::timesSaved);
-    QSignalSpy failed(m_view.get(), &CampaignsView::failed);
+    QSignalSpy saved(m_rig.view.get(), &CampaignsView::timesSaved);
+    QSignalSpy failed(m_rig.view.get(), &CampaignsView::failed);
     QTest::mouseClick(saveButton, Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty() || !failed.isEmpty(), AnswerTimeoutMs);
     QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
-    QTRY_VERIFY_WITH_TIMEOUT(!m_view->isBusy(), AnswerTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_rig.view->isBusy(), AnswerTimeoutMs);
 }
 
 void TestCampaignTimes::createsAScheduledDraft()
@@ -246,17 +221,17 @@ void TestCampaignTimes::createsAScheduledDraft()
     QCOMPARE(audit.at(1).second.value(QLatin1String("close_at")).toString(), CampaignSchedule::isoTime(close));
 
     // The campaign page says when, in the business zone.
-    QCOMPARE(m_view->detailPanel()->campaignId(), id);
-    const QString times = m_view->detailPanel()->timesText();
-    QVERIFY2(times.contains(QDateTime::fromMSecsSinceEpoch(launch, m_config.timeZone).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))), qPrintable(times));
+    QCOMPARE(m_rig.view->detailPanel()->campaignId(), id);
+    const QString times = m_rig.view->detailPanel()->timesText();
+    QVERIFY2(times.contains(QDateTime::fromMSecsSinceEpoch(launch, m_rig.config.timeZone).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))), qPrintable(times));
     QVERIFY2(times.contains(QStringLiteral("UTC+08:00")), qPrintable(times));
     QVERIFY2(times.startsWith(QStringLiteral("Launches at")), qPrintable(times));
-    QVERIFY(m_view->findChild<QLabel *>(QStringLiteral("campaignTimes"))->isVisible());
+    QVERIFY(m_rig.view->findChild<QLabel *>(QStringLiteral("campaignTimes"))->isVisible());
 }
 
 void TestCampaignTimes::formRefusesWhatTheTimetableRefuses()
 {
-    CampaignCreateDialog *dialog = m_view->openCreateDialog();
+    CampaignCreateDialog *dialog = m_rig.view->openCreateDialog();
     QVERIFY(dialog);
     typeInto(dialog, "name", QStringLiteral("Refused"));
     typeInto(dialog, "total", QStringLiteral("100"));
@@ -272,18 +247,18 @@ void TestCampaignTimes::formRefusesWhatTheTimetableRefuses()
     const qint64 now = serverNow();
     // A launch that has passed.
     tick(dialog, "launchOn", true);
-    writeTime(dialog, "launchAt", QDateTime::fromMSecsSinceEpoch(now - HourMs, m_config.timeZone));
+    writeTime(dialog, "launchAt", QDateTime::fromMSecsSinceEpoch(now - HourMs, m_rig.config.timeZone));
     QVERIFY(!create->isEnabled());
     QVERIFY(error->isVisible());
     QVERIFY2(error->text().startsWith(QStringLiteral("The launch time")) && error->text().contains(QStringLiteral("has passed")), qPrintable(error->text()));
     // A close before the launch.
-    writeTime(dialog, "launchAt", QDateTime::fromMSecsSinceEpoch(now + 2 * HourMs, m_config.timeZone));
+    writeTime(dialog, "launchAt", QDateTime::fromMSecsSinceEpoch(now + 2 * HourMs, m_rig.config.timeZone));
     tick(dialog, "closeOn", true);
-    writeTime(dialog, "closeAt", QDateTime::fromMSecsSinceEpoch(now + HourMs, m_config.timeZone));
+    writeTime(dialog, "closeAt", QDateTime::fromMSecsSinceEpoch(now + HourMs, m_rig.config.timeZone));
     QVERIFY(!create->isEnabled());
     QVERIFY2(error->text().contains(QStringLiteral("must come after the launch")), qPrintable(error->text()));
     // Fixed: both times and a late limit of 5 minutes.
-    writeTime(dialog, "closeAt", QDateTime::fromMSecsSinceEpoch(now + 3 * HourMs, m_config.timeZone));
+    writeTime(dialog, "closeAt", QDateTime::fromMSecsSinceEpoch(now + 3 * HourMs, m_rig.config.timeZone));
     lateLimit->setValue(5);
     QVERIFY(create->isEnabled());
     QVERIFY(!error->isVisible());
@@ -310,7 +285,7 @@ void TestCampaignTimes::timesOfADraftAreMovedAndDropped()
     const int auditBefore = int(auditOf(id).size());
 
     // Unchanged: Save stays disabled and says why.
-    CampaignTimesDialog *dialog = m_view->openTimesDialog();
+    CampaignTimesDialog *dialog = m_rig.view->openTimesDialog();
     QVERIFY(dialog);
     auto *saveButton = dialog->findChild<QPushButton *>(QStringLiteral("saveTimes"));
     QVERIFY(!saveButton->isEnabled());
@@ -320,7 +295,7 @@ void TestCampaignTimes::timesOfADraftAreMovedAndDropped()
 
     // The launch moves two hours later; the close is dropped.
     const qint64 moved = secondAhead(now, 3 * HourMs);
-    writeTime(dialog, "launchAt", QDateTime::fromMSecsSinceEpoch(moved, m_config.timeZone));
+    writeTime(dialog, "launchAt", QDateTime::fromMSecsSinceEpoch(moved, m_rig.config.timeZone));
     tick(dialog, "closeOn", false);
     save(dialog);
     QList<ScheduledTransition> rows = timetable(id);
@@ -333,19 +308,19 @@ void TestCampaignTimes::timesOfADraftAreMovedAndDropped()
     QCOMPARE(audit.last().second.value(QLatin1String("launch_at")).toString(), CampaignSchedule::isoTime(moved));
     QCOMPARE(audit.last().second.value(QLatin1String("replaced")).toVariant().toStringList(), (QStringList{QStringLiteral("launch"), QStringLiteral("close")}));
     QVERIFY(!audit.last().second.contains(QLatin1String("close_at")));
-    QVERIFY(m_view->banner()->text().contains(QStringLiteral("Times of campaign #%1 saved").arg(id)));
-    QTRY_VERIFY_WITH_TIMEOUT(!m_view->detailPanel()->timesText().contains(QStringLiteral("Closes at")), AnswerTimeoutMs);
+    QVERIFY(m_rig.view->banner()->text().contains(QStringLiteral("Times of campaign #%1 saved").arg(id)));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_rig.view->detailPanel()->timesText().contains(QStringLiteral("Closes at")), AnswerTimeoutMs);
 
     // Every time dropped: the draft waits for a Launch by hand.
-    dialog = m_view->openTimesDialog();
+    dialog = m_rig.view->openTimesDialog();
     QVERIFY(dialog);
     tick(dialog, "launchOn", false);
     save(dialog);
     QVERIFY(timetable(id).isEmpty());
     QCOMPARE(auditOf(id).size(), auditBefore + 2);
-    QVERIFY(m_view->banner()->text().contains(QStringLiteral("has no times any more")));
-    QTRY_VERIFY_WITH_TIMEOUT(m_view->detailPanel()->timesText().isEmpty(), AnswerTimeoutMs);
-    QVERIFY(!m_view->findChild<QLabel *>(QStringLiteral("campaignTimes"))->isVisible());
+    QVERIFY(m_rig.view->banner()->text().contains(QStringLiteral("has no times any more")));
+    QTRY_VERIFY_WITH_TIMEOUT(m_rig.view->detailPanel()->timesText().isEmpty(), AnswerTimeoutMs);
+    QVERIFY(!m_rig.view->findChild<QLabel *>(QStringLiteral("campaignTimes"))->isVisible());
 }
 
 void TestCampaignTimes::aLiveCampaignTakesACloseTimeOnly()
@@ -354,20 +329,20 @@ void TestCampaignTimes::aLiveCampaignTakesACloseTimeOnly()
     draft.name = QStringLiteral("Live already");
     draft.totalCents = 1000;
     draft.count = 10;
-    CampaignService service(*m_redis, *m_sql, *m_keys);
+    CampaignService service(*m_rig.redis, *m_rig.sql, *m_rig.keys);
     const qint64 id = service.create(draft, 1).id;
     service.launch(id);
-    QSignalSpy pages(m_view.get(), &CampaignsView::pageShown);
-    m_view->refresh();
+    QSignalSpy pages(m_rig.view.get(), &CampaignsView::pageShown);
+    m_rig.view->refresh();
     QVERIFY(pages.wait(AnswerTimeoutMs));
     selectAndShow(id);
 
-    CampaignTimesDialog *dialog = m_view->openTimesDialog();
+    CampaignTimesDialog *dialog = m_rig.view->openTimesDialog();
     QVERIFY(dialog);
     QVERIFY(!dialog->findChild<QCheckBox *>(QStringLiteral("launchOn"))->isEnabled());
     const qint64 close = secondAhead(serverNow(), 30 * 60'000);
     tick(dialog, "closeOn", true);
-    writeTime(dialog, "closeAt", QDateTime::fromMSecsSinceEpoch(close, m_config.timeZone));
+    writeTime(dialog, "closeAt", QDateTime::fromMSecsSinceEpoch(close, m_rig.config.timeZone));
     dialog->findChild<QSpinBox *>(QStringLiteral("lateLimit"))->setValue(10);
     save(dialog);
     const QList<ScheduledTransition> rows = timetable(id);
@@ -378,10 +353,10 @@ void TestCampaignTimes::aLiveCampaignTakesACloseTimeOnly()
 
     // A closed campaign takes no times: the button says so.
     service.close(id);
-    m_view->refresh();
-    QTRY_VERIFY_WITH_TIMEOUT(m_view->detailPanel()->status() == CampaignStatus::Closed && !m_view->isBusy(), AnswerTimeoutMs);
-    QVERIFY(!m_view->findChild<QPushButton *>(QStringLiteral("timesButton"))->isEnabled());
-    QVERIFY(!m_view->openTimesDialog());
+    m_rig.view->refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(m_rig.view->detailPanel()->status() == CampaignStatus::Closed && !m_rig.view->isBusy(), AnswerTimeoutMs);
+    QVERIFY(!m_rig.view->findChild<QPushButton *>(QStringLiteral("timesButton"))->isEnabled());
+    QVERIFY(!m_rig.view->openTimesDialog());
 }
 
 void TestCampaignTimes::theServersClockHasTheLastWord()
@@ -392,9 +367,9 @@ void TestCampaignTimes::theServersClockHasTheLastWord()
     draft.name = QStringLiteral("Late click");
     draft.totalCents = 1000;
     draft.count = 10;
-    const qint64 id = CampaignService(*m_redis, *m_sql, *m_keys).create(draft, 1).id;
+    const qint64 id = CampaignService(*m_rig.redis, *m_rig.sql, *m_rig.keys).create(draft, 1).id;
     const int auditBefore = int(auditOf(id).size());
-    CampaignConsoleService *service = m_service->get();
+    CampaignConsoleService *service = m_rig.service->get();
     QSignalSpy failed(service, &CampaignConsoleService::requestFailed);
     QSignalSpy rescheduled(service, &CampaignConsoleService::rescheduled);
     ScheduleRequest request;
@@ -412,7 +387,7 @@ void TestCampaignTimes::theServersClockHasTheLastWord()
     QCOMPARE(auditOf(id).size(), auditBefore);
 
     // The same for a new campaign: nothing is created.
-    QSqlQuery count = m_sql->exec(QStringLiteral("SELECT COUNT(*) FROM campaign"));
+    QSqlQuery count = m_rig.sql->exec(QStringLiteral("SELECT COUNT(*) FROM campaign"));
     QVERIFY(count.next());
     const qint64 before = count.value(0).toLongLong();
     ScheduleRequest late;
@@ -423,7 +398,7 @@ void TestCampaignTimes::theServersClockHasTheLastWord()
     QVERIFY(failed.wait(AnswerTimeoutMs));
     QVERIFY2(failed.first().at(1).toString().startsWith(QStringLiteral("The campaign was not created: The launch time")),
              qPrintable(failed.first().at(1).toString()));
-    QSqlQuery after = m_sql->exec(QStringLiteral("SELECT COUNT(*) FROM campaign"));
+    QSqlQuery after = m_rig.sql->exec(QStringLiteral("SELECT COUNT(*) FROM campaign"));
     QVERIFY(after.next());
     QCOMPARE(after.value(0).toLongLong(), before);
 }
@@ -432,9 +407,9 @@ void TestCampaignTimes::zhCnSaysItInChinese()
 {
     installTranslations(QStringLiteral("zh_CN"));
     const auto han = [](const QString &text) { return std::any_of(text.cbegin(), text.cend(), [](QChar c) { return c.script() == QChar::Script_Han; }); };
-    CampaignTimesForm form(m_config.timeZone, serverNow());
+    CampaignTimesForm form(m_rig.config.timeZone, serverNow());
     tick(&form, "launchOn", true);
-    writeTime(&form, "launchAt", QDateTime::fromMSecsSinceEpoch(serverNow() - HourMs, m_config.timeZone));
+    writeTime(&form, "launchAt", QDateTime::fromMSecsSinceEpoch(serverNow() - HourMs, m_rig.config.timeZone));
     QVERIFY2(han(form.problemText()), qPrintable(form.problemText()));
     QVERIFY(han(form.findChild<QCheckBox *>(QStringLiteral("launchOn"))->text()));
     QVERIFY(han(form.findChild<QSpinBox *>(QStringLiteral("lateLimit"))->specialValueText()));
