@@ -19,18 +19,6 @@
         <source>there is no operator account %1</source>
         <translation>there is no operator account %1</translation>
     </message>
-    <message>
-        <source>approvals need accounts, which SQLite has not (docs/security.md)</source>
-        <translation>approvals need accounts, which SQLite has not (docs/security.md)</translation>
-    </message>
-    <message>
-        <source>campaign %1 is %2: only a draft is approved</source>
-        <translation>campaign %1 is %2: only a draft is approved</translation>
-    </message>
-    <message>
-        <source>campaign %1 was created by %2: another manager must approve it</source>
-        <translation>campaign %1 was created by %2: another manager must approve it</translation>
-    </message>
 </context>
 <context>
     <name>CampaignDraftCheck</name>
@@ -607,6 +595,21 @@
     </message>
 </context>
 <context>
+    <name>lantern::CampaignApproval</name>
+    <message>
+        <source>approvals need accounts, which SQLite has not (docs/security.md)</source>
+        <translation>approvals need accounts, which SQLite has not (docs/security.md)</translation>
+    </message>
+    <message>
+        <source>campaign %1 is %2: only a draft is approved</source>
+        <translation>campaign %1 is %2: only a draft is approved</translation>
+    </message>
+    <message>
+        <source>campaign %1 was created by %2: another manager must approve it</source>
+        <translation>campaign %1 was created by %2: another manager must approve it</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CampaignConsoleService</name>
     <message>
         <source>Campaign %1 does not exist (any more).</source>
@@ -647,6 +650,18 @@
     <message>
         <source>The times were not changed. %1</source>
         <translation>The times were not changed. %1</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is above the four-eyes bound: a manager other than its creator must approve it before it is launched.</source>
+        <translation>Campaign #%1 is above the four-eyes bound: a manager other than its creator must approve it before it is launched.</translation>
+    </message>
+    <message>
+        <source>You created campaign #%1: another manager must approve it.</source>
+        <translation>You created campaign #%1: another manager must approve it.</translation>
+    </message>
+    <message>
+        <source>Only a draft is approved: this campaign was launched or closed meanwhile. The list now shows it as it is.</source>
+        <translation>Only a draft is approved: this campaign was launched or closed meanwhile. The list now shows it as it is.</translation>
     </message>
 </context>
 <context>
@@ -732,6 +747,32 @@
     <message>
         <source>Grabbed amount (yuan)</source>
         <translation>Grabbed amount (yuan)</translation>
+    </message>
+    <message>
+        <source>awaiting approval</source>
+        <extracomment>Four eyes: a campaign above the bound no second manager approved yet.</extracomment>
+        <translation>awaiting approval</translation>
+    </message>
+    <message>
+        <source>approved by %1</source>
+        <translation>approved by %1</translation>
+    </message>
+    <message>
+        <source>Above the four-eyes bound: a manager other than %1 must approve it before it is launched.</source>
+        <translation>Above the four-eyes bound: a manager other than %1 must approve it before it is launched.</translation>
+    </message>
+    <message>
+        <source>Approved by %1 on %2.</source>
+        <translation>Approved by %1 on %2.</translation>
+    </message>
+    <message>
+        <source>Created by</source>
+        <translation>Created by</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <extracomment>Four eyes: who approved a campaign above the bound.</extracomment>
+        <translation>Approval</translation>
     </message>
 </context>
 <context>
@@ -1175,6 +1216,10 @@
     <message>
         <source>“%1” at %2</source>
         <translation>“%1” at %2</translation>
+    </message>
+    <message>
+        <source>%1: the servers refused it (its rights may have changed since the console read them).</source>
+        <translation>%1: the servers refused it (its rights may have changed since the console read them).</translation>
     </message>
 </context>
 <context>
@@ -3970,6 +4015,89 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::ui::CampaignActionBar</name>
+    <message>
+        <source>New campaign…</source>
+        <translation>New campaign…</translation>
+    </message>
+    <message>
+        <source>Approve…</source>
+        <translation>Approve…</translation>
+    </message>
+    <message>
+        <source>Launch…</source>
+        <translation>Launch…</translation>
+    </message>
+    <message>
+        <source>Pause…</source>
+        <translation>Pause…</translation>
+    </message>
+    <message>
+        <source>Resume…</source>
+        <translation>Resume…</translation>
+    </message>
+    <message>
+        <source>Close…</source>
+        <translation>Close…</translation>
+    </message>
+    <message>
+        <source>Times…</source>
+        <translation>Times…</translation>
+    </message>
+    <message>
+        <source>Four eyes: as a second manager, let this campaign above the bound be launched</source>
+        <translation>Four eyes: as a second manager, let this campaign above the bound be launched</translation>
+    </message>
+    <message>
+        <source>Write the envelopes and open grabs</source>
+        <translation>Write the envelopes and open grabs</translation>
+    </message>
+    <message>
+        <source>The kill switch: stop grabs at once</source>
+        <translation>The kill switch: stop grabs at once</translation>
+    </message>
+    <message>
+        <source>Open grabs again</source>
+        <translation>Open grabs again</translation>
+    </message>
+    <message>
+        <source>End the campaign for good and refund what is left</source>
+        <translation>End the campaign for good and refund what is left</translation>
+    </message>
+    <message>
+        <source>Set, change or drop the times a worker launches and closes the campaign at</source>
+        <translation>Set, change or drop the times a worker launches and closes the campaign at</translation>
+    </message>
+    <message>
+        <source>Read the list and the selected campaign again (F5)</source>
+        <translation>Read the list and the selected campaign again (F5)</translation>
+    </message>
+    <message>
+        <source>Waiting for Redis and the database…</source>
+        <translation>Waiting for Redis and the database…</translation>
+    </message>
+    <message>
+        <source>You created campaign #%1: another manager must approve it.</source>
+        <translation>You created campaign #%1: another manager must approve it.</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</source>
+        <translation>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is above the four-eyes bound: a manager other than %2 must approve it before it is launched.</source>
+        <translation>Campaign #%1 is above the four-eyes bound: a manager other than %2 must approve it before it is launched.</translation>
+    </message>
+    <message>
+        <source>Audited as %1.</source>
+        <translation>Audited as %1.</translation>
+    </message>
+    <message>
+        <source>You are asked for your name first: every change is audited under it.</source>
+        <translation>You are asked for your name first: every change is audited under it.</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ui::CampaignConfirmation</name>
     <message>
         <source>Launch campaign #%1?</source>
@@ -4046,6 +4174,50 @@ This cannot be undone.</source>
         <translation>Closing “%1” is final: grabs stop for good and the envelopes left then are refunded: about %2 envelopes (%3) as last read, fewer if the crowd grabs more before the close. Envelopes already grabbed are still paid out.
 
 This cannot be undone.</translation>
+    </message>
+    <message>
+        <source>Approve campaign #%1?</source>
+        <translation>Approve campaign #%1?</translation>
+    </message>
+    <message>
+        <source>“%1” (%2 envelopes, %3 in all) is above the four-eyes bound. %4 created it; your approval, as a second manager, lets any manager launch it, and is audited under your account.
+
+Check the amounts and the split preview before you approve: an approval cannot be taken back.</source>
+        <translation>“%1” (%2 envelopes, %3 in all) is above the four-eyes bound. %4 created it; your approval, as a second manager, lets any manager launch it, and is audited under your account.
+
+Check the amounts and the split preview before you approve: an approval cannot be taken back.</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>Approve</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 was approved already, by %2; nothing changed.</source>
+        <translation>Campaign #%1 was approved already, by %2; nothing changed.</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 already was %2; nothing changed.</source>
+        <translation>Campaign #%1 already was %2; nothing changed.</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is live: users can grab now.</source>
+        <translation>Campaign #%1 is live: users can grab now.</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is paused: every grab is refused until you resume it.</source>
+        <translation>Campaign #%1 is paused: every grab is refused until you resume it.</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is live again.</source>
+        <translation>Campaign #%1 is live again.</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is closed; %2 were refunded.</source>
+        <translation>Campaign #%1 is closed; %2 were refunded.</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is approved by %2: a manager can launch it now.</source>
+        <translation>Campaign #%1 is approved by %2: a manager can launch it now.</translation>
     </message>
 </context>
 <context>
@@ -4456,50 +4628,6 @@ This cannot be undone.</translation>
 <context>
     <name>lantern::ui::CampaignsView</name>
     <message>
-        <source>New campaign…</source>
-        <translation>New campaign…</translation>
-    </message>
-    <message>
-        <source>Launch…</source>
-        <translation>Launch…</translation>
-    </message>
-    <message>
-        <source>Pause…</source>
-        <translation>Pause…</translation>
-    </message>
-    <message>
-        <source>Resume…</source>
-        <translation>Resume…</translation>
-    </message>
-    <message>
-        <source>Close…</source>
-        <translation>Close…</translation>
-    </message>
-    <message>
-        <source>Write the envelopes and open grabs</source>
-        <translation>Write the envelopes and open grabs</translation>
-    </message>
-    <message>
-        <source>The kill switch: stop grabs at once</source>
-        <translation>The kill switch: stop grabs at once</translation>
-    </message>
-    <message>
-        <source>Open grabs again</source>
-        <translation>Open grabs again</translation>
-    </message>
-    <message>
-        <source>End the campaign for good and refund what is left</source>
-        <translation>End the campaign for good and refund what is left</translation>
-    </message>
-    <message>
-        <source>Read the list and the selected campaign again (F5)</source>
-        <translation>Read the list and the selected campaign again (F5)</translation>
-    </message>
-    <message>
-        <source>Waiting for Redis and the database…</source>
-        <translation>Waiting for Redis and the database…</translation>
-    </message>
-    <message>
         <source>Newer campaigns</source>
         <translation>Newer campaigns</translation>
     </message>
@@ -4536,26 +4664,6 @@ This cannot be undone.</translation>
         <translation>Draft #%1 “%2” created. Nobody can grab yet: check it below, then launch it.</translation>
     </message>
     <message>
-        <source>Campaign #%1 already was %2; nothing changed.</source>
-        <translation>Campaign #%1 already was %2; nothing changed.</translation>
-    </message>
-    <message>
-        <source>Campaign #%1 is live: users can grab now.</source>
-        <translation>Campaign #%1 is live: users can grab now.</translation>
-    </message>
-    <message>
-        <source>Campaign #%1 is paused: every grab is refused until you resume it.</source>
-        <translation>Campaign #%1 is paused: every grab is refused until you resume it.</translation>
-    </message>
-    <message>
-        <source>Campaign #%1 is live again.</source>
-        <translation>Campaign #%1 is live again.</translation>
-    </message>
-    <message>
-        <source>Campaign #%1 is closed; %2 were refunded.</source>
-        <translation>Campaign #%1 is closed; %2 were refunded.</translation>
-    </message>
-    <message>
         <source>The campaigns could not be read.</source>
         <translation>The campaigns could not be read.</translation>
     </message>
@@ -4570,26 +4678,6 @@ This cannot be undone.</translation>
     <message>
         <source>Search campaigns by name or id</source>
         <translation>Search campaigns by name or id</translation>
-    </message>
-    <message>
-        <source>Audited as %1.</source>
-        <translation>Audited as %1.</translation>
-    </message>
-    <message>
-        <source>You are asked for your name first: every change is audited under it.</source>
-        <translation>You are asked for your name first: every change is audited under it.</translation>
-    </message>
-    <message>
-        <source>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</source>
-        <translation>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</translation>
-    </message>
-    <message>
-        <source>Times…</source>
-        <translation>Times…</translation>
-    </message>
-    <message>
-        <source>Set, change or drop the times a worker launches and closes the campaign at</source>
-        <translation>Set, change or drop the times a worker launches and closes the campaign at</translation>
     </message>
     <message>
         <source>launch at %1</source>
@@ -4611,6 +4699,18 @@ This cannot be undone.</translation>
         <source>; </source>
         <comment>separator between scheduled times</comment>
         <translation>; </translation>
+    </message>
+    <message>
+        <source>List only the drafts above the four-eyes bound: who created each and who approved it</source>
+        <translation>List only the drafts above the four-eyes bound: who created each and who approved it</translation>
+    </message>
+    <message numerus="yes">
+        <source>Four eyes: %n awaiting approval</source>
+        <translation><numerusform>Four eyes: %n awaiting approval</numerusform><numerusform>Four eyes: %n awaiting approval</numerusform></translation>
+    </message>
+    <message>
+        <source>Four eyes</source>
+        <translation>Four eyes</translation>
     </message>
 </context>
 <context>

@@ -19,18 +19,6 @@
         <source>there is no operator account %1</source>
         <translation>没有操作员账号 %1</translation>
     </message>
-    <message>
-        <source>approvals need accounts, which SQLite has not (docs/security.md)</source>
-        <translation>批准需要账号，而 SQLite 没有账号（见 docs/security.md）</translation>
-    </message>
-    <message>
-        <source>campaign %1 is %2: only a draft is approved</source>
-        <translation>活动 %1 为 %2：只能批准草稿</translation>
-    </message>
-    <message>
-        <source>campaign %1 was created by %2: another manager must approve it</source>
-        <translation>活动 %1 由 %2 创建：须由另一位经理批准</translation>
-    </message>
 </context>
 <context>
     <name>CampaignDraftCheck</name>
@@ -605,6 +593,21 @@
     </message>
 </context>
 <context>
+    <name>lantern::CampaignApproval</name>
+    <message>
+        <source>approvals need accounts, which SQLite has not (docs/security.md)</source>
+        <translation>批准需要账号，而 SQLite 没有账号（见 docs/security.md）</translation>
+    </message>
+    <message>
+        <source>campaign %1 is %2: only a draft is approved</source>
+        <translation>活动 %1 为 %2：只能批准草稿</translation>
+    </message>
+    <message>
+        <source>campaign %1 was created by %2: another manager must approve it</source>
+        <translation>活动 %1 由 %2 创建：须由另一位经理批准</translation>
+    </message>
+</context>
+<context>
     <name>lantern::CampaignConsoleService</name>
     <message>
         <source>Campaign %1 does not exist (any more).</source>
@@ -645,6 +648,18 @@
     <message>
         <source>The times were not changed. %1</source>
         <translation>时间未更改。%1</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is above the four-eyes bound: a manager other than its creator must approve it before it is launched.</source>
+        <translation>活动 #%1 超过双人审批额度：须由创建者以外的另一位经理审批后才能上线。</translation>
+    </message>
+    <message>
+        <source>You created campaign #%1: another manager must approve it.</source>
+        <translation>活动 #%1 由您创建：须由另一位经理审批。</translation>
+    </message>
+    <message>
+        <source>Only a draft is approved: this campaign was launched or closed meanwhile. The list now shows it as it is.</source>
+        <translation>只有草稿可以审批：该活动已在此期间上线或关闭。列表现已显示其当前状态。</translation>
     </message>
 </context>
 <context>
@@ -730,6 +745,32 @@
     <message>
         <source>Grabbed amount (yuan)</source>
         <translation>已抢金额（元）</translation>
+    </message>
+    <message>
+        <source>awaiting approval</source>
+        <extracomment>Four eyes: a campaign above the bound no second manager approved yet.</extracomment>
+        <translation>待审批</translation>
+    </message>
+    <message>
+        <source>approved by %1</source>
+        <translation>已由 %1 审批</translation>
+    </message>
+    <message>
+        <source>Above the four-eyes bound: a manager other than %1 must approve it before it is launched.</source>
+        <translation>超过双人审批额度：须由 %1 以外的另一位经理审批后才能上线。</translation>
+    </message>
+    <message>
+        <source>Approved by %1 on %2.</source>
+        <translation>已由 %1 于 %2 审批。</translation>
+    </message>
+    <message>
+        <source>Created by</source>
+        <translation>创建者</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <extracomment>Four eyes: who approved a campaign above the bound.</extracomment>
+        <translation>审批</translation>
     </message>
 </context>
 <context>
@@ -1173,6 +1214,10 @@
     <message>
         <source>“%1” at %2</source>
         <translation>“%1”位于 %2</translation>
+    </message>
+    <message>
+        <source>%1: the servers refused it (its rights may have changed since the console read them).</source>
+        <translation>%1：服务器拒绝了该操作（控制台读取权限后，其权限可能已被更改）。</translation>
     </message>
 </context>
 <context>
@@ -3942,6 +3987,89 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::ui::CampaignActionBar</name>
+    <message>
+        <source>New campaign…</source>
+        <translation>新建活动…</translation>
+    </message>
+    <message>
+        <source>Approve…</source>
+        <translation>审批…</translation>
+    </message>
+    <message>
+        <source>Launch…</source>
+        <translation>上线…</translation>
+    </message>
+    <message>
+        <source>Pause…</source>
+        <translation>暂停…</translation>
+    </message>
+    <message>
+        <source>Resume…</source>
+        <translation>恢复…</translation>
+    </message>
+    <message>
+        <source>Close…</source>
+        <translation>结束…</translation>
+    </message>
+    <message>
+        <source>Times…</source>
+        <translation>时间…</translation>
+    </message>
+    <message>
+        <source>Four eyes: as a second manager, let this campaign above the bound be launched</source>
+        <translation>双人审批：作为第二位经理，允许这个超过额度的活动上线</translation>
+    </message>
+    <message>
+        <source>Write the envelopes and open grabs</source>
+        <translation>写入红包并开放抢红包</translation>
+    </message>
+    <message>
+        <source>The kill switch: stop grabs at once</source>
+        <translation>紧急开关：立即停止抢红包</translation>
+    </message>
+    <message>
+        <source>Open grabs again</source>
+        <translation>重新开放抢红包</translation>
+    </message>
+    <message>
+        <source>End the campaign for good and refund what is left</source>
+        <translation>永久结束活动并退回剩余金额</translation>
+    </message>
+    <message>
+        <source>Set, change or drop the times a worker launches and closes the campaign at</source>
+        <translation>设置、更改或删除 worker 上线和结束活动的时间</translation>
+    </message>
+    <message>
+        <source>Read the list and the selected campaign again (F5)</source>
+        <translation>重新读取列表和选中的活动（F5）</translation>
+    </message>
+    <message>
+        <source>Waiting for Redis and the database…</source>
+        <translation>正在等待 Redis 和数据库…</translation>
+    </message>
+    <message>
+        <source>You created campaign #%1: another manager must approve it.</source>
+        <translation>活动 #%1 由您创建：须由另一位经理审批。</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</source>
+        <translation>活动 #%1 不在当前列表中：请先在列表中选中一个活动，再对它操作。</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is above the four-eyes bound: a manager other than %2 must approve it before it is launched.</source>
+        <translation>活动 #%1 超过双人审批额度：须由 %2 以外的另一位经理审批后才能上线。</translation>
+    </message>
+    <message>
+        <source>Audited as %1.</source>
+        <translation>审计记录为 %1。</translation>
+    </message>
+    <message>
+        <source>You are asked for your name first: every change is audited under it.</source>
+        <translation>首次操作前会先询问您的名字：每项更改都以此名字记入审计日志。</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ui::CampaignConfirmation</name>
     <message>
         <source>Launch campaign #%1?</source>
@@ -4018,6 +4146,50 @@ This cannot be undone.</source>
         <translation>结束“%1”后不可恢复：抢红包永久停止，届时剩余的红包将被退回：按最近一次读取约为 %2 个（%3），如果结束前又有人抢到则会更少。已被抢到的红包仍会照常发放。
 
 此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Approve campaign #%1?</source>
+        <translation>审批活动 #%1？</translation>
+    </message>
+    <message>
+        <source>“%1” (%2 envelopes, %3 in all) is above the four-eyes bound. %4 created it; your approval, as a second manager, lets any manager launch it, and is audited under your account.
+
+Check the amounts and the split preview before you approve: an approval cannot be taken back.</source>
+        <translation>“%1”（%2 个红包，共 %3）超过双人审批额度。它由 %4 创建；您作为第二位经理审批后，任何经理都可以将其上线，审批会以您的账户记入审计日志。
+
+审批前请核对金额和拆分预览：审批后无法撤回。</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>审批</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 was approved already, by %2; nothing changed.</source>
+        <translation>活动 #%1 已由 %2 审批过，未做任何更改。</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 already was %2; nothing changed.</source>
+        <translation>活动 #%1 原本就是“%2”状态，未做任何改动。</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is live: users can grab now.</source>
+        <translation>活动 #%1 已上线：用户现在可以抢红包了。</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is paused: every grab is refused until you resume it.</source>
+        <translation>活动 #%1 已暂停：在你恢复之前，所有抢红包请求都会被拒绝。</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is live again.</source>
+        <translation>活动 #%1 已恢复进行。</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is closed; %2 were refunded.</source>
+        <translation>活动 #%1 已结束，已退回 %2。</translation>
+    </message>
+    <message>
+        <source>Campaign #%1 is approved by %2: a manager can launch it now.</source>
+        <translation>活动 #%1 已由 %2 审批：经理现在可以将其上线。</translation>
     </message>
 </context>
 <context>
@@ -4423,50 +4595,6 @@ This cannot be undone.</source>
 <context>
     <name>lantern::ui::CampaignsView</name>
     <message>
-        <source>New campaign…</source>
-        <translation>新建活动…</translation>
-    </message>
-    <message>
-        <source>Launch…</source>
-        <translation>上线…</translation>
-    </message>
-    <message>
-        <source>Pause…</source>
-        <translation>暂停…</translation>
-    </message>
-    <message>
-        <source>Resume…</source>
-        <translation>恢复…</translation>
-    </message>
-    <message>
-        <source>Close…</source>
-        <translation>结束…</translation>
-    </message>
-    <message>
-        <source>Write the envelopes and open grabs</source>
-        <translation>写入红包并开放抢红包</translation>
-    </message>
-    <message>
-        <source>The kill switch: stop grabs at once</source>
-        <translation>紧急开关：立即停止抢红包</translation>
-    </message>
-    <message>
-        <source>Open grabs again</source>
-        <translation>重新开放抢红包</translation>
-    </message>
-    <message>
-        <source>End the campaign for good and refund what is left</source>
-        <translation>永久结束活动并退回剩余金额</translation>
-    </message>
-    <message>
-        <source>Read the list and the selected campaign again (F5)</source>
-        <translation>重新读取列表和选中的活动（F5）</translation>
-    </message>
-    <message>
-        <source>Waiting for Redis and the database…</source>
-        <translation>正在等待 Redis 和数据库…</translation>
-    </message>
-    <message>
         <source>Newer campaigns</source>
         <translation>较新的活动</translation>
     </message>
@@ -4503,26 +4631,6 @@ This cannot be undone.</source>
         <translation>草稿 #%1“%2”已创建。目前还没有人能抢：请在下方核对后再上线。</translation>
     </message>
     <message>
-        <source>Campaign #%1 already was %2; nothing changed.</source>
-        <translation>活动 #%1 原本就是“%2”状态，未做任何改动。</translation>
-    </message>
-    <message>
-        <source>Campaign #%1 is live: users can grab now.</source>
-        <translation>活动 #%1 已上线：用户现在可以抢红包了。</translation>
-    </message>
-    <message>
-        <source>Campaign #%1 is paused: every grab is refused until you resume it.</source>
-        <translation>活动 #%1 已暂停：在你恢复之前，所有抢红包请求都会被拒绝。</translation>
-    </message>
-    <message>
-        <source>Campaign #%1 is live again.</source>
-        <translation>活动 #%1 已恢复进行。</translation>
-    </message>
-    <message>
-        <source>Campaign #%1 is closed; %2 were refunded.</source>
-        <translation>活动 #%1 已结束，已退回 %2。</translation>
-    </message>
-    <message>
         <source>The campaigns could not be read.</source>
         <translation>无法读取活动列表。</translation>
     </message>
@@ -4537,26 +4645,6 @@ This cannot be undone.</source>
     <message>
         <source>Search campaigns by name or id</source>
         <translation>按名称或编号搜索活动</translation>
-    </message>
-    <message>
-        <source>Audited as %1.</source>
-        <translation>审计记录为 %1。</translation>
-    </message>
-    <message>
-        <source>You are asked for your name first: every change is audited under it.</source>
-        <translation>首次操作前会先询问您的名字：每项更改都以此名字记入审计日志。</translation>
-    </message>
-    <message>
-        <source>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</source>
-        <translation>活动 #%1 不在当前列表中：请先在列表中选中一个活动，再对它操作。</translation>
-    </message>
-    <message>
-        <source>Times…</source>
-        <translation>时间…</translation>
-    </message>
-    <message>
-        <source>Set, change or drop the times a worker launches and closes the campaign at</source>
-        <translation>设置、更改或删除 worker 上线和结束活动的时间</translation>
     </message>
     <message>
         <source>launch at %1</source>
@@ -4578,6 +4666,18 @@ This cannot be undone.</source>
         <source>; </source>
         <comment>separator between scheduled times</comment>
         <translation>；</translation>
+    </message>
+    <message>
+        <source>List only the drafts above the four-eyes bound: who created each and who approved it</source>
+        <translation>只列出超过双人审批额度的草稿：每个由谁创建、由谁审批</translation>
+    </message>
+    <message numerus="yes">
+        <source>Four eyes: %n awaiting approval</source>
+        <translation><numerusform>双人审批：%n 个待审批</numerusform></translation>
+    </message>
+    <message>
+        <source>Four eyes</source>
+        <translation>双人审批</translation>
     </message>
 </context>
 <context>

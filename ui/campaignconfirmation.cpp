@@ -1,5 +1,6 @@
 #include "campaignconfirmation.h"
 
+#include "console/campaigns/campaignlistmodel.h"
 #include "console/common/campaignmoney.h"
 
 #include <QLocale>
@@ -57,8 +58,38 @@ CampaignConfirmation CampaignConfirmation::forAction(CampaignAction action, cons
         }
         ask.goAhead = tr("Close and refund");
         break;
+    case CampaignAction::Approve:
+        ask.title = tr("Approve campaign #%1?").arg(id);
+        ask.text = tr("“%1” (%2 envelopes, %3 in all) is above the four-eyes bound. %4 created it; your approval, as a second "
+                      "manager, lets any manager launch it, and is audited under your account.\n\nCheck the amounts and the split "
+                      "preview before you approve: an approval cannot be taken back.")
+                           .arg(name, locale.toString(campaign.count), formatYuan(campaign.totalCents), campaign.createdBy);
+        ask.goAhead = tr("Approve");
+        break;
     }
     return ask;
+}
+
+QString CampaignConfirmation::outcome(CampaignAction action, const Campaign &campaign, bool changed)
+{
+    if (!changed) {
+        if (action == CampaignAction::Approve)
+            return tr("Campaign #%1 was approved already, by %2; nothing changed.").arg(campaign.id).arg(campaign.approvedBy);
+        return tr("Campaign #%1 already was %2; nothing changed.").arg(campaign.id).arg(CampaignListModel::statusText(campaign.status).toLower());
+    }
+    switch (action) {
+    case CampaignAction::Launch:
+        return tr("Campaign #%1 is live: users can grab now.").arg(campaign.id);
+    case CampaignAction::Pause:
+        return tr("Campaign #%1 is paused: every grab is refused until you resume it.").arg(campaign.id);
+    case CampaignAction::Resume:
+        return tr("Campaign #%1 is live again.").arg(campaign.id);
+    case CampaignAction::Close:
+        return tr("Campaign #%1 is closed; %2 were refunded.").arg(campaign.id).arg(formatYuan(campaign.refundedCents));
+    case CampaignAction::Approve:
+        return tr("Campaign #%1 is approved by %2: a manager can launch it now.").arg(campaign.id).arg(campaign.approvedBy);
+    }
+    return {};
 }
 
 std::unique_ptr<QMessageBox> CampaignConfirmation::messageBox(QWidget *parent) const

@@ -30,6 +30,9 @@ public:
     /** `leftCount`/`leftCents`: what is still in the pool (resume, close). */
     static CampaignConfirmation forAction(CampaignAction action, const Campaign &campaign, qint64 leftCount, qint64 leftCents);
 
+    /** What the banner says once `action` answered: what changed, or that nothing did. */
+    static QString outcome(CampaignAction action, const Campaign &campaign, bool changed);
+
     /** A warning QMessageBox (not shown yet) with the text, the go-ahead button and Cancel, whose
         default button follows enterGoesAhead; goAheadButton() finds the first in it. */
     std::unique_ptr<QMessageBox> messageBox(QWidget *parent) const;

@@ -1,5 +1,6 @@
 #include "campaignsview.h"
 
+#include "campaignactionbar.h"
 #include "campaignconfirmation.h"
 #include "campaigncreatedialog.h"
 #include "campaigntimesdialog.h"
@@ -50,14 +51,8 @@ CampaignsView::CampaignsView(QWidget *parent)
       m_searchDelay(new QTimer(this)),
       m_hiddenSampling(new QTimer(this)),
       m_search(new QLineEdit(this)),
-      m_newButton(new QPushButton(tr("New campaign…"), this)),
-      m_launchButton(new QPushButton(tr("Launch…"), this)),
-      m_pauseButton(new QPushButton(tr("Pause…"), this)),
-      m_resumeButton(new QPushButton(tr("Resume…"), this)),
-      m_closeButton(new QPushButton(tr("Close…"), this)),
-      m_timesButton(new QPushButton(tr("Times…"), this)),
-      m_refreshButton(new QToolButton(this)),
-      m_busy(new QProgressBar(this)),
+      m_fourEyes(new QToolButton(this)),
+      m_actions(new CampaignActionBar(this)),
       m_banner(new MessageBanner(this)),
       m_list(new QTableView(this)),
       m_previousPage(new QToolButton(this)),
@@ -67,50 +62,10 @@ CampaignsView::CampaignsView(QWidget *parent)
       m_timetable(new TimetablePanel(this))
 {
     // Actions row.
-    m_newButton->setObjectName(QStringLiteral("newCampaignButton"));
-    m_newButton->setIcon(QIcon::fromTheme(QStringLiteral("document-new")));
-    m_launchButton->setObjectName(QStringLiteral("launchButton"));
-    m_launchButton->setIcon(ConsoleTheme::standardIcon(this, QStyle::SP_MediaPlay));
-    m_launchButton->setToolTip(tr("Write the envelopes and open grabs"));
-    m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
-    m_pauseButton->setIcon(ConsoleTheme::standardIcon(this, QStyle::SP_MediaPause));
-    m_pauseButton->setToolTip(tr("The kill switch: stop grabs at once"));
-    m_resumeButton->setObjectName(QStringLiteral("resumeButton"));
-    m_resumeButton->setIcon(ConsoleTheme::standardIcon(this, QStyle::SP_MediaPlay));
-    m_resumeButton->setToolTip(tr("Open grabs again"));
-    m_closeButton->setObjectName(QStringLiteral("closeButton"));
-    m_closeButton->setIcon(ConsoleTheme::standardIcon(this, QStyle::SP_MediaStop));
-    m_closeButton->setToolTip(tr("End the campaign for good and refund what is left"));
-    m_timesButton->setObjectName(QStringLiteral("timesButton"));
-    m_timesButton->setIcon(QIcon::fromTheme(QStringLiteral("appointment-new")));
-    m_timesButton->setToolTip(tr("Set, change or drop the times a worker launches and closes the campaign at"));
-    m_refreshButton->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
-    m_refreshButton->setToolTip(tr("Read the list and the selected campaign again (F5)"));
-    m_busy->setRange(0, 0);
-    m_busy->setTextVisible(false);
-    m_busy->setFixedWidth(96);
-    m_busy->setFixedHeight(m_newButton->sizeHint().height() / 3);
-    m_busy->setToolTip(tr("Waiting for Redis and the database…"));
-    m_busy->setVisible(false);
-    auto *actions = new QHBoxLayout;
-    actions->addWidget(m_newButton);
-    actions->addSpacing(12);
-    actions->addWidget(m_launchButton);
-    actions->addWidget(m_pauseButton);
-    actions->addWidget(m_resumeButton);
-    actions->addWidget(m_closeButton);
-    actions->addSpacing(12);
-    actions->addWidget(m_timesButton);
-    actions->addStretch(1);
-    actions->addWidget(m_refreshButton);
-    actions->addWidget(m_busy);
-    connect(m_newButton, &QPushButton::clicked, this, &CampaignsView::openCreateDialog);
-    connect(m_launchButton, &QPushButton::clicked, this, &CampaignsView::launchSelected);
-    connect(m_pauseButton, &QPushButton::clicked, this, &CampaignsView::pauseSelected);
-    connect(m_resumeButton, &QPushButton::clicked, this, &CampaignsView::resumeSelected);
-    connect(m_closeButton, &QPushButton::clicked, this, &CampaignsView::closeSelected);
-    connect(m_timesButton, &QPushButton::clicked, this, &CampaignsView::openTimesDialog);
-    connect(m_refreshButton, &QToolButton::clicked, this, &CampaignsView::refresh);
+    connect(m_actions, &CampaignActionBar::createClicked, this, &CampaignsView::openCreateDialog);
+    connect(m_actions, &CampaignActionBar::actionClicked, this, &CampaignsView::runAction);
+    connect(m_actions, &CampaignActionBar::timesClicked, this, &CampaignsView::openTimesDialog);
+    connect(m_actions, &CampaignActionBar::refreshClicked, this, &CampaignsView::refresh);
 
     // The list, one page at a time.
     m_list->setModel(m_model);
@@ -140,6 +95,14 @@ CampaignsView::CampaignsView(QWidget *parent)
     m_search->setPlaceholderText(tr("Search campaigns by name or id"));
     m_search->setClearButtonEnabled(true);
     m_search->setMinimumWidth(fontMetrics().horizontalAdvance(m_search->placeholderText()) + fontMetrics().averageCharWidth() * 8);
+    // Four eyes (issue 25): the drafts above the bound, who made and who approved each; shown
+    // while some await approval or the filter is on.
+    m_fourEyes->setObjectName(QStringLiteral("fourEyesFilter"));
+    m_fourEyes->setCheckable(true);
+    m_fourEyes->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_fourEyes->setToolTip(tr("List only the drafts above the four-eyes bound: who created each and who approved it"));
+    m_fourEyes->setVisible(false);
+    connect(m_fourEyes, &QToolButton::toggled, this, &CampaignsView::showFourEyesOnly);
     m_searchDelay->setSingleShot(true);
     m_searchDelay->setInterval(300);
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
@@ -150,6 +113,7 @@ CampaignsView::CampaignsView(QWidget *parent)
     connect(header, &QHeaderView::sortIndicatorChanged, this, &CampaignsView::sortBy);
     auto *pager = new QHBoxLayout;
     pager->addWidget(m_search);
+    pager->addWidget(m_fourEyes);
     pager->addStretch(1);
     pager->addWidget(m_pageLabel);
     pager->addWidget(m_previousPage);
@@ -182,11 +146,13 @@ CampaignsView::CampaignsView(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 8);
     layout->setSpacing(10);
-    layout->addLayout(actions);
+    layout->addWidget(m_actions);
     layout->addWidget(m_banner);
     layout->addWidget(splitter, 1);
 
     m_detail->showNothing(tr("Connecting…"));
+    m_list->setColumnHidden(CampaignListModel::CreatedBy, true);
+    m_list->setColumnHidden(CampaignListModel::Approval, true);
     updateActions();
     updateBusy();
     m_hiddenSampling->setInterval(HiddenSampleMs);
@@ -411,6 +377,7 @@ void CampaignsView::onPageLoaded(quint64 serial, const CampaignPage &page)
                                           locale.toString(page.offset + page.rows.size()), locale.toString(page.total)));
     m_previousPage->setEnabled(page.offset > 0);
     m_nextPage->setEnabled(page.offset + page.rows.size() < page.total);
+    showApprovals(page);
 
     qint64 wanted = m_selectedId;
     if (m_screenshot && m_screenshotCampaign != 0)
@@ -498,25 +465,7 @@ void CampaignsView::onActed(quint64 serial, CampaignAction action, const Campaig
     if (serial != m_actionOut)
         return;
     m_actionOut = 0;
-    QString text;
-    if (!changed) {
-        text = tr("Campaign #%1 already was %2; nothing changed.").arg(campaign.id).arg(CampaignListModel::statusText(campaign.status).toLower());
-    } else {
-        switch (action) {
-        case CampaignAction::Launch:
-            text = tr("Campaign #%1 is live: users can grab now.").arg(campaign.id);
-            break;
-        case CampaignAction::Pause:
-            text = tr("Campaign #%1 is paused: every grab is refused until you resume it.").arg(campaign.id);
-            break;
-        case CampaignAction::Resume:
-            text = tr("Campaign #%1 is live again.").arg(campaign.id);
-            break;
-        case CampaignAction::Close:
-            text = tr("Campaign #%1 is closed; %2 were refunded.").arg(campaign.id).arg(formatYuan(campaign.refundedCents));
-            break;
-        }
-    }
+    const QString text = CampaignConfirmation::outcome(action, campaign, changed);
     m_banner->showMessage(changed ? MessageBanner::Kind::Positive : MessageBanner::Kind::Information, text);
     requestList();
     requestSnapshot();
@@ -557,51 +506,66 @@ qint64 CampaignsView::visiblySelectedId() const
     return m_selectedId;
 }
 
-std::optional<CampaignStatus> CampaignsView::selectedStatus() const
+std::optional<Campaign> CampaignsView::selectedCampaign() const
 {
     if (visiblySelectedId() == 0)
         return std::nullopt;  // an action only ever applies to the row the operator sees selected
     // The newest word on it: the live view when it shows this campaign, else the list.
-    if (m_detail->campaignId() == m_selectedId)
-        return m_detail->status();
+    if (m_detail->campaignId() == m_selectedId) {
+        Campaign campaign = m_detail->snapshot().summary.campaign;
+        campaign.status = m_detail->status();
+        return campaign;
+    }
     const int row = m_model->rowOf(m_selectedId);
     if (row < 0)
         return std::nullopt;
-    return m_model->rowAt(row).campaign.status;
+    return m_model->rowAt(row).campaign;
 }
 
 void CampaignsView::updateActions()
 {
-    const auto status = selectedStatus();
-    const bool ready = m_service && !m_actionOut;
-    const bool readOnly = isReadOnly();
-    // No operator set yet disables nothing: the first change asks for the name.
-    const OperatorIdentity *identity = operatorIdentity();
-    WriteAction::setAllowed(m_newButton, m_service && m_previewer && !m_actionOut, readOnly, {}, identity, access::Action::CampaignCreate);
-    // Shown (the live view still follows it) but hidden from the list by a search or a page:
-    // nothing acts on it until it is selected again.
-    const QString hidden = m_selectedId != 0 && !status
-                               ? tr("Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.").arg(m_selectedId)
-                               : QString();
-    WriteAction::setAllowed(m_launchButton, ready && status == CampaignStatus::Draft, readOnly, hidden, identity, access::Action::CampaignLaunch);
-    WriteAction::setAllowed(m_pauseButton, ready && status == CampaignStatus::Live, readOnly, hidden, identity, access::Action::CampaignPause);
-    WriteAction::setAllowed(m_resumeButton, ready && status == CampaignStatus::Paused, readOnly, hidden, identity, access::Action::CampaignResume);
-    WriteAction::setAllowed(m_closeButton, ready && status && *status != CampaignStatus::Closed, readOnly, hidden, identity,
-                            access::Action::CampaignClose);
-    // The times come with the live view's reading of the campaign.
-    const bool timesRead = m_detail->campaignId() == m_selectedId;
-    WriteAction::setAllowed(m_timesButton, ready && status && *status != CampaignStatus::Closed && timesRead, readOnly, hidden, identity,
-                            access::Action::CampaignSchedule);
-    m_refreshButton->setEnabled(m_service != nullptr);
-    const QString who = operatorIdentity()->isSet() ? tr("Audited as %1.").arg(operatorName())
-                                                     : tr("You are asked for your name first: every change is audited under it.");
-    for (QPushButton *button : {m_newButton, m_launchButton, m_pauseButton, m_resumeButton, m_closeButton, m_timesButton})
-        button->setStatusTip(who);
+    CampaignActionBar::State state;
+    state.connected = m_service != nullptr;
+    state.canCreate = m_service && m_previewer;
+    state.actionOut = m_actionOut != 0;
+    state.readOnly = isReadOnly();
+    state.shownId = m_selectedId;
+    state.selected = selectedCampaign();
+    state.timesRead = m_detail->campaignId() == m_selectedId;
+    m_actions->update(state, operatorIdentity());
+}
+
+void CampaignsView::showApprovals(const CampaignPage &page)
+{
+    // The four-eyes columns only where they say something: SQLite and single-account set-ups
+    // stamp no creator, and a company without a bound approves nothing.
+    bool creators = false;
+    bool approvals = false;
+    for (const CampaignRow &row : page.rows) {
+        creators = creators || !row.campaign.createdBy.isEmpty();
+        approvals = approvals || row.campaign.needsApproval;
+    }
+    m_list->setColumnHidden(CampaignListModel::CreatedBy, !creators);
+    m_list->setColumnHidden(CampaignListModel::Approval, !approvals);
+    m_fourEyes->setText(page.awaitingApproval > 0 ? tr("Four eyes: %n awaiting approval", nullptr, int(std::min<qint64>(page.awaitingApproval, INT_MAX)))
+                                                  : tr("Four eyes"));
+    m_fourEyes->setVisible(page.awaitingApproval > 0 || m_query.fourEyesOnly);
+}
+
+void CampaignsView::showFourEyesOnly(bool only)
+{
+    if (m_fourEyes->isChecked() != only) {
+        const QSignalBlocker blocker(m_fourEyes);
+        m_fourEyes->setChecked(only);
+    }
+    m_query.fourEyesOnly = only;
+    m_offset = 0;
+    requestList();
 }
 
 void CampaignsView::updateBusy()
 {
-    m_busy->setVisible(isBusy());
+    m_actions->setBusy(isBusy());
 }
 
 void CampaignsView::setOperatorName(const QString &name)
@@ -639,8 +603,8 @@ CampaignCreateDialog *CampaignsView::openCreateDialog()
 
 CampaignTimesDialog *CampaignsView::openTimesDialog()
 {
-    const auto status = selectedStatus();
-    if (!m_service || m_actionOut || !status || *status == CampaignStatus::Closed || m_detail->campaignId() != m_selectedId || isReadOnly()
+    const auto selected = selectedCampaign();
+    if (!m_service || m_actionOut || !selected || selected->status == CampaignStatus::Closed || m_detail->campaignId() != m_selectedId || isReadOnly()
         || !operatorIdentity()->ensure(this))
         return nullptr;
     const CampaignSnapshot &snapshot = m_detail->snapshot();
@@ -663,9 +627,11 @@ CampaignTimesDialog *CampaignsView::openTimesDialog()
 
 void CampaignsView::runAction(CampaignAction action)
 {
-    const auto status = selectedStatus();
-    if (!m_service || m_actionOut || !status || isReadOnly() || !operatorIdentity()->ensure(this))
+    const auto selected = selectedCampaign();
+    if (!m_service || m_actionOut || !selected || isReadOnly() || !operatorIdentity()->ensure(this))
         return;
+    if (action == CampaignAction::Approve && !CampaignActionBar::approvalProblem(*selected, operatorIdentity()).isEmpty())
+        return;  // its creator: the button said so, a shortcut asked anyway changes nothing
     const qint64 id = m_selectedId;
     // What the operator is told comes from the newest reading: the live view, else the list.
     const int row = m_model->rowOf(id);
@@ -683,6 +649,11 @@ void CampaignsView::runAction(CampaignAction action)
     updateBusy();
     updateActions();
     Q_EMIT actionRequested(m_actionOut, id, action, operatorName());
+}
+
+void CampaignsView::approveSelected()
+{
+    runAction(CampaignAction::Approve);
 }
 
 void CampaignsView::launchSelected()

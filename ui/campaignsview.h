@@ -9,9 +9,7 @@
 
 class QLabel;
 class QLineEdit;
-class QProgressBar;
 class QTimer;
-class QPushButton;
 class QTableView;
 class QToolButton;
 
@@ -24,6 +22,7 @@ namespace lantern::ui {
 
 struct CampaignConfirmation;
 
+class CampaignActionBar;
 class CampaignCreateDialog;
 class CampaignTimesDialog;
 class CampaignDetailPanel;
@@ -73,6 +72,7 @@ public:
     /** Opens the create dialog (non-modal; it is returned so tests can fill it). */
     CampaignCreateDialog *openCreateDialog();
     /** Each asks for confirmation, then runs on the service thread. */
+    void approveSelected();
     void launchSelected();
     void pauseSelected();
     void resumeSelected();
@@ -84,6 +84,8 @@ public:
     void search(const QString &text);
     /** Sorts the list by `column` on the server (ignored for a column SQL does not hold). */
     void sortBy(int column, Qt::SortOrder order);
+    /** Four eyes (issue 25): only the drafts above the bound, approved or awaiting approval. */
+    void showFourEyesOnly(bool only);
     const CampaignListQuery &listQuery() const { return m_query; }
     QLineEdit *searchField() const { return m_search; }
 
@@ -129,7 +131,9 @@ private:
     void finishScreenshot(bool ok, const QString &message = {});
     /** The campaign selected in the list as it is shown: 0 when a search or a page hides it. */
     qint64 visiblySelectedId() const;
-    std::optional<CampaignStatus> selectedStatus() const;
+    /** The visibly selected campaign as last read (the live view, else the list). */
+    std::optional<Campaign> selectedCampaign() const;
+    void showApprovals(const CampaignPage &page);
 
     std::unique_ptr<DedicatedThread<CampaignConsoleService>> m_serviceThread;
     std::unique_ptr<DedicatedThread<CampaignPreviewer>> m_previewThread;
@@ -151,14 +155,8 @@ private:
     qint64 m_screenshotCampaign = 0;
 
     QLineEdit *m_search;
-    QPushButton *m_newButton;
-    QPushButton *m_launchButton;
-    QPushButton *m_pauseButton;
-    QPushButton *m_resumeButton;
-    QPushButton *m_closeButton;
-    QPushButton *m_timesButton;
-    QToolButton *m_refreshButton;
-    QProgressBar *m_busy;
+    QToolButton *m_fourEyes;
+    CampaignActionBar *m_actions;
     MessageBanner *m_banner;
     QTableView *m_list;
     QToolButton *m_previousPage;

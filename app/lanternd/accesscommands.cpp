@@ -7,8 +7,7 @@
 #include "audit/auditlog.h"
 #include "commandcontext.h"
 #include "core/errors.h"
-#include "envelope/campaignservice.h"
-#include "envelope/campaignstore.h"
+#include "envelope/campaignapproval.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 
@@ -177,29 +176,8 @@ int runOperatorSetRole(CommandContext &context)
 int runCampaignApprove(CommandContext &context)
 {
     const qint64 id = context.line().integer(QStringLiteral("id"), 1, std::numeric_limits<qint64>::max());
-    SqlConnection &sql = context.sql();
-    if (sql.dialect() != DbUrl::Dialect::MySql)
-        throw InvalidInputError(AccessText::tr("approvals need accounts, which SQLite has not (docs/security.md)"));
-    const QString actor = context.actor();
-    const Campaign campaign = sql.transaction([&] {
-        CampaignStore store(sql);
-        const std::optional<Campaign> found = store.find(id);
-        if (!found)
-            throw InvalidInputError(CampaignService::tr("no campaign with id %1").arg(id));
-        const Campaign before = *found;
-        if (before.status != CampaignStatus::Draft)
-            throw RefusedError(AccessText::tr("campaign %1 is %2: only a draft is approved").arg(id).arg(campaignStatusName(before.status)));
-        if (!before.approvedBy.isEmpty())
-            return before;  // approved already: nothing written
-        if (before.createdBy == context.identity().account)
-            throw NamedRefusal(QStringLiteral("same_account"),
-                               AccessText::tr("campaign %1 was created by %2: another manager must approve it").arg(id).arg(before.createdBy));
-        store.approve(id, context.nowMs());  // the database stamps the account, or refuses the creator
-        const Campaign after = *store.find(id);
-        AuditLog(sql).record(actor, QStringLiteral("campaign.approve"), QStringLiteral("campaign:%1").arg(id), campaignJson(after), context.nowMs());
-        return after;
-    });
-    printJson(campaignJson(campaign));
+    const TransitionAudit audit{context.actor(), context.nowMs(), {}, {}};
+    printJson(campaignJson(CampaignApproval(context.sql()).approve(id, context.identity().account, audit)));
     return 0;
 }
 

@@ -10,19 +10,20 @@
 
 namespace lantern::test {
 
-void CampaignsViewRig::start(const QTimeZone &zone)
+void CampaignsViewRig::start(const QTimeZone &zone, const std::optional<DbUrl> &db, const QString &prefix)
 {
     QStandardPaths::setTestModeEnabled(true);
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     config.redis = redisUrl();
-    config.db = sqliteUrl();
-    config.keyPrefix = uniquePrefix();
+    config.db = db.value_or(sqliteUrl());
+    config.keyPrefix = prefix.isEmpty() ? uniquePrefix() : prefix;
     config.timeZone = zone;
     QVERIFY(config.timeZone.isValid());
     keys = std::make_unique<KeySchema>(config.keyPrefix, config.shards);
     redis = std::make_unique<RedisClient>(config.redis);
     sql = std::make_unique<SqlConnection>(config.db);
-    Migrator(*sql).migrate();
+    if (!db)
+        Migrator(*sql).migrate();
     service = std::make_unique<DedicatedThread<CampaignConsoleService>>(QStringLiteral("campaigns"), config);
     previewer = std::make_unique<DedicatedThread<CampaignPreviewer>>(QStringLiteral("split-preview"));
     QVERIFY(service->get()->thread() != QThread::currentThread());

@@ -12,6 +12,7 @@
 #include <QSize>
 
 #include <memory>
+#include <optional>
 
 namespace lantern::test {
 
@@ -28,8 +29,10 @@ struct CampaignsViewRig {
     std::unique_ptr<ui::CampaignsView> view;
 
     /** Connects, migrates, starts the threads and makes the view (not shown: the suite sets it up
-        first). `config` is the harness's, with the time zone given. */
-    void start(const QTimeZone &zone = QTimeZone::systemTimeZone());
+        first). `config` is the harness's, with the time zone given, on `db` when given (a
+        migrated database: an operator account may not migrate) instead of a fresh SQLite file,
+        under `prefix` when given (consoles sharing campaigns) instead of one of its own. */
+    void start(const QTimeZone &zone = QTimeZone::systemTimeZone(), const std::optional<DbUrl> &db = std::nullopt, const QString &prefix = {});
     /** Attaches the view to its service, shows it at `size` and waits for its first page;
         fails the test (QTest::currentTestFailed()) when the page does not come. */
     void show(QSize size, int timeoutMs);

@@ -1,5 +1,6 @@
 #include "console/campaigns/campaignconsoleservice.h"
 
+#include "access/accountidentity.h"
 #include "api/resultjson.h"
 
 #include "console/campaigns/schedulewords.h"
@@ -8,6 +9,7 @@
 #include "sql/configconnections.h"
 #include "audit/auditlog.h"
 #include "core/errors.h"
+#include "envelope/campaignapproval.h"
 #include "envelope/campaignpools.h"
 #include "envelope/campaignstore.h"
 #include "payout/simulatedpayoutgateway.h"
@@ -69,18 +71,28 @@ void CampaignConsoleService::list(quint64 serial, qint64 offset, int limit, cons
         pattern.replace(QLatin1String("!"), QLatin1String("!!")).replace(QLatin1String("%"), QLatin1String("!%")).replace(QLatin1String("_"), QLatin1String("!_"));
         bool numeric = false;
         const qint64 searchId = query.search.trimmed().toLongLong(&numeric);
-        const QVariantList filter{query.search.trimmed(), QString(QStringLiteral("%") + pattern + QStringLiteral("%")), numeric ? searchId : qint64(-1)};
-        const QString where = QStringLiteral(" WHERE (? = '' OR name LIKE ? ESCAPE '!' OR id = ?)");
+        const QVariantList filter{query.search.trimmed(), QString(QStringLiteral("%") + pattern + QStringLiteral("%")), numeric ? searchId : qint64(-1),
+                                  query.fourEyesOnly ? 1 : 0, campaignStatusName(CampaignStatus::Draft)};
+        const QString condition = QStringLiteral("(? = '' OR name LIKE ? ESCAPE '!' OR id = ?) AND (? = 0 OR (needs_approval = 1 AND status = ?))");
+        const QString where = QStringLiteral(" WHERE ") + condition;
         static const QHash<int, QString> Columns{{CampaignListModel::Id, QStringLiteral("id")},
                                                  {CampaignListModel::Name, QStringLiteral("name")},
                                                  {CampaignListModel::Status, QStringLiteral("status")},
                                                  {CampaignListModel::Total, QStringLiteral("total_cents")},
                                                  {CampaignListModel::Algorithm, QStringLiteral("algorithm")},
-                                                 {CampaignListModel::Created, QStringLiteral("created_at_ms")}};
+                                                 {CampaignListModel::Created, QStringLiteral("created_at_ms")},
+                                                 {CampaignListModel::CreatedBy, QStringLiteral("created_by")}};
         const QString column = Columns.value(query.sortColumn, QStringLiteral("id"));
         const QString direction = query.order == Qt::AscendingOrder ? QStringLiteral(" ASC") : QStringLiteral(" DESC");
-        QSqlQuery count = connection.exec(QStringLiteral("SELECT COUNT(*) FROM campaign") + where, filter);
-        page.total = count.next() ? count.value(0).toLongLong() : 0;
+        // One pass counts what the query finds and the drafts awaiting a second manager (of all).
+        QSqlQuery count = connection.exec(QStringLiteral("SELECT COALESCE(SUM(CASE WHEN ") + condition
+                                                  + QStringLiteral(" THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN needs_approval = 1 AND status = ? "
+                                                                   "AND approved_by IS NULL THEN 1 ELSE 0 END), 0) FROM campaign"),
+                                          filter + QVariantList{campaignStatusName(CampaignStatus::Draft)});
+        if (count.next()) {
+            page.total = count.value(0).toLongLong();
+            page.awaitingApproval = count.value(1).toLongLong();
+        }
         QSqlQuery rows = connection.exec(QStringLiteral("SELECT id FROM campaign") + where + QStringLiteral(" ORDER BY ") + column + direction
                                                  + QStringLiteral(", id DESC LIMIT ? OFFSET ?"),
                                          filter + QVariantList{qint64(std::clamp(limit, 1, 500)), page.offset});
@@ -171,7 +183,7 @@ void CampaignConsoleService::create(quint64 serial, const CampaignDraft &draft, 
     } catch (const InvalidInputError &error) {
         Q_EMIT requestFailed(serial, tr("The campaign was not created: its settings were refused."), error.message());
     } catch (const std::exception &error) {
-        const auto [message, detail] = explain(error);
+        const auto [message, detail] = explain(error, access::Action::CampaignCreate);
         Q_EMIT requestFailed(serial, tr("The campaign was not created. %1").arg(message), detail);
     }
 }
@@ -188,7 +200,7 @@ void CampaignConsoleService::reschedule(quint64 serial, qint64 campaignId, const
     } catch (const InvalidInputError &error) {
         Q_EMIT requestFailed(serial, tr("Campaign %1 does not exist (any more).").arg(campaignId), error.message());
     } catch (const std::exception &error) {
-        const auto [message, detail] = explain(error);
+        const auto [message, detail] = explain(error, access::Action::CampaignSchedule);
         Q_EMIT requestFailed(serial, tr("The times were not changed. %1").arg(message), detail);
     }
 }
@@ -196,11 +208,18 @@ void CampaignConsoleService::reschedule(quint64 serial, qint64 campaignId, const
 void CampaignConsoleService::act(quint64 serial, qint64 campaignId, CampaignAction action, const QString &operatorName)
 {
     try {
-        CampaignService service(redis(), sql(), m_keys);
         // As `lanternd campaign <action>`: the change is audited once, in its SQL transaction.
         const TransitionAudit audit{operatorName, nowMs(), QStringLiteral("console"), {}};
         bool changed = false;
         Campaign campaign;
+        if (action == CampaignAction::Approve) {
+            // The database stamps and checks the approver: the connection's own account.
+            const QString account = access::AccountIdentity::of(sql()).account;
+            campaign = CampaignApproval(sql()).approve(campaignId, account, audit, &changed);
+            Q_EMIT acted(serial, action, campaign, changed);
+            return;
+        }
+        CampaignService service(redis(), sql(), m_keys);
         switch (action) {
         case CampaignAction::Launch:
             campaign = service.launch(campaignId, audit, &changed);
@@ -214,16 +233,42 @@ void CampaignConsoleService::act(quint64 serial, qint64 campaignId, CampaignActi
         case CampaignAction::Close:
             campaign = service.close(campaignId, audit, &changed);
             break;
+        case CampaignAction::Approve:
+            break;
         }
         Q_EMIT acted(serial, action, campaign, changed);
+    } catch (const NamedRefusal &error) {
+        Q_EMIT requestFailed(serial, refusal(error, campaignId), error.message());
     } catch (const RefusedError &error) {
         Q_EMIT requestFailed(serial, refusal(action), error.message());
     } catch (const InvalidInputError &error) {
         Q_EMIT requestFailed(serial, tr("Campaign %1 does not exist (any more).").arg(campaignId), error.message());
     } catch (const std::exception &error) {
-        const auto [message, detail] = explain(error);
+        const auto [message, detail] = explain(error, accessAction(action));
         Q_EMIT requestFailed(serial, message, detail);
     }
+}
+
+access::Action CampaignConsoleService::accessAction(CampaignAction action)
+{
+    switch (action) {
+    case CampaignAction::Launch: return access::Action::CampaignLaunch;
+    case CampaignAction::Pause: return access::Action::CampaignPause;
+    case CampaignAction::Resume: return access::Action::CampaignResume;
+    case CampaignAction::Close: return access::Action::CampaignClose;
+    case CampaignAction::Approve: return access::Action::CampaignApprove;
+    }
+    return access::Action::None;
+}
+
+QString CampaignConsoleService::refusal(const NamedRefusal &refusal, qint64 campaignId) const
+{
+    if (refusal.code() == QLatin1String("needs_approval"))
+        return tr("Campaign #%1 is above the four-eyes bound: a manager other than its creator must approve it before it is launched.")
+                .arg(campaignId);
+    if (refusal.code() == QLatin1String("same_account"))
+        return tr("You created campaign #%1: another manager must approve it.").arg(campaignId);
+    return refusal.message();
 }
 
 QString CampaignConsoleService::refusal(CampaignAction action) const
@@ -237,6 +282,8 @@ QString CampaignConsoleService::refusal(CampaignAction action) const
         return tr("This campaign cannot be resumed: only a paused campaign can. The list now shows it as it is.");
     case CampaignAction::Close:
         return tr("This campaign cannot be closed now. The list now shows it as it is.");
+    case CampaignAction::Approve:
+        return tr("Only a draft is approved: this campaign was launched or closed meanwhile. The list now shows it as it is.");
     }
     return {};
 }
@@ -244,6 +291,12 @@ QString CampaignConsoleService::refusal(CampaignAction action) const
 std::pair<QString, QString> CampaignConsoleService::explain(const std::exception &error)
 {
     const PlainFailure failure = ConnectionErrors::explain(error, m_config, m_connections);
+    return {failure.message, failure.detail};
+}
+
+std::pair<QString, QString> CampaignConsoleService::explain(const std::exception &error, access::Action action)
+{
+    const PlainFailure failure = ConnectionErrors::explain(error, m_config, m_connections, action);
     return {failure.message, failure.detail};
 }
 

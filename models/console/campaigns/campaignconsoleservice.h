@@ -3,7 +3,9 @@
 #include "sql/configconnections.h"
 #include "console/campaigns/campaignlistmodel.h"
 #include "console/campaigns/timetablemodel.h"
+#include "access/role.h"
 #include "core/config.h"
+#include "core/errors.h"
 #include "envelope/campaignservice.h"
 #include "envelope/campaignverifier.h"
 #include "redis/keyschema.h"
@@ -17,8 +19,9 @@ namespace lantern {
 class RedisClient;
 class SqlConnection;
 
-/** The operator actions on a campaign, as the audit log names them ("campaign.launch", ...). */
-enum class CampaignAction { Launch, Pause, Resume, Close };
+/** The operator actions on a campaign, as the audit log names them ("campaign.launch", ...).
+    Approve is the second manager's of four eyes (issue 25; CampaignApproval). */
+enum class CampaignAction { Launch, Pause, Resume, Close, Approve };
 
 /** The live view of one campaign: `campaign show` (DESIGN §6) plus `verify` (§4). */
 struct CampaignSnapshot {
@@ -76,7 +79,13 @@ private:
     RedisClient &redis();
     SqlConnection &sql();
     std::pair<QString, QString> explain(const std::exception &error);
+    /** explain(), but a server's refusal for want of a right names `action` as the console's
+        disabled button would have ("the account alice (support) may not launch campaigns"). */
+    std::pair<QString, QString> explain(const std::exception &error, access::Action action);
     QString refusal(CampaignAction action) const;
+    static access::Action accessAction(CampaignAction action);
+    /** The words for a refusal the ledger gave a name (four eyes: needs_approval, same_account). */
+    QString refusal(const NamedRefusal &refusal, qint64 campaignId) const;
 
     Config m_config;
     KeySchema m_keys;

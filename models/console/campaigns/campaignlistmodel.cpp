@@ -39,7 +39,18 @@ int CampaignListModel::rowOf(qint64 id) const
 
 bool CampaignListModel::isSortable(int column)
 {
-    return column == Id || column == Name || column == Status || column == Total || column == Algorithm || column == Created;
+    return column == Id || column == Name || column == Status || column == Total || column == Algorithm || column == Created
+            || column == CreatedBy;
+}
+
+QString CampaignListModel::approvalText(const Campaign &campaign)
+{
+    if (!campaign.needsApproval)
+        return {};
+    if (campaign.approvedBy.isEmpty())
+        //: Four eyes: a campaign above the bound no second manager approved yet.
+        return tr("awaiting approval");
+    return tr("approved by %1").arg(campaign.approvedBy);
 }
 
 QString CampaignListModel::statusText(CampaignStatus status)
@@ -119,6 +130,10 @@ QVariant CampaignListModel::data(const QModelIndex &index, int role) const
             return splitAlgorithmName(campaign.algorithm);
         case Created:
             return campaign.createdAtMs;
+        case CreatedBy:
+            return campaign.createdBy;
+        case Approval:
+            return campaign.needsApproval ? QVariant(campaign.approvedBy) : QVariant();
         }
         return {};
     }
@@ -142,11 +157,21 @@ QVariant CampaignListModel::data(const QModelIndex &index, int role) const
             return algorithmText(campaign.algorithm);
         case Created:
             return locale.toString(QDateTime::fromMSecsSinceEpoch(campaign.createdAtMs), QLocale::ShortFormat);
+        case CreatedBy:
+            return campaign.createdBy;
+        case Approval:
+            return approvalText(campaign);
         }
         return {};
     }
     if (role == Qt::ToolTipRole && index.column() == Name)
         return campaign.name;
+    if (role == Qt::ToolTipRole && index.column() == Approval && campaign.needsApproval)
+        return campaign.approvedBy.isEmpty() ? tr("Above the four-eyes bound: a manager other than %1 must approve it before it is launched.")
+                                                       .arg(campaign.createdBy)
+                                             : tr("Approved by %1 on %2.")
+                                                       .arg(campaign.approvedBy,
+                                                            QLocale().toString(QDateTime::fromMSecsSinceEpoch(campaign.approvedAtMs), QLocale::ShortFormat));
     if (role == Qt::TextAlignmentRole) {
         switch (index.column()) {
         case Id:
@@ -194,6 +219,11 @@ QVariant CampaignListModel::headerData(int section, Qt::Orientation orientation,
         return tr("Split");
     case Created:
         return tr("Created");
+    case CreatedBy:
+        return tr("Created by");
+    case Approval:
+        //: Four eyes: who approved a campaign above the bound.
+        return tr("Approval");
     }
     return {};
 }

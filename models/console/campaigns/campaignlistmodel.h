@@ -19,7 +19,8 @@ struct CampaignRow {
 struct CampaignPage {
     QList<CampaignRow> rows;
     qint64 offset = 0;
-    qint64 total = 0;  // campaigns in SQL
+    qint64 total = 0;             // campaigns in SQL the query finds
+    qint64 awaitingApproval = 0;  // drafts above the four-eyes bound nobody approved yet (issue 25), of all
 };
 
 /** How the campaign list is asked for: a search and a sort the SQL runs itself (the list is
@@ -28,6 +29,8 @@ struct CampaignListQuery {
     QString search;                      // a part of the name, or a campaign id; empty: every campaign
     int sortColumn = 0;                  // a CampaignListModel::Column SQL holds (isSortable()); else by id
     Qt::SortOrder order = Qt::DescendingOrder;
+    /** Four eyes (issue 25): only drafts above the bound, approved or awaiting approval. */
+    bool fourEyesOnly = false;
 };
 
 /** The console's campaign list (bounded: one page of at most a few dozen rows at a time).
@@ -37,7 +40,9 @@ class CampaignListModel final : public QAbstractTableModel {
     Q_DISABLE_COPY_MOVE(CampaignListModel)
 
 public:
-    enum Column { Id, Name, Status, Progress, Total, Grabbed, Algorithm, Created, ColumnCount };
+    /** CreatedBy: the account that made it (stamped by the database; empty on SQLite). Approval:
+        for a campaign above the four-eyes bound, who approved it or that it awaits approval. */
+    enum Column { Id, Name, Status, Progress, Total, Grabbed, Algorithm, Created, CreatedBy, Approval, ColumnCount };
     static constexpr int ValueRole = Qt::UserRole + 1;
     static constexpr int IdRole = Qt::UserRole + 2;
 
@@ -55,6 +60,8 @@ public:
     static bool isSortable(int column);
 
     static QString statusText(CampaignStatus status);
+    /** "awaiting approval", "approved by alice"; empty for a campaign under the bound. */
+    static QString approvalText(const Campaign &campaign);
     static QString algorithmText(SplitAlgorithm algorithm);
 
     int rowCount(const QModelIndex &parent = {}) const override;

@@ -1,5 +1,6 @@
 #include "console/common/connectionerrors.h"
 
+#include "access/accountidentity.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 #include "sql/sqlconnection.h"
@@ -127,6 +128,25 @@ PlainFailure ConnectionErrors::explain(const std::exception &error, const Config
     if (dropsSqlConnection(error))
         connections.dropSql();
     return explain(error, config);
+}
+
+PlainFailure ConnectionErrors::explain(const std::exception &error, const Config &config, LazyConnections &connections, access::Action action)
+{
+    if (!dynamic_cast<const ForbiddenError *>(&error))
+        return explain(error, config, connections);
+    // Named as the console's disabled button would have named it, with the role the account has
+    // now (its rights may have changed since the session began).
+    access::AccountIdentity identity;
+    try {
+        identity = access::AccountIdentity::of(connections.sql());
+    } catch (const std::exception &) {
+        identity.account = !config.db.user.isEmpty() ? config.db.user : config.redis.user;
+    }
+    QString refusal = identity.refusal(action);
+    if (!refusal.isEmpty())
+        refusal[0] = refusal[0].toUpper();
+    return {tr("%1: the servers refused it (its rights may have changed since the console read them).").arg(refusal),
+            QString::fromStdString(error.what())};
 }
 
 } // namespace lantern

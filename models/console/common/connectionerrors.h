@@ -1,5 +1,6 @@
 #pragma once
 
+#include "access/role.h"
 #include "core/config.h"
 #include "sql/configconnections.h"
 
@@ -31,6 +32,11 @@ public:
     /** explain(), after dropping from `connections` what the error broke (a Redis context that
         reported an I/O error is never reused; a lost SQL connection is reopened next time). */
     static PlainFailure explain(const std::exception &error, const Config &config, LazyConnections &connections);
+    /** explain(), but a server's refusal for want of a right (ForbiddenError) is said as the
+        console's disabled button says it, naming `action` and the account's role as the
+        database reports it now: "The account alice (support) may not launch campaigns: the
+        servers refused it ..." (issue 25, point 4). */
+    static PlainFailure explain(const std::exception &error, const Config &config, LazyConnections &connections, access::Action action);
 };
 
 } // namespace lantern

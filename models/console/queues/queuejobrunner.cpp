@@ -33,9 +33,9 @@ qint64 QueueJobRunner::nowMs()
     return QDateTime::currentMSecsSinceEpoch();
 }
 
-std::pair<QString, QString> QueueJobRunner::explain(const std::exception &error)
+std::pair<QString, QString> QueueJobRunner::explain(const std::exception &error, access::Action action)
 {
-    const PlainFailure failure = ConnectionErrors::explain(error, m_config, m_connections);
+    const PlainFailure failure = ConnectionErrors::explain(error, m_config, m_connections, action);
     return {failure.message, failure.detail};
 }
 
@@ -45,13 +45,14 @@ void QueueJobRunner::cancelJob(quint64 job)
         m_cancelled = true;
 }
 
-void QueueJobRunner::startJob(quint64 job, std::function<QueueJobStep()> step, std::function<QString(bool)> summary)
+void QueueJobRunner::startJob(quint64 job, access::Action action, std::function<QueueJobStep()> step, std::function<QString(bool)> summary)
 {
     if (m_job != 0) {
         Q_EMIT jobFailed(job, tr("Another action is still running; wait for it or cancel it first."), {});
         return;
     }
     m_job = job;
+    m_jobAction = action;
     m_cancelled = false;
     m_step = std::move(step);
     m_summary = std::move(summary);
@@ -80,7 +81,7 @@ void QueueJobRunner::runStep()
         else
             QMetaObject::invokeMethod(this, &QueueJobRunner::runStep, Qt::QueuedConnection);
     } catch (const std::exception &error) {
-        const auto [message, detail] = explain(error);
+        const auto [message, detail] = explain(error, m_jobAction);
         m_job = 0;
         m_step = {};
         m_summary = {};

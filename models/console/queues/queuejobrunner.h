@@ -1,5 +1,6 @@
 #pragma once
 
+#include "access/role.h"
 #include "sql/configconnections.h"
 #include "core/config.h"
 #include "redis/keyschema.h"
@@ -51,12 +52,14 @@ protected:
     const KeySchema &keys() const { return m_keys; }
     static qint64 nowMs();
 
-    /** Plain words for a failure and its technical detail; drops a broken SQL connection. */
-    std::pair<QString, QString> explain(const std::exception &error);
+    /** Plain words for a failure and its technical detail; drops a broken SQL connection. A
+        server's refusal for want of a right names `action` (ConnectionErrors). */
+    std::pair<QString, QString> explain(const std::exception &error, access::Action action = access::Action::Read);
 
     /** Runs `step` once per event-loop turn until it reports finished, cancelJob() or an error;
-        `summary` words the result at the end. Refuses (jobFailed) while another job runs. */
-    void startJob(quint64 job, std::function<QueueJobStep()> step, std::function<QString(bool cancelled)> summary);
+        `summary` words the result at the end. Refuses (jobFailed) while another job runs.
+        `action`: what the job does, as a refusal names it. */
+    void startJob(quint64 job, access::Action action, std::function<QueueJobStep()> step, std::function<QString(bool cancelled)> summary);
 
 private:
     void runStep();
@@ -66,6 +69,7 @@ private:
     LazyConnections m_connections{m_config};  // opened in the service thread
 
     quint64 m_job = 0;
+    access::Action m_jobAction = access::Action::Read;
     bool m_cancelled = false;
     std::function<QueueJobStep()> m_step;
     std::function<QString(bool)> m_summary;

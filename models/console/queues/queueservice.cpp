@@ -123,7 +123,7 @@ void QueueService::runDeadLetterJob(quint64 job, bool retry, const QString &list
             words += QLatin1Char(' ') + tr("Cancelled before the end; the rest is untouched.");
         return words;
     };
-    startJob(job, std::move(step), std::move(summary));
+    startJob(job, access::Action::DeadLetters, std::move(step), std::move(summary));
 }
 
 void QueueService::retryEdited(quint64 job, const QString &list, const QByteArray &entry, const QByteArray &edited, const QString &operatorName)
@@ -141,7 +141,7 @@ void QueueService::retryEdited(quint64 job, const QString &list, const QByteArra
         return *replaced ? tr("The edited entry is back on the queue of “%1”.").arg(QueueFormat::queueTitle(list))
                          : tr("The entry was no longer in “%1” (taken meanwhile); nothing was queued.").arg(QueueFormat::queueTitle(list));
     };
-    startJob(job, std::move(step), std::move(summary));
+    startJob(job, access::Action::DeadLetters, std::move(step), std::move(summary));
 }
 
 } // namespace lantern

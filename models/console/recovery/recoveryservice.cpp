@@ -251,7 +251,7 @@ void RecoveryService::compensate(quint64 job, const QStringList &workers, const 
             words += QLatin1Char(' ') + tr("Cancelled: %n worker(s) left untouched.", nullptr, int(state->pending.size()));
         return words;
     };
-    startJob(job, std::move(step), std::move(summary));
+    startJob(job, access::Action::Recover, std::move(step), std::move(summary));
 }
 
 void RecoveryService::reconcile(quint64 serial, QDate day, const QString &operatorName)
@@ -273,7 +273,7 @@ void RecoveryService::reconcile(quint64 serial, QDate day, const QString &operat
                                     nowMs());
         Q_EMIT reconciled(serial, report);
     } catch (const std::exception &error) {
-        const auto [message, detail] = explain(error);
+        const auto [message, detail] = explain(error, access::Action::Reconcile);
         Q_EMIT reconcileFailed(serial, message, detail);
     }
 }

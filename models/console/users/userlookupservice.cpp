@@ -100,8 +100,8 @@ void UserLookupService::makeup(quint64 serial, qint64 uid, QDate date, const QSt
     } catch (const InvalidInputError &error) {
         Q_EMIT makeupFailed(serial, tr("This make-up cannot be granted."), error.message());
     } catch (const std::exception &error) {
-        const auto [message, detail] = explain(error);
-        Q_EMIT makeupFailed(serial, message, detail);
+        const PlainFailure failure = ConnectionErrors::explain(error, m_config, m_connections, access::Action::Makeup);
+        Q_EMIT makeupFailed(serial, failure.message, failure.detail);
     }
 }
 
