@@ -133,7 +133,7 @@ std::optional<qint64> ApiGate::authenticate(const ApiRequest &request, ApiRespon
     } else if (!request.authorization.startsWith(Scheme)) {
         *failure = apiError(401, "unauthorized", tr("unsupported authorization scheme: expected 'Bearer <token>'"));
     } else {
-        const QString bearer = QString::fromUtf8(QByteArrayView(request.authorization).sliced(Scheme.size()).trimmed());
+        const QByteArrayView bearer = QByteArrayView(request.authorization).sliced(Scheme.size()).trimmed();
         if (const auto uid = m_tokens->verifyBearer(bearer, QDateTime::currentSecsSinceEpoch()))
             return uid;
         *failure = apiError(401, "unauthorized", tr("invalid or expired bearer token"));

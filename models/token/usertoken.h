@@ -1,11 +1,13 @@
 #pragma once
 
+#include "token/bearersigner.h"
 #include "token/hashids.h"
 
 #include <QByteArray>
 #include <QCoreApplication>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace lantern {
@@ -29,12 +31,12 @@ public:
     QString mintBearer(qint64 uid, qint64 expiresAtSeconds) const;
     /** The uid of a bearer whose signature matches and which has not expired at nowSeconds. */
     std::optional<qint64> verifyBearer(const QString &bearer, qint64 nowSeconds) const;
+    /** The same on the bytes of a request's header, as `serve` reads them. */
+    std::optional<qint64> verifyBearer(QByteArrayView bearer, qint64 nowSeconds) const;
 
 private:
-    QByteArray signature(const QByteArray &payload) const;
-
     Hashids m_hashids;
-    QByteArray m_secret;
+    std::shared_ptr<const BearerSigner> m_signer;  // none without a secret
 };
 
 } // namespace lantern
