@@ -11,6 +11,7 @@
 #include "httpsettings.h"
 #include "httpstorm.h"
 #include "rounds.h"
+#include "servercpu.h"
 #include "serveprocess.h"
 #include "summaryrows.h"
 #include "uidsample.h"
@@ -134,20 +135,31 @@ private:
     std::vector<double> libraryCheckins()
     {
         m_out << "\nCheck-ins through CheckinService, " << m_http.bench.clients << " client threads, " << m_settings.checkins
-              << " fresh uids per phase:\n\n| round | phase | check-ins/s | p50 ms | p99 ms | client CPU us |\n|---|---|---:|---:|---:|---:|\n";
+              << " fresh uids per phase; Redis CPU per check-in and its share of one core over the phase (INFO cpu):\n\n"
+              << "| round | phase | check-ins/s | p50 ms | p99 ms | client CPU us | Redis CPU us | Redis busy |\n"
+              << "|---|---|---:|---:|---:|---:|---:|---:|\n";
         qint64 nextUid = 1'000'000;
         const QDate today = QDate::currentDate();
+        RedisClient admin(m_plain);
+        const auto redisSeconds = [&admin] {
+            const QMap<QString, double> cpu = serverCpu(admin);
+            return std::accumulate(cpu.cbegin(), cpu.cend(), 0.0);
+        };
         const auto phase = [&](const QString &label, const RedisUrl &url) -> RoundPhase {
             return [&, label, url](int round) {
                 std::vector<qint64> uids(size_t(m_settings.checkins));
                 std::iota(uids.begin(), uids.end(), nextUid);
                 nextUid += m_settings.checkins;
+                const double redisBefore = redisSeconds();
                 const PhaseFigures figures = runClientLoad(url, m_http.bench.clients, uids, [&](RedisClient &redis) -> ClientRequest {
                     auto service = std::make_shared<CheckinService>(redis, m_keys, CheckinRules{});
                     return [service, today](qint64 uid) { service->checkin(uid, today, today, QDateTime::currentMSecsSinceEpoch()); };
                 });
+                const double redis = redisSeconds() - redisBefore;
                 m_out << "| " << round << " | " << label << " | " << rate(figures.perSecond) << " | " << QString::number(figures.p50Ms, 'f', 2)
-                      << " | " << QString::number(figures.p99Ms, 'f', 2) << " | " << QString::number(figures.clientMicros, 'f', 1) << " |\n";
+                      << " | " << QString::number(figures.p99Ms, 'f', 2) << " | " << QString::number(figures.clientMicros, 'f', 1) << " | "
+                      << QString::number(redis * 1e6 / double(m_settings.checkins), 'f', 1) << " | "
+                      << QString::number(100.0 * redis / figures.seconds, 'f', 0) << " % |\n";
                 m_out.flush();
                 return figures.perSecond;
             };

@@ -36,17 +36,23 @@ private Q_SLOTS:
     void loginRefusals_data();
     void loginRefusals();
     void loginWithTheAgent();
+    void loginWithAPassword();
+    void wrongPasswordIsRefused();
     void tunnelCarriesRedisAndMariaDb();
     void tunnelCarriesRedisTlsCheckingTheServersName();
 
 private:
     /** Key login to the test's sshd, with this test's known_hosts file. */
     SshOptions options() const;
-    /** Known hosts: the test's sshd accepted once. */
+    /** Known hosts: the test's sshd (or the one `login` goes to) accepted once. */
     void trustServer();
+    void trustServer(const SshOptions &login);
     QByteArray knownHosts() const;
+    /** Password login to the password sshd (started on first use), the server trusted. */
+    SshOptions passwordLogin(const QString &password);
 
     std::unique_ptr<test::TestSshd> m_sshd;
+    std::unique_ptr<test::TestSshd> m_passwordSshd;
     std::unique_ptr<QTemporaryDir> m_home;
 };
 
@@ -81,16 +87,36 @@ QByteArray TestSshTunnel::knownHosts() const
 
 void TestSshTunnel::trustServer()
 {
+    trustServer(options());
+}
+
+void TestSshTunnel::trustServer(const SshOptions &login)
+{
     QString fingerprint;
     try {
-        SshSession first(options());
+        SshSession first(login);
     } catch (const SshUnknownHostError &unknown) {
         fingerprint = unknown.fingerprint();
     }
     QVERIFY(!fingerprint.isEmpty());
-    SshOptions yes = options();
+    SshOptions yes = login;
     yes.acceptedFingerprint = fingerprint;
     SshSession accepted(yes);
+}
+
+SshOptions TestSshTunnel::passwordLogin(const QString &password)
+{
+    if (!m_passwordSshd)
+        m_passwordSshd = std::make_unique<test::TestSshd>(test::TestSshd::Login::KeysAndPassword);
+    SshOptions login = options();
+    login.port = m_passwordSshd->port();
+    login.user = test::TestSshd::passwordUser();
+    login.auth = SshOptions::Auth::Password;
+    login.keyFile.clear();
+    login.secret = test::TestSshd::password();
+    trustServer(login);  // with the right password: the host key is asked before any login
+    login.secret = password;
+    return login;
 }
 
 void TestSshTunnel::unknownHostKeyNeedsTheUsersYes()
@@ -213,6 +239,38 @@ void TestSshTunnel::loginWithTheAgent()
     QVERIFY2(add.exitCode() == 0, add.readAll().constData());
     SshSession session(agent);
     QVERIFY(!session.fingerprint().isEmpty());
+}
+
+void TestSshTunnel::loginWithAPassword()
+{
+    try {
+        const SshOptions login = passwordLogin(test::TestSshd::password());
+        // In, and the account's tunnel carries Redis traffic.
+        auto tunnel = std::make_shared<SshTunnel>(login);
+        Config direct;
+        direct.redis = test::redisUrl();
+        direct.db = test::sqliteUrl();
+        RedisClient redis(SshTunnel::through(direct, tunnel).redis);
+        QCOMPARE(redis.command({"PING"}).toBytes(), QByteArray("PONG"));
+        QCOMPARE(tunnel->channelsOpened(), 1);
+    } catch (const std::runtime_error &fixture) {
+        QFAIL(fixture.what());  // no root, or sshd did not start: said, never skipped
+    }
+}
+
+void TestSshTunnel::wrongPasswordIsRefused()
+{
+    try {
+        const SshOptions login = passwordLogin(QStringLiteral("not-the-Password-47"));
+        SshSession session(login);
+        QFAIL("logged in with a wrong password");
+    } catch (const SshError &refused) {
+        QCOMPARE(refused.message(), QStringLiteral("SSH server %1 refused the login of %2 with the password")
+                                            .arg(QStringLiteral("%1@127.0.0.1:%2").arg(test::TestSshd::passwordUser()).arg(m_passwordSshd->port()),
+                                                 test::TestSshd::passwordUser()));
+    } catch (const std::runtime_error &fixture) {
+        QFAIL(fixture.what());
+    }
 }
 
 void TestSshTunnel::tunnelCarriesRedisAndMariaDb()

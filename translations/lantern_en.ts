@@ -1394,6 +1394,25 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::DataNodes</name>
+    <message>
+        <source>Redis at %1 answered ROLE with %2</source>
+        <translation>Redis at %1 answered ROLE with %2</translation>
+    </message>
+    <message>
+        <source>%1 (master)</source>
+        <translation>%1 (master)</translation>
+    </message>
+    <message>
+        <source>%1 (replica)</source>
+        <translation>%1 (replica)</translation>
+    </message>
+    <message>
+        <source>Redis at %1 answers ROLE as %2, not as a master or a replica of one</source>
+        <translation>Redis at %1 answers ROLE as %2, not as a master or a replica of one</translation>
+    </message>
+</context>
+<context>
     <name>lantern::DbUrl</name>
     <message>
         <source>invalid database URL '%1': %2</source>
@@ -3129,12 +3148,24 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::access::RedisAccounts</name>
     <message>
-        <source>%1 on %2: %3</source>
-        <translation>%1 on %2: %3</translation>
-    </message>
-    <message>
         <source>SCRIPT LOAD on %1: %2</source>
         <translation>SCRIPT LOAD on %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot reach the Redis node %1, so no account was changed anywhere: %2%3</source>
+        <translation>cannot reach the Redis node %1, so no account was changed anywhere: %2%3</translation>
+    </message>
+    <message>
+        <source> (a replica the sentinels still list after it is gone for good is forgotten with SENTINEL RESET %1)</source>
+        <translation> (a replica the sentinels still list after it is gone for good is forgotten with SENTINEL RESET %1)</translation>
+    </message>
+    <message>
+        <source>%1 failed on %2: %3. Written on: %4; not on: %5</source>
+        <translation>%1 failed on %2: %3. Written on: %4; not on: %5</translation>
+    </message>
+    <message>
+        <source>no node</source>
+        <translation>no node</translation>
     </message>
 </context>
 <context>

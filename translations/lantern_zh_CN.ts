@@ -1387,6 +1387,25 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::DataNodes</name>
+    <message>
+        <source>Redis at %1 answered ROLE with %2</source>
+        <translation>位于 %1 的 Redis 对 ROLE 的回答是 %2</translation>
+    </message>
+    <message>
+        <source>%1 (master)</source>
+        <translation>%1（主节点）</translation>
+    </message>
+    <message>
+        <source>%1 (replica)</source>
+        <translation>%1（副本）</translation>
+    </message>
+    <message>
+        <source>Redis at %1 answers ROLE as %2, not as a master or a replica of one</source>
+        <translation>位于 %1 的 Redis 对 ROLE 的回答是 %2，既不是主节点，也不是某个主节点的副本</translation>
+    </message>
+</context>
+<context>
     <name>lantern::DbUrl</name>
     <message>
         <source>invalid database URL '%1': %2</source>
@@ -3101,12 +3120,24 @@ SQL：%2
 <context>
     <name>lantern::access::RedisAccounts</name>
     <message>
-        <source>%1 on %2: %3</source>
-        <translation>%2 上的 %1：%3</translation>
-    </message>
-    <message>
         <source>SCRIPT LOAD on %1: %2</source>
         <translation>%1 上的 SCRIPT LOAD：%2</translation>
+    </message>
+    <message>
+        <source>cannot reach the Redis node %1, so no account was changed anywhere: %2%3</source>
+        <translation>无法连接 Redis 节点 %1，因此任何地方的账号都未被更改：%2%3</translation>
+    </message>
+    <message>
+        <source> (a replica the sentinels still list after it is gone for good is forgotten with SENTINEL RESET %1)</source>
+        <translation>（已永久移除但哨兵仍列出的副本，可用 SENTINEL RESET %1 让哨兵忘记它）</translation>
+    </message>
+    <message>
+        <source>%1 failed on %2: %3. Written on: %4; not on: %5</source>
+        <translation>%1 在 %2 上失败：%3。已写入：%4；未写入：%5</translation>
+    </message>
+    <message>
+        <source>no node</source>
+        <translation>无节点</translation>
     </message>
 </context>
 <context>

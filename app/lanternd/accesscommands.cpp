@@ -59,25 +59,37 @@ void audit(CommandContext &context, const QString &action, const QString &name, 
     AuditLog(context.sql()).record(context.actor(), action, QStringLiteral("account:") + name, detail, context.nowMs());
 }
 
-/** What a change of ACL users did, and a warning when a node could not save it to its aclfile. */
-void addRedisOutcome(QJsonObject &json, const access::RedisAclOutcome &outcome)
+/** The nodes a change of ACL users was written on, each with whether its aclfile has it, and a
+    warning when some node could not save it. */
+void addRedisOutcome(QJsonObject &json, const QList<access::RedisAclWrite> &written)
 {
-    json.insert(QStringLiteral("redis_nodes"), outcome.nodes);
-    json.insert(QStringLiteral("acl_saved"), outcome.saved == outcome.nodes);
-    if (outcome.saved < outcome.nodes) {
+    QJsonArray nodes;
+    qsizetype saved = 0;
+    for (const access::RedisAclWrite &write : written) {
+        nodes.append(QJsonObject{{QStringLiteral("node"), write.node.endpoint.text()},
+                                 {QStringLiteral("role"), write.node.master ? QStringLiteral("master") : QStringLiteral("replica")},
+                                 {QStringLiteral("acl_saved"), write.saved}});
+        saved += write.saved ? 1 : 0;
+    }
+    json.insert(QStringLiteral("redis_nodes"), nodes);
+    json.insert(QStringLiteral("acl_saved"), saved == written.size());
+    if (saved < written.size()) {
         std::fprintf(stderr, "lanternd: %s\n",
                      AccessText::tr("warning: %1 of %2 Redis nodes have no aclfile: the change is lost when they restart (docs/security.md)")
-                             .arg(outcome.nodes - outcome.saved)
-                             .arg(outcome.nodes)
+                             .arg(written.size() - saved)
+                             .arg(written.size())
                              .toLocal8Bit()
                              .constData());
         std::fflush(stderr);
     }
 }
 
-access::RedisAccounts redisAccounts(CommandContext &context)
+/** Every Redis data node found and reached before anything is written (see RedisAccounts). */
+access::RedisAccounts reachedRedisAccounts(CommandContext &context)
 {
-    return access::RedisAccounts(context.redis(), context.keys().prefix());
+    access::RedisAccounts accounts(context.redis(), context.keys().prefix());
+    accounts.reachEveryNode();
+    return accounts;
 }
 
 } // namespace
@@ -88,7 +100,7 @@ int runAccessInstall(CommandContext &context)
     const qint64 approvalCents = context.line().integer(QStringLiteral("approval-cents"), 0, std::numeric_limits<qint64>::max(),
                                                         fromEnvironment.isEmpty() ? 1'000'000 : fromEnvironment.toLongLong());
     access::SqlAccounts(context.sql()).install(approvalCents);
-    const int scripts = redisAccounts(context).loadScripts();
+    const int scripts = access::RedisAccounts(context.redis(), context.keys().prefix()).loadScripts();
     QJsonArray roles;
     for (access::Role role : access::Roles::all())
         roles.append(access::Roles::name(role));
@@ -103,11 +115,11 @@ namespace {
 /** The Redis side of add, rotate and set-role (the ACL user with `role`'s rules and the new
     password on every node), the audit row and the printed result; a generated password is
     printed this once and kept nowhere. */
-int finishAccountChange(CommandContext &context, const QString &action, const QString &name, access::Role role, const QByteArray &password,
-                        bool generated)
+int finishAccountChange(CommandContext &context, access::RedisAccounts &redis, const QString &action, const QString &name, access::Role role,
+                        const QByteArray &password, bool generated)
 {
     QJsonObject json{{QStringLiteral("name"), name}, {QStringLiteral("role"), access::Roles::name(role)}};
-    addRedisOutcome(json, redisAccounts(context).setUser(name, role, password));
+    addRedisOutcome(json, redis.setUser(name, role, password));
     audit(context, action, name, json);
     if (generated)
         json.insert(QStringLiteral("password"), QString::fromLatin1(password));
@@ -123,8 +135,9 @@ int runOperatorAdd(CommandContext &context)
     const access::Role role = roleOption(context);
     bool generated = false;
     const QByteArray password = passwordOption(context, &generated);
+    access::RedisAccounts redis = reachedRedisAccounts(context);
     access::SqlAccounts(context.sql()).add(name, role, password);
-    return finishAccountChange(context, QStringLiteral("operator.add"), name, role, password, generated);
+    return finishAccountChange(context, redis, QStringLiteral("operator.add"), name, role, password, generated);
 }
 
 int runOperatorList(CommandContext &context)
@@ -139,9 +152,10 @@ int runOperatorList(CommandContext &context)
 int runOperatorRemove(CommandContext &context)
 {
     const QString name = nameOption(context);
+    access::RedisAccounts redis = reachedRedisAccounts(context);
     access::SqlAccounts(context.sql()).remove(name);
     QJsonObject json{{QStringLiteral("name"), name}, {QStringLiteral("removed"), true}};
-    addRedisOutcome(json, redisAccounts(context).deleteUser(name));
+    addRedisOutcome(json, redis.deleteUser(name));
     audit(context, QStringLiteral("operator.remove"), name, json);
     printJson(json);
     return 0;
@@ -156,8 +170,9 @@ int runOperatorRotate(CommandContext &context)
     const std::optional<access::SqlAccount> account = accounts.find(name);
     if (!account)
         throw RefusedError(AccessText::tr("there is no operator account %1").arg(name));
+    access::RedisAccounts redis = reachedRedisAccounts(context);
     accounts.rotate(name, password);
-    return finishAccountChange(context, QStringLiteral("operator.rotate"), name, account->role, password, generated);
+    return finishAccountChange(context, redis, QStringLiteral("operator.rotate"), name, account->role, password, generated);
 }
 
 int runOperatorSetRole(CommandContext &context)
@@ -167,10 +182,11 @@ int runOperatorSetRole(CommandContext &context)
     bool generated = false;
     // Redis keeps no password it could hand back: the ACL user gets a new one with its new rules.
     const QByteArray password = passwordOption(context, &generated);
+    access::RedisAccounts redis = reachedRedisAccounts(context);
     access::SqlAccounts accounts(context.sql());
     accounts.setRole(name, role);
     accounts.rotate(name, password);
-    return finishAccountChange(context, QStringLiteral("operator.set_role"), name, role, password, generated);
+    return finishAccountChange(context, redis, QStringLiteral("operator.set_role"), name, role, password, generated);
 }
 
 int runCampaignApprove(CommandContext &context)

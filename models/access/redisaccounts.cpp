@@ -15,50 +15,76 @@ RedisAccounts::RedisAccounts(RedisClient &admin, QByteArray prefix) : m_admin(ad
 {
 }
 
-QList<RedisEndpoint> RedisAccounts::nodes()
+RedisAccounts::~RedisAccounts() = default;
+RedisAccounts::RedisAccounts(RedisAccounts &&) noexcept = default;
+
+void RedisAccounts::reachEveryNode()
 {
-    m_admin.ensureConnected();
-    if (!m_admin.isCluster())
-        return {RedisEndpoint{m_admin.url().host, m_admin.url().port}};
-    // "<id> <host>:<port>@<bus>[,<hostname>] <flags> ..." per line, replicas included.
-    const RedisValue reply = m_admin.onMaster(m_admin.clusterMasters().constFirst(), {QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("NODES")});
-    if (reply.isError())
-        throw RedisReplyError(QString::fromUtf8(reply.string));
-    QList<RedisEndpoint> endpoints;
-    for (const QByteArray &line : reply.toBytes().split('\n')) {
-        const QByteArrayList fields = line.split(' ');
-        if (fields.size() < 3 || fields.at(2).contains("noaddr"))
-            continue;
-        const QByteArray address = fields.at(1).split('@').constFirst();
-        const qsizetype colon = address.lastIndexOf(':');
-        if (colon <= 0)
-            continue;
-        endpoints.append({QString::fromLatin1(address.left(colon)), address.mid(colon + 1).toInt()});
+    if (!m_connections.empty())
+        return;
+    m_nodes = DataNodes::find(m_admin, RedisOptions{});
+    std::vector<std::unique_ptr<RedisConnection>> connections;
+    for (const DataNode &node : std::as_const(m_nodes)) {
+        auto connection = std::make_unique<RedisConnection>(node.endpoint, m_admin.url(), RedisOptions{});
+        try {
+            connection->open();
+        } catch (const UnavailableError &error) {
+            throw RedisIoError(tr("cannot reach the Redis node %1, so no account was changed anywhere: %2%3")
+                                       .arg(node.text(), error.message(),
+                                            m_admin.url().isSentinel() && !node.master
+                                                    ? tr(" (a replica the sentinels still list after it is gone for good is forgotten with "
+                                                         "SENTINEL RESET %1)")
+                                                              .arg(m_admin.url().sentinelMaster)
+                                                    : QString()));
+        }
+        connections.push_back(std::move(connection));
     }
-    return endpoints;
+    m_connections = std::move(connections);
 }
 
-RedisAclOutcome RedisAccounts::onEveryNode(const QByteArrayList &command)
+QList<RedisAclWrite> RedisAccounts::onEveryNode(const QByteArrayList &command)
 {
-    RedisAclOutcome outcome;
-    for (const RedisEndpoint &node : nodes()) {
-        RedisConnection connection(node, m_admin.url(), RedisOptions{});
-        connection.open();
-        connection.append(command);
-        connection.append({QByteArrayLiteral("ACL"), QByteArrayLiteral("SAVE")});
-        const RedisValue changed = connection.read();
-        const RedisValue saved = connection.read();
-        if (changed.isError())
-            throw RedisReplyError(tr("%1 on %2: %3").arg(QString::fromLatin1(command.mid(0, 2).join(' ')), node.text(),
-                                                           QString::fromUtf8(changed.string)));
-        ++outcome.nodes;
-        if (!saved.isError())
-            ++outcome.saved;  // else: no aclfile on this node (docs/security.md: how ACLs persist)
+    reachEveryNode();
+    QList<RedisAclWrite> written;
+    for (size_t i = 0; i < m_connections.size(); ++i) {
+        const DataNode &node = m_nodes.at(qsizetype(i));
+        QString failure;
+        bool replied = false;  // the node refused the command (else: it stopped answering)
+        RedisAclWrite write{node};
+        try {
+            RedisConnection &connection = *m_connections[i];
+            connection.append(command);
+            connection.append({QByteArrayLiteral("ACL"), QByteArrayLiteral("SAVE")});
+            const RedisValue changed = connection.read();
+            const RedisValue saved = connection.read();
+            if (changed.isError()) {
+                failure = QString::fromUtf8(changed.string);
+                replied = true;
+            }
+            write.saved = !saved.isError();  // else: no aclfile on this node (docs/security.md: how ACLs persist)
+        } catch (const UnavailableError &error) {
+            failure = error.message();
+        }
+        if (!failure.isEmpty()) {
+            QStringList done;
+            QStringList left;
+            for (const RedisAclWrite &before : std::as_const(written))
+                done << before.node.text();
+            for (size_t j = i; j < m_connections.size(); ++j)
+                left << m_nodes.at(qsizetype(j)).text();
+            const QString message = tr("%1 failed on %2: %3. Written on: %4; not on: %5")
+                                            .arg(QString::fromLatin1(command.mid(0, 2).join(' ')), node.text(), failure,
+                                                 done.isEmpty() ? tr("no node") : done.join(QStringLiteral(", ")), left.join(QStringLiteral(", ")));
+            if (replied)
+                throw RedisReplyError(message);
+            throw RedisIoError(message);
+        }
+        written.append(write);
     }
-    return outcome;
+    return written;
 }
 
-RedisAclOutcome RedisAccounts::setUser(const QString &name, Role role, const QByteArray &password)
+QList<RedisAclWrite> RedisAccounts::setUser(const QString &name, Role role, const QByteArray &password)
 {
     QByteArrayList command{QByteArrayLiteral("ACL"), QByteArrayLiteral("SETUSER"), AccountName::validated(name).toLatin1(),
                            QByteArrayLiteral("reset"), QByteArrayLiteral("on"), AccountName::redisPasswordRule(password)};
@@ -66,7 +92,7 @@ RedisAclOutcome RedisAccounts::setUser(const QString &name, Role role, const QBy
     return onEveryNode(command);
 }
 
-RedisAclOutcome RedisAccounts::deleteUser(const QString &name)
+QList<RedisAclWrite> RedisAccounts::deleteUser(const QString &name)
 {
     return onEveryNode({QByteArrayLiteral("ACL"), QByteArrayLiteral("DELUSER"), AccountName::validated(name).toLatin1()});
 }

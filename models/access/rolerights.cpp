@@ -106,6 +106,10 @@ QByteArrayList RoleRights::redisRules(Role role, const QByteArray &prefix)
         rules << scriptedWrites() << "+@blocking" << "+script|load" << "+info" << "~" + prefix + '*';
         break;
     }
+    // A client that finds the master through Redis Sentinel asks each node it connects to for
+    // its ROLE (redis.io "Sentinel clients"); ROLE is @dangerous by category, and says no more
+    // than the replication role, offsets and replica addresses. Last, after every -@dangerous.
+    rules << "+role";
     return rules;
 }
 

@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace lantern {
@@ -39,7 +40,8 @@ void RedisSentinel::answered(const RedisUrl &url, const RedisEndpoint &sentinel)
     s_lastAnswered.insert(orderKey(url), sentinel);
 }
 
-RedisEndpoint RedisSentinel::askSentinels(const RedisUrl &url, const RedisOptions &options)
+RedisValue RedisSentinel::askInOrder(const RedisUrl &url, const RedisOptions &options, const QByteArrayList &args,
+                                     const std::function<bool(const RedisValue &)> &accepts)
 {
     // The sentinels' own credentials, never the data nodes'; TLS as the URL says.
     RedisUrl sentinelUrl = url;
@@ -55,17 +57,13 @@ RedisEndpoint RedisSentinel::askSentinels(const RedisUrl &url, const RedisOption
     for (const RedisEndpoint &sentinel : sentinelsInOrder(url)) {
         try {
             RedisConnection connection(sentinel, sentinelUrl, quick);
-            const RedisValue reply =
-                    connection.open({{"SENTINEL", "GET-MASTER-ADDR-BY-NAME", url.sentinelMaster.toUtf8()}}).front();
-            if (reply.type == RedisValue::Type::Array && reply.elements.size() == 2) {
-                bool ok = false;
-                const int port = reply.elements[1].toBytes().toInt(&ok);
-                if (ok && port > 0 && port <= 65535) {
-                    answered(url, sentinel);
-                    return {QString::fromUtf8(reply.elements[0].toBytes()), port};
-                }
+            RedisValue reply = connection.open({args}).front();
+            if (accepts(reply)) {
+                answered(url, sentinel);
+                return reply;
             }
-            if (reply.isNil())
+            // A null address, or SENTINEL REPLICAS's "-ERR No such master with that name".
+            if (reply.isNil() || (reply.isError() && reply.string.contains("No such master")))
                 unaware << sentinel.text();
             else
                 unreachable << tr("%1 answered %2").arg(sentinel.text(), QString::fromUtf8(reply.toBytes().left(200)));
@@ -83,6 +81,44 @@ RedisEndpoint RedisSentinel::askSentinels(const RedisUrl &url, const RedisOption
     throw RedisIoError(tr("no Redis Sentinel of %1 named the master '%2': %3 did not know it; %4")
                                .arg(url.redacted(), url.sentinelMaster, unaware.join(QStringLiteral(", ")),
                                     unreachable.join(QStringLiteral("; "))));
+}
+
+RedisEndpoint RedisSentinel::askSentinels(const RedisUrl &url, const RedisOptions &options)
+{
+    const auto address = [](const RedisValue &reply) -> std::optional<RedisEndpoint> {
+        if (reply.type != RedisValue::Type::Array || reply.elements.size() != 2)
+            return std::nullopt;
+        bool ok = false;
+        const int port = reply.elements[1].toBytes().toInt(&ok);
+        if (!ok || port <= 0 || port > 65535)
+            return std::nullopt;
+        return RedisEndpoint{QString::fromUtf8(reply.elements[0].toBytes()), port};
+    };
+    const RedisValue reply = askInOrder(url, options, {"SENTINEL", "GET-MASTER-ADDR-BY-NAME", url.sentinelMaster.toUtf8()},
+                                        [&](const RedisValue &answer) { return address(answer).has_value(); });
+    return *address(reply);
+}
+
+QList<RedisEndpoint> RedisSentinel::askReplicas(const RedisUrl &url, const RedisOptions &options)
+{
+    const RedisValue reply = askInOrder(url, options, {"SENTINEL", "REPLICAS", url.sentinelMaster.toUtf8()},
+                                        [](const RedisValue &answer) { return answer.type == RedisValue::Type::Array; });
+    QList<RedisEndpoint> replicas;
+    for (const RedisValue &replica : reply.elements) {
+        // A flat field, value, field, value... list per replica, down ones included.
+        QByteArray ip;
+        int port = 0;
+        for (size_t i = 0; i + 1 < replica.elements.size(); i += 2) {
+            const QByteArray field = replica.elements[i].toBytes();
+            if (field == "ip")
+                ip = replica.elements[i + 1].toBytes();
+            else if (field == "port")
+                port = replica.elements[i + 1].toBytes().toInt();
+        }
+        if (!ip.isEmpty() && port > 0)
+            replicas.append({QString::fromUtf8(ip), port});
+    }
+    return replicas;
 }
 
 std::unique_ptr<RedisConnection> RedisSentinel::connectToMaster(const RedisUrl &url, const RedisOptions &options)

@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QList>
 
+#include <functional>
 #include <memory>
 
 namespace lantern {
@@ -33,6 +34,9 @@ public:
 
     /** The master's address by the sentinels' word only (no connection to it). */
     static RedisEndpoint askSentinels(const RedisUrl &url, const RedisOptions &options);
+    /** The master's replicas as the sentinels know them (SENTINEL REPLICAS), those they hold
+        as down included; the same errors as askSentinels(). */
+    static QList<RedisEndpoint> askReplicas(const RedisUrl &url, const RedisOptions &options);
     /** An open connection to the master, ROLE checked. */
     static std::unique_ptr<RedisConnection> connectToMaster(const RedisUrl &url, const RedisOptions &options);
     /** The error for a reply -READONLY from `node`: it was the master and is a replica now. */
@@ -44,6 +48,11 @@ private:
     /** The URL's sentinels, the one that answered last first. */
     static QList<RedisEndpoint> sentinelsInOrder(const RedisUrl &url);
     static void answered(const RedisUrl &url, const RedisEndpoint &sentinel);
+    /** `args` to the sentinels in order (their own credentials, short timeouts) until one's
+        reply `accepts`; a null reply or "No such master" means that sentinel does not know the
+        master. Throws the errors askSentinels() names. */
+    static RedisValue askInOrder(const RedisUrl &url, const RedisOptions &options, const QByteArrayList &args,
+                                 const std::function<bool(const RedisValue &)> &accepts);
 };
 
 } // namespace lantern

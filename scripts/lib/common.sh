@@ -20,7 +20,7 @@ LANTERN_DEBIAN_PACKAGES=(
     libhiredis-dev libssl-dev openssl libhttp-parser-dev redis-server redis-tools libssh-dev openssh-server openssh-client
     mariadb-server mariadb-client
     xvfb wrk xauth fonts-noto-cjk dpkg dpkg-dev file desktop-file-utils ccache lld
-    lintian systemd libseccomp-dev bubblewrap socat openssl curl man-db bsdextrautils util-linux
+    lintian systemd libseccomp-dev bubblewrap socat openssl curl man-db bsdextrautils util-linux mount
     prometheus nginx-light linux-perf time
 )
 
@@ -36,7 +36,7 @@ declare -A LANTERN_TOOL_PACKAGES=(
     [desktop-file-validate]=desktop-file-utils
     [lintian]=lintian [systemd-analyze]=systemd [bwrap]=bubblewrap [socat]=socat [openssl]=openssl
     [curl]=curl [man]=man-db [col]=bsdextrautils [dpkg-parsechangelog]=dpkg-dev
-    [setpriv]=util-linux [unshare]=util-linux [promtool]=prometheus
+    [setpriv]=util-linux [unshare]=util-linux [mount]=mount [promtool]=prometheus
     [perf]=linux-perf
 )
 

@@ -39,7 +39,7 @@ QString AccessFixture::accountName(const QString &name) const
     return QStringLiteral("%1_%2").arg(name).arg(QCoreApplication::applicationPid());
 }
 
-bool AccessFixture::addAccount(const QString &name, const QString &role, QByteArray *failure)
+bool AccessFixture::addAccount(const QString &name, const QString &role, QByteArray *failure, Result *added)
 {
     QTemporaryFile file;
     const QString password = QStringLiteral("pw-%1-%2-secret").arg(name).arg(QCoreApplication::applicationPid());
@@ -47,10 +47,12 @@ bool AccessFixture::addAccount(const QString &name, const QString &role, QByteAr
         *failure = "cannot write a password file";
         return false;
     }
-    const Result added = m_admin.run({QStringLiteral("operator"), QStringLiteral("add"), QStringLiteral("--name"), accountName(name),
-                                      QStringLiteral("--role"), role, QStringLiteral("--password-file"), file.fileName()});
-    if (added.exitCode != 0) {
-        *failure = added.describe();
+    const Result result = m_admin.run({QStringLiteral("operator"), QStringLiteral("add"), QStringLiteral("--name"), accountName(name),
+                                       QStringLiteral("--role"), role, QStringLiteral("--password-file"), file.fileName()});
+    if (added)
+        *added = result;
+    if (result.exitCode != 0) {
+        *failure = result.describe();
         return false;
     }
     m_passwords.insert(name, password);
@@ -59,9 +61,11 @@ bool AccessFixture::addAccount(const QString &name, const QString &role, QByteAr
 
 QString AccessFixture::withCredentials(const QString &url, const QString &name) const
 {
-    if (url.startsWith(QLatin1String("redis://"))) {
-        // A cluster's seed list (redis://h1:p1,h2:p2) is no URL QUrl takes: the credentials go first.
-        return QStringLiteral("redis://%1:%2@").arg(accountName(name), m_passwords.value(name)) + url.mid(8);
+    if (url.startsWith(QLatin1String("redis"))) {
+        // A cluster's seed list (redis://h1:p1,h2:p2) or the sentinels of redis-sentinel://
+        // is no URL QUrl takes: the credentials go right after the scheme.
+        const qsizetype hosts = url.indexOf(QLatin1String("://")) + 3;
+        return url.left(hosts) + QStringLiteral("%1:%2@").arg(accountName(name), m_passwords.value(name)) + url.mid(hosts);
     }
     QUrl parsed(url);
     parsed.setUserName(accountName(name));

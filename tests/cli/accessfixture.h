@@ -18,8 +18,9 @@ public:
     ~AccessFixture();
     Q_DISABLE_COPY_MOVE(AccessFixture)
 
-    /** Made with `operator add --name <name>_<pid> --role <role>`; false (and `failure`) when not. */
-    bool addAccount(const QString &name, const QString &role, QByteArray *failure);
+    /** Made with `operator add --name <name>_<pid> --role <role>`; false (and `failure`) when not.
+        What lanternd printed goes to `added` when given. */
+    bool addAccount(const QString &name, const QString &role, QByteArray *failure, Result *added = nullptr);
     QString accountName(const QString &name) const;
     QString password(const QString &name) const { return m_passwords.value(name); }
 

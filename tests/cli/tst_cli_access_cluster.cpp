@@ -9,6 +9,7 @@
 #include "redis/redisconnection.h"
 #include "testsuite.h"
 
+#include <QJsonArray>
 #include <QProcessEnvironment>
 #include <QTest>
 
@@ -35,8 +36,15 @@ void TestCliAccessCluster::accountsOnEveryNodeAndTheFlow()
     LANTERND_VERIFY_OK(fixture.admin().run({QStringLiteral("migrate")}));
     LANTERND_VERIFY_OK(fixture.admin().run({QStringLiteral("access"), QStringLiteral("install")}));
     QByteArray failure;
+    Result added;
     for (const char *role : {"viewer", "support", "manager", "worker", "api"})
-        QVERIFY2(fixture.addAccount(QLatin1String(role), QLatin1String(role), &failure), failure.constData());
+        QVERIFY2(fixture.addAccount(QLatin1String(role), QLatin1String(role), &failure, &added), failure.constData());
+    // The output names every node written: the 3 masters, then the 3 replicas.
+    QStringList written;
+    for (const QJsonValue &node : added.json().value(QStringLiteral("redis_nodes")).toArray())
+        written << node[QStringLiteral("role")].toString();
+    QCOMPARE(written, (QStringList{QStringLiteral("master"), QStringLiteral("master"), QStringLiteral("master"), QStringLiteral("replica"),
+                                   QStringLiteral("replica"), QStringLiteral("replica")}));
 
     // Every node, replicas included, lets the account in with its password.
     for (const QString &port : ports) {

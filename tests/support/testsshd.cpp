@@ -19,8 +19,12 @@ namespace {
 constexpr int TimeoutMs = 30000;
 } // namespace
 
-TestSshd::TestSshd() : m_dir(std::make_unique<QTemporaryDir>()), m_process(std::make_unique<QProcess>())
+TestSshd::TestSshd(Login login) : m_dir(std::make_unique<QTemporaryDir>()), m_process(std::make_unique<QProcess>())
 {
+    if (login == Login::KeysAndPassword && ::geteuid() != 0)
+        throw std::runtime_error("TestSshd: the password login test needs root: sshd checks passwords against /etc/shadow, which the test "
+                                 "replaces for sshd alone with a copy holding a test account (unshare --mount); run the tests as root, as "
+                                 "CI does, rather than add a system account");
     if (!m_dir->isValid())
         throw std::runtime_error("TestSshd: no temp dir");
     QFile::setPermissions(m_dir->path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
@@ -48,16 +52,21 @@ TestSshd::TestSshd() : m_dir(std::make_unique<QTemporaryDir>()), m_process(std::
     QFile config(dir() + QStringLiteral("/sshd_config"));
     if (!config.open(QIODevice::WriteOnly))
         throw std::runtime_error("TestSshd: cannot write sshd_config");
+    const bool passwords = login == Login::KeysAndPassword;
     config.write(QStringLiteral("ListenAddress 127.0.0.1\nPort %1\nHostKey %2/host_key\nAuthorizedKeysFile %2/authorized_keys\n"
-                                "PidFile %2/sshd.pid\nStrictModes no\nUsePAM no\nPasswordAuthentication no\n"
+                                "PidFile %2/sshd.pid\nStrictModes no\nUsePAM no\nPasswordAuthentication %4\n"
                                 "KbdInteractiveAuthentication no\nPubkeyAuthentication yes\nPermitRootLogin prohibit-password\n"
                                 "AllowTcpForwarding yes\nAllowUsers %3\nLogLevel INFO\n")
                          .arg(m_port)
-                         .arg(dir(), user())
+                         .arg(dir(), passwords ? user() + QLatin1Char(' ') + passwordUser() : user(),
+                              passwords ? QStringLiteral("yes") : QStringLiteral("no"))
                          .toUtf8());
     config.close();
+    if (passwords)
+        writePasswordAccount();
+    const QStringList command = sshdCommand(login, config.fileName());
     m_process->setProcessChannelMode(QProcess::MergedChannels);
-    m_process->start(QStringLiteral("/usr/sbin/sshd"), {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), config.fileName()});
+    m_process->start(command.constFirst(), command.mid(1));
     if (!m_process->waitForStarted(TimeoutMs))
         throw std::runtime_error("TestSshd: sshd did not start: " + m_process->errorString().toStdString());
     const QDeadlineTimer deadline(TimeoutMs);
@@ -124,13 +133,53 @@ QString TestSshd::makeKey(const QString &name, const QString &passphrase) const
     return file;
 }
 
-void TestSshd::run(const QString &program, const QStringList &arguments) const
+QStringList TestSshd::sshdCommand(Login login, const QString &config) const
+{
+    const QStringList sshd{QStringLiteral("/usr/sbin/sshd"), QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), config};
+    if (login == Login::Keys)
+        return sshd;
+    // unshare and sh exec what follows: the process QProcess holds is sshd itself. The mounts
+    // are sshd's alone and go with it.
+    return QStringList{QStringLiteral("unshare"), QStringLiteral("--mount"), QStringLiteral("--propagation"), QStringLiteral("private"),
+                       QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                       QStringLiteral("mount --bind \"$1\" /etc/passwd && mount --bind \"$2\" /etc/shadow && shift 2 && exec \"$@\""),
+                       QStringLiteral("sh"), dir() + QStringLiteral("/passwd"), dir() + QStringLiteral("/shadow")}
+           + sshd;
+}
+
+void TestSshd::writePasswordAccount() const
+{
+    // SHA-512 crypt, as passwd(1) writes it; sshd (UsePAM no) compares with crypt(3).
+    const QByteArray hash = run(QStringLiteral("openssl"), {QStringLiteral("passwd"), QStringLiteral("-6"), password()}).trimmed();
+    const struct {
+        const char *system;
+        QByteArray line;
+    } files[] = {{"/etc/passwd", passwordUser().toUtf8() + ":x:64999:65534:Lantern SSH test:/:/bin/sh\n"},
+                 {"/etc/shadow", passwordUser().toUtf8() + ':' + hash + ":::::::\n"}};
+    for (const auto &file : files) {
+        QFile system(QString::fromLatin1(file.system));
+        if (!system.open(QIODevice::ReadOnly))
+            throw std::runtime_error("TestSshd: cannot read " + std::string(file.system) + ": " + system.errorString().toStdString());
+        QByteArray text = system.readAll();
+        if (!text.isEmpty() && !text.endsWith('\n'))
+            text += '\n';
+        QFile copy(dir() + QString::fromLatin1(file.system).mid(4));  // <dir>/passwd, <dir>/shadow
+        if (!copy.open(QIODevice::WriteOnly) || copy.write(text + file.line) < 0)
+            throw std::runtime_error("TestSshd: cannot write " + copy.fileName().toStdString());
+        copy.close();
+        QFile::setPermissions(copy.fileName(), system.permissions());
+    }
+}
+
+QByteArray TestSshd::run(const QString &program, const QStringList &arguments) const
 {
     QProcess process;
-    process.setProcessChannelMode(QProcess::MergedChannels);
     process.start(program, arguments);
     if (!process.waitForFinished(TimeoutMs) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
-        throw std::runtime_error(QStringLiteral("TestSshd: %1 failed: %2").arg(program, QString::fromLocal8Bit(process.readAll())).toStdString());
+        throw std::runtime_error(QStringLiteral("TestSshd: %1 failed: %2")
+                                         .arg(program, QString::fromLocal8Bit(process.readAllStandardOutput() + process.readAllStandardError()))
+                                         .toStdString());
+    return process.readAllStandardOutput();
 }
 
 } // namespace lantern::test
