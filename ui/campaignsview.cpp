@@ -2,6 +2,7 @@
 
 #include "campaignactionbar.h"
 #include "campaignconfirmation.h"
+#include "campaignlistpane.h"
 #include "campaigncreatedialog.h"
 #include "campaigntimesdialog.h"
 #include "campaigndetailpanel.h"
@@ -47,17 +48,10 @@ bool askInMessageBox(QWidget *parent, const CampaignConfirmation &ask)
 CampaignsView::CampaignsView(QWidget *parent)
     : ConsoleView(parent),
       m_confirm(&askInMessageBox),
-      m_model(new CampaignListModel(this)),
-      m_searchDelay(new QTimer(this)),
       m_hiddenSampling(new QTimer(this)),
-      m_search(new QLineEdit(this)),
-      m_fourEyes(new QToolButton(this)),
       m_actions(new CampaignActionBar(this)),
       m_banner(new MessageBanner(this)),
-      m_list(new QTableView(this)),
-      m_previousPage(new QToolButton(this)),
-      m_nextPage(new QToolButton(this)),
-      m_pageLabel(new QLabel(this)),
+      m_listPane(new CampaignListPane(this)),
       m_detail(new CampaignDetailPanel(this)),
       m_timetable(new TimetablePanel(this))
 {
@@ -67,81 +61,24 @@ CampaignsView::CampaignsView(QWidget *parent)
     connect(m_actions, &CampaignActionBar::timesClicked, this, &CampaignsView::openTimesDialog);
     connect(m_actions, &CampaignActionBar::refreshClicked, this, &CampaignsView::refresh);
 
-    // The list, one page at a time.
-    m_list->setModel(m_model);
-    m_list->setObjectName(QStringLiteral("campaignList"));
-    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_list->setAlternatingRowColors(true);
-    m_list->setShowGrid(false);
-    m_list->setWordWrap(false);
-    m_list->setTextElideMode(Qt::ElideRight);
-    m_list->verticalHeader()->setVisible(false);
-    m_list->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-    QHeaderView *header = m_list->horizontalHeader();
-    header->setHighlightSections(false);
-    header->setSectionResizeMode(QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(CampaignListModel::Name, QHeaderView::Stretch);
-    connect(m_list->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CampaignsView::onSelectionChanged);
-    m_previousPage->setArrowType(Qt::LeftArrow);
-    m_previousPage->setToolTip(tr("Newer campaigns"));
-    m_nextPage->setArrowType(Qt::RightArrow);
-    m_nextPage->setToolTip(tr("Older campaigns"));
-    connect(m_previousPage, &QToolButton::clicked, this, [this] { showPage(std::max<qint64>(0, m_offset - PageSize)); });
-    connect(m_nextPage, &QToolButton::clicked, this, [this] { showPage(m_offset + PageSize); });
-    // A search and a sort the server runs: the list is paged.
-    m_search->setObjectName(QStringLiteral("campaignSearch"));
-    m_search->setPlaceholderText(tr("Search campaigns by name or id"));
-    m_search->setClearButtonEnabled(true);
-    m_search->setMinimumWidth(fontMetrics().horizontalAdvance(m_search->placeholderText()) + fontMetrics().averageCharWidth() * 8);
-    // Four eyes (issue 25): the drafts above the bound, who made and who approved each; shown
-    // while some await approval or the filter is on.
-    m_fourEyes->setObjectName(QStringLiteral("fourEyesFilter"));
-    m_fourEyes->setCheckable(true);
-    m_fourEyes->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    m_fourEyes->setToolTip(tr("List only the drafts above the four-eyes bound: who created each and who approved it"));
-    m_fourEyes->setVisible(false);
-    connect(m_fourEyes, &QToolButton::toggled, this, &CampaignsView::showFourEyesOnly);
-    m_searchDelay->setSingleShot(true);
-    m_searchDelay->setInterval(300);
-    connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
-    connect(m_searchDelay, &QTimer::timeout, this, [this] { search(m_search->text()); });
-    header->setSectionsClickable(true);
-    header->setSortIndicatorShown(true);
-    header->setSortIndicator(CampaignListModel::Id, Qt::DescendingOrder);
-    connect(header, &QHeaderView::sortIndicatorChanged, this, &CampaignsView::sortBy);
-    auto *pager = new QHBoxLayout;
-    pager->addWidget(m_search);
-    pager->addWidget(m_fourEyes);
-    pager->addStretch(1);
-    pager->addWidget(m_pageLabel);
-    pager->addWidget(m_previousPage);
-    pager->addWidget(m_nextPage);
-    auto *listPane = new QWidget(this);
-    auto *listLayout = new QVBoxLayout(listPane);
-    listLayout->setContentsMargins(0, 0, 0, 0);
-    listLayout->setSpacing(4);
-    listLayout->addWidget(m_list, 1);
-    listLayout->addLayout(pager);
+    // The list, one page at a time, as the server searched and sorted it.
+    connect(m_listPane, &CampaignListPane::pageWanted, this, &CampaignsView::requestList);
+    connect(m_listPane, &CampaignListPane::campaignClicked, this, &CampaignsView::selectCampaign);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->setChildrenCollapsible(false);
-    splitter->addWidget(listPane);
+    splitter->addWidget(m_listPane);
     splitter->addWidget(m_detail);
     connect(m_detail, &CampaignDetailPanel::viewRequested, this, &ConsoleView::openView);
     // The list is for choosing; the live view below gets most of the height.
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
-    const int rowHeight = m_list->verticalHeader()->defaultSectionSize();
-    listPane->setMinimumHeight(rowHeight * 3 + header->sizeHint().height() + m_pageLabel->sizeHint().height());
     // The timetable (issue 30) under the live view, as small as its header and a few rows.
     splitter->addWidget(m_timetable);
     splitter->setStretchFactor(2, 0);
     // Seven rows of the list and the timetable's few; the live view between them takes the rest
     // (it scrolls when short).
-    splitter->setSizes({rowHeight * 7 + header->sizeHint().height() + m_pageLabel->sizeHint().height(), rowHeight * 14,
-                        m_timetable->sizeHint().height()});
+    splitter->setSizes({m_listPane->heightForRows(7), m_listPane->heightForRows(14), m_timetable->sizeHint().height()});
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 8);
@@ -151,8 +88,6 @@ CampaignsView::CampaignsView(QWidget *parent)
     layout->addWidget(splitter, 1);
 
     m_detail->showNothing(tr("Connecting…"));
-    m_list->setColumnHidden(CampaignListModel::CreatedBy, true);
-    m_list->setColumnHidden(CampaignListModel::Approval, true);
     updateActions();
     updateBusy();
     m_hiddenSampling->setInterval(HiddenSampleMs);
@@ -206,7 +141,7 @@ void CampaignsView::prepareScreenshot(const ScreenshotRequest &request)
 {
     m_screenshot = true;
     m_screenshotCampaign = request.campaignId;
-    m_offset = 0;
+    m_listPane->rewind();
     requestList();
 }
 
@@ -238,78 +173,25 @@ void CampaignsView::refresh()
     m_timetable->refresh();
 }
 
-void CampaignsView::showPage(qint64 offset)
-{
-    m_offset = std::max<qint64>(0, offset);
-    requestList();
-}
-
 void CampaignsView::requestList()
 {
     if (!m_service)
         return;
     m_listOut = ++m_serial;
     updateBusy();
-    Q_EMIT listRequested(m_listOut, m_offset, PageSize, m_query);
-}
-
-void CampaignsView::search(const QString &text)
-{
-    m_searchDelay->stop();
-    if (m_search->text() != text) {
-        const QSignalBlocker blocker(m_search);
-        m_search->setText(text);
-    }
-    m_query.search = text.trimmed();
-    m_offset = 0;
-    requestList();
-}
-
-void CampaignsView::sortBy(int column, Qt::SortOrder order)
-{
-    QHeaderView *header = m_list->horizontalHeader();
-    if (!CampaignListModel::isSortable(column)) {
-        // Grab counters live in Redis: a page sorted by them would be a sorted slice.
-        const QSignalBlocker blocker(header);
-        header->setSortIndicator(m_query.sortColumn, m_query.order);
-        return;
-    }
-    if (header->sortIndicatorSection() != column || header->sortIndicatorOrder() != order) {
-        const QSignalBlocker blocker(header);
-        header->setSortIndicator(column, order);
-    }
-    m_query.sortColumn = column;
-    m_query.order = order;
-    m_offset = 0;
-    requestList();
+    Q_EMIT listRequested(m_listOut, m_listPane->offset(), PageSize, m_listPane->query());
 }
 
 QVariantMap CampaignsView::viewState() const
 {
-    QVariantMap state;
-    state.insert(QStringLiteral("search"), m_search->text());
-    state.insert(QStringLiteral("sortColumn"), m_query.sortColumn);
-    state.insert(QStringLiteral("order"), int(m_query.order));
-    state.insert(QStringLiteral("offset"), m_offset);
+    QVariantMap state = m_listPane->state();
     state.insert(QStringLiteral("selected"), m_selectedId);
     return state;
 }
 
 void CampaignsView::restoreViewState(const QVariantMap &state)
 {
-    {
-        const QSignalBlocker blocker(m_search);
-        m_search->setText(state.value(QStringLiteral("search")).toString());
-    }
-    m_query.search = m_search->text().trimmed();
-    const int column = state.value(QStringLiteral("sortColumn"), m_query.sortColumn).toInt();
-    if (CampaignListModel::isSortable(column)) {
-        m_query.sortColumn = column;
-        m_query.order = Qt::SortOrder(state.value(QStringLiteral("order"), int(m_query.order)).toInt());
-        const QSignalBlocker blocker(m_list->horizontalHeader());
-        m_list->horizontalHeader()->setSortIndicator(m_query.sortColumn, m_query.order);
-    }
-    m_offset = std::max<qint64>(0, state.value(QStringLiteral("offset")).toLongLong());
+    m_listPane->restoreState(state);
     m_selectedId = state.value(QStringLiteral("selected")).toLongLong();
     requestList();
     if (m_selectedId != 0)
@@ -327,20 +209,9 @@ void CampaignsView::requestSnapshot()
 
 void CampaignsView::selectCampaign(qint64 id)
 {
-    const int row = m_model->rowOf(id);
     const bool changed = id != m_selectedId;
     m_selectedId = id;
-    {
-        const QSignalBlocker blocker(m_list->selectionModel());
-        if (row >= 0) {
-            m_list->selectionModel()->setCurrentIndex(m_model->index(row, 0),
-                                                      QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-            m_list->scrollTo(m_model->index(row, 0));
-        } else {
-            m_list->selectionModel()->clear();
-        }
-    }
-    m_list->viewport()->update();
+    m_listPane->select(id);
     // A new choice supersedes the answer on its way; the same one is only asked once.
     if (changed || (m_detail->campaignId() != id && !m_snapshotOut)) {
         if (id == 0)
@@ -352,14 +223,6 @@ void CampaignsView::selectCampaign(qint64 id)
     updateActions();
 }
 
-void CampaignsView::onSelectionChanged()
-{
-    const QModelIndexList rows = m_list->selectionModel()->selectedRows();
-    if (rows.isEmpty())
-        return;  // keep showing the campaign (e.g. while paging)
-    selectCampaign(m_model->rowAt(rows.first().row()).campaign.id);
-}
-
 void CampaignsView::onPageLoaded(quint64 serial, const CampaignPage &page)
 {
     if (serial != m_listOut)
@@ -367,17 +230,7 @@ void CampaignsView::onPageLoaded(quint64 serial, const CampaignPage &page)
     m_listOut = 0;
     updateBusy();
     m_banner->readSucceeded();
-    m_model->setPage(page);
-    const QLocale locale;
-    if (page.total == 0)
-        m_pageLabel->setText(tr("No campaigns yet"));
-    else
-        m_pageLabel->setText(tr("%1–%2 of %3")
-                                     .arg(locale.toString(page.offset + (page.rows.isEmpty() ? 0 : 1)),
-                                          locale.toString(page.offset + page.rows.size()), locale.toString(page.total)));
-    m_previousPage->setEnabled(page.offset > 0);
-    m_nextPage->setEnabled(page.offset + page.rows.size() < page.total);
-    showApprovals(page);
+    m_listPane->setPage(page);
 
     qint64 wanted = m_selectedId;
     if (m_screenshot && m_screenshotCampaign != 0)
@@ -428,7 +281,7 @@ void CampaignsView::onCreated(quint64 serial, const Campaign &campaign)
     m_actionOut = 0;
     m_banner->showMessage(MessageBanner::Kind::Positive,
                           tr("Draft #%1 “%2” created. Nobody can grab yet: check it below, then launch it.").arg(campaign.id).arg(campaign.name));
-    m_offset = 0;
+    m_listPane->rewind();
     m_selectedId = campaign.id;
     m_detail->showNothing(tr("Loading campaign #%1…").arg(campaign.id));
     requestList();
@@ -477,7 +330,7 @@ void CampaignsView::onFailed(quint64 serial, const QString &message, const QStri
 {
     if (serial == m_listOut) {
         m_listOut = 0;
-        if (m_model->rowCount() == 0)
+        if (m_listPane->model()->rowCount() == 0)
             m_detail->showNothing(tr("The campaigns could not be read."));
     } else if (serial == m_snapshotOut) {
         m_snapshotOut = 0;
@@ -498,12 +351,7 @@ void CampaignsView::onFailed(quint64 serial, const QString &message, const QStri
 
 qint64 CampaignsView::visiblySelectedId() const
 {
-    if (m_selectedId == 0)
-        return 0;
-    const QModelIndexList rows = m_list->selectionModel()->selectedRows();
-    if (rows.size() != 1 || m_model->rowAt(rows.first().row()).campaign.id != m_selectedId)
-        return 0;
-    return m_selectedId;
+    return m_selectedId != 0 && m_listPane->selectedRowId() == m_selectedId ? m_selectedId : 0;
 }
 
 std::optional<Campaign> CampaignsView::selectedCampaign() const
@@ -516,10 +364,10 @@ std::optional<Campaign> CampaignsView::selectedCampaign() const
         campaign.status = m_detail->status();
         return campaign;
     }
-    const int row = m_model->rowOf(m_selectedId);
+    const int row = m_listPane->model()->rowOf(m_selectedId);
     if (row < 0)
         return std::nullopt;
-    return m_model->rowAt(row).campaign;
+    return m_listPane->model()->rowAt(row).campaign;
 }
 
 void CampaignsView::updateActions()
@@ -533,34 +381,6 @@ void CampaignsView::updateActions()
     state.selected = selectedCampaign();
     state.timesRead = m_detail->campaignId() == m_selectedId;
     m_actions->update(state, operatorIdentity());
-}
-
-void CampaignsView::showApprovals(const CampaignPage &page)
-{
-    // The four-eyes columns only where they say something: SQLite and single-account set-ups
-    // stamp no creator, and a company without a bound approves nothing.
-    bool creators = false;
-    bool approvals = false;
-    for (const CampaignRow &row : page.rows) {
-        creators = creators || !row.campaign.createdBy.isEmpty();
-        approvals = approvals || row.campaign.needsApproval;
-    }
-    m_list->setColumnHidden(CampaignListModel::CreatedBy, !creators);
-    m_list->setColumnHidden(CampaignListModel::Approval, !approvals);
-    m_fourEyes->setText(page.awaitingApproval > 0 ? tr("Four eyes: %n awaiting approval", nullptr, int(std::min<qint64>(page.awaitingApproval, INT_MAX)))
-                                                  : tr("Four eyes"));
-    m_fourEyes->setVisible(page.awaitingApproval > 0 || m_query.fourEyesOnly);
-}
-
-void CampaignsView::showFourEyesOnly(bool only)
-{
-    if (m_fourEyes->isChecked() != only) {
-        const QSignalBlocker blocker(m_fourEyes);
-        m_fourEyes->setChecked(only);
-    }
-    m_query.fourEyesOnly = only;
-    m_offset = 0;
-    requestList();
 }
 
 void CampaignsView::updateBusy()
@@ -634,11 +454,12 @@ void CampaignsView::runAction(CampaignAction action)
         return;  // its creator: the button said so, a shortcut asked anyway changes nothing
     const qint64 id = m_selectedId;
     // What the operator is told comes from the newest reading: the live view, else the list.
-    const int row = m_model->rowOf(id);
+    const CampaignListModel *model = m_listPane->model();
+    const int row = model->rowOf(id);
     const bool detailShown = m_detail->campaignId() == id;
-    const Campaign campaign = detailShown ? m_detail->snapshot().summary.campaign : m_model->rowAt(row).campaign;
-    const qint64 leftCount = detailShown ? m_detail->snapshot().summary.remainingCount : campaign.count - m_model->rowAt(row).grabbedCount;
-    const qint64 leftCents = detailShown ? m_detail->snapshot().summary.remainingCents : campaign.totalCents - m_model->rowAt(row).grabbedCents;
+    const Campaign campaign = detailShown ? m_detail->snapshot().summary.campaign : model->rowAt(row).campaign;
+    const qint64 leftCount = detailShown ? m_detail->snapshot().summary.remainingCount : campaign.count - model->rowAt(row).grabbedCount;
+    const qint64 leftCents = detailShown ? m_detail->snapshot().summary.remainingCents : campaign.totalCents - model->rowAt(row).grabbedCents;
     const CampaignConfirmation ask = CampaignConfirmation::forAction(action, campaign, leftCount, leftCents);
     m_dialogOpen = true;
     const bool confirmed = m_confirm(this, ask);

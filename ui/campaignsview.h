@@ -2,6 +2,7 @@
 
 #include "console/campaigns/campaignconsoleservice.h"
 #include "console/common/dedicatedthread.h"
+#include "campaignlistpane.h"
 #include "consoleview.h"
 
 #include <functional>
@@ -41,7 +42,7 @@ class CampaignsView final : public ConsoleView {
 public:
     /** Asks the operator to confirm an action; true to go ahead. Replaceable for tests. */
     using Confirmation = std::function<bool(QWidget *parent, const CampaignConfirmation &ask)>;
-    static constexpr int PageSize = 50;
+    static constexpr int PageSize = CampaignListPane::PageSize;
     /** While hidden the view still reads the selected campaign every HiddenSampleMs, so its
         grabs-per-second chart has the time it was away (the window refreshes only the view on
         screen). */
@@ -79,22 +80,20 @@ public:
     void closeSelected();
     /** Opens "Times…" for the selected campaign (non-modal; returned so tests can fill it). */
     CampaignTimesDialog *openTimesDialog();
-    void showPage(qint64 offset);
-    /** Lists the campaigns whose name holds `text` (or whose id it is), from the first page. */
-    void search(const QString &text);
-    /** Sorts the list by `column` on the server (ignored for a column SQL does not hold). */
-    void sortBy(int column, Qt::SortOrder order);
-    /** Four eyes (issue 25): only the drafts above the bound, approved or awaiting approval. */
-    void showFourEyesOnly(bool only);
-    const CampaignListQuery &listQuery() const { return m_query; }
-    QLineEdit *searchField() const { return m_search; }
+    /** The list's own (CampaignListPane), each read from the server. */
+    void showPage(qint64 offset) { m_listPane->showPage(offset); }
+    void search(const QString &text) { m_listPane->search(text); }
+    void sortBy(int column, Qt::SortOrder order) { m_listPane->sortBy(column, order); }
+    void showFourEyesOnly(bool only) { m_listPane->showFourEyesOnly(only); }
+    const CampaignListQuery &listQuery() const { return m_listPane->query(); }
+    QLineEdit *searchField() const { return m_listPane->searchField(); }
 
     /** Sets the session's operator (operatorIdentity()). */
     void setOperatorName(const QString &name);
     QString operatorName() const;
     bool isBusy() const { return m_listOut || m_snapshotOut || m_actionOut; }
-    CampaignListModel *listModel() const { return m_model; }
-    QTableView *listView() const { return m_list; }
+    CampaignListModel *listModel() const { return m_listPane->model(); }
+    QTableView *listView() const { return m_listPane->view(); }
     CampaignDetailPanel *detailPanel() const { return m_detail; }
     MessageBanner *banner() const { return m_banner; }
 
@@ -125,7 +124,6 @@ private:
     void onRescheduled(quint64 serial, qint64 campaignId, const QList<ScheduledTransition> &transitions);
     void onActed(quint64 serial, CampaignAction action, const Campaign &campaign, bool changed);
     void onFailed(quint64 serial, const QString &message, const QString &detail);
-    void onSelectionChanged();
     void updateActions();
     void updateBusy();
     void finishScreenshot(bool ok, const QString &message = {});
@@ -133,35 +131,25 @@ private:
     qint64 visiblySelectedId() const;
     /** The visibly selected campaign as last read (the live view, else the list). */
     std::optional<Campaign> selectedCampaign() const;
-    void showApprovals(const CampaignPage &page);
 
     std::unique_ptr<DedicatedThread<CampaignConsoleService>> m_serviceThread;
     std::unique_ptr<DedicatedThread<CampaignPreviewer>> m_previewThread;
     CampaignConsoleService *m_service = nullptr;
     CampaignPreviewer *m_previewer = nullptr;
     Confirmation m_confirm;
-    CampaignListModel *m_model;
     quint64 m_serial = 0;
     quint64 m_listOut = 0;      // serials of the requests out, 0 for none
     quint64 m_snapshotOut = 0;
     quint64 m_actionOut = 0;
-    qint64 m_offset = 0;
-    CampaignListQuery m_query;
-    QTimer *m_searchDelay;
     QTimer *m_hiddenSampling;
     qint64 m_selectedId = 0;
     bool m_dialogOpen = false;
     bool m_screenshot = false;
     qint64 m_screenshotCampaign = 0;
 
-    QLineEdit *m_search;
-    QToolButton *m_fourEyes;
     CampaignActionBar *m_actions;
     MessageBanner *m_banner;
-    QTableView *m_list;
-    QToolButton *m_previousPage;
-    QToolButton *m_nextPage;
-    QLabel *m_pageLabel;
+    CampaignListPane *m_listPane;
     CampaignDetailPanel *m_detail;
     TimetablePanel *m_timetable;
 };

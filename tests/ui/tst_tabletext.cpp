@@ -127,6 +127,9 @@ private Q_SLOTS:
         row.campaign.createdAtMs = QDateTime(QDate(2026, 1, 28), QTime(20, 0)).toMSecsSinceEpoch();
         row.grabbedCount = 165;
         row.grabbedCents = 80505;
+        row.campaign.createdBy = QStringLiteral("alice");
+        row.campaign.needsApproval = true;
+        row.campaign.approvedBy = QStringLiteral("bob");
         page.rows << row;
         page.total = 1;
         model.setPage(page);
@@ -134,7 +137,9 @@ private Q_SLOTS:
         QVERIFY2(lines.first().contains(QStringLiteral("Grabbed,Envelopes,Total (yuan),Grabbed amount (yuan)")), qPrintable(lines.first()));
         QVERIFY2(lines.at(1).startsWith(QStringLiteral("7,\"春节红包, north\",")), qPrintable(lines.at(1)));
         QVERIFY2(lines.at(1).contains(QStringLiteral(",165,200,1000.00,805.05,")), qPrintable(lines.at(1)));
-        QVERIFY2(lines.at(1).endsWith(QStringLiteral(",2026-01-28 20:00:00")), qPrintable(lines.at(1)));
+        // The four eyes as values: who created it, whether it needs approval, who approved it.
+        QVERIFY2(lines.first().endsWith(QStringLiteral(",Created,Created by,Needs approval,Approved by")), qPrintable(lines.first()));
+        QVERIFY2(lines.at(1).endsWith(QStringLiteral(",2026-01-28 20:00:00,alice,1,bob")), qPrintable(lines.at(1)));
         // The clipboard keeps the words, as the table shows them.
         QVERIFY(TableText::rows(model, {model.index(0, 0)}, TableText::Format::Tsv).contains(QStringLiteral("165 / 200")));
 

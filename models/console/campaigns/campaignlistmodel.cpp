@@ -109,6 +109,8 @@ QVariant CampaignListModel::data(const QModelIndex &index, int role) const
             return QVariantList{TableText::yuanNumber(row.grabbedCents)};
         case Created:
             return QVariantList{TableText::isoTime(campaign.createdAtMs)};
+        case Approval:
+            return QVariantList{campaign.needsApproval ? 1 : 0, campaign.approvedBy};
         }
         return {};  // as shown
     }
@@ -197,6 +199,9 @@ QVariant CampaignListModel::headerData(int section, Qt::Orientation orientation,
             return QStringList{tr("Total (yuan)")};
         case Grabbed:
             return QStringList{tr("Grabbed amount (yuan)")};
+        case Approval:
+            //: CSV columns of the four-eyes approval: 1 or 0, then the approving account.
+            return QStringList{tr("Needs approval"), tr("Approved by")};
         }
         return {};
     }
