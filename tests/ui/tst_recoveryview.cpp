@@ -246,6 +246,9 @@ void TestRecoveryView::compensationEmptiesTheBackupListAndTheLedgerTurnsGreen()
         const bool done = row < completed;  // oldest first; the done ones are the oldest
         QCOMPARE(Outcome(task.data(RecoveryTaskModel::OutcomeRole).toInt()), done ? Outcome::Complete : Outcome::Requeue);
         QCOMPARE(model->index(row, RecoveryTaskModel::Payout, worker).data().toString(), done ? QStringLiteral("Paid") : QStringLiteral("No payout row"));
+        // Each task's own grab row, from the one read of the list's (issue 26).
+        QCOMPARE(model->index(row, RecoveryTaskModel::Persisted, worker).data().toString(),
+                 done ? QStringLiteral("Grab row saved") : QStringLiteral("No grab row"));
     }
     QCOMPARE(ledgerState(), LedgerState::Waiting);  // held by a dead worker: not checkable yet
     QVERIFY(m_view->ledgerModel()->index(0, RecoveryLedgerModel::Detail).data().toString().contains(QStringLiteral("3 held by dead workers")));
