@@ -2,7 +2,6 @@
 
 #include "audit/auditlog.h"
 #include "checkin/checkinentry.h"
-#include "checkin/checkinrecovery.h"
 #include "envelope/campaignpools.h"
 #include "envelope/campaignstore.h"
 #include "envelope/campaignverifier.h"
@@ -128,6 +127,7 @@ DeadWorkerBacklog RecoveryService::backlogOf(const QString &workerId, qint64 bac
 void RecoveryService::inspect(QList<RecoveryTask> &tasks)
 {
     // The outcome shown is the one compensation will have: the recoveries' own test decides it.
+    QList<RecoveryTask *> checkins;
     QList<RecoveryTask *> payouts;
     for (RecoveryTask &task : tasks) {
         if (task.queue == QLatin1String("checkin")) {
@@ -139,8 +139,7 @@ void RecoveryService::inspect(QList<RecoveryTask> &tasks)
             task.date = entry->date;
             task.checkinKind = entry->kind;
             task.atMs = entry->atMs;
-            task.persisted = CheckinRecovery::isDone(sql(), task.raw).value_or(false);
-            task.outcome = task.persisted ? RecoveryTask::Outcome::Complete : RecoveryTask::Outcome::Requeue;
+            checkins << &task;
             continue;
         }
         const auto payout = PayoutTask::fromJson(task.raw);
@@ -154,8 +153,44 @@ void RecoveryService::inspect(QList<RecoveryTask> &tasks)
         task.atMs = payout->atMs;
         payouts << &task;
     }
+    if (!checkins.isEmpty())
+        inspectCheckins(checkins);
     if (!payouts.isEmpty())
         inspectPayouts(payouts);
+}
+
+namespace {
+QString marks(qsizetype count)
+{
+    return QStringList(count, QStringLiteral("?")).join(QLatin1Char(','));
+}
+} // namespace
+
+void RecoveryService::inspectCheckins(const QList<RecoveryTask *> &tasks)
+{
+    // One list's check-ins at once: the log rows of their users on their days (a superset of the
+    // pairs, matched here; each pair a primary key), where it was a SELECT per task. Done when
+    // the row is there, as CheckinRecovery::isDone.
+    QSet<qint64> uids;
+    QSet<QDate> days;
+    for (const RecoveryTask *task : tasks) {
+        uids.insert(task->uid);
+        days.insert(task->date);
+    }
+    QVariantList values;
+    for (const qint64 uid : std::as_const(uids))
+        values << uid;
+    for (const QDate &day : std::as_const(days))
+        values << day.toString(Qt::ISODate);
+    QSqlQuery rows = sql().exec(QStringLiteral("SELECT uid, day FROM checkin_log WHERE uid IN (%1) AND day IN (%2)").arg(marks(uids.size()), marks(days.size())),
+                                values);
+    QSet<std::pair<qint64, QDate>> logged;
+    while (rows.next())
+        logged.insert({rows.value(0).toLongLong(), rows.value(1).toDate()});
+    for (RecoveryTask *task : tasks) {
+        task->persisted = logged.contains({task->uid, task->date});
+        task->outcome = task->persisted ? RecoveryTask::Outcome::Complete : RecoveryTask::Outcome::Requeue;
+    }
 }
 
 void RecoveryService::inspectPayouts(const QList<RecoveryTask *> &tasks)
@@ -168,7 +203,6 @@ void RecoveryService::inspectPayouts(const QList<RecoveryTask *> &tasks)
         seqsOf[task->campaignId] << task->seq;
         idempotencyKeys << PayoutTask{task->campaignId, task->seq, task->uid, task->amountCents, task->atMs}.idempotencyKey();
     }
-    const auto marks = [](qsizetype count) { return QStringList(count, QStringLiteral("?")).join(QLatin1Char(',')); };
     QSet<std::pair<qint64, qint64>> grabbed;  // (campaign, seq) with a grab row
     for (auto it = seqsOf.cbegin(); it != seqsOf.cend(); ++it) {
         QSqlQuery rows = sql().exec(QStringLiteral("SELECT seq FROM grab WHERE campaign_id = ? AND seq IN (%1)").arg(marks(it.value().size())),

@@ -40,6 +40,7 @@ private:
     DeadWorkerBacklog backlogOf(const QString &workerId, qint64 backupDepth, const QByteArrayList &pools);
     /** One list's entries: what each is and where SQL and the provider stand on it. */
     void inspect(QList<RecoveryTask> &tasks);
+    void inspectCheckins(const QList<RecoveryTask *> &tasks);
     void inspectPayouts(const QList<RecoveryTask *> &tasks);
     QList<LedgerCheck> ledgerChecks(const QList<qint64> &campaigns, const QStringList &live, const QStringList &dead);
 
