@@ -2,8 +2,8 @@
 
 #include <QByteArrayList>
 #include <QHash>
-#include <QSet>
 #include <QList>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 

@@ -40,7 +40,7 @@ public:
     using ProviderLookup = std::function<std::optional<qint64>(const QString &idempotencyKey)>;
 
     /** What the provider says it paid for each of a batch of idempotency keys, in their order. */
-    using ProviderBatchLookup = std::function<QList<std::optional<qint64>>(const QStringList &idempotencyKeys)>;
+    using ProviderBatchLookup = CampaignFigures::ProviderBatchLookup;
     /** Keys asked of a ProviderBatchLookup at once. */
     static constexpr int ProviderBatch = CampaignFigures::ProviderBatch;
 
