@@ -67,7 +67,11 @@ void CampaignPools::forget(const KeySchema &keys, qint64 campaignId)
 
 CampaignPools CampaignPools::read(RedisClient &redis, const KeySchema &keys, qint64 campaignId)
 {
-    const RedisValue reply = redis.command({"HGET", keys.campaignMeta(campaignId), "pools"});
+    return fromReply(campaignId, redis.command({"HGET", keys.campaignMeta(campaignId), "pools"}));
+}
+
+CampaignPools CampaignPools::fromReply(qint64 campaignId, const RedisValue &reply)
+{
     throwOnErrorReply(reply);
     const auto pools = fromField(campaignId, reply.isNil() ? QByteArray() : reply.toBytes());
     if (!pools)

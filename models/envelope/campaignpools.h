@@ -10,6 +10,7 @@ namespace lantern {
 struct Campaign;
 class KeySchema;
 class RedisClient;
+struct RedisValue;
 
 /** A campaign's pools in Redis (issue 10, docs/cluster.md "Sub-pools"). A campaign is one pool
     named by its id, or K sub-pools whose hash tags land on different masters of a cluster, so
@@ -39,6 +40,8 @@ public:
     /** Reads the pools from the first pool's meta: one pool for a campaign not launched yet.
         Throws RedisReplyError for a field that does not name this campaign's pools. */
     static CampaignPools read(RedisClient &redis, const KeySchema &keys, qint64 campaignId);
+    /** As read, from the reply to HGET of the first pool's meta "pools" (read in a pipeline). */
+    static CampaignPools fromReply(qint64 campaignId, const RedisValue &reply);
     /** The pools of every launched campaign (the workers' set), by campaign id then pool number:
         "41", "42", "42.3", "42.17"; members that name no pool are left out. */
     static QByteArrayList launched(RedisClient &redis, const KeySchema &keys);

@@ -65,13 +65,24 @@ std::optional<Campaign> CampaignStore::find(qint64 id)
     return campaignOf(query);
 }
 
-QList<Campaign> CampaignStore::recent(int limit)
+namespace {
+QList<Campaign> campaignsOf(QSqlQuery query)
 {
-    QSqlQuery query = m_connection.exec(QStringLiteral("SELECT ") + CampaignColumns + QStringLiteral(" FROM campaign ORDER BY id DESC LIMIT ?"), {limit});
     QList<Campaign> campaigns;
     while (query.next())
         campaigns << campaignOf(query);
     return campaigns;
+}
+} // namespace
+
+QList<Campaign> CampaignStore::all()
+{
+    return campaignsOf(m_connection.exec(QStringLiteral("SELECT ") + CampaignColumns + QStringLiteral(" FROM campaign ORDER BY id")));
+}
+
+QList<Campaign> CampaignStore::recent(int limit)
+{
+    return campaignsOf(m_connection.exec(QStringLiteral("SELECT ") + CampaignColumns + QStringLiteral(" FROM campaign ORDER BY id DESC LIMIT ?"), {limit}));
 }
 
 void CampaignStore::insertEnvelopes(qint64 campaignId, const std::vector<qint64> &amounts, const std::function<void()> &between)
@@ -118,18 +129,19 @@ bool CampaignStore::setRefund(qint64 campaignId, qint64 refundedCents)
 CampaignLedger CampaignStore::ledger(qint64 campaignId)
 {
     CampaignLedger ledger;
-    // One statement, so the grabs and their payouts are read from one snapshot: a grab's payout
+    // One statement, so the grabs and their payouts are read from one snapshot (the grab rows in
+    // one pass for count and sum, issue 26): a grab's payout
     // row comes with the first outcome of its calls (PayoutLedger), so a grab without one is in
     // flight, and one with a pending row waits for a retry.
     QSqlQuery payouts = m_connection.exec(
-            QStringLiteral("SELECT (SELECT COUNT(*) FROM grab WHERE campaign_id = ?), "
-                           "(SELECT COALESCE(SUM(amount_cents), 0) FROM grab WHERE campaign_id = ?), "
-                           "COALESCE(SUM(CASE WHEN status = 'paid' THEN 1 ELSE 0 END), 0), "
-                           "COALESCE(SUM(CASE WHEN status = 'paid' THEN amount_cents ELSE 0 END), 0), "
-                           "COALESCE(SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0), "
-                           "COALESCE(SUM(CASE WHEN status = 'failed' THEN amount_cents ELSE 0 END), 0), COALESCE(SUM(attempts), 0) "
-                           "FROM payout WHERE campaign_id = ?"),
-            {campaignId, campaignId, campaignId});
+            QStringLiteral("SELECT g.n, g.cents, p.paid, p.paid_cents, p.failed, p.failed_cents, p.attempts "
+                           "FROM (SELECT COUNT(*) AS n, COALESCE(SUM(amount_cents), 0) AS cents FROM grab WHERE campaign_id = ?) g "
+                           "CROSS JOIN (SELECT COALESCE(SUM(CASE WHEN status = 'paid' THEN 1 ELSE 0 END), 0) AS paid, "
+                           "COALESCE(SUM(CASE WHEN status = 'paid' THEN amount_cents ELSE 0 END), 0) AS paid_cents, "
+                           "COALESCE(SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0) AS failed, "
+                           "COALESCE(SUM(CASE WHEN status = 'failed' THEN amount_cents ELSE 0 END), 0) AS failed_cents, "
+                           "COALESCE(SUM(attempts), 0) AS attempts FROM payout WHERE campaign_id = ?) p"),
+            {campaignId, campaignId});
     if (payouts.next()) {
         ledger.persistedCount = payouts.value(0).toLongLong();
         ledger.persistedCents = payouts.value(1).toLongLong();

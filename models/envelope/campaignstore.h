@@ -33,6 +33,8 @@ public:
     /** Inserts a draft and returns its id. */
     qint64 insert(const Campaign &campaign);
     std::optional<Campaign> find(qint64 id);
+    /** Every campaign, by id (`lanternd verify` of them all). */
+    QList<Campaign> all();
     /** The last `limit` campaigns created, newest first. */
     QList<Campaign> recent(int limit);
     /** Writes envelopes 1..N idempotently on (campaign, seq), in one transaction; `between`

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "envelope/campaignfigures.h"
+
 #include <QCoreApplication>
 #include <QByteArrayList>
 #include <QList>
@@ -12,6 +14,7 @@
 
 namespace lantern {
 
+struct Campaign;
 class KeySchema;
 class SimulatedPayoutGateway;
 class RedisClient;
@@ -37,9 +40,9 @@ public:
     using ProviderLookup = std::function<std::optional<qint64>(const QString &idempotencyKey)>;
 
     /** What the provider says it paid for each of a batch of idempotency keys, in their order. */
-    using ProviderBatchLookup = std::function<QList<std::optional<qint64>>(const QStringList &idempotencyKeys)>;
+    using ProviderBatchLookup = CampaignFigures::ProviderBatchLookup;
     /** Keys asked of a ProviderBatchLookup at once. */
-    static constexpr int ProviderBatch = 500;
+    static constexpr int ProviderBatch = CampaignFigures::ProviderBatch;
 
     CampaignVerifier(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, ProviderLookup providerAmount = {});
     /** Asks the provider in batches instead of one key at a time (issue 26: one round trip per
@@ -50,20 +53,30 @@ public:
         in batches. Keep the returned gateway (null for HTTP) as long as this verifier. */
     std::unique_ptr<SimulatedPayoutGateway> readSimulatedLedger();
 
+    /** Keeps each campaign's split between calls of verify() (a view refreshing one campaign):
+        see CampaignFigures::keepSplits. The memos outlive this verifier. */
+    void keepSplits(SplitMemos *memos) { m_figures.keepSplits(memos); }
+
     QList<Violation> verify(qint64 campaignId);
-    /** Every campaign in SQL. */
+    /** Every campaign in SQL, with the same findings as verify() of each, read in one pass per
+        table (CampaignFigures). */
     QList<Violation> verifyAll();
     /** Grabs the ledger refused because Redis had lost state (issue 15): not a broken rule (no
         money moved for them), but the sign of a rollback an operator wants to know about. */
     qint64 refusedGrabs(std::optional<qint64> campaignId = std::nullopt);
 
 private:
+    /** DESIGN §4's rules applied to a campaign's figures, in the order verify() reports them. */
+    QList<Violation> judge(const Campaign &campaign, const RedisFigures &redis, const LedgerFigures &ledger);
+    /** The provider lookup in batches (a one-key lookup asked key by key); empty: none. */
+    CampaignFigures::ProviderBatchLookup providerBatch() const;
+
     RedisClient &m_redis;
     SqlConnection &m_sql;
     const KeySchema &m_keys;
     ProviderLookup m_providerAmount;
     ProviderBatchLookup m_providerBatch;
-    std::optional<QByteArrayList> m_workers;  // the known workers, read once per verifier
+    CampaignFigures m_figures;  // keeps the known workers, read once per verifier
 };
 
 } // namespace lantern

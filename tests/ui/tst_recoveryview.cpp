@@ -4,6 +4,7 @@
 // (at once when SQL had everything, after a live worker drains what was re-queued otherwise);
 // reconciliation of a day back-fills lost check-in rows; a header click sorts the workers and,
 // under each, its tasks. No sleeps: waits on the view's signals.
+#include "checkin/checkinentry.h"
 #include "checkin/checkinservice.h"
 #include "console/common/dedicatedthread.h"
 #include "console/queues/queueformat.h"
@@ -82,6 +83,8 @@ private Q_SLOTS:
     void reconciliationBackfillsLostCheckins();
     void headerClickSortsWorkersAndTheirTasks_data();
     void headerClickSortsWorkersAndTheirTasks();
+    void heldCheckinsShowTheirLogRows_data() { reconciliationBackfillsLostCheckins_data(); }
+    void heldCheckinsShowTheirLogRows();
 
 private:
     void startView();
@@ -246,6 +249,9 @@ void TestRecoveryView::compensationEmptiesTheBackupListAndTheLedgerTurnsGreen()
         const bool done = row < completed;  // oldest first; the done ones are the oldest
         QCOMPARE(Outcome(task.data(RecoveryTaskModel::OutcomeRole).toInt()), done ? Outcome::Complete : Outcome::Requeue);
         QCOMPARE(model->index(row, RecoveryTaskModel::Payout, worker).data().toString(), done ? QStringLiteral("Paid") : QStringLiteral("No payout row"));
+        // Each task's own grab row, from the one read of the list's (issue 26).
+        QCOMPARE(model->index(row, RecoveryTaskModel::Persisted, worker).data().toString(),
+                 done ? QStringLiteral("Grab row saved") : QStringLiteral("No grab row"));
     }
     QCOMPARE(ledgerState(), LedgerState::Waiting);  // held by a dead worker: not checkable yet
     QVERIFY(m_view->ledgerModel()->index(0, RecoveryLedgerModel::Detail).data().toString().contains(QStringLiteral("3 held by dead workers")));
@@ -320,6 +326,41 @@ void TestRecoveryView::reconciliationBackfillsLostCheckins()
     QVERIFY(audit.next());
     QCOMPARE(audit.value(0).toString(), QStringLiteral("support"));
     QCOMPARE(audit.value(1).toString(), QStringLiteral("2025-03-19"));
+}
+
+void TestRecoveryView::heldCheckinsShowTheirLogRows()
+{
+    // A dead worker holds three check-ins of one list; SQL logged the first and the third (one
+    // read for the list, issue 26): those are completed, the second re-queued, though its user
+    // has a row of another day and its day a row of another user.
+    const QDate day(2025, 3, 19);
+    const QByteArray backup = m_keys->checkinBackup(0, DeadWorker);
+    const QList<std::pair<qint64, QDate>> held{{801, day}, {801, day.addDays(-1)}, {802, day.addDays(-1)}};
+    for (qsizetype i = 0; i < held.size(); ++i) {
+        CheckinEntry entry;
+        entry.uid = held[i].first;
+        entry.date = held[i].second;
+        entry.kind = QStringLiteral("normal");
+        entry.points = 10;
+        entry.atMs = QDateTime(entry.date, QTime(9, 0)).toMSecsSinceEpoch() + i;
+        m_redis->command({"LPUSH", backup, entry.toJson()});
+    }
+    for (const auto &[uid, logged] : {std::pair<qint64, QDate>{801, day}, {802, day.addDays(-1)}})
+        m_sql->exec(QStringLiteral("INSERT INTO checkin_log (uid, day, kind, points, signed_at) VALUES (?, ?, 'normal', 10, 1)"),
+                    {uid, logged.toString(Qt::ISODate)});
+    m_redis->command({"SADD", m_keys->workerSet(), DeadWorker.toUtf8()});
+
+    startView();
+    const RecoveryTaskModel *model = m_view->taskModel();
+    QCOMPARE(model->rowCount(), 1);
+    const QModelIndex worker = model->index(0, 0);
+    QCOMPARE(model->rowCount(worker), 3);
+    for (int row = 0; row < 3; ++row) {
+        const QModelIndex task = model->index(row, 0, worker);
+        const bool logged = row != 1;  // oldest first
+        QCOMPARE(Outcome(task.data(RecoveryTaskModel::OutcomeRole).toInt()), logged ? Outcome::Complete : Outcome::Requeue);
+        QCOMPARE(model->index(row, RecoveryTaskModel::Persisted, worker).data().toString(), logged ? QStringLiteral("Log row saved") : QStringLiteral("No log row"));
+    }
 }
 
 void TestRecoveryView::headerClickSortsWorkersAndTheirTasks_data()

@@ -90,11 +90,18 @@ AuditPage AuditQuery::page(const AuditFilter &filter, const AuditOrder &order, c
         where << QStringLiteral("at_ms < ?");
         values << QDateTime(filter.to.addDays(1), QTime(0, 0), m_zone).toMSecsSinceEpoch();
     }
-    QString sql = QStringLiteral("SELECT id, at_ms, actor, action, target, detail FROM audit_log");
+    // With a "contains" filter, a deferred join: such a filter walks the log until it has found a
+    // page (issue 26), so the page's ids come first from an index that holds the order and the
+    // filtered columns (idx_audit_at_who in time order: index entries only), then their rows.
+    const bool contains = !filter.actor.trimmed().isEmpty() || !filter.target.trimmed().isEmpty();
+    const QString direction = descending ? QStringLiteral(" DESC") : QStringLiteral(" ASC");
+    QString sql = contains ? QStringLiteral("SELECT a.id, a.at_ms, a.actor, a.action, a.target, a.detail FROM (SELECT id FROM audit_log")
+                           : QStringLiteral("SELECT id, at_ms, actor, action, target, detail FROM audit_log");
     if (!where.isEmpty())
         sql += QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
-    const QString direction = descending ? QStringLiteral(" DESC") : QStringLiteral(" ASC");
     sql += QStringLiteral(" ORDER BY ") + column + direction + QStringLiteral(", id") + direction + QStringLiteral(" LIMIT ?");
+    if (contains)
+        sql += QStringLiteral(") picked JOIN audit_log a ON a.id = picked.id ORDER BY a.") + column + direction + QStringLiteral(", a.id") + direction;
     values << limit + 1;  // one more tells whether another page follows
 
     AuditPage result;

@@ -156,6 +156,7 @@ void CampaignConsoleService::load(quint64 serial, qint64 campaignId)
         // As `lanternd verify`: the simulated provider's ledger can be read back, an HTTP one cannot.
         CampaignVerifier verifier(redis(), sql(), m_keys);
         const std::unique_ptr<SimulatedPayoutGateway> ledger = verifier.readSimulatedLedger();
+        verifier.keepSplits(&m_splits);
         snapshot.violations = verifier.verify(campaignId);
         snapshot.durabilityWarning = RedisDurability::read(redis()).warning();
         snapshot.transitions = CampaignSchedule(sql()).of(campaignId);

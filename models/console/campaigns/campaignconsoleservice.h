@@ -90,6 +90,7 @@ private:
     Config m_config;
     KeySchema m_keys;
     LazyConnections m_connections{m_config};  // opened in the service thread
+    SplitMemos m_splits;                       // the ledger check's splits, kept between refreshes
 };
 
 } // namespace lantern

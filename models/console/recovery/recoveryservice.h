@@ -2,6 +2,7 @@
 
 #include "console/queues/queuejobrunner.h"
 #include "console/recovery/recoverysnapshot.h"
+#include "envelope/campaignfigures.h"
 
 #include <QSet>
 
@@ -37,10 +38,14 @@ Q_SIGNALS:
 private:
     /** `pools`: every launched pool (CampaignPools::launched), read once per load. */
     DeadWorkerBacklog backlogOf(const QString &workerId, qint64 backupDepth, const QByteArrayList &pools);
-    void inspect(RecoveryTask &task);
+    /** One list's entries: what each is and where SQL and the provider stand on it. */
+    void inspect(QList<RecoveryTask> &tasks);
+    void inspectCheckins(const QList<RecoveryTask *> &tasks);
+    void inspectPayouts(const QList<RecoveryTask *> &tasks);
     QList<LedgerCheck> ledgerChecks(const QList<qint64> &campaigns, const QStringList &live, const QStringList &dead);
 
     QSet<qint64> m_watched;  // campaigns seen in dead workers' lists: their check stays on screen
+    SplitMemos m_splits;     // the ledger check's splits, kept between refreshes
 };
 
 } // namespace lantern

@@ -1,0 +1,245 @@
+#include "envelope/campaignfigures.h"
+
+#include "envelope/campaignpools.h"
+#include "redis/keyschema.h"
+#include "redis/redisclient.h"
+#include "sql/sqlconnection.h"
+
+namespace lantern {
+
+namespace {
+qint64 integerOrZero(const RedisValue &value)
+{
+    return value.isNil() ? 0 : value.toInteger();
+}
+
+constexpr size_t CommandsPerPool = 7;
+} // namespace
+
+CampaignFigures::CampaignFigures(RedisClient &redis, SqlConnection &sql, const KeySchema &keys) : m_redis(redis), m_sql(sql), m_keys(keys)
+{
+}
+
+QList<RedisFigures> CampaignFigures::redis(const QList<qint64> &ids)
+{
+    QList<RedisFigures> all;
+    all.reserve(ids.size());
+    for (qsizetype start = 0; start < ids.size(); start += RedisChunk) {
+        const QList<qint64> chunk = ids.mid(start, RedisChunk);
+        // Round trip 1: each campaign's pools (one, or its sub-pools), and the workers once.
+        QList<QByteArrayList> commands;
+        if (!m_workers)
+            commands << QByteArrayList{"SMEMBERS", m_keys.workerSet()};
+        for (qint64 id : chunk)
+            commands << QByteArrayList{"HGET", m_keys.campaignMeta(id), "pools"};
+        const std::vector<RedisValue> named = m_redis.pipeline(commands);
+        throwOnErrorReply(named);
+        size_t at = 0;
+        if (!m_workers) {
+            m_workers.emplace();
+            for (const RedisValue &worker : named[at++].elements)
+                *m_workers << worker.toBytes();
+        }
+        QList<CampaignPools> pools;
+        for (qint64 id : chunk)
+            pools << CampaignPools::fromReply(id, named[at++]);
+
+        // Round trip 2: what grabs did, and whether anything is still on its way to SQL.
+        commands.clear();
+        for (const CampaignPools &campaign : std::as_const(pools)) {
+            for (const QByteArray &pool : campaign.names())
+                commands << QByteArrayList{"HMGET", m_keys.campaignMeta(pool), "status", "grabbed_count", "grabbed_cents", "count"}
+                         << QByteArrayList{"HLEN", m_keys.campaignDraws(pool)} << QByteArrayList{"LLEN", m_keys.campaignTasks(pool)}
+                         << QByteArrayList{"LLEN", m_keys.campaignDeadLetter(pool)} << QByteArrayList{"LLEN", m_keys.campaignPool(pool)}
+                         << QByteArrayList{"HLEN", m_keys.campaignLent(pool)} << QByteArrayList{"SISMEMBER", m_keys.campaignSet(), pool};
+        }
+        const std::vector<RedisValue> redis = m_redis.pipeline(commands);
+        throwOnErrorReply(redis);
+        QList<QByteArrayList> workedPools;  // per campaign: its pools in the launched set, whose tasks workers may hold
+        at = 0;
+        for (const CampaignPools &campaign : std::as_const(pools)) {
+            RedisFigures figures;
+            const RedisValue &firstMeta = redis.at(at);
+            figures.launched = !firstMeta.elements.at(0).isNil();
+            figures.status = figures.launched ? QString::fromLatin1(firstMeta.elements.at(0).toBytes()) : QStringLiteral("draft");
+            QByteArrayList worked;
+            for (int index = 0; index < campaign.count(); ++index, at += CommandsPerPool) {
+                figures.grabbedCount += integerOrZero(redis[at].elements.at(1));
+                figures.grabbedCents += integerOrZero(redis[at].elements.at(2));
+                figures.holders += redis[at + 1].toInteger();
+                figures.inFlight += redis[at + 2].toInteger();
+                figures.deadLetters += redis[at + 3].toInteger();
+                figures.inPools += redis[at + 4].toInteger();
+                figures.lent += redis[at + 5].toInteger();
+                if (redis[at + 6].toInteger() == 1)
+                    worked << campaign.name(index);
+            }
+            all << figures;
+            workedPools << worked;
+        }
+
+        // Round trip 3: every worker's backup list of every pool still launched (a pool retired
+        // by PoolRetirement, or never launched, is in no backup list).
+        commands.clear();
+        for (const QByteArrayList &worked : std::as_const(workedPools)) {
+            for (const QByteArray &pool : worked) {
+                for (const QByteArray &worker : std::as_const(*m_workers))
+                    commands << QByteArrayList{"LLEN", m_keys.campaignBackup(pool, QString::fromUtf8(worker))};
+            }
+        }
+        if (commands.isEmpty())
+            continue;
+        const std::vector<RedisValue> lengths = m_redis.pipeline(commands);
+        throwOnErrorReply(lengths);
+        at = 0;
+        for (qsizetype c = 0; c < workedPools.size(); ++c) {
+            RedisFigures &figures = all[start + c];
+            for (qsizetype held = workedPools[c].size() * m_workers->size(); held > 0; --held)
+                figures.inFlight += lengths[at++].toInteger();
+        }
+    }
+    return all;
+}
+
+QHash<qint64, LedgerFigures> CampaignFigures::ledger(std::optional<qint64> campaignId, const QSet<qint64> &drained, const ProviderBatchLookup &provider)
+{
+    // One statement per table, grouped by campaign: one campaign's rows, or every campaign's in
+    // one pass (each table's primary key starts with campaign_id).
+    QHash<qint64, LedgerFigures> figures;
+    const QVariantList scope = campaignId ? QVariantList{*campaignId} : QVariantList{};
+    const auto where = [&](const QString &column) { return campaignId ? QStringLiteral(" WHERE %1 = ?").arg(column) : QString(); };
+
+    SplitMemo probe;
+    if (const auto kept = campaignId && m_splits ? keptSplit(*campaignId, probe) : std::nullopt) {
+        LedgerFigures &row = figures[*campaignId];
+        row.envelopes = kept->envelopes;
+        row.envelopeCents = kept->envelopeCents;
+        row.smallestEnvelope = kept->smallestEnvelope;
+    } else {
+        readSplits(campaignId, figures);
+        if (campaignId && m_splits) {
+            const LedgerFigures &row = figures[*campaignId];
+            // Kept only without a gap in the seqs: a row inserted then moves the first or last.
+            if (row.envelopes > 0 && probe.lastSeq - probe.firstSeq + 1 == row.envelopes) {
+                probe.envelopes = row.envelopes;
+                probe.envelopeCents = row.envelopeCents;
+                probe.smallestEnvelope = row.smallestEnvelope;
+                m_splits->insert(memoKey(*campaignId), probe);
+            } else {
+                m_splits->remove(memoKey(*campaignId));
+            }
+        }
+    }
+    // Each grab row against its envelope in the same pass.
+    QSqlQuery grabs = m_sql.exec(QStringLiteral("SELECT g.campaign_id, COUNT(*), COUNT(DISTINCT g.uid), COALESCE(SUM(g.amount_cents), 0), "
+                                                "COALESCE(SUM(CASE WHEN e.seq IS NULL OR e.amount_cents <> g.amount_cents THEN 1 ELSE 0 END), 0) "
+                                                "FROM grab g LEFT JOIN envelope e ON e.campaign_id = g.campaign_id AND e.seq = g.seq")
+                                         + where(QStringLiteral("g.campaign_id")) + QStringLiteral(" GROUP BY g.campaign_id"),
+                                 scope);
+    while (grabs.next()) {
+        LedgerFigures &row = figures[grabs.value(0).toLongLong()];
+        row.grabRows = grabs.value(1).toLongLong();
+        row.grabUsers = grabs.value(2).toLongLong();
+        row.grabCents = grabs.value(3).toLongLong();
+        row.mismatched = grabs.value(4).toLongLong();
+    }
+    QSqlQuery forged = m_sql.exec(QStringLiteral("SELECT campaign_id, COUNT(*) FROM grab_refused WHERE reason = 'not_launched'")
+                                          + (campaignId ? QStringLiteral(" AND campaign_id = ?") : QString()) + QStringLiteral(" GROUP BY campaign_id"),
+                                  scope);
+    while (forged.next())
+        figures[forged.value(0).toLongLong()].forged = forged.value(1).toLongLong();
+    if (!drained.isEmpty())
+        readPayouts(campaignId, drained, provider, figures);
+    return figures;
+}
+
+void CampaignFigures::readSplits(std::optional<qint64> campaignId, QHash<qint64, LedgerFigures> &figures)
+{
+    QSqlQuery split = m_sql.exec(QStringLiteral("SELECT campaign_id, COUNT(*), COALESCE(SUM(amount_cents), 0), MIN(amount_cents) FROM envelope")
+                                         + (campaignId ? QStringLiteral(" WHERE campaign_id = ?") : QString()) + QStringLiteral(" GROUP BY campaign_id"),
+                                 campaignId ? QVariantList{*campaignId} : QVariantList{});
+    while (split.next()) {
+        LedgerFigures &row = figures[split.value(0).toLongLong()];
+        row.envelopes = split.value(1).toLongLong();
+        row.envelopeCents = split.value(2).toLongLong();
+        row.smallestEnvelope = split.value(3).toLongLong();
+    }
+}
+
+QString CampaignFigures::memoKey(qint64 campaignId) const
+{
+    return m_sql.url().redacted() + QLatin1Char('#') + QString::number(campaignId);
+}
+
+std::optional<SplitMemo> CampaignFigures::keptSplit(qint64 campaignId, SplitMemo &probe)
+{
+    // Each MIN and MAX in a statement of its own: one index look-up each (SQLite takes the
+    // shortcut only for a lone min() or max()).
+    QSqlQuery query = m_sql.exec(QStringLiteral("SELECT (SELECT changes FROM ledger_watch WHERE name = 'envelope'), "
+                                                "(SELECT MIN(seq) FROM envelope WHERE campaign_id = ?), (SELECT MAX(seq) FROM envelope WHERE campaign_id = ?)"),
+                                 {campaignId, campaignId});
+    if (!query.next())
+        return std::nullopt;
+    probe.changes = query.value(0).toLongLong();
+    probe.firstSeq = query.value(1).toLongLong();
+    probe.lastSeq = query.value(2).toLongLong();
+    const auto kept = m_splits->constFind(memoKey(campaignId));
+    if (kept == m_splits->constEnd() || kept->changes != probe.changes || kept->firstSeq != probe.firstSeq || kept->lastSeq != probe.lastSeq)
+        return std::nullopt;
+    return *kept;
+}
+
+void CampaignFigures::readPayouts(std::optional<qint64> campaignId, const QSet<qint64> &drained, const ProviderBatchLookup &provider,
+                                  QHash<qint64, LedgerFigures> &figures)
+{
+    const QVariantList scope = campaignId ? QVariantList{*campaignId} : QVariantList{};
+    const QString only = campaignId ? QStringLiteral(" AND campaign_id = ?") : QString();
+    if (!provider) {
+        QSqlQuery paid = m_sql.exec(QStringLiteral("SELECT campaign_id, COUNT(*), COALESCE(SUM(amount_cents), 0) FROM payout WHERE status = 'paid'")
+                                            + only + QStringLiteral(" GROUP BY campaign_id"),
+                                    scope);
+        while (paid.next()) {
+            LedgerFigures &row = figures[paid.value(0).toLongLong()];
+            row.paid = paid.value(1).toLongLong();
+            row.paidCents = paid.value(2).toLongLong();
+        }
+        return;
+    }
+    // The paid payouts streamed once: counted, and each asked of the provider in batches.
+    QSqlQuery payouts = m_sql.exec(QStringLiteral("SELECT campaign_id, idempotency_key, amount_cents FROM payout WHERE status = 'paid'") + only, scope);
+    QList<qint64> campaigns;
+    QStringList keys;
+    QList<qint64> amounts;
+    const auto ask = [&] {
+        const QList<std::optional<qint64>> paid = provider(keys);
+        for (qsizetype i = 0; i < keys.size(); ++i)
+            figures[campaigns[i]].notAtProvider += i >= paid.size() || !paid[i] || *paid[i] != amounts[i];
+        campaigns.clear();
+        keys.clear();
+        amounts.clear();
+    };
+    while (payouts.next()) {
+        const qint64 id = payouts.value(0).toLongLong();
+        if (!drained.contains(id))
+            continue;
+        const qint64 amount = payouts.value(2).toLongLong();
+        LedgerFigures &row = figures[id];
+        ++row.paid;
+        row.paidCents += amount;
+        campaigns << id;
+        keys << payouts.value(1).toString();
+        amounts << amount;
+        if (keys.size() == ProviderBatch)
+            ask();
+    }
+    if (!keys.isEmpty())
+        ask();
+}
+
+qint64 CampaignFigures::belowMinimum(qint64 campaignId, qint64 minCents)
+{
+    QSqlQuery query = m_sql.exec(QStringLiteral("SELECT COUNT(*) FROM envelope WHERE campaign_id = ? AND amount_cents < ?"), {campaignId, minCents});
+    return query.next() ? query.value(0).toLongLong() : 0;
+}
+
+} // namespace lantern
