@@ -356,10 +356,29 @@ Result Lanternd::runBytes(const QList<QByteArray> &arguments) const
 // ---------------------------------------------------------------------------------------------
 // Snapshots
 
+namespace {
+
+qint64 persistentKeys(RedisClient &redis)
+{
+    const qint64 size = redis.command({QByteArrayLiteral("DBSIZE")}).toInteger();
+    const QByteArray line = "db" + QByteArray::number(redis.url().db) + ':';
+    for (const QByteArray &entry : redis.command({QByteArrayLiteral("INFO"), QByteArrayLiteral("keyspace")}).toBytes().split('\n')) {
+        if (!entry.startsWith(line))
+            continue;
+        for (const QByteArray &field : entry.trimmed().mid(line.size()).split(',')) {
+            if (field.startsWith("expires="))
+                return size - field.mid(8).toLongLong();
+        }
+    }
+    return size;  // no line: an empty database
+}
+
+} // namespace
+
 RedisSnapshot snapshotRedis(RedisClient &redis, const QByteArray &prefix)
 {
     RedisSnapshot snapshot;
-    snapshot.dbSize = redis.command({QByteArrayLiteral("DBSIZE")}).toInteger();
+    snapshot.dbSize = persistentKeys(redis);
     // SCAN is per node: every master's keys, each with a cursor of its own (one on one server).
     for (const auto &[master, ignored] : redis.onEveryMaster({QByteArrayLiteral("PING")})) {
         QByteArray cursor = "0";
@@ -385,7 +404,7 @@ void deleteKeys(RedisClient &redis, const QByteArray &prefix)
 
 QByteArray RedisSnapshot::describeChange(const RedisSnapshot &after) const
 {
-    QByteArray text = "DBSIZE " + QByteArray::number(dbSize) + " -> " + QByteArray::number(after.dbSize);
+    QByteArray text = "keys without a TTL " + QByteArray::number(dbSize) + " -> " + QByteArray::number(after.dbSize);
     for (auto it = after.keys.cbegin(); it != after.keys.cend(); ++it) {
         if (!keys.contains(it.key()))
             text += "\n  new key " + it.key();

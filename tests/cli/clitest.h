@@ -118,6 +118,9 @@ private:
 
 /** Every key under a prefix with its DUMP, and the server's key count. */
 struct RedisSnapshot {
+    /** DBSIZE less the keys that have a time to live (INFO keyspace's expires): a lock or a
+        heartbeat of another suite in the same database that expires meanwhile is no change a
+        command made; a key without one that appears or goes anywhere in the database is. */
     qint64 dbSize = -1;
     QMap<QByteArray, QByteArray> keys;
 

@@ -138,12 +138,22 @@ QStringList TestSshd::sshdCommand(Login login, const QString &config) const
     const QStringList sshd{QStringLiteral("/usr/sbin/sshd"), QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), config};
     if (login == Login::Keys)
         return sshd;
-    // unshare and sh exec what follows: the process QProcess holds is sshd itself. The mounts
-    // are sshd's alone and go with it.
-    return QStringList{QStringLiteral("unshare"), QStringLiteral("--mount"), QStringLiteral("--propagation"), QStringLiteral("private"),
-                       QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                       QStringLiteral("mount --bind \"$1\" /etc/passwd && mount --bind \"$2\" /etc/shadow && shift 2 && exec \"$@\""),
-                       QStringLiteral("sh"), dir() + QStringLiteral("/passwd"), dir() + QStringLiteral("/shadow")}
+    // sh, unshare and sh exec what follows: the process QProcess holds is sshd itself. The mounts
+    // are sshd's alone and go with it. unshare makes every mount of the new namespace private
+    // first, which it cannot do where / is no mount point (a chroot, as ../shared/tools/
+    // fresh-debian makes): there the mounts are left as they are, and only when none of them
+    // propagates (no "shared:" in mountinfo), so the binds can never reach the machine's own.
+    static const QString script = QStringLiteral(R"(p=private
+if ! mountpoint -q /; then
+  if grep -q ' shared:' /proc/self/mountinfo; then
+    echo "TestSshd: / is no mount point and mounts here propagate: no bind over /etc/shadow" >&2
+    exit 1
+  fi
+  p=unchanged
+fi
+exec unshare --mount --propagation "$p" /bin/sh -c 'mount --bind "$1" /etc/passwd && mount --bind "$2" /etc/shadow && shift 2 && exec "$@"' sh "$@")");
+    return QStringList{QStringLiteral("/bin/sh"), QStringLiteral("-c"), script, QStringLiteral("sh"), dir() + QStringLiteral("/passwd"),
+                       dir() + QStringLiteral("/shadow")}
            + sshd;
 }
 
