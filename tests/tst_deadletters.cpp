@@ -72,6 +72,10 @@ private Q_SLOTS:
     void discardRemovesOnlyTheChosenEntries();
     void entryTakenMeanwhileIsSkippedAndNotAudited_data() { dialects(); }
     void entryTakenMeanwhileIsSkippedAndNotAudited();
+    void takeOldestTakesFromTheEndAndLeavesWhatItIsTold_data() { dialects(); }
+    void takeOldestTakesFromTheEndAndLeavesWhatItIsTold();
+    void takeOldestMovesNothingWhenTheEndChanged_data() { dialects(); }
+    void takeOldestMovesNothingWhenTheEndChanged();
     void unknownListIsRefusedBeforeAnythingMoves_data() { dialects(); }
     void unknownListIsRefusedBeforeAnythingMoves();
 
@@ -256,6 +260,60 @@ void TestDeadLetters::entryTakenMeanwhileIsSkippedAndNotAudited()
     const QList<AuditRow> rows = auditRows(*m_sql);
     QCOMPARE(rows.size(), 1);
     QCOMPARE(rows.at(0).detail.value(QStringLiteral("entry")).toObject().value(QStringLiteral("seq")).toString(), QStringLiteral("1"));
+}
+
+// Issue 26: Retry all takes from the list's end (deadletter_take.lua), not by value over the
+// whole list; what it is told to leave stays where it was, in order, with its note.
+void TestDeadLetters::takeOldestTakesFromTheEndAndLeavesWhatItIsTold()
+{
+    const QByteArray list = m_keys->campaignDeadLetter(Campaign);
+    const QByteArray notes = DeadLetterNote::notesKey(list);
+    m_redis->command({"RPUSH", list, "junk-a"});  // older than task 1
+    for (const QByteArray &entry : {task(1), task(2), task(3), QByteArray("junk-a")})
+        m_redis->command({"HSET", notes, entry, R"({"reason":"provider said no"})"});
+    DeadLetters deadLetters(*m_redis, *m_keys);
+    const QByteArrayList batch = deadLetters.oldest(QStringLiteral("payout:7"), 3);
+    QCOMPARE(batch, (QByteArrayList{"junk-a", task(1), task(2)}));
+    const std::optional<qint64> acted = takeOldestDeadLettersAudited(deadLetters, *m_sql, DeadLetterAction::Retry, QStringLiteral("payout:7"), 0, batch,
+                                                                     {false, true, true}, QStringLiteral("erin"), QStringLiteral("test"), 1);
+    QCOMPARE(acted, std::optional<qint64>(2));
+    QCOMPARE(range(list), (QByteArrayList{task(5), task(4), task(3), "junk-a"}));
+    QCOMPARE(range(m_keys->campaignTasks(Campaign)), (QByteArrayList{task(2), task(1)}));  // task 1 first out, as it came
+    QCOMPARE(m_redis->command({"HEXISTS", notes, task(1)}).toInteger(), 0);
+    QCOMPARE(m_redis->command({"HEXISTS", notes, task(2)}).toInteger(), 0);
+    QCOMPARE(m_redis->command({"HEXISTS", notes, task(3)}).toInteger(), 1);
+    QCOMPARE(m_redis->command({"HEXISTS", notes, "junk-a"}).toInteger(), 1);
+    QCOMPARE(auditRows(*m_sql).size(), 2);
+
+    // The next batch starts after what was left; a discard queues nothing.
+    const QByteArrayList next = deadLetters.oldest(QStringLiteral("payout:7"), 2, 1);
+    QCOMPARE(next, (QByteArrayList{task(3), task(4)}));
+    QCOMPARE(deadLetters.takeOldest(DeadLetterAction::Discard, QStringLiteral("payout:7"), 1, next, {true, true}), (QList<bool>{true, true}));
+    QCOMPARE(range(list), (QByteArrayList{task(5), "junk-a"}));
+    QCOMPARE(m_redis->command({"LLEN", m_keys->campaignTasks(Campaign)}).toInteger(), 2);
+}
+
+void TestDeadLetters::takeOldestMovesNothingWhenTheEndChanged()
+{
+    const QByteArray list = m_keys->campaignDeadLetter(Campaign);
+    DeadLetters deadLetters(*m_redis, *m_keys);
+    const QByteArrayList batch = deadLetters.oldest(QStringLiteral("payout:7"), 3);
+    QCOMPARE(batch, (QByteArrayList{task(1), task(2), task(3)}));
+    // Another operator retried task 2 meanwhile, and a new dead letter arrived at the head.
+    QCOMPARE(deadLetters.apply(DeadLetterAction::Retry, QStringLiteral("payout:7"), {task(2)}), QList<bool>{true});
+    m_redis->command({"LPUSH", list, task(6)});
+    const QByteArrayList before = range(list);
+    QCOMPARE(takeOldestDeadLettersAudited(deadLetters, *m_sql, DeadLetterAction::Retry, QStringLiteral("payout:7"), 0, batch, {true, true, true},
+                                          QStringLiteral("erin"), QStringLiteral("test"), 1),
+             std::nullopt);
+    QCOMPARE(range(list), before);
+    QCOMPARE(range(m_keys->campaignTasks(Campaign)), QByteArrayList{task(2)});
+    QVERIFY(auditRows(*m_sql).isEmpty());
+    // Only an arrival at the head: the end is as read, and the batch goes.
+    const QByteArrayList again = deadLetters.oldest(QStringLiteral("payout:7"), 2);
+    m_redis->command({"LPUSH", list, task(7)});
+    QCOMPARE(deadLetters.takeOldest(DeadLetterAction::Retry, QStringLiteral("payout:7"), 0, again, {true, true}), (QList<bool>{true, true}));
+    QCOMPARE(range(list), (QByteArrayList{task(7), task(6), task(5), task(4)}));
 }
 
 void TestDeadLetters::unknownListIsRefusedBeforeAnythingMoves()

@@ -1557,6 +1557,10 @@ Key prefix: %3</translation>
         <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</source>
         <translation>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</translation>
     </message>
+    <message>
+        <source>unexpected reply of deadletter_take.lua</source>
+        <translation>unexpected reply of deadletter_take.lua</translation>
+    </message>
 </context>
 <context>
     <name>lantern::EnvelopeSplitter</name>

@@ -1549,6 +1549,10 @@ SQL：%2
         <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</source>
         <translation>不存在名为“%1”的死信队列：应为 checkin:&lt;shard&gt; 或 payout:&lt;campaign id&gt;（子池为 payout:&lt;campaign id&gt;.&lt;n&gt;）</translation>
     </message>
+    <message>
+        <source>unexpected reply of deadletter_take.lua</source>
+        <translation>deadletter_take.lua 返回了意外的应答</translation>
+    </message>
 </context>
 <context>
     <name>lantern::EnvelopeSplitter</name>

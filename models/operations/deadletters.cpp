@@ -26,6 +26,12 @@ const LuaScript &moveScript()
     return script;
 }
 
+const LuaScript &takeScript()
+{
+    static const LuaScript script(QStringLiteral("deadletter_take"));
+    return script;
+}
+
 const LuaScript &replaceScript()
 {
     static const LuaScript script(QStringLiteral("deadletter_replace"));
@@ -204,6 +210,29 @@ QList<bool> DeadLetters::apply(DeadLetterAction action, const QString &name, con
     return taken;
 }
 
+std::optional<QList<bool>> DeadLetters::takeOldest(DeadLetterAction action, const QString &name, qint64 skip, const QByteArrayList &entries,
+                                                   const QList<bool> &take)
+{
+    if (entries.isEmpty())
+        return QList<bool>();
+    const DeadLetterList target = list(name);
+    QByteArrayList keys{target.key, DeadLetterNote::notesKey(target.key)};
+    if (action == DeadLetterAction::Retry)
+        keys << target.queueKey;
+    QByteArray flags;
+    for (qsizetype i = 0; i < entries.size(); ++i)
+        flags += i < take.size() && take.at(i) ? '1' : '0';
+    const RedisValue reply = takeScript().run(m_redis, keys, QByteArrayList{QByteArray::number(std::max<qint64>(skip, 0)), flags} + entries);
+    if (reply.isNil())
+        return std::nullopt;
+    if (reply.toInteger() != flags.count('1'))
+        throw RedisReplyError(tr("unexpected reply of deadletter_take.lua"));
+    QList<bool> taken;
+    for (const char flag : std::as_const(flags))
+        taken << (flag == '1');
+    return taken;
+}
+
 bool DeadLetters::isReadable(const QString &name, const QByteArray &entry)
 {
     if (name.startsWith(QLatin1String("payout:")))
@@ -227,6 +256,26 @@ QString DeadLetters::actionName(DeadLetterAction action)
     return action == DeadLetterAction::Retry ? QStringLiteral("deadletter.retry") : QStringLiteral("deadletter.discard");
 }
 
+namespace {
+
+/** One audit row per entry taken; how many were. */
+qint64 auditTaken(SqlConnection &sql, DeadLetterAction action, const QString &name, const QByteArrayList &entries, const QList<bool> &taken,
+                  const QString &actor, const QString &via, qint64 nowMs)
+{
+    qint64 count = 0;
+    AuditLog audit(sql);
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        if (!taken.at(i))
+            continue;
+        ++count;
+        audit.record(actor, DeadLetters::actionName(action), name, {{QStringLiteral("entry"), auditedEntry(entries.at(i))}, {QStringLiteral("via"), via}},
+                     nowMs);
+    }
+    return count;
+}
+
+} // namespace
+
 qint64 applyDeadLettersAudited(DeadLetters &deadLetters, SqlConnection &sql, DeadLetterAction action, const QString &name,
                                const QByteArrayList &entries, const QString &actor, const QString &via, qint64 nowMs)
 {
@@ -234,17 +283,22 @@ qint64 applyDeadLettersAudited(DeadLetters &deadLetters, SqlConnection &sql, Dea
         return qint64(0);
     deadLetters.list(name);  // a bad name throws before anything is written
     return inOneTransaction(sql, [&] {
-        const QList<bool> taken = deadLetters.apply(action, name, entries);
-        qint64 count = 0;
-        AuditLog audit(sql);
-        for (qsizetype i = 0; i < entries.size(); ++i) {
-            if (!taken.at(i))
-                continue;
-            ++count;
-            audit.record(actor, DeadLetters::actionName(action), name, {{QStringLiteral("entry"), auditedEntry(entries.at(i))}, {QStringLiteral("via"), via}},
-                         nowMs);
-        }
-        return count;
+        return auditTaken(sql, action, name, entries, deadLetters.apply(action, name, entries), actor, via, nowMs);
+    });
+}
+
+std::optional<qint64> takeOldestDeadLettersAudited(DeadLetters &deadLetters, SqlConnection &sql, DeadLetterAction action, const QString &name,
+                                                   qint64 skip, const QByteArrayList &entries, const QList<bool> &take, const QString &actor,
+                                                   const QString &via, qint64 nowMs)
+{
+    if (entries.isEmpty())
+        return qint64(0);
+    deadLetters.list(name);  // a bad name throws before anything is written
+    return inOneTransaction(sql, [&]() -> std::optional<qint64> {
+        const std::optional<QList<bool>> taken = deadLetters.takeOldest(action, name, skip, entries, take);
+        if (!taken)
+            return std::nullopt;
+        return auditTaken(sql, action, name, entries, *taken, actor, via, nowMs);
     });
 }
 

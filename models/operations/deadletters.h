@@ -41,7 +41,8 @@ enum class DeadLetterAction {
 
 /** The dead-letter lists of DESIGN §4 for operators: listing (LLEN, bounded LRANGE pages) and
     retry/discard of exact entries (deadletter_move.lua: LREM of the entry itself, so an entry
-    another operator or a concurrent run already took is skipped, never moved twice). */
+    another operator or a concurrent run already took is skipped, never moved twice), or of the
+    oldest entries from the list's end for a bulk action (deadletter_take.lua). */
 class DeadLetters final {
     Q_DECLARE_TR_FUNCTIONS(lantern::DeadLetters)
 
@@ -72,6 +73,12 @@ public:
     QByteArrayList oldest(const QString &name, int count, qint64 skip = 0);
     /** Retries or discards exactly these entries; per entry whether it was there (and acted on). */
     QList<bool> apply(DeadLetterAction action, const QString &name, const QByteArrayList &entries);
+    /** A bulk action's step from the list's end, O(batch + skip) (deadletter_take.lua): `entries`
+        as oldest(name, count, skip) read them; those whose `take` is true are retried or
+        discarded, the others stay where they are, in order. None when the list's end changed
+        since it was read (nothing moved: take them by value with apply()). */
+    std::optional<QList<bool>> takeOldest(DeadLetterAction action, const QString &name, qint64 skip, const QByteArrayList &entries,
+                                          const QList<bool> &take);
 
     /** Edit-before-retry: replaces `entry` by `edited` on its way back to the queue
         (deadletter_replace.lua); false when the entry was no longer there. Throws
@@ -97,6 +104,12 @@ private:
     transaction around the script. Returns how many entries were acted on. */
 qint64 applyDeadLettersAudited(DeadLetters &deadLetters, SqlConnection &sql, DeadLetterAction action, const QString &name,
                                const QByteArrayList &entries, const QString &actor, const QString &via, qint64 nowMs);
+
+/** takeOldest() with its audit trail, as applyDeadLettersAudited(); none when the list's end
+    changed (nothing moved, nothing audited). */
+std::optional<qint64> takeOldestDeadLettersAudited(DeadLetters &deadLetters, SqlConnection &sql, DeadLetterAction action, const QString &name,
+                                                   qint64 skip, const QByteArrayList &entries, const QList<bool> &take, const QString &actor,
+                                                   const QString &via, qint64 nowMs);
 
 /** retryEdited() with its audit row ("deadletter.edit_retry", target the list, the entry as it
     was and as edited in the detail), in one SQL transaction around the script. */

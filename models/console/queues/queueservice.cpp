@@ -85,24 +85,35 @@ void QueueService::runDeadLetterJob(quint64 job, bool retry, const QString &list
             state->total = wholeList ? deadLetters.page(list, 0, 1).depth : state->pending.size();
         }
         QByteArrayList batch;
+        const qint64 skip = state->unreadable;
         if (wholeList) {
             const qint64 left = state->total - state->done;
             // The unreadable entries it left stay at the oldest end: the next batch starts after them.
             if (left > 0)
-                batch = deadLetters.oldest(list, int(std::min<qint64>(left, BatchSize)), state->unreadable);
+                batch = deadLetters.oldest(list, int(std::min<qint64>(left, BatchSize)), skip);
         } else {
             batch = state->pending.mid(0, BatchSize);
             state->pending.remove(0, batch.size());
         }
         const qsizetype taken = batch.size();
         state->done += taken;
-        if (action == DeadLetterAction::Retry) {
-            const qsizetype before = batch.size();
-            batch.removeIf([&list](const QByteArray &entry) { return !DeadLetters::isReadable(list, entry); });
-            state->unreadable += before - batch.size();
+        QList<bool> take;
+        QByteArrayList chosen;
+        for (const QByteArray &entry : std::as_const(batch)) {
+            take << (action != DeadLetterAction::Retry || DeadLetters::isReadable(list, entry));
+            if (take.back())
+                chosen << entry;
         }
-        if (!batch.isEmpty())
-            state->acted += applyDeadLettersAudited(deadLetters, sql(), action, list, batch, actor, QStringLiteral("console"), nowMs());
+        state->unreadable += batch.size() - chosen.size();
+        if (!chosen.isEmpty()) {
+            // The whole list from its end (O(batch)); chosen entries, or an end that changed meanwhile, by value.
+            std::optional<qint64> acted;
+            if (wholeList)
+                acted = takeOldestDeadLettersAudited(deadLetters, sql(), action, list, skip, batch, take, actor, QStringLiteral("console"), nowMs());
+            if (!acted)
+                acted = applyDeadLettersAudited(deadLetters, sql(), action, list, chosen, actor, QStringLiteral("console"), nowMs());
+            state->acted += *acted;
+        }
         const bool finished = taken == 0 || state->done >= state->total;
         return {std::min(state->done, state->total), state->total, finished};
     };
