@@ -76,6 +76,8 @@ private Q_SLOTS:
     void takeOldestTakesFromTheEndAndLeavesWhatItIsTold();
     void takeOldestMovesNothingWhenTheEndChanged_data() { dialects(); }
     void takeOldestMovesNothingWhenTheEndChanged();
+    void aSelectionOfTheOldestIsTakenFromTheEnd_data() { dialects(); }
+    void aSelectionOfTheOldestIsTakenFromTheEnd();
     void unknownListIsRefusedBeforeAnythingMoves_data() { dialects(); }
     void unknownListIsRefusedBeforeAnythingMoves();
 
@@ -314,6 +316,27 @@ void TestDeadLetters::takeOldestMovesNothingWhenTheEndChanged()
     m_redis->command({"LPUSH", list, task(7)});
     QCOMPARE(deadLetters.takeOldest(DeadLetterAction::Retry, QStringLiteral("payout:7"), 0, again, {true, true}), (QList<bool>{true, true}));
     QCOMPARE(range(list), (QByteArrayList{task(7), task(6), task(5), task(4)}));
+}
+
+// The rows an operator picked are the ones retried: picked from the oldest end, task 1 goes from
+// there even when a newer copy of it sits at the head; picked elsewhere, by value.
+void TestDeadLetters::aSelectionOfTheOldestIsTakenFromTheEnd()
+{
+    const QByteArray list = m_keys->campaignDeadLetter(Campaign);
+    m_redis->command({"LPUSH", list, task(1)});  // list: 1 (newest copy), 5, 4, 3, 2, 1
+    DeadLetters deadLetters(*m_redis, *m_keys);
+    const QString name = QStringLiteral("payout:7");
+    QCOMPARE(applyDeadLetterBatchAudited(deadLetters, *m_sql, DeadLetterAction::Retry, name, 0, {task(1), task(2)}, {true, true}, false,
+                                         QStringLiteral("erin"), QStringLiteral("test"), 1),
+             2);
+    QCOMPARE(range(list), (QByteArrayList{task(1), task(5), task(4), task(3)}));
+    // Not the oldest: by value.
+    QCOMPARE(applyDeadLetterBatchAudited(deadLetters, *m_sql, DeadLetterAction::Discard, name, 0, {task(4)}, {true}, false,
+                                         QStringLiteral("erin"), QStringLiteral("test"), 1),
+             1);
+    QCOMPARE(range(list), (QByteArrayList{task(1), task(5), task(3)}));
+    QCOMPARE(range(m_keys->campaignTasks(Campaign)), (QByteArrayList{task(2), task(1)}));
+    QCOMPARE(auditRows(*m_sql).size(), 3);
 }
 
 void TestDeadLetters::unknownListIsRefusedBeforeAnythingMoves()

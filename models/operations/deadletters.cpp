@@ -302,6 +302,24 @@ std::optional<qint64> takeOldestDeadLettersAudited(DeadLetters &deadLetters, Sql
     });
 }
 
+qint64 applyDeadLetterBatchAudited(DeadLetters &deadLetters, SqlConnection &sql, DeadLetterAction action, const QString &name, qint64 skip,
+                                   const QByteArrayList &batch, const QList<bool> &take, bool oldestRead, const QString &actor,
+                                   const QString &via, qint64 nowMs)
+{
+    QByteArrayList chosen;
+    for (qsizetype i = 0; i < batch.size(); ++i) {
+        if (i < take.size() && take.at(i))
+            chosen << batch.at(i);
+    }
+    if (chosen.isEmpty())
+        return 0;
+    if (oldestRead || deadLetters.oldest(name, int(batch.size()), skip) == batch) {
+        if (const auto acted = takeOldestDeadLettersAudited(deadLetters, sql, action, name, skip, batch, take, actor, via, nowMs))
+            return *acted;
+    }
+    return applyDeadLettersAudited(deadLetters, sql, action, name, chosen, actor, via, nowMs);
+}
+
 bool retryEditedDeadLetterAudited(DeadLetters &deadLetters, SqlConnection &sql, const QString &name, const QByteArray &entry,
                                   const QByteArray &edited, const QString &actor, const QString &via, qint64 nowMs)
 {

@@ -111,6 +111,15 @@ std::optional<qint64> takeOldestDeadLettersAudited(DeadLetters &deadLetters, Sql
                                                    qint64 skip, const QByteArrayList &entries, const QList<bool> &take, const QString &actor,
                                                    const QString &via, qint64 nowMs);
 
+/** One batch of a bulk action, audited: the entries of `batch` whose `take` is true are acted on,
+    the others stay. From the list's end (takeOldest) when the batch is its oldest entries after
+    `skip`, in order (`oldestRead`: as oldest() just read them; else it is checked, one LRANGE):
+    Retry all, or a selection of the oldest rows. Otherwise, or when the end changed meanwhile, by
+    value (applyDeadLettersAudited). Returns how many entries were acted on. */
+qint64 applyDeadLetterBatchAudited(DeadLetters &deadLetters, SqlConnection &sql, DeadLetterAction action, const QString &name, qint64 skip,
+                                   const QByteArrayList &batch, const QList<bool> &take, bool oldestRead, const QString &actor,
+                                   const QString &via, qint64 nowMs);
+
 /** retryEdited() with its audit row ("deadletter.edit_retry", target the list, the entry as it
     was and as edited in the detail), in one SQL transaction around the script. */
 bool retryEditedDeadLetterAudited(DeadLetters &deadLetters, SqlConnection &sql, const QString &name, const QByteArray &entry,

@@ -98,22 +98,11 @@ void QueueService::runDeadLetterJob(quint64 job, bool retry, const QString &list
         const qsizetype taken = batch.size();
         state->done += taken;
         QList<bool> take;
-        QByteArrayList chosen;
-        for (const QByteArray &entry : std::as_const(batch)) {
+        for (const QByteArray &entry : std::as_const(batch))
             take << (action != DeadLetterAction::Retry || DeadLetters::isReadable(list, entry));
-            if (take.back())
-                chosen << entry;
-        }
-        state->unreadable += batch.size() - chosen.size();
-        if (!chosen.isEmpty()) {
-            // The whole list from its end (O(batch)); chosen entries, or an end that changed meanwhile, by value.
-            std::optional<qint64> acted;
-            if (wholeList)
-                acted = takeOldestDeadLettersAudited(deadLetters, sql(), action, list, skip, batch, take, actor, QStringLiteral("console"), nowMs());
-            if (!acted)
-                acted = applyDeadLettersAudited(deadLetters, sql(), action, list, chosen, actor, QStringLiteral("console"), nowMs());
-            state->acted += *acted;
-        }
+        state->unreadable += take.count(false);
+        state->acted += applyDeadLetterBatchAudited(deadLetters, sql(), action, list, skip, batch, take, wholeList, actor, QStringLiteral("console"),
+                                                    nowMs());
         const bool finished = taken == 0 || state->done >= state->total;
         return {std::min(state->done, state->total), state->total, finished};
     };
