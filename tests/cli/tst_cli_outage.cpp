@@ -5,6 +5,7 @@
 // The test runs its own MariaDB, because it stops and restarts it.
 #include "clitest.h"
 #include "privatemariadb.h"
+#include "privateredis.h"
 
 #include "checkin/checkinservice.h"
 #include "envelope/grabservice.h"
@@ -75,6 +76,7 @@ class TestCliOutage : public QObject {
 
 private Q_SLOTS:
     void workerOutlivesMariaDbOutage();
+    void workerStopsCleanlyRightAfterARedisRestart();
 };
 
 void TestCliOutage::workerOutlivesMariaDbOutage()
@@ -259,6 +261,31 @@ void TestCliOutage::workerOutlivesMariaDbOutage()
 }
 
 LANTERN_TEST_SUITE(TestCliOutage);
+
+void TestCliOutage::workerStopsCleanlyRightAfterARedisRestart()
+{
+    // An idle worker holds a connection between its beats; the server behind it restarts. Asked
+    // to stop right then, its first command goes to the connection the new server never knew:
+    // it fails, and the retirement goes through on a fresh one, so the worker prints its figures
+    // and exits 0 instead of dying with "closed the connection" (exit 3).
+    PrivateRedis server;
+    const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
+    const QString prefix = QStringLiteral("outrs:");
+    const Lanternd lanternd(server.urlText(), sql.url, prefix);
+    const KeySchema keys(prefix);
+    const QString id = QStringLiteral("restart-1");
+    WorkerProcess worker(lanternd, id);
+    {
+        RedisClient redis(server.url());
+        QTRY_VERIFY_WITH_TIMEOUT(redis.command({"EXISTS", keys.workerHeartbeat(id)}).toInteger() == 1, 15000);
+    }
+    server.stop(PrivateRedis::Stop::Kill);
+    server.start();
+    QVERIFY2(worker.stop(30000), worker.err().constData());
+    QVERIFY2(worker.out().contains(id.toUtf8()), "no figures printed");
+    RedisClient fresh(server.url());
+    QCOMPARE(fresh.command({"EXISTS", keys.workerHeartbeat(id)}).toInteger(), 0LL);
+}
 
 } // namespace tst_cli_outage
 
