@@ -41,6 +41,24 @@ void insertRawRows(SqlConnection &sql, const QList<PayoutTask> &tasks, int rowsP
     }
 }
 
+qint64 selectLaunchedRows(SqlConnection &sql, const QList<PayoutTask> &tasks, int rowsPerStatement)
+{
+    qint64 rows = 0;
+    for (qsizetype start = 0; start < tasks.size(); start += rowsPerStatement) {
+        const qsizetype end = std::min(tasks.size(), start + rowsPerStatement);
+        QStringList seqs;
+        for (qsizetype i = start; i < end; ++i)
+            seqs << QString::number(tasks.at(i).seq);
+        QSqlQuery query = execText(sql, QStringLiteral("SELECT e.seq, e.amount_cents FROM envelope e JOIN campaign c ON c.id = e.campaign_id "
+                                                       "WHERE e.campaign_id = %1 AND c.status <> 'draft' AND e.seq IN (%2) LOCK IN SHARE MODE")
+                                                .arg(tasks.at(start).campaignId)
+                                                .arg(seqs.join(QLatin1Char(','))));
+        while (query.next())
+            ++rows;
+    }
+    return rows;
+}
+
 ServerCounters ServerCounters::read(SqlConnection &sql)
 {
     QSqlQuery query = execText(sql, QStringLiteral("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Com_stmt_prepare', "

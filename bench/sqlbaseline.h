@@ -23,6 +23,12 @@ QSqlQuery execText(SqlConnection &sql, const QString &statement);
     plain way to put the same rows into the same tables, with nothing else around it. */
 void insertRawRows(SqlConnection &sql, const QList<PayoutTask> &tasks, int rowsPerStatement, bool payouts);
 
+/** What the drain's launched check reads for the same rows (PayoutLedger::splitUnlaunched, issue
+    25): per `rowsPerStatement` tasks, one SELECT of their envelopes joined to the campaign's
+    status, LOCK IN SHARE MODE, on primary keys, the seqs spelled out; autocommit. Measured alone,
+    its time against insertRawRows' is what the check adds to a batch. Returns the rows read. */
+qint64 selectLaunchedRows(SqlConnection &sql, const QList<PayoutTask> &tasks, int rowsPerStatement);
+
 /** Counters of a MySQL / MariaDB server (SHOW GLOBAL STATUS); subtract two readings to get what
     one phase made the server do. */
 struct ServerCounters {
