@@ -11,6 +11,8 @@ namespace lantern {
 QByteArray compactMonth(QDate date);  // yyyyMM
 QByteArray compactDay(QDate date);    // yyyyMMdd
 QByteArray isoDay(QDate date);        // yyyy-MM-dd
+/** compactMonth(date) appended to `out`, for a key written in one buffer. */
+void appendCompactMonth(QByteArray &out, QDate date);
 
 /** The 1st of DATE's month; an invalid date for an invalid DATE. */
 QDate firstOfMonth(QDate date);

@@ -5,8 +5,39 @@
 
 #include <QRegularExpression>
 
+#include <charconv>
+#include <initializer_list>
+
 namespace lantern {
 
+namespace {
+
+void appendDecimal(QByteArray &out, qint64 value)
+{
+    char digits[24];
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr - digits);
+}
+
+/** "<prefix>{ck:<shard>}:<kind><n1>:<n2>:...:<yyyyMM>" in one allocation: a check-in's month keys
+    are built per request in `lanternd serve` (issue 28). */
+QByteArray checkinMonthKey(const QByteArray &prefix, int shard, const char *kind, std::initializer_list<qint64> numbers, QDate month)
+{
+    QByteArray key;
+    key.reserve(prefix.size() + 16 + 21 * qsizetype(numbers.size()) + 10);
+    key += prefix;
+    key += "{ck:";
+    appendDecimal(key, shard);
+    key += "}:";
+    key += kind;
+    for (const qint64 number : numbers) {
+        appendDecimal(key, number);
+        key += ':';
+    }
+    appendCompactMonth(key, month);
+    return key;
+}
+
+} // namespace
 
 KeySchema::KeySchema(const QString &prefix, int shards, qint64 denseUids) : m_prefix(prefix.toUtf8()), m_shards(shards), m_denseUids(denseUids)
 {
@@ -33,12 +64,12 @@ QByteArray KeySchema::checkinTag(int shard) const
 
 QByteArray KeySchema::monthBlock(int shard, qint64 block, QDate month) const
 {
-    return checkinTag(shard) + "mb:" + QByteArray::number(block) + ':' + compactMonth(month);
+    return checkinMonthKey(m_prefix, shard, "mb:", {block}, month);
 }
 
 QByteArray KeySchema::makeupMarks(int shard, qint64 block, int group, QDate month) const
 {
-    return checkinTag(shard) + "mk:" + QByteArray::number(block) + ':' + QByteArray::number(group) + ':' + compactMonth(month);
+    return checkinMonthKey(m_prefix, shard, "mk:", {block, group}, month);
 }
 
 QByteArray KeySchema::monthBlocks(int shard, QDate month) const
@@ -48,7 +79,7 @@ QByteArray KeySchema::monthBlocks(int shard, QDate month) const
 
 QByteArray KeySchema::sparseMonth(int shard, int bucket, QDate month) const
 {
-    return checkinTag(shard) + "sp:" + QByteArray::number(bucket) + ':' + compactMonth(month);
+    return checkinMonthKey(m_prefix, shard, "sp:", {bucket}, month);
 }
 
 QByteArray KeySchema::checkinTagPattern() const
