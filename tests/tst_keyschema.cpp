@@ -1,11 +1,14 @@
-// The check-in keys' exact text (KeySchema, written in one buffer since issue 28) and the date
-// digits they and checkin.lua's arguments carry (core/datetext): what Redis already holds must
-// still be found under the same names.
+// The check-in keys' exact text (KeySchema, written in one buffer since issue 28), the date
+// digits they and checkin.lua's arguments carry (core/datetext), and TextWriter, which writes
+// them: what Redis already holds must still be found under the same names.
 #include "core/datetext.h"
+#include "core/textwriter.h"
 #include "redis/keyschema.h"
 #include "testsuite.h"
 
 #include <QTest>
+
+#include <limits>
 
 namespace tst_keyschema {
 
@@ -18,6 +21,7 @@ private Q_SLOTS:
     void checkinMonthKeys_data();
     void checkinMonthKeys();
     void dateDigits();
+    void textWriterNumbers();
 };
 
 void TestKeySchema::checkinMonthKeys_data()
@@ -66,9 +70,24 @@ void TestKeySchema::dateDigits()
     QCOMPARE(compactMonth(day), QByteArray("202602"));
     QCOMPARE(compactDay(day), QByteArray("20260205"));
     QCOMPARE(isoDay(day), QByteArray("2026-02-05"));
-    QByteArray key("x:");
-    appendCompactMonth(key, QDate(2099, 11, 30));
-    QCOMPARE(key, QByteArray("x:209911"));
+    TextWriter key(4);  // too small: it grows
+    key << "x:";
+    writeCompactMonth(key, QDate(2099, 11, 30));
+    key << ':';
+    writeIsoDay(key, day);
+    QCOMPARE(key.take(), QByteArray("x:209911:2026-02-05"));
+}
+
+void TestKeySchema::textWriterNumbers()
+{
+    TextWriter text(0);
+    QByteArray expected;
+    for (const qint64 value : {qint64(0), qint64(-1), qint64(42), std::numeric_limits<qint64>::min(), std::numeric_limits<qint64>::max()}) {
+        text.number(value) << ',';
+        expected += QByteArray::number(value) + ',';
+    }
+    QCOMPARE(text.size(), expected.size());
+    QCOMPARE(text.take(), expected);
 }
 
 LANTERN_TEST_SUITE(TestKeySchema);

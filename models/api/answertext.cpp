@@ -2,11 +2,11 @@
 
 #include "api/resultjson.h"
 #include "checkin/checkinservice.h"
+#include "core/datetext.h"
+#include "core/textwriter.h"
 #include "envelope/grabservice.h"
 
 #include <QJsonDocument>
-
-#include <charconv>
 
 namespace lantern {
 
@@ -23,84 +23,71 @@ bool plain(const QString &text)
     return true;
 }
 
-/** ,"name": (the comma after the first field) */
-void appendName(QByteArray &out, const char *name)
-{
-    out += out.size() > 1 ? ",\"" : "\"";
-    out += name;
-    out += "\":";
-}
+/** An object's text: {"name":value,...} */
+class ObjectText final {
+public:
+    explicit ObjectText(qsizetype expected) : m_out(expected) { m_out << '{'; }
+    TextWriter &field(const char *name)
+    {
+        m_out << (m_first ? "\"" : ",\"") << name << "\":";
+        m_first = false;
+        return m_out;
+    }
+    void number(const char *name, qint64 value) { field(name).number(value); }
+    /** A plain() text, quoted. */
+    void text(const char *name, const QString &text)
+    {
+        TextWriter &out = field(name);
+        out << '"';
+        for (const QChar c : text)
+            out << char(c.unicode());
+        out << '"';
+    }
+    QByteArray take()
+    {
+        m_out << '}';
+        return m_out.take();
+    }
 
-void appendNumber(QByteArray &out, const char *name, qint64 value)
-{
-    appendName(out, name);
-    char digits[24];
-    out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr - digits);
-}
-
-/** A plain() text in quotes. */
-void appendText(QByteArray &out, const char *name, const QString &text)
-{
-    appendName(out, name);
-    out += '"';
-    for (const QChar c : text)
-        out += char(c.unicode());
-    out += '"';
-}
-
-/** "yyyy-MM-dd", for a year of four digits. */
-void appendDay(QByteArray &out, const char *name, QDate date)
-{
-    appendName(out, name);
-    char text[12] = {'"', 0, 0, 0, 0, '-', 0, 0, '-', 0, 0, '"'};
-    const auto put = [&text](int at, int value, int width) {
-        for (int i = width - 1; i >= 0; --i, value /= 10)
-            text[at + i] = char('0' + value % 10);
-    };
-    put(1, date.year(), 4);
-    put(6, date.month(), 2);
-    put(9, date.day(), 2);
-    out.append(text, sizeof text);
-}
+private:
+    TextWriter m_out;
+    bool m_first = true;
+};
 
 } // namespace
 
 QByteArray checkinAnswerText(const CheckinOutcome &outcome)
 {
-    if (!plain(outcome.kind) || !outcome.date.isValid() || outcome.date.year() < 1000 || outcome.date.year() > 9999)
+    const int year = outcome.date.year();  // 0 for an invalid date
+    if (!plain(outcome.kind) || year < 1000 || year > 9999)
         return QJsonDocument(checkinOutcomeJson(outcome)).toJson(QJsonDocument::Compact);
     // Written into one buffer: no number or date goes through a QByteArray of its own.
-    QByteArray out;
-    out.reserve(128 + outcome.kind.size());
-    out += '{';
-    appendName(out, "already");
-    out += outcome.already ? "true" : "false";
-    appendDay(out, "date", outcome.date);
-    appendText(out, "kind", outcome.kind);
-    appendNumber(out, "month_count", outcome.monthCount);
-    appendNumber(out, "points", outcome.points);
-    appendNumber(out, "streak", outcome.streak);
-    appendNumber(out, "uid", outcome.uid);
-    out += '}';
-    return out;
+    ObjectText out(160 + outcome.kind.size());
+    out.field("already") << (outcome.already ? "true" : "false");
+    TextWriter &date = out.field("date") << '"';
+    writeIsoDay(date, outcome.date);
+    date << '"';
+    out.text("kind", outcome.kind);
+    out.number("month_count", outcome.monthCount);
+    out.number("points", outcome.points);
+    out.number("streak", outcome.streak);
+    out.number("uid", outcome.uid);
+    return out.take();
 }
 
 QByteArray grabAnswerText(const GrabOutcome &outcome)
 {
     if (!plain(outcome.status))
         return QJsonDocument(grabOutcomeJson(outcome)).toJson(QJsonDocument::Compact);
-    QByteArray out;
-    out.reserve(96 + outcome.status.size());
-    out += '{';
+    ObjectText out(128 + outcome.status.size());
     if (outcome.seq > 0) {
-        appendNumber(out, "amount_cents", outcome.amountCents);
-        appendNumber(out, "envelope", outcome.seq);
+        out.number("amount_cents", outcome.amountCents);
+        out.number("envelope", outcome.seq);
     }
     if (outcome.replicas >= 0)
-        appendNumber(out, "replicas", outcome.replicas);
-    appendText(out, "status", outcome.status);
-    out += '}';
-    return out;
+        out.number("replicas", outcome.replicas);
+    out.text("status", outcome.status);
+    return out.take();
 }
 
 } // namespace lantern

@@ -1,5 +1,7 @@
 #include "core/datetext.h"
 
+#include "core/textwriter.h"
+
 namespace lantern {
 
 namespace {
@@ -36,10 +38,16 @@ QByteArray digits(QDate date, bool withDay, char separator)
 }
 } // namespace
 
-void appendCompactMonth(QByteArray &out, QDate date)
+void writeCompactMonth(TextWriter &out, QDate date)
 {
     char text[10];
-    out.append(text, writeDigits(text, date, false, 0));
+    out << QByteArrayView(text, writeDigits(text, date, false, 0));
+}
+
+void writeIsoDay(TextWriter &out, QDate date)
+{
+    char text[10];
+    out << QByteArrayView(text, writeDigits(text, date, true, '-'));
 }
 
 QByteArray compactMonth(QDate date)

@@ -2,39 +2,27 @@
 
 #include "core/datetext.h"
 #include "core/errors.h"
+#include "core/textwriter.h"
 
 #include <QRegularExpression>
 
-#include <charconv>
 #include <initializer_list>
 
 namespace lantern {
 
 namespace {
 
-void appendDecimal(QByteArray &out, qint64 value)
-{
-    char digits[24];
-    out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr - digits);
-}
-
 /** "<prefix>{ck:<shard>}:<kind><n1>:<n2>:...:<yyyyMM>" in one allocation: a check-in's month keys
     are built per request in `lanternd serve` (issue 28). */
 QByteArray checkinMonthKey(const QByteArray &prefix, int shard, const char *kind, std::initializer_list<qint64> numbers, QDate month)
 {
-    QByteArray key;
-    key.reserve(prefix.size() + 16 + 21 * qsizetype(numbers.size()) + 10);
-    key += prefix;
-    key += "{ck:";
-    appendDecimal(key, shard);
-    key += "}:";
-    key += kind;
-    for (const qint64 number : numbers) {
-        appendDecimal(key, number);
-        key += ':';
-    }
-    appendCompactMonth(key, month);
-    return key;
+    TextWriter key(prefix.size() + 32 + 21 * qsizetype(numbers.size()));
+    key << prefix << "{ck:";
+    key.number(shard) << "}:" << kind;
+    for (const qint64 number : numbers)
+        key.number(number) << ':';
+    writeCompactMonth(key, month);
+    return key.take();
 }
 
 } // namespace
