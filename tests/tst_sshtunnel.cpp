@@ -6,6 +6,7 @@
 // own name checked) and MariaDB traffic to the harness's servers.
 #include "core/config.h"
 #include "redis/redisclient.h"
+#include "redis/rediserror.h"
 #include "sql/sqlconnection.h"
 #include "testcertificates.h"
 #include "testservers.h"

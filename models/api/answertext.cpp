@@ -3,6 +3,7 @@
 #include "api/resultjson.h"
 #include "checkin/checkinservice.h"
 #include "core/datetext.h"
+#include "core/textwriter.h"
 #include "envelope/grabservice.h"
 
 #include <QJsonDocument>
@@ -22,55 +23,71 @@ bool plain(const QString &text)
     return true;
 }
 
-void appendField(QByteArray &out, const char *name, const QByteArray &value)
-{
-    out += out.size() > 1 ? ",\"" : "\"";
-    out += name;
-    out += "\":";
-    out += value;
-}
+/** An object's text: {"name":value,...} */
+class ObjectText final {
+public:
+    explicit ObjectText(qsizetype expected) : m_out(expected) { m_out << '{'; }
+    TextWriter &field(const char *name)
+    {
+        m_out << (m_first ? "\"" : ",\"") << name << "\":";
+        m_first = false;
+        return m_out;
+    }
+    void number(const char *name, qint64 value) { field(name).number(value); }
+    /** A plain() text, quoted. */
+    void text(const char *name, const QString &text)
+    {
+        TextWriter &out = field(name);
+        out << '"';
+        for (const QChar c : text)
+            out << char(c.unicode());
+        out << '"';
+    }
+    QByteArray take()
+    {
+        m_out << '}';
+        return m_out.take();
+    }
 
-QByteArray quoted(const QString &text)
-{
-    return '"' + text.toLatin1() + '"';
-}
+private:
+    TextWriter m_out;
+    bool m_first = true;
+};
 
 } // namespace
 
 QByteArray checkinAnswerText(const CheckinOutcome &outcome)
 {
-    if (!plain(outcome.kind) || !outcome.date.isValid() || outcome.date.year() < 1000 || outcome.date.year() > 9999)
+    const int year = outcome.date.year();  // 0 for an invalid date
+    if (!plain(outcome.kind) || year < 1000 || year > 9999)
         return QJsonDocument(checkinOutcomeJson(outcome)).toJson(QJsonDocument::Compact);
-    QByteArray out;
-    out.reserve(128);
-    out += '{';
-    appendField(out, "already", outcome.already ? QByteArrayLiteral("true") : QByteArrayLiteral("false"));
-    appendField(out, "date", '"' + isoDay(outcome.date) + '"');
-    appendField(out, "kind", quoted(outcome.kind));
-    appendField(out, "month_count", QByteArray::number(outcome.monthCount));
-    appendField(out, "points", QByteArray::number(outcome.points));
-    appendField(out, "streak", QByteArray::number(outcome.streak));
-    appendField(out, "uid", QByteArray::number(outcome.uid));
-    out += '}';
-    return out;
+    // Written into one buffer: no number or date goes through a QByteArray of its own.
+    ObjectText out(160 + outcome.kind.size());
+    out.field("already") << (outcome.already ? "true" : "false");
+    TextWriter &date = out.field("date") << '"';
+    writeIsoDay(date, outcome.date);
+    date << '"';
+    out.text("kind", outcome.kind);
+    out.number("month_count", outcome.monthCount);
+    out.number("points", outcome.points);
+    out.number("streak", outcome.streak);
+    out.number("uid", outcome.uid);
+    return out.take();
 }
 
 QByteArray grabAnswerText(const GrabOutcome &outcome)
 {
     if (!plain(outcome.status))
         return QJsonDocument(grabOutcomeJson(outcome)).toJson(QJsonDocument::Compact);
-    QByteArray out;
-    out.reserve(96);
-    out += '{';
+    ObjectText out(128 + outcome.status.size());
     if (outcome.seq > 0) {
-        appendField(out, "amount_cents", QByteArray::number(outcome.amountCents));
-        appendField(out, "envelope", QByteArray::number(outcome.seq));
+        out.number("amount_cents", outcome.amountCents);
+        out.number("envelope", outcome.seq);
     }
     if (outcome.replicas >= 0)
-        appendField(out, "replicas", QByteArray::number(outcome.replicas));
-    appendField(out, "status", quoted(outcome.status));
-    out += '}';
-    return out;
+        out.number("replicas", outcome.replicas);
+    out.text("status", outcome.status);
+    return out.take();
 }
 
 } // namespace lantern

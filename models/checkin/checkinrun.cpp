@@ -8,6 +8,9 @@
 #include "redis/luascript.h"
 #include "redis/rediserror.h"
 
+#include <utility>
+#include <vector>
+
 namespace lantern {
 
 namespace {
@@ -21,33 +24,94 @@ const LuaScript &checkinScript()
 /** Months fetched per extra round of a rolling streak. */
 constexpr int EarlierMonthsPerRound = 6;
 
+/** The arguments of checkin.lua that a day's check-ins share, and its shard keys: built once per
+    thread, day and configuration, then shared (issue 28: they were half the allocations of a
+    check-in in `lanternd serve`). */
+struct DayArguments {
+    bool matches(const KeySchema &keys, const CheckinRules &rules, QDate day) const
+    {
+        return day == this->day && keys.prefix() == prefix && keys.shards() == shards && rules.streakPolicy == policy
+                && rules.makeupGrantsPoints == makeupGrantsPoints && rules.makeupQuota == makeupQuota && rules.rewards == rewards;
+    }
+    const QByteArray &blocksKey(const KeySchema &keys, int shard)
+    {
+        QByteArray &key = shardKeys[size_t(shard)].first;
+        if (key.isEmpty())
+            key = keys.monthBlocks(shard, month);
+        return key;
+    }
+    const QByteArray &queueKey(const KeySchema &keys, int shard)
+    {
+        QByteArray &key = shardKeys[size_t(shard)].second;
+        if (key.isEmpty())
+            key = keys.checkinQueue(shard);
+        return key;
+    }
+
+    QByteArray prefix;
+    int shards = 0;
+    StreakPolicy policy = StreakPolicy::Monthly;
+    bool makeupGrantsPoints = false;
+    int makeupQuota = 0;
+    QList<int> rewards;
+    QDate day;
+    QDate month;
+    QDate previous;
+    QByteArray isoDay;
+    QByteArray dayOfMonth;
+    QByteArray monthDays;
+    QByteArray previousDays;
+    QByteArray quota;
+    QByteArrayList rewardArguments;
+    std::vector<std::pair<QByteArray, QByteArray>> shardKeys;  // per shard: blocks, queue
+};
+
+DayArguments &dayArguments(const KeySchema &keys, const CheckinRules &rules, QDate day)
+{
+    thread_local DayArguments cached;
+    if (!cached.matches(keys, rules, day)) {
+        DayArguments fresh;
+        fresh.prefix = keys.prefix();
+        fresh.shards = keys.shards();
+        fresh.policy = rules.streakPolicy;
+        fresh.makeupGrantsPoints = rules.makeupGrantsPoints;
+        fresh.makeupQuota = rules.makeupQuota;
+        fresh.rewards = rules.rewards;
+        fresh.day = day;
+        fresh.month = firstOfMonth(day);
+        fresh.previous = fresh.month.addMonths(-1);
+        fresh.isoDay = isoDay(day);
+        fresh.dayOfMonth = QByteArray::number(day.day());
+        fresh.monthDays = QByteArray::number(fresh.month.daysInMonth());
+        fresh.previousDays = QByteArray::number(fresh.previous.daysInMonth());
+        fresh.quota = QByteArray::number(rules.makeupQuota);
+        for (const int points : rules.rewards)
+            fresh.rewardArguments << QByteArray::number(points);
+        fresh.shardKeys.resize(size_t(keys.shards()));
+        cached = std::move(fresh);
+    }
+    return cached;
+}
+
 } // namespace
 
 CheckinRun::CheckinRun(const KeySchema &keys, const CheckinRules &rules, qint64 uid, QDate day, QDate streakAsOf, const MakeupRequest *makeup,
                        qint64 nowMs)
     : m_keys(keys), m_rules(rules), m_streakAsOf(streakAsOf)
 {
-    const QDate month = firstOfMonth(day);
-    const QDate previous = month.addMonths(-1);
+    DayArguments &shared = dayArguments(keys, rules, day);
+    const QDate month = shared.month;
     const CheckinLayout layout(keys);
     const UserPlace user = layout.place(uid);
-    m_scriptKeys = {layout.signKey(user, month), layout.makeupKey(user, month), layout.signKey(user, previous),
-                    keys.monthBlocks(user.shard, month), keys.checkinQueue(user.shard)};
-    m_scriptArgs = {QByteArray::number(uid),
-                    isoDay(day),
-                    QByteArray::number(day.day()),
-                    QByteArray::number(month.daysInMonth()),
-                    QByteArray::number(previous.daysInMonth()),
-                    makeup ? QByteArrayLiteral("makeup") : QByteArrayLiteral("normal"),
-                    rules.streakPolicy == StreakPolicy::Rolling ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
-                    rules.makeupGrantsPoints ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
-                    QByteArray::number(rules.makeupQuota),
-                    CheckinLayout::placeArgument(user),
-                    makeup ? makeup->operatorName.trimmed().toUtf8() : QByteArray(),
-                    makeup ? makeup->reason.trimmed().toUtf8() : QByteArray(),
-                    QByteArray::number(nowMs)};
-    for (const int points : rules.rewards)
-        m_scriptArgs << QByteArray::number(points);
+    m_scriptKeys = {layout.signKey(user, month), layout.makeupKey(user, month), layout.signKey(user, shared.previous),
+                    shared.blocksKey(keys, user.shard), shared.queueKey(keys, user.shard)};
+    m_scriptArgs.reserve(13 + shared.rewardArguments.size());
+    m_scriptArgs << QByteArray::number(uid) << shared.isoDay << shared.dayOfMonth << shared.monthDays << shared.previousDays
+                 << (makeup ? QByteArrayLiteral("makeup") : QByteArrayLiteral("normal"))
+                 << (rules.streakPolicy == StreakPolicy::Rolling ? QByteArrayLiteral("1") : QByteArrayLiteral("0"))
+                 << (rules.makeupGrantsPoints ? QByteArrayLiteral("1") : QByteArrayLiteral("0")) << shared.quota
+                 << CheckinLayout::placeArgument(user) << (makeup ? makeup->operatorName.trimmed().toUtf8() : QByteArray())
+                 << (makeup ? makeup->reason.trimmed().toUtf8() : QByteArray()) << QByteArray::number(nowMs) << shared.rewardArguments;
     m_outcome.uid = uid;
     m_outcome.date = day;
     m_outcome.kind = makeup ? QStringLiteral("makeup") : QStringLiteral("normal");

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 namespace lantern {
 
@@ -17,6 +18,29 @@ const LuaScript &grabScript()
 {
     static const LuaScript script(QStringLiteral("grab"));
     return script;
+}
+
+/** grab.lua's six keys for `pool`, built once per thread and pool: a storm asks for the same few
+    pools over and over (issue 28). The reference is good until the next call. */
+const QByteArrayList &grabKeys(const KeySchema &keys, const QByteArray &pool)
+{
+    struct Entry {
+        QByteArray prefix;
+        QByteArray pool;
+        QByteArrayList keys;
+    };
+    constexpr size_t MaxPools = 16;  // per thread; the oldest goes first
+    thread_local std::vector<Entry> cache;
+    for (const Entry &entry : cache) {
+        if (entry.pool == pool && entry.prefix == keys.prefix())
+            return entry.keys;
+    }
+    if (cache.size() >= MaxPools)
+        cache.erase(cache.begin());
+    cache.push_back({keys.prefix(), pool,
+                     {keys.campaignMeta(pool), keys.campaignPool(pool), keys.campaignDraws(pool), keys.campaignAttempts(pool),
+                      keys.campaignTasks(pool), keys.campaignRepairLock(pool)}});
+    return cache.back().keys;
 }
 
 /** "seq:amount" into the outcome. */
@@ -57,8 +81,7 @@ QList<QByteArrayList> GrabRun::nextRound()
         return {{"HMGET", m_keys.campaignMeta(m_campaignId), "status", "pools"}};
     case Step::Grab: {
         const QByteArray &home = m_pools->name(m_home);
-        return writeRound(grabScript().evalshaCommand({m_keys.campaignMeta(home), m_keys.campaignPool(home), m_keys.campaignDraws(home),
-                                                       m_keys.campaignAttempts(home), m_keys.campaignTasks(home), m_keys.campaignRepairLock(home)},
+        return writeRound(grabScript().evalshaCommand(grabKeys(m_keys, home),
                                                       {QByteArray::number(m_campaignId), QByteArray::number(m_uid), QByteArray::number(m_nowMs),
                                                        QByteArray::number(m_pools->count())}));
     }

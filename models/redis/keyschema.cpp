@@ -2,11 +2,30 @@
 
 #include "core/datetext.h"
 #include "core/errors.h"
+#include "core/textwriter.h"
 
 #include <QRegularExpression>
 
+#include <initializer_list>
+
 namespace lantern {
 
+namespace {
+
+/** "<prefix>{ck:<shard>}:<kind><n1>:<n2>:...:<yyyyMM>" in one allocation: a check-in's month keys
+    are built per request in `lanternd serve` (issue 28). */
+QByteArray checkinMonthKey(const QByteArray &prefix, int shard, const char *kind, std::initializer_list<qint64> numbers, QDate month)
+{
+    TextWriter key(prefix.size() + 32 + 21 * qsizetype(numbers.size()));
+    key << prefix << "{ck:";
+    key.number(shard) << "}:" << kind;
+    for (const qint64 number : numbers)
+        key.number(number) << ':';
+    writeCompactMonth(key, month);
+    return key.take();
+}
+
+} // namespace
 
 KeySchema::KeySchema(const QString &prefix, int shards, qint64 denseUids) : m_prefix(prefix.toUtf8()), m_shards(shards), m_denseUids(denseUids)
 {
@@ -33,12 +52,12 @@ QByteArray KeySchema::checkinTag(int shard) const
 
 QByteArray KeySchema::monthBlock(int shard, qint64 block, QDate month) const
 {
-    return checkinTag(shard) + "mb:" + QByteArray::number(block) + ':' + compactMonth(month);
+    return checkinMonthKey(m_prefix, shard, "mb:", {block}, month);
 }
 
 QByteArray KeySchema::makeupMarks(int shard, qint64 block, int group, QDate month) const
 {
-    return checkinTag(shard) + "mk:" + QByteArray::number(block) + ':' + QByteArray::number(group) + ':' + compactMonth(month);
+    return checkinMonthKey(m_prefix, shard, "mk:", {block, group}, month);
 }
 
 QByteArray KeySchema::monthBlocks(int shard, QDate month) const
@@ -48,7 +67,7 @@ QByteArray KeySchema::monthBlocks(int shard, QDate month) const
 
 QByteArray KeySchema::sparseMonth(int shard, int bucket, QDate month) const
 {
-    return checkinTag(shard) + "sp:" + QByteArray::number(bucket) + ':' + compactMonth(month);
+    return checkinMonthKey(m_prefix, shard, "sp:", {bucket}, month);
 }
 
 QByteArray KeySchema::checkinTagPattern() const

@@ -59,8 +59,9 @@ LuaScript::LuaScript(const QString &name, const QByteArray &body)
 
 QByteArrayList LuaScript::evalshaCommand(const QByteArrayList &keys, const QByteArrayList &args) const
 {
-    QByteArrayList command{QByteArrayLiteral("EVALSHA"), m_sha1, QByteArray::number(keys.size())};
-    command << keys << args;
+    QByteArrayList command;
+    command.reserve(3 + keys.size() + args.size());
+    command << QByteArrayLiteral("EVALSHA") << m_sha1 << QByteArray::number(keys.size()) << keys << args;
     return command;
 }
 

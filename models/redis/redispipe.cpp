@@ -128,7 +128,8 @@ void RedisPipe::sendRound(const std::shared_ptr<RedisPipeJob> &job)
         return;
     }
     job->replies.assign(size_t(job->round.size()), RedisValue{});
-    job->redirects.assign(size_t(job->round.size()), 0);
+    if (m_cluster)
+        job->redirects.assign(size_t(job->round.size()), 0);
     job->outstanding = job->round.size();
     for (qsizetype i = 0; i < job->round.size() && job->done; ++i)
         route(job, i, job->round.at(i));

@@ -3,10 +3,12 @@
 #include <QtNumeric>
 
 #include <algorithm>
+#include <cstring>
 #include <span>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace lantern {
 
@@ -173,6 +175,7 @@ Hashids::Hashids(const QString &salt, int minLength, const QString &alphabet)
     // (the decode and its re-encode), the hot path of every API request (issue 28).
     for (const char32_t lottery : std::as_const(m_alphabet))
         m_firstAlphabets.insert(lottery, nextAlphabet(m_alphabet, lottery, m_salt));
+    buildAsciiTables();
 }
 
 Hashids::CodePoints Hashids::firstAlphabet(char32_t lottery) const
@@ -275,6 +278,137 @@ std::optional<QList<qint64>> Hashids::decode(const QString &hash) const
     if (fromCodePoints(encodeToCodePoints(numbers)) != hash)
         return std::nullopt;
     return numbers;
+}
+
+/** decodeOne()'s tables: what each ASCII character is, and per lottery character its first
+    number's alphabet with each character's digit. */
+struct Hashids::AsciiTables {
+    enum Role : quint8 { Other, Guard, Separator };
+    struct Alphabet {
+        std::array<char, 128> chars{};
+        std::array<qint8, 128> digitOf{};  // -1: not in this alphabet
+    };
+    std::array<quint8, 128> roleOf{};
+    std::array<qint8, 128> lotterySlot{};  // index in firstAlphabets, -1: not a lottery character
+    std::vector<Alphabet> firstAlphabets;
+    QByteArray alphabet;  // m_alphabet
+    QByteArray guards;
+};
+
+void Hashids::buildAsciiTables()
+{
+    const auto ascii = [](const CodePoints &chars) { return std::all_of(chars.cbegin(), chars.cend(), [](char32_t c) { return c < 128; }); };
+    // A base below 2 never ends a number; 127 digits are what qint8 holds.
+    if (m_alphabet.size() < 2 || m_alphabet.size() > 127 || m_guards.isEmpty() || m_separators.isEmpty() || !ascii(m_alphabet)
+        || !ascii(m_guards) || !ascii(m_separators))
+        return;
+    auto tables = std::make_shared<AsciiTables>();
+    tables->lotterySlot.fill(-1);
+    for (const char32_t c : std::as_const(m_separators))
+        tables->roleOf[c] = AsciiTables::Separator;
+    for (const char32_t c : std::as_const(m_guards)) {
+        tables->roleOf[c] = AsciiTables::Guard;
+        tables->guards.append(char(c));
+    }
+    for (const char32_t lottery : std::as_const(m_alphabet)) {
+        AsciiTables::Alphabet alphabet;
+        alphabet.digitOf.fill(-1);
+        const CodePoints chars = firstAlphabet(lottery);
+        for (qsizetype digit = 0; digit < chars.size(); ++digit) {
+            alphabet.chars[size_t(digit)] = char(chars[digit]);
+            alphabet.digitOf[chars[digit]] = qint8(digit);
+        }
+        tables->lotterySlot[lottery] = qint8(tables->firstAlphabets.size());
+        tables->firstAlphabets.push_back(alphabet);
+        tables->alphabet.append(char(lottery));
+    }
+    m_ascii = std::move(tables);
+}
+
+std::optional<qint64> Hashids::decodeOneInGeneral(QByteArrayView latin1) const
+{
+    const std::optional<QList<qint64>> numbers = decode(QString::fromLatin1(latin1));
+    return numbers && numbers->size() == 1 ? std::optional<qint64>(numbers->front()) : std::nullopt;
+}
+
+std::optional<qint64> Hashids::decodeOne(QByteArrayView hash) const
+{
+    if (!m_ascii)
+        return decodeOneInGeneral(hash);
+    const AsciiTables &tables = *m_ascii;
+    if (hash.isEmpty())
+        return std::nullopt;
+    // decode()'s split at the guards: the number is in the second of two or three parts, else in the first.
+    qsizetype guards = 0;
+    qsizetype firstGuard = -1;
+    qsizetype secondGuard = -1;
+    for (qsizetype i = 0; i < hash.size(); ++i) {
+        const auto c = static_cast<unsigned char>(hash[i]);
+        if (c >= 128)
+            return decodeOneInGeneral(hash);
+        if (tables.roleOf[c] == AsciiTables::Guard) {
+            if (guards == 0)
+                firstGuard = i;
+            else if (guards == 1)
+                secondGuard = i;
+            ++guards;
+        }
+    }
+    qsizetype begin = 0;
+    qsizetype end = hash.size();
+    if (guards == 1 || guards == 2) {
+        begin = firstGuard + 1;
+        end = guards == 2 ? secondGuard : hash.size();
+    } else if (guards > 2) {
+        end = firstGuard;
+    }
+    if (begin >= end)
+        return std::nullopt;  // no lottery character
+    const qint8 slot = tables.lotterySlot[static_cast<unsigned char>(hash[begin])];
+    if (slot < 0)
+        return decodeOneInGeneral(hash);  // a lottery outside the alphabet: decode() shuffles for it
+    const AsciiTables::Alphabet &alphabet = tables.firstAlphabets[size_t(slot)];
+    if (begin + 1 == end)
+        return std::nullopt;  // an empty number
+    const auto base = static_cast<qint64>(tables.alphabet.size());
+    qint64 value = 0;
+    for (qsizetype i = begin + 1; i < end; ++i) {
+        const auto c = static_cast<unsigned char>(hash[i]);
+        if (tables.roleOf[c] == AsciiTables::Separator)
+            return std::nullopt;  // two numbers or more, or an empty one: not one number
+        const qint8 digit = alphabet.digitOf[c];
+        if (digit < 0 || qMulOverflow(value, base, &value) || qAddOverflow(value, static_cast<qint64>(digit), &value))
+            return std::nullopt;
+    }
+
+    // The re-encode check: encodeToCodePoints({value}) on the stack, up to its padding.
+    const qint64 numbersId = value % 100;
+    const char lottery = tables.alphabet[qsizetype(numbersId % base)];
+    const AsciiTables::Alphabet &encodeAlphabet = tables.firstAlphabets[size_t(tables.lotterySlot[static_cast<unsigned char>(lottery)])];
+    char text[72];  // a guard, the lottery, up to 63 digits (base 2), a guard
+    char digits[64];
+    qsizetype digitCount = 0;
+    qint64 rest = value;
+    do {
+        digits[digitCount++] = encodeAlphabet.chars[size_t(rest % base)];
+        rest /= base;
+    } while (rest > 0);
+    qsizetype length = 0;
+    text[length++] = lottery;
+    while (digitCount > 0)
+        text[length++] = digits[--digitCount];
+    if (length < m_minLength) {
+        const qsizetype guardCount = tables.guards.size();
+        const char prefix = tables.guards[qsizetype((numbersId + static_cast<unsigned char>(text[0])) % guardCount)];
+        std::memmove(text + 1, text, size_t(length++));
+        text[0] = prefix;
+        if (length < m_minLength)
+            text[length++] = tables.guards[qsizetype((numbersId + static_cast<unsigned char>(text[2])) % guardCount)];
+    }
+    if (length < m_minLength)  // padded with shuffled alphabets: decode()'s own way
+        return fromCodePoints(encodeToCodePoints({value})) == QLatin1StringView(hash.data(), hash.size()) ? std::optional<qint64>(value)
+                                                                                                          : std::nullopt;
+    return QByteArrayView(text, length) == hash ? std::optional<qint64>(value) : std::nullopt;
 }
 
 } // namespace lantern

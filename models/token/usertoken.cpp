@@ -2,7 +2,6 @@
 
 #include "core/errors.h"
 
-
 namespace lantern {
 
 UserTokens::UserTokens(const QString &salt, QByteArray secret)
@@ -55,7 +54,8 @@ std::optional<qint64> UserTokens::verifyBearer(QByteArrayView bearer, qint64 now
     const qint64 expiresAt = payload.sliced(dot + 1).toLongLong(&ok);
     if (!ok || expiresAt <= nowSeconds)
         return std::nullopt;
-    return uidOf(QString::fromLatin1(payload.first(dot)));
+    const std::optional<qint64> uid = m_hashids.decodeOne(payload.first(dot));
+    return uid && *uid > 0 ? uid : std::nullopt;
 }
 
 } // namespace lantern
