@@ -243,7 +243,9 @@ void CampaignConsoleService::act(quint64 serial, qint64 campaignId, CampaignActi
     } catch (const RefusedError &error) {
         Q_EMIT requestFailed(serial, refusal(action), error.message());
     } catch (const InvalidInputError &error) {
-        Q_EMIT requestFailed(serial, tr("Campaign %1 does not exist (any more).").arg(campaignId), error.message());
+        // An approval's own words: no campaign, or a database without accounts (SQLite).
+        Q_EMIT requestFailed(serial, action == CampaignAction::Approve ? error.message() : tr("Campaign %1 does not exist (any more).").arg(campaignId),
+                             error.message());
     } catch (const std::exception &error) {
         const auto [message, detail] = explain(error, accessAction(action));
         Q_EMIT requestFailed(serial, message, detail);

@@ -142,6 +142,8 @@ PlainFailure ConnectionErrors::explain(const std::exception &error, const Config
     } catch (const std::exception &) {
         identity.account = !config.db.user.isEmpty() ? config.db.user : config.redis.user;
     }
+    if (identity.account.isEmpty())
+        return explain(error, config);  // no account to name (SQLite, Redis's default user)
     QString refusal = identity.refusal(action);
     if (!refusal.isEmpty())
         refusal[0] = refusal[0].toUpper();
