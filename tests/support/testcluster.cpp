@@ -401,7 +401,7 @@ TestCluster::CrashedNode TestCluster::crash(int port)
 {
     // The settings scripts/services started it with (start_cluster), read back from the node.
     static const QByteArrayList Settings{"port", "bind", "cluster-enabled", "cluster-config-file", "cluster-node-timeout",
-                                         "repl-diskless-sync-delay", "enable-debug-command", "save", "appendonly", "dir",
+                                         "cluster-replica-validity-factor", "repl-diskless-sync-delay", "enable-debug-command", "save", "appendonly", "dir",
                                          "pidfile", "logfile"};
     CrashedNode node;
     node.port = port;
