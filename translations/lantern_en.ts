@@ -4121,10 +4121,6 @@ Key prefix: %3</translation>
         <translation>Waiting for Redis and the database…</translation>
     </message>
     <message>
-        <source>You created campaign #%1: another manager must approve it.</source>
-        <translation>You created campaign #%1: another manager must approve it.</translation>
-    </message>
-    <message>
         <source>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</source>
         <translation>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</translation>
     </message>

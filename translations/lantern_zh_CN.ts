@@ -4093,10 +4093,6 @@ SQL：%2
         <translation>正在等待 Redis 和数据库…</translation>
     </message>
     <message>
-        <source>You created campaign #%1: another manager must approve it.</source>
-        <translation>活动 #%1 由您创建：须由另一位经理审批。</translation>
-    </message>
-    <message>
         <source>Campaign #%1 is not among the campaigns listed: select a campaign in the list to act on it.</source>
         <translation>活动 #%1 不在当前列表中：请先在列表中选中一个活动，再对它操作。</translation>
     </message>

@@ -93,7 +93,7 @@ QString CampaignActionBar::approvalProblem(const Campaign &campaign, const Opera
     // The database refuses the creator's own approval whatever the console says; with an account
     // the console knows who that is and says so before anything is asked.
     if (identity && identity->isAccount() && identity->name() == campaign.createdBy)
-        return tr("You created campaign #%1: another manager must approve it.").arg(campaign.id);
+        return CampaignConsoleService::ownApprovalRefusal(campaign.id);
     return {};
 }
 

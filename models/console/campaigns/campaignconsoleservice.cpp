@@ -270,8 +270,13 @@ QString CampaignConsoleService::refusal(const NamedRefusal &refusal, qint64 camp
         return tr("Campaign #%1 is above the four-eyes bound: a manager other than its creator must approve it before it is launched.")
                 .arg(campaignId);
     if (refusal.code() == QLatin1String("same_account"))
-        return tr("You created campaign #%1: another manager must approve it.").arg(campaignId);
+        return ownApprovalRefusal(campaignId);
     return refusal.message();
+}
+
+QString CampaignConsoleService::ownApprovalRefusal(qint64 campaignId)
+{
+    return tr("You created campaign #%1: another manager must approve it.").arg(campaignId);
 }
 
 QString CampaignConsoleService::refusal(CampaignAction action) const

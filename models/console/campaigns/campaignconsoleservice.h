@@ -49,6 +49,9 @@ public:
     ~CampaignConsoleService() override;
 
     const Config &config() const { return m_config; }
+    /** Four eyes: "You created campaign #N: another manager must approve it." — the database's
+        same_account refusal, and the console's reason for a disabled Approve… alike. */
+    static QString ownApprovalRefusal(qint64 campaignId);
 
 public Q_SLOTS:
     /** `limit` campaigns from `offset` of those `query` finds, in its order (newest first by
