@@ -30,6 +30,7 @@ private Q_SLOTS:
     void errorReplyIsTypedAndConnectionSurvives();
     void commandTimeoutThenReconnect();
     void reconnectsAfterServerClosedConnection();
+    void idleConnectionHungUpIsReplacedBeforeUse();
     void unreachableServerIsAnIoError();
     void unknownScriptIsLoadedOnce();
     void notReadyStates_data();
@@ -140,13 +141,39 @@ void TestRedisClient::commandTimeoutThenReconnect()
 
 void TestRedisClient::reconnectsAfterServerClosedConnection()
 {
-    RedisClient victim(m_url);
+    // Closed while the command was on its way (the hang-up check never runs here): the command
+    // fails as an I/O error, and the next one connects afresh.
+    RedisOptions options;
+    options.idleBeforeHangUpCheck = std::chrono::hours(1);
+    RedisClient victim(m_url, options);
     const long long id = victim.command({"CLIENT", "ID"}).toInteger();
     RedisClient killer(m_url);
     QCOMPARE(killer.command({"CLIENT", "KILL", "ID", QByteArray::number(id)}).toInteger(), 1LL);
     QVERIFY_THROWS_EXCEPTION(RedisIoError, victim.command({"PING"}));
     QCOMPARE(victim.command({"PING"}).toBytes(), QByteArray("PONG"));
     QVERIFY(victim.command({"CLIENT", "ID"}).toInteger() != id);
+}
+
+void TestRedisClient::idleConnectionHungUpIsReplacedBeforeUse()
+{
+    // Hung up while idle (the server restarted, timed it out, an operator killed it): the FIN is
+    // waiting before anything is sent, so the command goes out on a fresh connection and
+    // succeeds. CLIENT KILL closes the victim's socket before it answers the killer, so on
+    // loopback the FIN has arrived when the killer's reply has.
+    RedisOptions options;
+    options.idleBeforeHangUpCheck = std::chrono::microseconds(0);
+    RedisClient victim(m_url, options);
+    const long long id = victim.command({"CLIENT", "ID"}).toInteger();
+    RedisClient killer(m_url);
+    QCOMPARE(killer.command({"CLIENT", "KILL", "ID", QByteArray::number(id)}).toInteger(), 1LL);
+    QCOMPARE(victim.command({"SET", m_prefix + "hungup", "1"}).toBytes(), QByteArray("OK"));
+    QVERIFY(victim.command({"CLIENT", "ID"}).toInteger() != id);
+    QCOMPARE(killer.command({"GET", m_prefix + "hungup"}).toBytes(), QByteArray("1"));
+    // A pipeline likewise.
+    const long long second = victim.command({"CLIENT", "ID"}).toInteger();
+    QCOMPARE(killer.command({"CLIENT", "KILL", "ID", QByteArray::number(second)}).toInteger(), 1LL);
+    const std::vector<RedisValue> replies = victim.pipeline({{"INCR", m_prefix + "hungup"}, {"GET", m_prefix + "hungup"}});
+    QCOMPARE(replies.at(1).toBytes(), QByteArray("2"));
 }
 
 void TestRedisClient::unreachableServerIsAnIoError()

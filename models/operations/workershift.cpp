@@ -187,21 +187,13 @@ QString WorkerShift::finish()
 void WorkerShift::retire()
 {
     // Idle between beats, the shift may hold a connection the server dropped (it restarted, or
-    // failed over): the first command on it fails and the client connects afresh for the next.
-    // So one more try; a server still unreachable then is said (the heartbeat expires by itself
-    // and recovery takes what the backup lists hold).
-    for (int attempt = 1;; ++attempt) {
-        try {
-            if (m_clean && !(m_drain && m_drain->busy()))
-                m_heartbeat.retire(m_redis);
-            else
-                m_heartbeat.stop(m_redis);
-            return;
-        } catch (const UnavailableError &) {
-            if (attempt == 2)
-                throw;
-        }
-    }
+    // failed over): the client sees the hang-up before it sends (RedisConnection::isUsable) and
+    // connects afresh. A server still unreachable is said; the heartbeat expires by itself and
+    // recovery takes what the backup lists hold.
+    if (m_clean && !(m_drain && m_drain->busy()))
+        m_heartbeat.retire(m_redis);
+    else
+        m_heartbeat.stop(m_redis);
 }
 
 } // namespace lantern

@@ -37,7 +37,7 @@ ClusterSlotMap SlotMapReader::read(const QList<RedisEndpoint> &candidates, const
         try {
             RedisConnection &connection = connectionTo(node);
             RedisValue reply;
-            if (connection.isOpen()) {
+            if (connection.isUsable()) {
                 connection.append(ClusterProbe::command());
                 reply = connection.read();
             } else {

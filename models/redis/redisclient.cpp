@@ -105,6 +105,8 @@ void RedisClient::ensureConnected()
         m_cluster->ensureConnected();
         return;
     }
+    if (m_single && m_single->isOpen() && !m_single->isUsable())
+        m_single->close();  // hung up while idle: connect afresh (a Sentinel is asked again)
     if (m_single && m_single->isOpen()) {
         if (m_probed)
             return;

@@ -95,7 +95,7 @@ RedisValue RedisCluster::onMaster(const RedisEndpoint &master, const QByteArrayL
     if (m_refreshWanted || m_mapAge.hasExpired(m_options.cluster.mapMaxAge.count()))
         refreshMap();
     RedisConnection &connection = connectionTo(master);
-    if (!connection.isOpen())
+    if (!connection.isUsable())
         connection.open();
     connection.append(args);
     return connection.read();
@@ -343,7 +343,7 @@ void RedisCluster::send(Batches &batches, std::vector<Unit> &units, const QList<
     std::vector<std::pair<RedisConnection *, const std::vector<Send> *>> ready;
     for (auto &batch : batches) {
         RedisConnection &connection = connectionTo(batch.first);
-        if (!connection.isOpen()) {
+        if (!connection.isUsable()) {
             try {
                 connection.open();
                 m_unreachable.removeAll(batch.first);

@@ -43,6 +43,18 @@ RedisConnection::~RedisConnection() = default;
 RedisConnection::RedisConnection(RedisConnection &&) noexcept = default;
 RedisConnection &RedisConnection::operator=(RedisConnection &&) noexcept = default;
 
+bool RedisConnection::isUsable() const
+{
+    if (!m_stream)
+        return false;
+    if (!m_out.empty() || monotonicNs() - m_lastReplyNs < qint64(m_options.idleBeforeHangUpCheck.count()) * 1000)
+        return true;
+    // POLLRDHUP: the server's FIN (or a reset) has arrived. Bytes alone (POLLIN) are not a hang-up:
+    // over TLS the server may have sent session tickets nobody has read yet.
+    pollfd entry{m_stream->fd(), POLLRDHUP, 0};
+    return ::poll(&entry, 1, 0) <= 0 || (entry.revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0;
+}
+
 void RedisConnection::close()
 {
     m_stream.reset();
@@ -139,8 +151,10 @@ RedisValue RedisConnection::read()
         flush();
     try {
         for (;;) {
-            if (std::optional<RedisValue> reply = m_reader->next())
+            if (std::optional<RedisValue> reply = m_reader->next()) {
+                m_lastReplyNs = monotonicNs();
                 return std::move(*reply);
+            }
             char buffer[ReadChunk];
             const size_t n = m_stream->readSome(buffer, sizeof buffer);
             if (n == 0)

@@ -36,6 +36,13 @@ public:
         refused AUTH or SELECT throws (RedisHandshake::judge) and closes again. */
     std::vector<RedisValue> open(const QList<QByteArrayList> &probes = {});
     bool isOpen() const { return m_stream != nullptr; }
+    /** Open, and not hung up by the server while it sat idle: a connection left unused for a
+        while (between a worker's beats, a console's refreshes) whose server restarted, failed
+        over or timed it out has the server's FIN waiting, and the next command on it would fail.
+        Asked before anything is sent, so the caller can open() afresh and nothing runs twice.
+        One poll() with no wait, only after RedisOptions::idleBeforeHangUpCheck: a busy connection
+        pays nothing. */
+    bool isUsable() const;
     void close();
 
     /** Queues a command in the output buffer (nothing is written yet). */
@@ -59,6 +66,7 @@ private:
     std::unique_ptr<RedisStream> m_stream;
     std::unique_ptr<RespReader> m_reader;
     std::string m_out;  // RESP queued by append()
+    qint64 m_lastReplyNs = 0;  // monotonic: when the last reply was read
 };
 
 } // namespace lantern

@@ -18,6 +18,9 @@ struct RedisClusterOptions {
 struct RedisOptions {
     std::chrono::milliseconds connectTimeout{1000};  // TCP connect and TLS handshake
     std::chrono::milliseconds commandTimeout{3000};  // per reply (AUTH and SELECT included)
+    // A connection idle this long is asked whether the server hung up before it is used again
+    // (RedisConnection::isUsable); 0 asks every time.
+    std::chrono::microseconds idleBeforeHangUpCheck{1000};
     bool readOnly = false;  // only commands that read (RedisClient::isReadCommand) are sent
     RedisClusterOptions cluster{};  // on a Redis Cluster only
 };

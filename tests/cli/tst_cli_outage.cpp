@@ -265,9 +265,9 @@ LANTERN_TEST_SUITE(TestCliOutage);
 void TestCliOutage::workerStopsCleanlyRightAfterARedisRestart()
 {
     // An idle worker holds a connection between its beats; the server behind it restarts. Asked
-    // to stop right then, its first command goes to the connection the new server never knew:
-    // it fails, and the retirement goes through on a fresh one, so the worker prints its figures
-    // and exits 0 instead of dying with "closed the connection" (exit 3).
+    // to stop right then, its first command would go to the connection the new server never knew:
+    // the client sees the hang-up first and connects afresh (RedisConnection::isUsable), so the
+    // worker prints its figures and exits 0 instead of dying with "closed the connection" (exit 3).
     PrivateRedis server;
     const SqlTarget sql = freshSql(QStringLiteral("sqlite"));
     const QString prefix = QStringLiteral("outrs:");
