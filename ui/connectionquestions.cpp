@@ -1,5 +1,9 @@
 #include "connectionquestions.h"
 
+#include "connectioncheckreport.h"
+#include "console/connections/connectiontester.h"
+#include "core/config.h"
+
 #include <QMessageBox>
 #include <QPushButton>
 
@@ -37,6 +41,21 @@ bool ConnectionQuestions::askToTrustHostKey(QWidget *parent, const QString &serv
                             .arg(server, fingerprint),
                     QMessageBox::NoButton, parent);
     return acceptedWithSafeDefault(box, tr("Trust and connect"));
+}
+
+QString ConnectionQuestions::switchText(const ConnectionCheck &result, const Config &target, const QString &session, bool leavingSandbox)
+{
+    const QString name = target.profile;
+    QString text = tr("Redis answered in %1 and SQL in %2. Every view reconnects to “%3”; what they show now is read again.")
+                           .arg(ConnectionCheckReport::milliseconds(result.redisMs), ConnectionCheckReport::milliseconds(result.sqlMs), name);
+    if (leavingSandbox)
+        text += QStringLiteral("\n\n") + tr("The sandbox stops: its private Redis server and its worker end, and its demo data is discarded "
+                                            "(a sandbox started later begins with fresh demo data).");
+    else
+        text += QStringLiteral("\n\n") + tr("The console leaves %1.").arg(session);
+    if (target.readOnly)
+        text += QStringLiteral("\n\n") + tr("“%1” is read-only: every change will be refused.").arg(name);
+    return text;
 }
 
 } // namespace lantern::ui

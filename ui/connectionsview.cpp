@@ -1,20 +1,20 @@
 #include "connectionsview.h"
 
 #include "connectioncheckreport.h"
+#include "connectionprofilelist.h"
 #include "connectionprofileform.h"
 #include "consoletheme.h"
 #include "connectionquestions.h"
 #include "console/connections/connectionprofilemodel.h"
 #include "console/connections/profilesecrets.h"
 #include "console/connections/profilestore.h"
+#include "console/connections/sessionservers.h"
 #include "core/errors.h"
 #include "messagebanner.h"
 #include "tunnel/sshtunnel.h"
 
 #include <QDateTime>
-#include <QFileInfo>
 #include <QHBoxLayout>
-#include <QHostAddress>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QListView>
@@ -35,10 +35,10 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
       m_secrets(new ProfileSecrets(keychainService, this)),
       m_banner(new MessageBanner(this)),
       m_activeLabel(new QLabel(this)),
-      m_list(new QListView(this)),
-      m_emptyList(new QLabel(tr("No saved profiles yet: fill in the form and press Save."), this)),
-      m_newButton(new QPushButton(tr("New"), this)),
-      m_deleteButton(new QPushButton(tr("Delete…"), this)),
+      m_profiles(new ConnectionProfileList(m_model, this)),
+      m_list(m_profiles->view()),
+      m_newButton(m_profiles->newButton()),
+      m_deleteButton(m_profiles->deleteButton()),
       m_form(new ConnectionProfileForm(this)),
       m_testButton(new QPushButton(tr("Test connection"), this)),
       m_saveButton(new QPushButton(tr("Save"), this)),
@@ -59,31 +59,7 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
     m_activeLabel->setText(tr("Not connected yet."));
 
     // Saved profiles.
-    m_list->setModel(m_model);
-    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_list->setSpacing(3);
-    m_list->setWordWrap(true);
     connect(m_list->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ConnectionsView::onSelectionChanged);
-    auto *listTitle = new QLabel(tr("Saved profiles"), this);
-    QFont bold = listTitle->font();
-    bold.setBold(true);
-    listTitle->setFont(bold);
-    auto *listButtons = new QHBoxLayout;
-    listButtons->addWidget(m_newButton);
-    listButtons->addWidget(m_deleteButton);
-    listButtons->addStretch();
-    m_emptyList->setWordWrap(true);
-    m_emptyList->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
-    auto *listColumn = new QVBoxLayout;
-    listColumn->addWidget(listTitle);
-    listColumn->addWidget(m_emptyList);
-    listColumn->addWidget(m_list, 1);
-    listColumn->addLayout(listButtons);
-    auto *listWidget = new QWidget(this);
-    listWidget->setLayout(listColumn);
-    listColumn->setContentsMargins(0, 0, 0, 0);
-    listWidget->setFixedWidth(fontMetrics().averageCharWidth() * 34);
     connect(m_newButton, &QPushButton::clicked, this, &ConnectionsView::newProfile);
     connect(m_deleteButton, &QPushButton::clicked, this, [this] {
         const QString name = m_form->name();
@@ -133,7 +109,7 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
 
     auto *content = new QHBoxLayout;
     content->setSpacing(16);
-    content->addWidget(listWidget);
+    content->addWidget(m_profiles);
     content->addLayout(formColumn, 1);
 
     auto *layout = new QVBoxLayout(this);
@@ -150,8 +126,6 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
         updateKeychainNote();
         Q_EMIT profileSaved(profile, where == ProfileSecrets::Storage::Keychain);
     });
-
-    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_emptyList->setVisible(m_model->rowCount() == 0); });
 
     m_secrets->probe();
     reloadProfiles();
@@ -390,23 +364,9 @@ void ConnectionsView::setSandboxSession(bool sandbox)
     updateButtons();
 }
 
-namespace {
-bool isLoopback(const QString &host)
-{
-    return host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0 || QHostAddress(host).isLoopback();
-}
-} // namespace
-
 bool ConnectionsView::pointsAtSandbox(const Config &config) const
 {
-    if (!m_sandboxSession || !m_attached)
-        return false;
-    const RedisUrl &own = m_active.redis;
-    const bool sameHost = config.redis.host == own.host || (isLoopback(config.redis.host) && isLoopback(own.host));
-    const bool sameRedis = config.redis.port == own.port && sameHost && own.port != 0;
-    const bool sameFile = config.db.dialect == DbUrl::Dialect::Sqlite && m_active.db.dialect == DbUrl::Dialect::Sqlite
-                          && QFileInfo(config.db.path).absoluteFilePath() == QFileInfo(m_active.db.path).absoluteFilePath();
-    return sameRedis || sameFile;
+    return m_sandboxSession && m_attached && sharesServers(config, m_active);
 }
 
 bool ConnectionsView::returnToSandbox()
@@ -453,15 +413,7 @@ void ConnectionsView::finishSwitch(const ConnectionCheck &result)
         Q_EMIT switchDeclined(text);
         return;
     }
-    QString text = tr("Redis answered in %1 and SQL in %2. Every view reconnects to “%3”; what they show now is read again.")
-                           .arg(ConnectionCheckReport::milliseconds(result.redisMs), ConnectionCheckReport::milliseconds(result.sqlMs), name);
-    if (m_sandboxSession)
-        text += QStringLiteral("\n\n") + tr("The sandbox stops: its private Redis server and its worker end, and its demo data is discarded "
-                                            "(a sandbox started later begins with fresh demo data).");
-    else
-        text += QStringLiteral("\n\n") + tr("The console leaves %1.").arg(sessionName());
-    if (config.readOnly)
-        text += QStringLiteral("\n\n") + tr("“%1” is read-only: every change will be refused.").arg(name);
+    const QString text = ConnectionQuestions::switchText(result, config, sessionName(), m_sandboxSession);
     if (!m_confirmSwitch(this, tr("Switch the console to “%1”?").arg(name), text)) {
         const QString kept = tr("Still on %1: nothing was switched.").arg(sessionName());
         m_banner->showMessage(MessageBanner::Kind::Information, kept);

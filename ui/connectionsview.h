@@ -24,6 +24,7 @@ class ProfileSecrets;
 namespace lantern::ui {
 
 class ConnectionProfileForm;
+class ConnectionProfileList;
 class MessageBanner;
 
 /** The Connections view: connection profiles (name, Redis URL, SQL URL, key prefix, time zone,
@@ -175,8 +176,8 @@ private:
 
     MessageBanner *m_banner;
     QLabel *m_activeLabel;
-    QListView *m_list;
-    QLabel *m_emptyList;
+    ConnectionProfileList *m_profiles;
+    QListView *m_list;  // the profiles' list and buttons, kept by m_profiles
     QPushButton *m_newButton;
     QPushButton *m_deleteButton;
     ConnectionProfileForm *m_form;
