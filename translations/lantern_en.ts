@@ -4059,6 +4059,29 @@ Key prefix: %3</translation>
     </message>
 </context>
 <context>
+    <name>lantern::ui::CalendarPane</name>
+    <message>
+        <source>This month</source>
+        <translation>This month</translation>
+    </message>
+    <message>
+        <source>Previous month</source>
+        <translation>Previous month</translation>
+    </message>
+    <message>
+        <source>Previous month (Ctrl+Page Up, or Page Up in the calendar)</source>
+        <translation>Previous month (Ctrl+Page Up, or Page Up in the calendar)</translation>
+    </message>
+    <message>
+        <source>Next month</source>
+        <translation>Next month</translation>
+    </message>
+    <message>
+        <source>Next month (Ctrl+Page Down, or Page Down in the calendar)</source>
+        <translation>Next month (Ctrl+Page Down, or Page Down in the calendar)</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ui::CampaignActionBar</name>
     <message>
         <source>New campaign…</source>
@@ -6552,10 +6575,6 @@ SQL: %2</translation>
         <translation>Look up</translation>
     </message>
     <message>
-        <source>This month</source>
-        <translation>This month</translation>
-    </message>
-    <message>
         <source>User id or token, e.g. 10001</source>
         <translation>User id or token, e.g. 10001</translation>
     </message>
@@ -6607,14 +6626,6 @@ SQL: %2</translation>
         </translation>
     </message>
     <message>
-        <source>Previous month</source>
-        <translation>Previous month</translation>
-    </message>
-    <message>
-        <source>Next month</source>
-        <translation>Next month</translation>
-    </message>
-    <message>
         <source>Users</source>
         <translation>Users</translation>
     </message>
@@ -6629,14 +6640,6 @@ SQL: %2</translation>
     <message>
         <source>Cancelled. The last answer shown stays on screen.</source>
         <translation>Cancelled. The last answer shown stays on screen.</translation>
-    </message>
-    <message>
-        <source>Previous month (Ctrl+Page Up, or Page Up in the calendar)</source>
-        <translation>Previous month (Ctrl+Page Up, or Page Up in the calendar)</translation>
-    </message>
-    <message>
-        <source>Next month (Ctrl+Page Down, or Page Down in the calendar)</source>
-        <translation>Next month (Ctrl+Page Down, or Page Down in the calendar)</translation>
     </message>
     <message>
         <source>No check-ins are recorded for user %1 in the last six months: a new user, or a uid nobody uses.</source>

@@ -4031,6 +4031,29 @@ SQL：%2
     </message>
 </context>
 <context>
+    <name>lantern::ui::CalendarPane</name>
+    <message>
+        <source>This month</source>
+        <translation>本月</translation>
+    </message>
+    <message>
+        <source>Previous month</source>
+        <translation>上个月</translation>
+    </message>
+    <message>
+        <source>Previous month (Ctrl+Page Up, or Page Up in the calendar)</source>
+        <translation>上个月（Ctrl+Page Up，或在日历中按 Page Up）</translation>
+    </message>
+    <message>
+        <source>Next month</source>
+        <translation>下个月</translation>
+    </message>
+    <message>
+        <source>Next month (Ctrl+Page Down, or Page Down in the calendar)</source>
+        <translation>下个月（Ctrl+Page Down，或在日历中按 Page Down）</translation>
+    </message>
+</context>
+<context>
     <name>lantern::ui::CampaignActionBar</name>
     <message>
         <source>New campaign…</source>
@@ -6486,10 +6509,6 @@ SQL：%2</translation>
         <translation>查找</translation>
     </message>
     <message>
-        <source>This month</source>
-        <translation>本月</translation>
-    </message>
-    <message>
         <source>User id or token, e.g. 10001</source>
         <translation>用户 ID 或令牌，例如 10001</translation>
     </message>
@@ -6539,14 +6558,6 @@ SQL：%2</translation>
         </translation>
     </message>
     <message>
-        <source>Previous month</source>
-        <translation>上个月</translation>
-    </message>
-    <message>
-        <source>Next month</source>
-        <translation>下个月</translation>
-    </message>
-    <message>
         <source>Users</source>
         <translation>用户</translation>
     </message>
@@ -6561,14 +6572,6 @@ SQL：%2</translation>
     <message>
         <source>Cancelled. The last answer shown stays on screen.</source>
         <translation>已取消。屏幕上保留上一次显示的结果。</translation>
-    </message>
-    <message>
-        <source>Previous month (Ctrl+Page Up, or Page Up in the calendar)</source>
-        <translation>上个月（Ctrl+Page Up，或在日历中按 Page Up）</translation>
-    </message>
-    <message>
-        <source>Next month (Ctrl+Page Down, or Page Down in the calendar)</source>
-        <translation>下个月（Ctrl+Page Down，或在日历中按 Page Down）</translation>
     </message>
     <message>
         <source>No check-ins are recorded for user %1 in the last six months: a new user, or a uid nobody uses.</source>

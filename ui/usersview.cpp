@@ -1,7 +1,6 @@
 #include "usersview.h"
 
-#include "calendardelegate.h"
-#include "calendarlegend.h"
+#include "calendarpane.h"
 #include "console/users/calendarmodel.h"
 #include "console/users/makeuppolicy.h"
 #include "console/users/userlookupservice.h"
@@ -12,14 +11,12 @@
 #include "writeaction.h"
 
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QShortcut>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
@@ -49,11 +46,12 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
       m_busy(new QProgressBar(this)),
       m_cancelButton(new QToolButton(this)),
       m_banner(new MessageBanner(this)),
-      m_previousButton(new QToolButton(this)),
-      m_nextButton(new QToolButton(this)),
-      m_thisMonthButton(new QPushButton(tr("This month"), this)),
-      m_monthTitle(new QLabel(this)),
-      m_calendar(new QTableView(this)),
+      m_monthPane(new CalendarPane(m_model, m_search->sizeHint().height(), this)),
+      m_previousButton(m_monthPane->previousButton()),
+      m_nextButton(m_monthPane->nextButton()),
+      m_thisMonthButton(m_monthPane->thisMonthButton()),
+      m_monthTitle(m_monthPane->title()),
+      m_calendar(m_monthPane->grid()),
       m_summary(new UserSummaryPanel(this)),
       m_historyPanel(new UserHistoryPanel(this))
 {
@@ -92,78 +90,13 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
     connect(m_lookUpButton, &QPushButton::clicked, this, [this] { lookUp(m_search->text()); });
     connect(m_refreshButton, &QToolButton::clicked, this, &UsersView::refresh);
 
-    // Month navigation.
-    m_previousButton->setObjectName(QStringLiteral("previousMonthButton"));
-    m_nextButton->setObjectName(QStringLiteral("nextMonthButton"));
-    m_thisMonthButton->setObjectName(QStringLiteral("thisMonthButton"));
-    const QSize arrowButton(m_search->sizeHint().height(), m_search->sizeHint().height());
-    m_previousButton->setFixedSize(arrowButton);
-    m_nextButton->setFixedSize(arrowButton);
-    QFont chevronFont = m_previousButton->font();
-    chevronFont.setPointSizeF(chevronFont.pointSizeF() * 1.8);
-    m_previousButton->setFont(chevronFont);
-    m_nextButton->setFont(chevronFont);
-    m_previousButton->setText(QStringLiteral("‹"));
-    m_previousButton->setAccessibleName(tr("Previous month"));
-    m_previousButton->setAutoRaise(true);
-    m_previousButton->setToolTip(tr("Previous month (Ctrl+Page Up, or Page Up in the calendar)"));
-    m_previousButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
-    m_nextButton->setText(QStringLiteral("›"));
-    m_nextButton->setAccessibleName(tr("Next month"));
-    m_nextButton->setAutoRaise(true);
-    m_nextButton->setToolTip(tr("Next month (Ctrl+Page Down, or Page Down in the calendar)"));
-    m_nextButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
-    QFont titleFont = m_monthTitle->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
-    titleFont.setBold(true);
-    m_monthTitle->setFont(titleFont);
-    m_monthTitle->setAlignment(Qt::AlignCenter);
-    m_monthTitle->setMinimumWidth(m_monthTitle->fontMetrics().averageCharWidth() * 16);
-    auto *monthRow = new QHBoxLayout;
-    monthRow->addWidget(m_previousButton);
-    monthRow->addWidget(m_monthTitle);
-    monthRow->addWidget(m_nextButton);
-    monthRow->addStretch();
-    monthRow->addWidget(m_thisMonthButton);
+    // The month: navigation above the calendar grid.
     connect(m_previousButton, &QToolButton::clicked, this, [this] { stepMonth(-1); });
     connect(m_nextButton, &QToolButton::clicked, this, [this] { stepMonth(1); });
-    // In the calendar, Page Up and Page Down turn the month (as in a paper one) instead of
-    // moving the selection to the first or last row.
-    auto *pageUp = new QShortcut(QKeySequence(Qt::Key_PageUp), m_calendar, nullptr, nullptr, Qt::WidgetShortcut);
-    auto *pageDown = new QShortcut(QKeySequence(Qt::Key_PageDown), m_calendar, nullptr, nullptr, Qt::WidgetShortcut);
-    connect(pageUp, &QShortcut::activated, m_previousButton, &QToolButton::click);
-    connect(pageDown, &QShortcut::activated, m_nextButton, &QToolButton::click);
     connect(m_thisMonthButton, &QPushButton::clicked, this, [this] { showMonth(today()); });
-
-    // The calendar grid.
-    m_calendar->setModel(m_model);
-    m_calendar->setItemDelegate(new CalendarDelegate(m_calendar));
-    m_calendar->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_calendar->setSelectionBehavior(QAbstractItemView::SelectItems);
-    m_calendar->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_calendar->setShowGrid(false);
-    m_calendar->setFrameShape(QFrame::NoFrame);
-    m_calendar->setFocusPolicy(Qt::StrongFocus);
-    m_calendar->setStyleSheet(QStringLiteral("QTableView { background: transparent; selection-background-color: transparent; }"));
-    m_calendar->verticalHeader()->setVisible(false);
-    m_calendar->verticalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_calendar->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_calendar->horizontalHeader()->setHighlightSections(false);
-    m_calendar->horizontalHeader()->setSectionsClickable(false);
-    m_calendar->horizontalHeader()->setStyleSheet(
-            QStringLiteral("QHeaderView::section { background: transparent; border: none; padding: 4px; color: palette(placeholder-text); font-weight: 600; }"));
-    m_calendar->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_calendar->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    const int cell = fontMetrics().height();
-    m_calendar->setMinimumSize(7 * cell * 4, 6 * cell * 3 + m_calendar->horizontalHeader()->sizeHint().height());
     connect(m_calendar->selectionModel(), &QItemSelectionModel::selectionChanged, this, &UsersView::updateMakeupAction);
     connect(m_calendar, &QTableView::doubleClicked, this, &UsersView::requestMakeup);
     connect(m_model, &QAbstractItemModel::modelReset, this, &UsersView::updateMakeupAction);
-
-    auto *calendarColumn = new QVBoxLayout;
-    calendarColumn->addLayout(monthRow);
-    calendarColumn->addWidget(m_calendar, 1);
-    calendarColumn->addWidget(new CalendarLegend(this));
 
     // The side column starts at a third of the width (never under 54 characters, where the
     // summary's figures fit) and the splitter lets the operator widen it, e.g. for the
@@ -178,14 +111,11 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
     sideColumn->setSpacing(8);
     sideColumn->addWidget(m_summary);
     sideColumn->addWidget(m_historyPanel, 1);
-    auto *calendarSide = new QWidget(this);
-    calendarColumn->setContentsMargins(0, 0, 8, 0);
-    calendarSide->setLayout(calendarColumn);
 
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(QStringLiteral("usersSplitter"));
     splitter->setChildrenCollapsible(false);
-    splitter->addWidget(calendarSide);
+    splitter->addWidget(m_monthPane);
     splitter->addWidget(side);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 1);

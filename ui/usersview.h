@@ -26,6 +26,7 @@ class UserLookupService;
 
 namespace lantern::ui {
 
+class CalendarPane;
 class MessageBanner;
 class UserHistoryPanel;
 class UserSummaryPanel;
@@ -134,7 +135,8 @@ private:
     QProgressBar *m_busy;
     QToolButton *m_cancelButton;
     MessageBanner *m_banner;
-    QToolButton *m_previousButton;
+    CalendarPane *m_monthPane;
+    QToolButton *m_previousButton;  // this and the four below: m_monthPane's
     QToolButton *m_nextButton;
     QPushButton *m_thisMonthButton;
     QLabel *m_monthTitle;
