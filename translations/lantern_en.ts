@@ -566,6 +566,138 @@
         <extracomment>The CSV column that holds each audit entry's details as stored.</extracomment>
         <translation>Details (JSON)</translation>
     </message>
+    <message>
+        <source>Campaign approved</source>
+        <translation>Campaign approved</translation>
+    </message>
+    <message>
+        <source>Campaign timetable set</source>
+        <translation>Campaign timetable set</translation>
+    </message>
+    <message>
+        <source>Scheduled transition missed</source>
+        <translation>Scheduled transition missed</translation>
+    </message>
+    <message>
+        <source>API feature switched</source>
+        <translation>API feature switched</translation>
+    </message>
+    <message>
+        <source>Accounts and roles installed</source>
+        <translation>Accounts and roles installed</translation>
+    </message>
+    <message>
+        <source>Operator added</source>
+        <translation>Operator added</translation>
+    </message>
+    <message>
+        <source>Operator removed</source>
+        <translation>Operator removed</translation>
+    </message>
+    <message>
+        <source>Operator's password changed</source>
+        <translation>Operator's password changed</translation>
+    </message>
+    <message>
+        <source>Operator's role changed</source>
+        <translation>Operator's role changed</translation>
+    </message>
+    <message>
+        <source>ACL saved</source>
+        <translation>ACL saved</translation>
+    </message>
+    <message>
+        <source>Split algorithm</source>
+        <translation>Split algorithm</translation>
+    </message>
+    <message>
+        <source>Four-eyes bound</source>
+        <translation>Four-eyes bound</translation>
+    </message>
+    <message>
+        <source>Approved by</source>
+        <translation>Approved by</translation>
+    </message>
+    <message>
+        <source>Cleared</source>
+        <translation>Cleared</translation>
+    </message>
+    <message>
+        <source>Close at</source>
+        <translation>Close at</translation>
+    </message>
+    <message>
+        <source>Created by</source>
+        <translation>Created by</translation>
+    </message>
+    <message>
+        <source>Due at</source>
+        <translation>Due at</translation>
+    </message>
+    <message>
+        <source>Late limit (s)</source>
+        <translation>Late limit (s)</translation>
+    </message>
+    <message>
+        <source>Late by (ms)</source>
+        <translation>Late by (ms)</translation>
+    </message>
+    <message>
+        <source>Launch at</source>
+        <translation>Launch at</translation>
+    </message>
+    <message>
+        <source>Lent envelopes settled</source>
+        <translation>Lent envelopes settled</translation>
+    </message>
+    <message>
+        <source>Attempts per user</source>
+        <translation>Attempts per user</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Needs approval</source>
+        <translation>Needs approval</translation>
+    </message>
+    <message>
+        <source>Pools</source>
+        <translation>Pools</translation>
+    </message>
+    <message>
+        <source>Redis nodes</source>
+        <translation>Redis nodes</translation>
+    </message>
+    <message>
+        <source>Replaced</source>
+        <translation>Replaced</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Role</translation>
+    </message>
+    <message>
+        <source>Roles</source>
+        <translation>Roles</translation>
+    </message>
+    <message>
+        <source>Scripts loaded</source>
+        <translation>Scripts loaded</translation>
+    </message>
+    <message>
+        <source>Random seed</source>
+        <translation>Random seed</translation>
+    </message>
+    <message>
+        <source>Transition</source>
+        <translation>Transition</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>Worker</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CalendarModel</name>

@@ -564,6 +564,138 @@
         <extracomment>The CSV column that holds each audit entry's details as stored.</extracomment>
         <translation>详情（JSON）</translation>
     </message>
+    <message>
+        <source>Campaign approved</source>
+        <translation>审批活动</translation>
+    </message>
+    <message>
+        <source>Campaign timetable set</source>
+        <translation>设置活动定时</translation>
+    </message>
+    <message>
+        <source>Scheduled transition missed</source>
+        <translation>错过定时操作</translation>
+    </message>
+    <message>
+        <source>API feature switched</source>
+        <translation>切换 API 功能</translation>
+    </message>
+    <message>
+        <source>Accounts and roles installed</source>
+        <translation>安装账户与角色</translation>
+    </message>
+    <message>
+        <source>Operator added</source>
+        <translation>添加操作员</translation>
+    </message>
+    <message>
+        <source>Operator removed</source>
+        <translation>删除操作员</translation>
+    </message>
+    <message>
+        <source>Operator's password changed</source>
+        <translation>更换操作员密码</translation>
+    </message>
+    <message>
+        <source>Operator's role changed</source>
+        <translation>更改操作员角色</translation>
+    </message>
+    <message>
+        <source>ACL saved</source>
+        <translation>ACL 已保存</translation>
+    </message>
+    <message>
+        <source>Split algorithm</source>
+        <translation>拆分算法</translation>
+    </message>
+    <message>
+        <source>Four-eyes bound</source>
+        <translation>双人审批门槛</translation>
+    </message>
+    <message>
+        <source>Approved by</source>
+        <translation>审批人</translation>
+    </message>
+    <message>
+        <source>Cleared</source>
+        <translation>已清除</translation>
+    </message>
+    <message>
+        <source>Close at</source>
+        <translation>结束时间</translation>
+    </message>
+    <message>
+        <source>Created by</source>
+        <translation>创建人</translation>
+    </message>
+    <message>
+        <source>Due at</source>
+        <translation>预定时间</translation>
+    </message>
+    <message>
+        <source>Late limit (s)</source>
+        <translation>延迟上限（秒）</translation>
+    </message>
+    <message>
+        <source>Late by (ms)</source>
+        <translation>延迟（毫秒）</translation>
+    </message>
+    <message>
+        <source>Launch at</source>
+        <translation>上线时间</translation>
+    </message>
+    <message>
+        <source>Lent envelopes settled</source>
+        <translation>已结算的借出红包</translation>
+    </message>
+    <message>
+        <source>Attempts per user</source>
+        <translation>每人尝试上限</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Needs approval</source>
+        <translation>需要审批</translation>
+    </message>
+    <message>
+        <source>Pools</source>
+        <translation>红包池</translation>
+    </message>
+    <message>
+        <source>Redis nodes</source>
+        <translation>Redis 节点</translation>
+    </message>
+    <message>
+        <source>Replaced</source>
+        <translation>已替换</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Scripts loaded</source>
+        <translation>已加载脚本</translation>
+    </message>
+    <message>
+        <source>Random seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Transition</source>
+        <translation>定时操作</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>工作进程</translation>
+    </message>
 </context>
 <context>
     <name>lantern::CalendarModel</name>

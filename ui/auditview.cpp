@@ -34,8 +34,9 @@ const QStringList KnownActions{
         QStringLiteral("checkin."),         QStringLiteral("checkin.makeup"),    QStringLiteral("checkin.backdated"),
         QStringLiteral("checkin.reconcile"), QStringLiteral("campaign."),        QStringLiteral("campaign.create"),
         QStringLiteral("campaign.launch"),  QStringLiteral("campaign.pause"),    QStringLiteral("campaign.resume"),
-        QStringLiteral("campaign.close"),   QStringLiteral("queue.recover"),     QStringLiteral("deadletter."),
-        QStringLiteral("api.switch")};
+        QStringLiteral("campaign.close"),   QStringLiteral("campaign.approve"),  QStringLiteral("campaign.schedule"),
+        QStringLiteral("campaign.missed"),  QStringLiteral("queue.recover"),     QStringLiteral("deadletter."),
+        QStringLiteral("api.switch"),       QStringLiteral("operator."),         QStringLiteral("access.install")};
 
 } // namespace
 
@@ -62,7 +63,40 @@ AuditView::AuditView(QWidget *parent)
 {
     m_today = QDate::currentDate();
 
-    // Filters: typing waits a moment before asking, choosing asks at once.
+    auto *filters = buildFilterRow();
+    buildTable();
+    auto *paging = buildPaging();
+
+    auto *tableArea = new QWidget(this);
+    auto *tableLayout = new QVBoxLayout(tableArea);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(m_table, 1);
+    tableLayout->addLayout(paging);
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(tableArea);
+    splitter->addWidget(m_detail);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+    // Room for the entry's five lines and a campaign repair's dozen fields before it scrolls.
+    m_detail->setMinimumHeight(fontMetrics().height() * 12);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 8);
+    layout->setSpacing(10);
+    layout->addLayout(filters);
+    layout->addWidget(m_banner);
+    layout->addWidget(splitter, 1);
+
+    for (QWidget *widget : std::initializer_list<QWidget *>{m_actor, m_action, m_target, m_period, m_from, m_to, m_clearButton,
+                                                             m_refreshButton})
+        widget->setEnabled(false);
+    updatePaging();
+}
+
+QHBoxLayout *AuditView::buildFilterRow()
+{
+    // Typing waits a moment before asking, choosing asks at once.
     m_actor->setPlaceholderText(tr("Who"));
     m_actor->setToolTip(tr("Operators whose name contains this text"));
     m_actor->setClearButtonEnabled(true);
@@ -134,8 +168,12 @@ AuditView::AuditView(QWidget *parent)
     connect(m_to, &QDateEdit::dateChanged, this, &AuditView::applyFilterFields);
     connect(m_clearButton, &QPushButton::clicked, this, [this] { setFilter({}); });
     connect(m_refreshButton, &QToolButton::clicked, this, &AuditView::refresh);
+    return filters;
+}
 
-    // The table: one page, newest first until a header is clicked.
+void AuditView::buildTable()
+{
+    // One page, newest first until a header is clicked.
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -145,6 +183,7 @@ AuditView::AuditView(QWidget *parent)
     m_table->setTextElideMode(Qt::ElideRight);
     m_table->verticalHeader()->setVisible(false);
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    const int charWidth = fontMetrics().averageCharWidth();
     QHeaderView *header = m_table->horizontalHeader();
     header->setHighlightSections(false);
     header->setSectionResizeMode(QHeaderView::Interactive);
@@ -161,8 +200,10 @@ AuditView::AuditView(QWidget *parent)
     header->setSortIndicatorShown(true);
     header->setSortIndicator(AuditLogModel::Time, Qt::DescendingOrder);
     connect(header, &QHeaderView::sortIndicatorChanged, this, &AuditView::sortBy);
+}
 
-    // Paging.
+QHBoxLayout *AuditView::buildPaging()
+{
     m_firstButton->setToolTip(tr("The first page in this order"));
     m_previousButton->setToolTip(tr("The previous page"));
     m_nextButton->setToolTip(tr("The next page"));
@@ -174,32 +215,7 @@ AuditView::AuditView(QWidget *parent)
     connect(m_firstButton, &QPushButton::clicked, this, &AuditView::showFirst);
     connect(m_previousButton, &QPushButton::clicked, this, &AuditView::showPrevious);
     connect(m_nextButton, &QPushButton::clicked, this, &AuditView::showNext);
-
-    auto *tableArea = new QWidget(this);
-    auto *tableLayout = new QVBoxLayout(tableArea);
-    tableLayout->setContentsMargins(0, 0, 0, 0);
-    tableLayout->addWidget(m_table, 1);
-    tableLayout->addLayout(paging);
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(tableArea);
-    splitter->addWidget(m_detail);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    splitter->setChildrenCollapsible(false);
-    // Room for the entry's five lines and a campaign repair's dozen fields before it scrolls.
-    m_detail->setMinimumHeight(fontMetrics().height() * 12);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(16, 12, 16, 8);
-    layout->setSpacing(10);
-    layout->addLayout(filters);
-    layout->addWidget(m_banner);
-    layout->addWidget(splitter, 1);
-
-    for (QWidget *widget : std::initializer_list<QWidget *>{m_actor, m_action, m_target, m_period, m_from, m_to, m_clearButton,
-                                                             m_refreshButton})
-        widget->setEnabled(false);
-    updatePaging();
+    return paging;
 }
 
 AuditView::~AuditView() = default;

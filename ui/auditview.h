@@ -10,6 +10,7 @@
 #include <memory>
 
 class QComboBox;
+class QHBoxLayout;
 class QDateEdit;
 class QLabel;
 class QLineEdit;
@@ -84,6 +85,12 @@ Q_SIGNALS:
     void pageShown();
 
 private:
+    /** Who, action, target, period (and its days), Clear filters, refresh and the busy bar. */
+    QHBoxLayout *buildFilterRow();
+    /** The page's table; a header click sorts the whole log in the database. */
+    void buildTable();
+    /** Where the page is, and First, Previous and Next. */
+    QHBoxLayout *buildPaging();
     void onPageLoaded(quint64 serial, const AuditPage &page);
     void onLoadFailed(quint64 serial, const QString &message, const QString &detail);
     void load(const AuditCursor &after);

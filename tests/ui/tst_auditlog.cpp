@@ -11,12 +11,16 @@
 #include "console/audit/auditservice.h"
 #include "console/common/dedicatedthread.h"
 #include "messagebanner.h"
+#include "mysqlportability.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
 #include "testsuite.h"
 
 #include <QAbstractItemModelTester>
+#include <QDirIterator>
+#include <QFile>
+#include <QRegularExpression>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
@@ -87,6 +91,7 @@ private Q_SLOTS:
     void modelPassesTheTester();
     void readableDetail_data();
     void readableDetail();
+    void everyActionTheProductRecordsHasWords();
 
     void serviceAnswersOnItsThread();
     void serviceExplainsAnUnreachableDatabase();
@@ -361,6 +366,39 @@ void TestAuditLog::readableDetail_data()
     QTest::newRow("empty object -> nothing") << QStringLiteral("{}") << QString();
     QTest::newRow("empty values are left out") << QStringLiteral("{\"reason\":\"\",\"via\":\"cli\"}") << QStringLiteral("Via: cli");
     QTest::newRow("not JSON -> as it is") << QStringLiteral("legacy text") << QStringLiteral("legacy text");
+}
+
+void TestAuditLog::everyActionTheProductRecordsHasWords()
+{
+    // Every action name written anywhere in the product's sources (the audit model's own table
+    // aside) is shown in words, so a Chinese operator never reads "campaign.schedule". Planting
+    // an action without words here fails it.
+    const QRegularExpression actionLiteral(QStringLiteral(R"re(QStringLiteral\("((?:campaign|checkin|deadletter|queue|api|access|operator)\.[a-z_]+)"\))re"));
+    QStringList found;
+    const QString root = test::MySqlPortabilityCheck::projectRoot();
+    for (const QString &folder : {QStringLiteral("models"), QStringLiteral("app")}) {
+        QDirIterator files(root + QLatin1Char('/') + folder, {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files, QDirIterator::Subdirectories);
+        while (files.hasNext()) {
+            const QString path = files.next();
+            if (path.contains(QLatin1String("/models/console/audit/")))
+                continue;
+            QFile file(path);
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+            const QString text = QString::fromUtf8(file.readAll());
+            for (auto match = actionLiteral.globalMatch(text); match.hasNext();) {
+                const QString action = match.next().captured(1);
+                if (!found.contains(action))
+                    found << action;
+            }
+        }
+    }
+    QVERIFY2(found.size() >= 20, qPrintable(found.join(QLatin1Char(' '))));  // the scan reads the sources at all
+    QStringList without;
+    for (const QString &action : std::as_const(found)) {
+        if (AuditLogModel::actionText(action) == action)
+            without << action;
+    }
+    QVERIFY2(without.isEmpty(), qPrintable(QStringLiteral("audit actions without words: ") + without.join(QStringLiteral(", "))));
 }
 
 void TestAuditLog::readableDetail()
