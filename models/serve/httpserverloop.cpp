@@ -376,14 +376,17 @@ void HttpServerLoop::admit(Connection &connection)
     const quint64 id = connection.id;
     const quint64 seq = connection.requestSeq;
     if (call) {
-        m_pipe.start(std::move(call), [this, id, seq](RedisConversation &done, std::exception_ptr error) {
+        call->recipient = {id, seq};
+        m_pipe.start(std::move(call), [this](RedisConversation &done, std::exception_ptr error) {
+            const ApiCall &answered = static_cast<ApiCall &>(done);
+            const auto [connectionId, requestSeq] = answered.recipient;
             if (!error) {
-                deliver(id, seq, static_cast<ApiCall &>(done).response());
+                deliver(connectionId, requestSeq, answered.response());
                 return;
             }
-            const auto found = m_connections.find(id);
+            const auto found = m_connections.find(connectionId);
             const ApiRequest request = found != m_connections.end() ? found->second->request : ApiRequest{};
-            deliver(id, seq, apiErrorFor(error, request));
+            deliver(connectionId, requestSeq, apiErrorFor(error, request));
         });
         return;
     }
