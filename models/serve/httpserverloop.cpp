@@ -319,7 +319,8 @@ void HttpServerLoop::serveInput(Connection &connection)
         }
         connection.continueSent = false;
         connection.keepAlive = connection.parser.keepAlive();
-        dispatch(connection, connection.parser.take());
+        connection.parser.take(connection.request);
+        dispatch(connection);
     }
     if (connection.inOffset == connection.in.size()) {
         emptied(connection.in);
@@ -338,11 +339,10 @@ void HttpServerLoop::serveInput(Connection &connection)
     rewatch(connection, (connection.watched & EPOLLOUT) != 0);
 }
 
-void HttpServerLoop::dispatch(Connection &connection, ApiRequest request)
+void HttpServerLoop::dispatch(Connection &connection)
 {
     connection.busy = true;
     ++connection.requestSeq;
-    connection.request = std::move(request);
     connection.endpoint = ApiGate::endpointOf(connection.request.path);
     connection.startNs = monotonicNs();
     if (ApiGate::isSwitchable(connection.endpoint) && (m_switchesReadNs < 0 || connection.startNs - m_switchesReadNs >= SwitchesMaxAgeNs)) {
@@ -408,7 +408,7 @@ void HttpServerLoop::respond(Connection &connection, const ApiResponse &response
     appendHttpResponse(connection.out, response, keepAlive);
     connection.closing = connection.closing || !keepAlive;
     connection.busy = false;
-    connection.request = {};
+    HttpRequestParser::emptyKeepingRoom(connection.request);  // the parser writes the next request into its room
     connection.lastActiveNs = monotonicNs();
     markForWriting(connection);
 }
