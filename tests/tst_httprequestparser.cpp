@@ -56,6 +56,7 @@ private Q_SLOTS:
     void pipelined();
     void keepAlive_data();
     void keepAlive();
+    void takeIntoReusedBuffers();
     void failures_data();
     void failures();
     void strictForEveryPipelinedRequest_data();
@@ -216,6 +217,38 @@ void TestHttpRequestParser::pipelined()
     const ApiRequest request = parser.take();
     QCOMPARE(request.path, secondPath);
     QCOMPARE(request.body, secondBody);
+}
+
+void TestHttpRequestParser::takeIntoReusedBuffers()
+{
+    // lanternd serve's way: each request taken into the connection's ApiRequest, emptied after
+    // its answer; the buffers go back and forth, and nothing of one request shows in the next.
+    const QList<QByteArray> requests = {
+            "POST /v1/campaigns/12345/grab?try=1 HTTP/1.1\r\nAuthorization: Bearer abcdefghijklmnopqrstuvwxyz\r\n"
+            "X-Kept: one\r\nContent-Length: 5\r\n\r\nhello",
+            "GET /b HTTP/1.1\r\n\r\n",
+            "POST /v1/checkin HTTP/1.1\r\nAuthorization: Bearer x\r\nContent-Length: 2\r\n\r\n{}",
+            "GET /v1/calendar?month=2026-03 HTTP/1.1\r\nX-Kept: two\r\n\r\n",
+    };
+    HttpRequestParser parser;
+    parser.keepHeaders({"x-kept"});
+    HttpRequestParser fresh;  // the same requests through take(), one new ApiRequest each
+    fresh.keepHeaders({"x-kept"});
+    ApiRequest reused;
+    for (const QByteArray &raw : requests) {
+        QCOMPARE(feedInPieces(parser, raw), raw.size());
+        QCOMPARE(feedInPieces(fresh, raw), raw.size());
+        parser.take(reused);
+        const ApiRequest expected = fresh.take();
+        QCOMPARE(reused.method, expected.method);
+        QCOMPARE(reused.path, expected.path);
+        QCOMPARE(reused.query, expected.query);
+        QCOMPARE(reused.authorization, expected.authorization);
+        QCOMPARE(reused.body, expected.body);
+        QCOMPARE(reused.headers, expected.headers);
+        HttpRequestParser::emptyKeepingRoom(reused);
+        QVERIFY(reused.path.isEmpty() && reused.authorization.isEmpty() && reused.body.isEmpty() && reused.headers.isEmpty());
+    }
 }
 
 void TestHttpRequestParser::keepAlive_data()

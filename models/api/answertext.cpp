@@ -8,6 +8,8 @@
 
 #include <QJsonDocument>
 
+#include <utility>
+
 namespace lantern {
 
 namespace {
@@ -27,15 +29,23 @@ bool plain(const QString &text)
 class ObjectText final {
 public:
     explicit ObjectText(qsizetype expected) : m_out(expected) { m_out << '{'; }
-    TextWriter &field(const char *name)
+    /** `"name":`, after a comma but for the first; the name's length is known when compiled. */
+    template <qsizetype N>
+    TextWriter &field(const char (&name)[N])
     {
-        m_out << (m_first ? "\"" : ",\"") << name << "\":";
-        m_first = false;
+        if (!std::exchange(m_first, false))
+            m_out << ',';
+        m_out << '"' << QByteArrayView(name, N - 1) << '"' << ':';
         return m_out;
     }
-    void number(const char *name, qint64 value) { field(name).number(value); }
+    template <qsizetype N>
+    void number(const char (&name)[N], qint64 value)
+    {
+        field(name).number(value);
+    }
     /** A plain() text, quoted. */
-    void text(const char *name, const QString &text)
+    template <qsizetype N>
+    void text(const char (&name)[N], const QString &text)
     {
         TextWriter &out = field(name);
         out << '"';
@@ -63,7 +73,7 @@ QByteArray checkinAnswerText(const CheckinOutcome &outcome)
         return QJsonDocument(checkinOutcomeJson(outcome)).toJson(QJsonDocument::Compact);
     // Written into one buffer: no number or date goes through a QByteArray of its own.
     ObjectText out(160 + outcome.kind.size());
-    out.field("already") << (outcome.already ? "true" : "false");
+    out.field("already") << (outcome.already ? QByteArrayView("true", 4) : QByteArrayView("false", 5));
     TextWriter &date = out.field("date") << '"';
     writeIsoDay(date, outcome.date);
     date << '"';

@@ -13,8 +13,18 @@ namespace lantern {
     RedisPipe, batched with other requests; ApiHandler runs it on a blocking connection. */
 class ApiCall : public RedisConversation {
 public:
+    /** Whom the answer goes to, for a server that runs many calls at once (`lanternd serve`: a
+        connection and its request's number); the call itself never reads it. Kept here, the
+        server's completion callback needs no captures of its own (no allocation per request). */
+    struct Recipient {
+        quint64 connection = 0;
+        quint64 request = 0;
+    };
+
     /** The answer, once the conversation ran to its end. */
     virtual ApiResponse response() const = 0;
+
+    Recipient recipient;
 };
 
 /** The call for `admission`, or null for the endpoints that need SQL or many reads (calendar,

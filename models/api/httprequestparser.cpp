@@ -158,9 +158,35 @@ qsizetype HttpRequestParser::execute(const char *data, qsizetype size)
 
 ApiRequest HttpRequestParser::take()
 {
+    ApiRequest request;
+    take(request);
+    return request;
+}
+
+void HttpRequestParser::emptyKeepingRoom(ApiRequest &request)
+{
+    constexpr qsizetype KeptRoom = 4 * 1024;  // a request's path or Authorization fits many times over
+    const auto empty = [](QByteArray &buffer) {
+        if (buffer.isDetached() && buffer.capacity() <= KeptRoom)
+            buffer.resize(0);
+        else
+            buffer = QByteArray();  // shared (a blocking endpoint's copy), raw (the method) or large
+    };
+    empty(request.method);
+    empty(request.path);
+    empty(request.query);
+    empty(request.authorization);
+    empty(request.body);
+    request.headers.clear();
+}
+
+void HttpRequestParser::take(ApiRequest &request)
+{
     Q_ASSERT(m_state == State::Complete);
-    if (m_state != State::Complete)
-        return {};
+    if (m_state != State::Complete) {
+        request = {};
+        return;
+    }
     m_state = State::NeedMore;
     m_headerBytes = 0;
     m_headerPhase = HeaderPhase::None;
@@ -173,7 +199,8 @@ ApiRequest HttpRequestParser::take()
     m_authorizationSeen = false;
     m_expectsContinue = false;
     http_parser_pause(m_parser.get(), 0);
-    return std::exchange(m_request, {});
+    std::swap(m_request, request);
+    emptyKeepingRoom(m_request);
 }
 
 void HttpRequestParser::fail(int status, const QString &message)

@@ -51,6 +51,12 @@ public:
         '#fragment', undecoded; authorization = the Authorization header value (case-insensitive
         name, value as sent minus surrounding whitespace; if sent twice: Failed 400); body = the body. */
     ApiRequest take();
+    /** The same into `request`, whose buffers the parser keeps for the next request (emptied,
+        their room kept: emptyKeepingRoom): on a kept-alive connection the path and the
+        Authorization header are written without an allocation per request. */
+    void take(ApiRequest &request);
+    /** Empties `request`, keeping the room of the buffers it alone holds, up to a few KiB each. */
+    static void emptyKeepingRoom(ApiRequest &request);
 
     /** Of the request just completed/taken: http_should_keep_alive semantics (1.1 default on,
         1.0 needs keep-alive, "Connection: close" off). Always false in state Failed. */

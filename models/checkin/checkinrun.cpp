@@ -4,6 +4,7 @@
 #include "checkin/streakcalculator.h"
 #include "core/datetext.h"
 #include "core/errors.h"
+#include "core/textwriter.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
 #include "redis/rediserror.h"
@@ -106,12 +107,12 @@ CheckinRun::CheckinRun(const KeySchema &keys, const CheckinRules &rules, qint64 
     m_scriptKeys = {layout.signKey(user, month), layout.makeupKey(user, month), layout.signKey(user, shared.previous),
                     shared.blocksKey(keys, user.shard), shared.queueKey(keys, user.shard)};
     m_scriptArgs.reserve(13 + shared.rewardArguments.size());
-    m_scriptArgs << QByteArray::number(uid) << shared.isoDay << shared.dayOfMonth << shared.monthDays << shared.previousDays
+    m_scriptArgs << decimal(uid) << shared.isoDay << shared.dayOfMonth << shared.monthDays << shared.previousDays
                  << (makeup ? QByteArrayLiteral("makeup") : QByteArrayLiteral("normal"))
                  << (rules.streakPolicy == StreakPolicy::Rolling ? QByteArrayLiteral("1") : QByteArrayLiteral("0"))
                  << (rules.makeupGrantsPoints ? QByteArrayLiteral("1") : QByteArrayLiteral("0")) << shared.quota
                  << CheckinLayout::placeArgument(user) << (makeup ? makeup->operatorName.trimmed().toUtf8() : QByteArray())
-                 << (makeup ? makeup->reason.trimmed().toUtf8() : QByteArray()) << QByteArray::number(nowMs) << shared.rewardArguments;
+                 << (makeup ? makeup->reason.trimmed().toUtf8() : QByteArray()) << decimal(nowMs) << shared.rewardArguments;
     m_outcome.uid = uid;
     m_outcome.date = day;
     m_outcome.kind = makeup ? QStringLiteral("makeup") : QStringLiteral("normal");

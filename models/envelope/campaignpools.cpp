@@ -1,6 +1,7 @@
 #include "envelope/campaignpools.h"
 
 #include "core/errors.h"
+#include "core/textwriter.h"
 #include "envelope/campaign.h"
 #include "redis/clusterslotmap.h"
 #include "redis/keyschema.h"
@@ -39,7 +40,10 @@ Remembered &poolMemory()
 
 QByteArray rememberedKey(const KeySchema &keys, qint64 campaignId)
 {
-    return keys.prefix() + QByteArray::number(campaignId);
+    TextWriter key(keys.prefix().size() + 20);  // looked up for every grab: one allocation
+    key << keys.prefix();
+    key.number(campaignId);
+    return key.take();
 }
 } // namespace
 

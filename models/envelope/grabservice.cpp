@@ -1,6 +1,7 @@
 #include "envelope/grabservice.h"
 
 #include "core/errors.h"
+#include "core/textwriter.h"
 #include "envelope/poollending.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
@@ -71,7 +72,7 @@ QList<QByteArrayList> GrabRun::writeRound(QByteArrayList script) const
 {
     if (!m_wait.enabled())
         return {script};
-    return {script, {"WAIT", QByteArray::number(m_wait.replicas), QByteArray::number(m_wait.timeoutMs)}};
+    return {script, {"WAIT", decimal(m_wait.replicas), decimal(m_wait.timeoutMs)}};
 }
 
 QList<QByteArrayList> GrabRun::nextRound()
@@ -82,8 +83,7 @@ QList<QByteArrayList> GrabRun::nextRound()
     case Step::Grab: {
         const QByteArray &home = m_pools->name(m_home);
         return writeRound(grabScript().evalshaCommand(grabKeys(m_keys, home),
-                                                      {QByteArray::number(m_campaignId), QByteArray::number(m_uid), QByteArray::number(m_nowMs),
-                                                       QByteArray::number(m_pools->count())}));
+                                                      {decimal(m_campaignId), decimal(m_uid), decimal(m_nowMs), decimal(m_pools->count())}));
     }
     case Step::Lend:
         return writeRound(poollending::lendCommand(m_keys, m_pools->name(donor(m_lendTries)), m_pools->name(m_home), m_uid, m_nowMs));

@@ -1,5 +1,6 @@
 #include "redis/luascript.h"
 
+#include "core/textwriter.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
 
@@ -61,7 +62,7 @@ QByteArrayList LuaScript::evalshaCommand(const QByteArrayList &keys, const QByte
 {
     QByteArrayList command;
     command.reserve(3 + keys.size() + args.size());
-    command << QByteArrayLiteral("EVALSHA") << m_sha1 << QByteArray::number(keys.size()) << keys << args;
+    command << QByteArrayLiteral("EVALSHA") << m_sha1 << decimal(keys.size()) << keys << args;
     return command;
 }
 

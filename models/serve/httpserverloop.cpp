@@ -319,7 +319,8 @@ void HttpServerLoop::serveInput(Connection &connection)
         }
         connection.continueSent = false;
         connection.keepAlive = connection.parser.keepAlive();
-        dispatch(connection, connection.parser.take());
+        connection.parser.take(connection.request);
+        dispatch(connection);
     }
     if (connection.inOffset == connection.in.size()) {
         emptied(connection.in);
@@ -338,11 +339,10 @@ void HttpServerLoop::serveInput(Connection &connection)
     rewatch(connection, (connection.watched & EPOLLOUT) != 0);
 }
 
-void HttpServerLoop::dispatch(Connection &connection, ApiRequest request)
+void HttpServerLoop::dispatch(Connection &connection)
 {
     connection.busy = true;
     ++connection.requestSeq;
-    connection.request = std::move(request);
     connection.endpoint = ApiGate::endpointOf(connection.request.path);
     connection.startNs = monotonicNs();
     if (ApiGate::isSwitchable(connection.endpoint) && (m_switchesReadNs < 0 || connection.startNs - m_switchesReadNs >= SwitchesMaxAgeNs)) {
@@ -376,14 +376,17 @@ void HttpServerLoop::admit(Connection &connection)
     const quint64 id = connection.id;
     const quint64 seq = connection.requestSeq;
     if (call) {
-        m_pipe.start(std::move(call), [this, id, seq](RedisConversation &done, std::exception_ptr error) {
+        call->recipient = {id, seq};
+        m_pipe.start(std::move(call), [this](RedisConversation &done, std::exception_ptr error) {
+            const ApiCall &answered = static_cast<ApiCall &>(done);
+            const auto [connectionId, requestSeq] = answered.recipient;
             if (!error) {
-                deliver(id, seq, static_cast<ApiCall &>(done).response());
+                deliver(connectionId, requestSeq, answered.response());
                 return;
             }
-            const auto found = m_connections.find(id);
+            const auto found = m_connections.find(connectionId);
             const ApiRequest request = found != m_connections.end() ? found->second->request : ApiRequest{};
-            deliver(id, seq, apiErrorFor(error, request));
+            deliver(connectionId, requestSeq, apiErrorFor(error, request));
         });
         return;
     }
@@ -405,7 +408,7 @@ void HttpServerLoop::respond(Connection &connection, const ApiResponse &response
     appendHttpResponse(connection.out, response, keepAlive);
     connection.closing = connection.closing || !keepAlive;
     connection.busy = false;
-    connection.request = {};
+    HttpRequestParser::emptyKeepingRoom(connection.request);  // the parser writes the next request into its room
     connection.lastActiveNs = monotonicNs();
     markForWriting(connection);
 }

@@ -44,7 +44,8 @@ private:
     void readFrom(Connection &connection);
     /** Parses and starts the next request of `connection`, while it has none under way. */
     void serveInput(Connection &connection);
-    void dispatch(Connection &connection, ApiRequest request);
+    /** Starts the request the parser just handed to `connection.request`. */
+    void dispatch(Connection &connection);
     void admit(Connection &connection);
     void respond(Connection &connection, const ApiResponse &response);
     /** Called for an answer that may outlive its connection or its request. */

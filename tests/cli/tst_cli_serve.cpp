@@ -193,6 +193,7 @@ void TestCliServe::refusalsWriteNothing()
             {"grab: id not a number", "POST", QStringLiteral("/v1/campaigns/abc/grab"), good, {}, 400, "bad_request"},
             {"grab: id zero", "POST", QStringLiteral("/v1/campaigns/0/grab"), good, {}, 400, "bad_request"},
             {"grab: id overflows", "POST", QStringLiteral("/v1/campaigns/99999999999999999999/grab"), good, {}, 400, "bad_request"},
+            {"grab: id one past int64, 19 digits", "POST", QStringLiteral("/v1/campaigns/9223372036854775808/grab"), good, {}, 400, "bad_request"},
             {"grab: negative id", "POST", QStringLiteral("/v1/campaigns/-1/grab"), good, {}, 400, "bad_request"},
             {"calendar: bad month", "GET", QStringLiteral("/v1/calendar?month=2026-13"), good, {}, 400, "bad_request"},
             {"calendar: unknown parameter", "GET", QStringLiteral("/v1/calendar?uid=1"), good, {}, 400, "bad_request"},
