@@ -6,6 +6,7 @@
 // exactly, replays left out.
 #include "envelope/campaignservice.h"
 #include "envelope/payoutledger.h"
+#include "envelope/payouttask.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
@@ -84,6 +85,8 @@ class TestPayoutLedger : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void taskReadsWhatGrabWrites_data();
+    void taskReadsWhatGrabWrites();
     void dialects_data();
     void newBatchGoesInWhole_data() { dialects_data(); }
     void newBatchGoesInWhole();
@@ -100,6 +103,54 @@ private Q_SLOTS:
     void payoutRowsAreUpserted_data() { dialects_data(); }
     void payoutRowsAreUpserted();
 };
+
+void TestPayoutLedger::taskReadsWhatGrabWrites_data()
+{
+    // The shape grab.lua writes is read without a JSON document; any other text goes through one,
+    // with the same verdict as before.
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<bool>("valid");
+    QTest::addColumn<qint64>("uid");
+    QTest::addColumn<qint64>("at");
+    QTest::newRow("grab.lua's shape") << QByteArray(R"({"seq":"3","uid":"1000569232342","campaign":"2","amount":"129","at":1795749151161})") << true
+                                      << qint64(1000569232342) << qint64(1795749151161);
+    QTest::newRow("fields in another order") << QByteArray(R"({"at":5,"amount":"1","campaign":"2","uid":"7","seq":"3"})") << true << qint64(7) << qint64(5);
+    QTest::newRow("spaces: read by the document") << QByteArray(R"({ "seq": "3", "uid": "7", "campaign": "2", "amount": "1", "at": 5 })") << true
+                                                  << qint64(7) << qint64(5);
+    QTest::newRow("escaped key: read by the document") << QByteArray(R"({"seq":"3","uid":"7","campaign":"2","amount":"1","at":5})") << true
+                                                       << qint64(7) << qint64(5);
+    QTest::newRow("time as a float: read by the document") << QByteArray(R"({"seq":"3","uid":"7","campaign":"2","amount":"1","at":5.0e3})") << true
+                                                           << qint64(7) << qint64(5000);
+    QTest::newRow("an unknown field: read by the document") << QByteArray(R"({"seq":"3","uid":"7","campaign":"2","amount":"1","at":5,"x":1})")
+                                                            << true << qint64(7) << qint64(5);
+    QTest::newRow("uid as a number") << QByteArray(R"({"seq":"3","uid":7,"campaign":"2","amount":"1","at":5})") << false << qint64(0) << qint64(0);
+    QTest::newRow("negative amount") << QByteArray(R"({"seq":"3","uid":"7","campaign":"2","amount":"-1","at":5})") << false << qint64(0) << qint64(0);
+    QTest::newRow("zero seq") << QByteArray(R"({"seq":"0","uid":"7","campaign":"2","amount":"1","at":5})") << false << qint64(0) << qint64(0);
+    QTest::newRow("uid beyond int64") << QByteArray(R"({"seq":"3","uid":"99999999999999999999","campaign":"2","amount":"1","at":5})") << false
+                                      << qint64(0) << qint64(0);
+    QTest::newRow("time with a leading zero (not JSON)") << QByteArray(R"({"seq":"3","uid":"7","campaign":"2","amount":"1","at":05})") << false
+                                                         << qint64(0) << qint64(0);
+    QTest::newRow("a field missing") << QByteArray(R"({"seq":"3","uid":"7","campaign":"2","at":5})") << false << qint64(0) << qint64(0);
+    QTest::newRow("a field twice") << QByteArray(R"({"seq":"3","seq":"4","uid":"7","campaign":"2","amount":"1","at":5})") << true << qint64(7)
+                                   << qint64(5);
+    QTest::newRow("cut short") << QByteArray(R"({"seq":"3","uid":"7","campaign":"2","amount":"1","at":5)") << false << qint64(0) << qint64(0);
+    QTest::newRow("trailing bytes") << QByteArray(R"({"seq":"3","uid":"7","campaign":"2","amount":"1","at":5}x)") << false << qint64(0) << qint64(0);
+}
+
+void TestPayoutLedger::taskReadsWhatGrabWrites()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(bool, valid);
+    const std::optional<PayoutTask> task = PayoutTask::fromJson(json);
+    QCOMPARE(task.has_value(), valid);
+    if (valid) {
+        QFETCH(qint64, uid);
+        QFETCH(qint64, at);
+        QCOMPARE(task->uid, uid);
+        QCOMPARE(task->atMs, at);
+        QCOMPARE(task->campaignId, 2);
+    }
+}
 
 void TestPayoutLedger::dialects_data()
 {
