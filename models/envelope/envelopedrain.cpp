@@ -287,6 +287,36 @@ EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed, bool
 
     // The ledger's verdict per task: a refused grab needs no payout; one paid by an earlier pass
     // only leaves the backup list; every other envelope is paid under its own idempotency key.
+    for (const auto &[entry, grab] : matchVerdicts(claimed, written)) {
+        if (grab == nullptr || grab->paid) {
+            m_unsettled.append({entry, {}, Settle::Done, {}});
+            continue;
+        }
+        Claimed paying = entry;
+        paying.attemptsSoFar = grab->attemptsSoFar;
+        const quint64 tag = m_nextTag++;
+        m_dispatcher->submit(tag, {paying.task.idempotencyKey(), paying.task.campaignId, paying.task.seq, paying.task.uid, paying.task.amountCents});
+        m_paying.insert(tag, paying);
+    }
+    if (!written.refusals.isEmpty())
+        stats += handleRefusals(written.refusals);
+    return stats;
+}
+
+QList<std::pair<EnvelopeDrain::Claimed, const AcceptedGrab *>> EnvelopeDrain::matchVerdicts(const QList<Claimed> &claimed, const LedgerWrite &written)
+{
+    QList<std::pair<Claimed, const AcceptedGrab *>> verdicts;
+    verdicts.reserve(claimed.size());
+    // A batch that went in whole comes back as it was given: accepted in the claims' order.
+    const auto sameGrab = [](const PayoutTask &a, const PayoutTask &b) { return a.campaignId == b.campaignId && a.seq == b.seq && a.uid == b.uid; };
+    bool inOrder = written.refusals.isEmpty() && written.accepted.size() == claimed.size();
+    for (qsizetype i = 0; inOrder && i < claimed.size(); ++i)
+        inOrder = sameGrab(claimed.at(i).task, written.accepted.at(i).task);
+    if (inOrder) {
+        for (qsizetype i = 0; i < claimed.size(); ++i)
+            verdicts.append({claimed.at(i), &written.accepted.at(i)});
+        return verdicts;
+    }
     QHash<std::pair<qint64, qint64>, QList<Claimed>> byEnvelope;  // (campaign, seq) -> claimed tasks
     for (const Claimed &entry : claimed)
         byEnvelope[{entry.task.campaignId, entry.task.seq}] << entry;
@@ -298,21 +328,10 @@ EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed, bool
         return found;
     };
     for (const GrabRefusal &refusal : written.refusals)
-        m_unsettled.append({take(refusal.task), {}, Settle::Done, {}});
-    for (const AcceptedGrab &grab : written.accepted) {
-        Claimed entry = take(grab.task);
-        if (grab.paid) {
-            m_unsettled.append({entry, {}, Settle::Done, {}});
-            continue;
-        }
-        entry.attemptsSoFar = grab.attemptsSoFar;
-        const quint64 tag = m_nextTag++;
-        m_dispatcher->submit(tag, {entry.task.idempotencyKey(), entry.task.campaignId, entry.task.seq, entry.task.uid, entry.task.amountCents});
-        m_paying.insert(tag, entry);
-    }
-    if (!written.refusals.isEmpty())
-        stats += handleRefusals(written.refusals);
-    return stats;
+        verdicts.append({take(refusal.task), nullptr});
+    for (const AcceptedGrab &grab : written.accepted)
+        verdicts.append({take(grab.task), &grab});
+    return verdicts;
 }
 
 LedgerWrite EnvelopeDrain::writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks, bool prefetch)

@@ -134,6 +134,9 @@ private:
     /** PayoutLedger::write(), on the SqlWorker's thread when there is one (payouts in flight go
         on meanwhile, and with `prefetch` the next batch is claimed), else on this connection. */
     LedgerWrite writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks, bool prefetch);
+    /** Each claimed task with the ledger's verdict on it: its AcceptedGrab in `written`, or null
+        when refused. */
+    static QList<std::pair<Claimed, const AcceptedGrab *>> matchVerdicts(const QList<Claimed> &claimed, const LedgerWrite &written);
     void takeOutcomes();
     void logDeadLetter(const QByteArray &pool, const QByteArray &entry, const QString &why);
     /** Undoes refused grabs in Redis and repairs their campaigns (issue 15). */
