@@ -5,15 +5,19 @@
 // amount, a draft campaign) is refused and never paid; the new rows of each write are counted
 // exactly, replays left out.
 #include "envelope/campaignservice.h"
+#include "envelope/envelopedrain.h"
+#include "envelope/grabservice.h"
 #include "envelope/payoutledger.h"
 #include "envelope/payouttask.h"
 #include "redis/keyschema.h"
+#include "payout/simulatedpayoutgateway.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
 #include "testsuite.h"
 
 #include <QSqlQuery>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace tst_payoutledger {
@@ -102,6 +106,8 @@ private Q_SLOTS:
     void firstOfTwoGrabsOfAnEnvelopeInABatchWins();
     void payoutRowsAreUpserted_data() { dialects_data(); }
     void payoutRowsAreUpserted();
+    void drainClaimsTheNextBatchWhileWriting_data() { dialects_data(); }
+    void drainClaimsTheNextBatchWhileWriting();
 };
 
 void TestPayoutLedger::taskReadsWhatGrabWrites_data()
@@ -317,6 +323,45 @@ void TestPayoutLedger::payoutRowsAreUpserted()
         QCOMPARE(row(), (QStringList{QStringLiteral("paid"), reference, QStringLiteral("4"), uid, amount}));
         QCOMPARE(f.grabRows(), 1);
     }
+}
+
+void TestPayoutLedger::drainClaimsTheNextBatchWhileWriting()
+{
+    QFETCH(DbUrl, url);
+    test::resetTables(url);
+    Fixture f(url);
+    for (qint64 uid = 1; uid <= 10; ++uid)
+        QCOMPARE(GrabService(f.redis, f.keys).grab(f.id, uid, Now).status, QStringLiteral("ok"));
+    const QTemporaryDir errors;
+    SimulatedPayoutGateway gateway(f.redis, f.keys.prefix(), SimulationKnobs{}, 0);
+    EnvelopeDrainOptions options;
+    options.batchSize = 4;
+    options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
+    EnvelopeDrain drain(f.redis, f.sql, f.keys, QStringLiteral("w1"), gateway, options);
+    const auto length = [&f](const QByteArray &key) { return f.redis.command({"LLEN", key}).toInteger(); };
+    const QByteArray queue = f.keys.campaignTasks(f.id);
+    const QByteArray backup = f.keys.campaignBackup(f.id, QStringLiteral("w1"));
+
+    // One batch written; on MySQL (a transaction on a thread of its own) the next one is claimed
+    // meanwhile and waits in the backup list, unwritten; SQLite claims nothing ahead.
+    const bool ahead = url.dialect == DbUrl::Dialect::MySql;
+    drain.advance(std::chrono::milliseconds(0));
+    QCOMPARE(f.grabRows(), 4);
+    QCOMPARE(length(queue), ahead ? 2 : 6);
+    QCOMPARE(length(backup), ahead ? 8 : 4);
+    QVERIFY(drain.busy());
+    // finish() writes the batch claimed ahead too, pays everything, and settles: nothing is left
+    // in the backup list, and the tasks not claimed are still queued.
+    const EnvelopeDrainStats finished = drain.finish();
+    QCOMPARE(f.grabRows(), ahead ? 8 : 4);
+    QCOMPARE(finished.persisted, ahead ? 4 : 0);
+    QCOMPARE(length(backup), 0);
+    QCOMPARE(length(queue), ahead ? 2 : 6);
+    QVERIFY(!drain.busy());
+    drain.drainAll();
+    QCOMPARE(f.grabRows(), 10);
+    QCOMPARE(f.scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"), {f.id}), 10);
+    QCOMPARE(length(queue) + length(backup), 0);
 }
 
 LANTERN_TEST_SUITE(TestPayoutLedger);
