@@ -7,6 +7,7 @@
 #include "benchsettings.h"
 #include "clientload.h"
 #include "rounds.h"
+#include "servercpu.h"
 #include "sqlbaseline.h"
 #include "summaryrows.h"
 #include "uidsample.h"
@@ -33,7 +34,10 @@
 
 #include <algorithm>
 #include <memory>
+#include <numeric>
 #include <utility>
+
+#include <sys/resource.h>
 
 using namespace lantern;
 using namespace lantern::bench;
@@ -138,6 +142,27 @@ QList<PayoutTask> readTasks(RedisClient &redis, const QByteArray &key)
 QString perBatch(double value, double rows, int batch)
 {
     return QString::number(value / rows * batch, 'f', 1);
+}
+
+/** CPU seconds (user + system) of this process, every thread. */
+double ownCpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const auto seconds = [](const timeval &t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+double redisCpuSeconds(RedisClient &redis)
+{
+    const QMap<QString, double> cpu = serverCpu(redis);
+    return std::accumulate(cpu.cbegin(), cpu.cend(), 0.0);
+}
+
+/** Milliseconds of CPU per batch of rows, "–" when unknown (negative). */
+QString cpuPerBatch(double seconds, double rows, int batch)
+{
+    return seconds < 0 ? QStringLiteral("–") : QString::number(1e3 * seconds / rows * batch, 'f', 2);
 }
 
 /** A drain row's time split, as "2.1 s (12 %, 4.2 ms each)". */
@@ -291,7 +316,8 @@ void DrainBench::printSetup(double grabsPerSecond)
           << s.rowsPerStatement << " rows per statement, values in the SQL text, QSqlQuery::exec on the same connection, autocommit; "
           << "*+ payout* also writes each grab's `payout` row (as pending), as the drain writes one per grab (with its result)\n\n"
           << "| round: phase | rows/s | seconds | SQL requests / " << s.batch << " rows | commits / " << s.batch
-          << " rows | Redis round trips / " << s.batch << " rows |\n|---|---:|---:|---:|---:|---:|\n";
+          << " rows | Redis round trips / " << s.batch << " rows | CPU ms / " << s.batch << " rows: MariaDB | Redis | bench |\n"
+          << "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     m_out.flush();
 }
 
@@ -309,10 +335,14 @@ double DrainBench::measure(const QString &label, const std::function<void()> &ph
     reset();
     const ServerCounters before = ServerCounters::read(*m_sql);
     const quint64 roundTrips = m_workerRedis.roundTrips();
+    const double redisCpu = redisCpuSeconds(m_redis);
+    const double ownCpu = ownCpuSeconds();
     QElapsedTimer timer;
     timer.start();
     phase();
     const double seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+    const double ownSpent = ownCpuSeconds() - ownCpu;
+    const double redisSpent = redisCpuSeconds(m_redis) - redisCpu;
     const ServerCounters done = ServerCounters::read(*m_sql) - before;
     const quint64 trips = m_workerRedis.roundTrips() - roundTrips;
     if (std::exchange(m_drained, false))
@@ -321,11 +351,12 @@ double DrainBench::measure(const QString &label, const std::function<void()> &ph
     if (persisted != (writesGrabs ? m_settings.grabs : 0))
         throw LanternError(QStringLiteral("%1 left %2 grab rows, expected %3").arg(label).arg(persisted).arg(writesGrabs ? m_settings.grabs : 0));
     const auto rows = static_cast<double>(m_settings.grabs);
-    // Minus one: the second SHOW GLOBAL STATUS counts itself.
+    // Minus two: the first reading's SELECT @@pid_file and the second's SHOW GLOBAL STATUS (it counts itself).
+    const int batch = m_settings.batch;
     m_out << "| " << label << " | " << rate(rows / seconds) << " | " << QString::number(seconds, 'f', 2) << " | "
-          << perBatch(static_cast<double>(done.statements - 1), rows, m_settings.batch) << " | "
-          << perBatch(static_cast<double>(done.commits), rows, m_settings.batch) << " | "
-          << perBatch(static_cast<double>(trips), rows, m_settings.batch) << " |\n";
+          << perBatch(static_cast<double>(done.statements - 2), rows, batch) << " | " << perBatch(static_cast<double>(done.commits), rows, batch)
+          << " | " << perBatch(static_cast<double>(trips), rows, batch) << " | " << cpuPerBatch(done.cpuSeconds, rows, batch) << " | "
+          << cpuPerBatch(redisSpent, rows, batch) << " | " << cpuPerBatch(ownSpent, rows, batch) << " |\n";
     m_out.flush();
     return rows / seconds;
 }
@@ -345,13 +376,16 @@ void DrainBench::drain(int round)
     if (stats.persisted != m_settings.grabs || stats.paid != m_settings.grabs)
         throw LanternError(QStringLiteral("the drain persisted %1 and paid %2; expected %3 each").arg(stats.persisted).arg(stats.paid).arg(m_settings.grabs));
     const EnvelopeDrainTimings &t = drain.timings();
-    const double rest = total - t.sqlSeconds - t.redisSeconds - t.waitSeconds;
-    const double batchSeconds = t.sqlSeconds + t.redisSeconds;
+    // Round trips made while a transaction ran (the next batch claimed meanwhile) are inside its time.
+    const double redisAlone = t.redisSeconds - t.overlappedSeconds;
+    const double rest = total - t.sqlSeconds - redisAlone - t.waitSeconds;
+    const double batchSeconds = t.sqlSeconds + redisAlone;
     m_batchStepRates.push_back(static_cast<double>(m_settings.grabs) / batchSeconds);
     m_splits << QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 |")
                         .arg(round)
                         .arg(QString::number(total, 'f', 2), share(t.sqlSeconds, total, static_cast<double>(t.batches)),
-                             share(t.redisSeconds, total, static_cast<double>(t.redisTrips)),
+                             share(t.redisSeconds, total, static_cast<double>(t.redisTrips))
+                                     + QStringLiteral(", %1 s of it under the transactions").arg(QString::number(t.overlappedSeconds, 'f', 2)),
                              QStringLiteral("%1 s (%2 %)").arg(QString::number(t.waitSeconds, 'f', 2), QString::number(100 * t.waitSeconds / total, 'f', 0)),
                              QStringLiteral("%1 s (%2 %)").arg(QString::number(rest, 'f', 2), QString::number(100 * rest / total, 'f', 0)),
                              rate(static_cast<double>(m_settings.grabs) / batchSeconds));

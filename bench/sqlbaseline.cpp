@@ -4,9 +4,12 @@
 #include "sql/sqlconnection.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QHash>
 #include <QSqlError>
 #include <QSqlQuery>
+
+#include <unistd.h>
 
 namespace lantern::bench {
 
@@ -59,6 +62,26 @@ qint64 selectLaunchedRows(SqlConnection &sql, const QList<PayoutTask> &tasks, in
     return rows;
 }
 
+namespace {
+/** CPU seconds (user + system) of the process whose pid the file holds, from /proc; -1 when it
+    cannot be read (a server on another host). */
+double processCpuSeconds(const QString &pidFile)
+{
+    QFile pid(pidFile);
+    if (!pid.open(QIODevice::ReadOnly))
+        return -1;
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(QString::fromLatin1(pid.readAll().trimmed())));
+    if (!stat.open(QIODevice::ReadOnly))
+        return -1;
+    // After the command name, in parentheses: state is field 3, utime 14, stime 15.
+    const QByteArray line = stat.readAll();
+    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 13)
+        return -1;
+    return static_cast<double>(fields.at(11).toLongLong() + fields.at(12).toLongLong()) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+} // namespace
+
 ServerCounters ServerCounters::read(SqlConnection &sql)
 {
     QSqlQuery query = execText(sql, QStringLiteral("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Com_stmt_prepare', "
@@ -73,13 +96,16 @@ ServerCounters ServerCounters::read(SqlConnection &sql)
     counters.updates = values.value(QStringLiteral("com_update"));
     counters.selects = values.value(QStringLiteral("com_select"));
     counters.commits = values.value(QStringLiteral("handler_commit"));
+    QSqlQuery pidFile = execText(sql, QStringLiteral("SELECT @@pid_file"));
+    counters.cpuSeconds = pidFile.next() ? processCpuSeconds(pidFile.value(0).toString()) : -1;
     return counters;
 }
 
 ServerCounters ServerCounters::operator-(const ServerCounters &before) const
 {
     return {statements - before.statements, prepares - before.prepares, inserts - before.inserts,
-            updates - before.updates,       selects - before.selects,   commits - before.commits};
+            updates - before.updates,       selects - before.selects,   commits - before.commits,
+            cpuSeconds < 0 || before.cpuSeconds < 0 ? -1 : cpuSeconds - before.cpuSeconds};
 }
 
 } // namespace lantern::bench

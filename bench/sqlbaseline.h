@@ -38,6 +38,7 @@ struct ServerCounters {
     qint64 updates = 0;     // Com_update
     qint64 selects = 0;     // Com_select
     qint64 commits = 0;     // Handler_commit: transactions committed, explicit or autocommit
+    double cpuSeconds = 0;  // the server process's CPU (user + system), when it runs on this host; else -1
 
     static ServerCounters read(SqlConnection &sql);
     ServerCounters operator-(const ServerCounters &before) const;

@@ -102,14 +102,7 @@ const QByteArrayList &EnvelopeDrain::pools()
 
 bool EnvelopeDrain::busy() const
 {
-    return !m_dispatcher->idle() || !m_unrecorded.isEmpty() || !m_unsettled.isEmpty();
-}
-
-EnvelopeDrainStats EnvelopeDrain::pass()
-{
-    EnvelopeDrainStats stats = advance(std::chrono::milliseconds(0));
-    stats += finish();
-    return stats;
+    return !m_dispatcher->idle() || !m_unrecorded.isEmpty() || !m_unsettled.isEmpty() || !m_prefetched.isEmpty();
 }
 
 EnvelopeDrainStats EnvelopeDrain::drainAll()
@@ -125,19 +118,23 @@ EnvelopeDrainStats EnvelopeDrain::drainAll()
     return total;
 }
 
+EnvelopeDrainStats EnvelopeDrain::pass()
+{
+    EnvelopeDrainStats stats = advanceBatch(std::chrono::milliseconds(0), false);
+    stats += finish();
+    return stats;
+}
+
 EnvelopeDrainStats EnvelopeDrain::advance(std::chrono::milliseconds slice)
 {
-    const QDeadlineTimer deadline(slice);
-    EnvelopeDrainStats stats;
-    takeOutcomes();
-    if (m_lentFresh.hasExpired())
-        settleInterruptedLends();
+    return advanceBatch(slice, true);
+}
 
-    // 1. One round trip: settle what the last transaction recorded, take over what this worker's
-    //    backup lists held before it started, and claim a batch per campaign when the payouts
-    //    waiting would not keep the window full for long.
-    const int lowWater = 2 * m_dispatcher->window();
-    const bool wantMore = m_dispatcher->backlog() < lowWater;
+EnvelopeDrainStats EnvelopeDrain::claimTrip(bool claim, QList<Claimed> &claimed)
+{
+    // One round trip: settle what the last transaction recorded, take over what this worker's
+    // backup lists held before it started, and claim a batch per campaign when asked.
+    EnvelopeDrainStats stats;
     QueuePipeline trip;
     QList<Outcome> deadLetters;
     stats += settleInto(trip, deadLetters);
@@ -146,14 +143,13 @@ EnvelopeDrainStats EnvelopeDrain::advance(std::chrono::milliseconds slice)
     for (const QByteArray &id : pools()) {
         if (!m_resumed.contains(id))
             reads.append({id, trip.readBackup(queueOf(id))});
-        if (wantMore)
+        if (claim)
             claims.append({id, trip.claim(queueOf(id), m_options.batchSize)});
     }
     runTrip(trip);
     for (const Outcome &outcome : std::as_const(deadLetters))
         logDeadLetter(outcome.claimed.pool, outcome.claimed.raw, outcome.why);
 
-    QList<Claimed> claimed;
     const auto collect = [&](const QByteArray &id, const QByteArrayList &entries) {
         for (const QByteArray &raw : entries) {
             if (const auto task = PayoutTask::fromJson(raw)) {
@@ -170,17 +166,37 @@ EnvelopeDrainStats EnvelopeDrain::advance(std::chrono::milliseconds slice)
         collect(id, trip.entries(handle));
         m_resumed.insert(id);
     }
-    bool shortClaim = wantMore;
+    bool shortClaim = claim;
     for (const auto &[id, handle] : std::as_const(claims)) {
         collect(id, trip.entries(handle));
         shortClaim = shortClaim && trip.entries(handle).size() < m_options.batchSize;
     }
-    m_exhausted = shortClaim;
+    if (claim)
+        m_exhausted = shortClaim;
+    return stats;
+}
+
+EnvelopeDrainStats EnvelopeDrain::advanceBatch(std::chrono::milliseconds slice, bool prefetch)
+{
+    const QDeadlineTimer deadline(slice);
+    EnvelopeDrainStats stats;
+    takeOutcomes();
+    if (m_lentFresh.hasExpired())
+        settleInterruptedLends();
+
+    // 1. The batch: claimed while the last transaction ran (prefetched), else now, when the
+    //    payouts waiting would not keep the window full for long.
+    const int lowWater = 2 * m_dispatcher->window();
+    QList<Claimed> claimed = std::exchange(m_prefetched, {});
+    stats += std::exchange(m_prefetchedStats, {});
+    if (claimed.isEmpty())
+        stats += claimTrip(m_dispatcher->backlog() < lowWater, claimed);
 
     // 2. One transaction: the finished payouts recorded, the new grabs and pending payouts in SQL
     //    before any money moves for them; then the accepted envelopes join the payouts in flight.
+    //    With `prefetch`, the next batch is claimed meanwhile.
     if (!claimed.isEmpty() || !m_unrecorded.isEmpty())
-        stats += writeBatch(claimed);
+        stats += writeBatch(claimed, prefetch);
 
     // 3. Payouts run until more work is wanted, all are done, or the slice is over.
     if (!deadline.hasExpired() && !m_dispatcher->idle()) {
@@ -197,6 +213,10 @@ EnvelopeDrainStats EnvelopeDrain::finish()
 {
     EnvelopeDrainStats stats;
     while (busy()) {
+        if (!m_prefetched.isEmpty()) {
+            stats += std::exchange(m_prefetchedStats, {});
+            stats += writeBatch(std::exchange(m_prefetched, {}), false);
+        }
         if (!m_dispatcher->idle()) {
             QElapsedTimer waited;
             waited.start();
@@ -205,7 +225,7 @@ EnvelopeDrainStats EnvelopeDrain::finish()
         }
         takeOutcomes();
         if (!m_unrecorded.isEmpty())
-            stats += writeBatch({});
+            stats += writeBatch({}, false);
         QueuePipeline trip;
         QList<Outcome> deadLetters;
         stats += settleInto(trip, deadLetters);
@@ -238,7 +258,7 @@ void EnvelopeDrain::takeOutcomes()
     }
 }
 
-EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed)
+EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed, bool prefetch)
 {
     EnvelopeDrainStats stats;
     QList<PayoutRecord> records;
@@ -252,7 +272,7 @@ EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed)
 
     QElapsedTimer timer;
     timer.start();
-    const LedgerWrite written = writeLedger(records, tasks);
+    const LedgerWrite written = writeLedger(records, tasks, prefetch);
     m_timings.sqlSeconds += drainSeconds(timer);
     ++m_timings.batches;
 
@@ -267,6 +287,36 @@ EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed)
 
     // The ledger's verdict per task: a refused grab needs no payout; one paid by an earlier pass
     // only leaves the backup list; every other envelope is paid under its own idempotency key.
+    for (const auto &[entry, grab] : matchVerdicts(claimed, written)) {
+        if (grab == nullptr || grab->paid) {
+            m_unsettled.append({entry, {}, Settle::Done, {}});
+            continue;
+        }
+        Claimed paying = entry;
+        paying.attemptsSoFar = grab->attemptsSoFar;
+        const quint64 tag = m_nextTag++;
+        m_dispatcher->submit(tag, {paying.task.idempotencyKey(), paying.task.campaignId, paying.task.seq, paying.task.uid, paying.task.amountCents});
+        m_paying.insert(tag, paying);
+    }
+    if (!written.refusals.isEmpty())
+        stats += handleRefusals(written.refusals);
+    return stats;
+}
+
+QList<std::pair<EnvelopeDrain::Claimed, const AcceptedGrab *>> EnvelopeDrain::matchVerdicts(const QList<Claimed> &claimed, const LedgerWrite &written)
+{
+    QList<std::pair<Claimed, const AcceptedGrab *>> verdicts;
+    verdicts.reserve(claimed.size());
+    // A batch that went in whole comes back as it was given: accepted in the claims' order.
+    const auto sameGrab = [](const PayoutTask &a, const PayoutTask &b) { return a.campaignId == b.campaignId && a.seq == b.seq && a.uid == b.uid; };
+    bool inOrder = written.refusals.isEmpty() && written.accepted.size() == claimed.size();
+    for (qsizetype i = 0; inOrder && i < claimed.size(); ++i)
+        inOrder = sameGrab(claimed.at(i).task, written.accepted.at(i).task);
+    if (inOrder) {
+        for (qsizetype i = 0; i < claimed.size(); ++i)
+            verdicts.append({claimed.at(i), &written.accepted.at(i)});
+        return verdicts;
+    }
     QHash<std::pair<qint64, qint64>, QList<Claimed>> byEnvelope;  // (campaign, seq) -> claimed tasks
     for (const Claimed &entry : claimed)
         byEnvelope[{entry.task.campaignId, entry.task.seq}] << entry;
@@ -278,24 +328,13 @@ EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed)
         return found;
     };
     for (const GrabRefusal &refusal : written.refusals)
-        m_unsettled.append({take(refusal.task), {}, Settle::Done, {}});
-    for (const AcceptedGrab &grab : written.accepted) {
-        Claimed entry = take(grab.task);
-        if (grab.paid) {
-            m_unsettled.append({entry, {}, Settle::Done, {}});
-            continue;
-        }
-        entry.attemptsSoFar = grab.attemptsSoFar;
-        const quint64 tag = m_nextTag++;
-        m_dispatcher->submit(tag, {entry.task.idempotencyKey(), entry.task.campaignId, entry.task.seq, entry.task.uid, entry.task.amountCents});
-        m_paying.insert(tag, entry);
-    }
-    if (!written.refusals.isEmpty())
-        stats += handleRefusals(written.refusals);
-    return stats;
+        verdicts.append({take(refusal.task), nullptr});
+    for (const AcceptedGrab &grab : written.accepted)
+        verdicts.append({take(grab.task), &grab});
+    return verdicts;
 }
 
-LedgerWrite EnvelopeDrain::writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks)
+LedgerWrite EnvelopeDrain::writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks, bool prefetch)
 {
     if (!m_writer)
         return PayoutLedger(m_sql).write(records, tasks);
@@ -305,6 +344,8 @@ LedgerWrite EnvelopeDrain::writeLedger(const QList<PayoutRecord> &records, const
     m_writer->start([&](SqlConnection &sql) { written = PayoutLedger(sql).write(records, tasks); },
                     [dispatcher = m_dispatcher.get()] { QMetaObject::invokeMethod(dispatcher, &PayoutDispatcher::recheck, Qt::QueuedConnection); });
     try {
+        if (prefetch)
+            prefetchNext();
         while (m_writer->busy() && !m_dispatcher->idle())
             m_dispatcher->wait([this] { return !m_writer->busy(); }, QDeadlineTimer(QDeadlineTimer::Forever));
     } catch (...) {
@@ -318,6 +359,17 @@ LedgerWrite EnvelopeDrain::writeLedger(const QList<PayoutRecord> &records, const
     }
     m_writer->take();
     return written;
+}
+
+void EnvelopeDrain::prefetchNext()
+{
+    // What the last transaction recorded is settled and the next batch claimed while this one is
+    // written: the batch steps' Redis round trip no longer waits for SQL, nor SQL for it. Only
+    // when the payouts waiting would not keep the window full for long, as in advance().
+    QElapsedTimer timer;
+    timer.start();
+    m_prefetchedStats += claimTrip(m_dispatcher->backlog() < 2 * m_dispatcher->window(), m_prefetched);
+    m_timings.overlappedSeconds += drainSeconds(timer);
 }
 
 EnvelopeDrainStats EnvelopeDrain::settleInto(QueuePipeline &trip, QList<Outcome> &deadLetters)

@@ -57,6 +57,7 @@ struct EnvelopeDrainTimings {
     qint64 redisTrips = 0;     // queue round trips (one per batch, plus refusals)
     double sqlSeconds = 0;     // inside the transactions
     double redisSeconds = 0;   // inside the queue round trips
+    double overlappedSeconds = 0;  // of those, run while a transaction was under way (also in sqlSeconds)
     double waitSeconds = 0;    // running the event loop while payouts were in flight
 };
 
@@ -113,6 +114,13 @@ private:
     };
 
     ReliableQueue queueOf(const QByteArray &pool) const;
+    /** advance(); with `prefetch`, the next batch is claimed while this one's transaction runs. */
+    EnvelopeDrainStats advanceBatch(std::chrono::milliseconds slice, bool prefetch);
+    /** One queue round trip: settles what was recorded, reads the backup lists not taken over
+        yet, and with `claim` claims a batch per campaign; appends what came to `claimed`. */
+    EnvelopeDrainStats claimTrip(bool claim, QList<Claimed> &claimed);
+    /** claimTrip() into m_prefetched, while the SqlWorker writes a batch. */
+    void prefetchNext();
     /** Known campaigns' pools (SMEMBERS), read again when the last claims came up short or a second passed. */
     const QByteArrayList &pools();
     /** Adds the settlements of recorded outcomes to `trip`; returns what they count for. */
@@ -122,10 +130,13 @@ private:
         older than LentGraceMs, looked for every LentCheckEvery. */
     void settleInterruptedLends();
     /** The transaction of a batch: records the unrecorded outcomes, persists `claimed`. */
-    EnvelopeDrainStats writeBatch(const QList<Claimed> &claimed);
+    EnvelopeDrainStats writeBatch(const QList<Claimed> &claimed, bool prefetch);
     /** PayoutLedger::write(), on the SqlWorker's thread when there is one (payouts in flight go
-        on meanwhile), else on this connection. */
-    LedgerWrite writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks);
+        on meanwhile, and with `prefetch` the next batch is claimed), else on this connection. */
+    LedgerWrite writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks, bool prefetch);
+    /** Each claimed task with the ledger's verdict on it: its AcceptedGrab in `written`, or null
+        when refused. */
+    static QList<std::pair<Claimed, const AcceptedGrab *>> matchVerdicts(const QList<Claimed> &claimed, const LedgerWrite &written);
     void takeOutcomes();
     void logDeadLetter(const QByteArray &pool, const QByteArray &entry, const QString &why);
     /** Undoes refused grabs in Redis and repairs their campaigns (issue 15). */
@@ -148,6 +159,8 @@ private:
     QHash<quint64, Claimed> m_paying;    // tag -> task whose payout is with the dispatcher
     QList<Outcome> m_unrecorded;         // finished, not yet in SQL
     QList<Outcome> m_unsettled;          // in SQL, still in the backup list
+    QList<Claimed> m_prefetched;         // claimed while the last transaction ran, not written yet
+    EnvelopeDrainStats m_prefetchedStats;  // what claiming them counted
     EnvelopeDrainTimings m_timings;
     std::unique_ptr<SqlWorker> m_writer;  // after m_dispatcher: stopped before it goes
 };

@@ -1,10 +1,10 @@
 #include "envelope/payoutledger.h"
 
+#include "envelope/ledgerrows.h"
 #include "sql/sqlconnection.h"
 
 #include <QDateTime>
 #include <QHash>
-#include <QMap>
 #include <QSqlQuery>
 #include <QStringList>
 
@@ -13,59 +13,15 @@
 
 namespace lantern {
 
-LedgerWrite PayoutLedger::write(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks)
-{
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    LedgerWrite result;
-    m_sql.transaction([&] {  // the body may run again after a deadlock: it starts from zero
-        result = {};
-        record(records, now);
-        for (qsizetype start = 0; start < tasks.size(); start += RowsPerStatement)
-            persist(tasks.mid(start, RowsPerStatement), now, result);
-    });
-    return result;
-}
-
-void PayoutLedger::record(const QList<PayoutRecord> &records, qint64 nowMs)
-{
-    if (records.isEmpty())
-        return;
-    // The first outcome of a payout inserts its row; a later one (a retry after a pending outcome,
-    // a replay) replaces status and provider reference and adds the attempts: multi-row upserts
-    // (MySQL ON DUPLICATE KEY UPDATE, SQLite ON CONFLICT).
-    const bool mysql = m_sql.dialect() == DbUrl::Dialect::MySql;
-    const QString head = QStringLiteral("INSERT INTO payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, provider_ref, attempts, "
-                                        "updated_at_ms) VALUES ");
-    const QString tail = mysql ? QStringLiteral(" ON DUPLICATE KEY UPDATE status = VALUES(status), provider_ref = COALESCE(VALUES(provider_ref), "
-                                                "provider_ref), attempts = attempts + VALUES(attempts), updated_at_ms = VALUES(updated_at_ms)")
-                               : QStringLiteral(" ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, provider_ref = "
-                                                "COALESCE(excluded.provider_ref, payout.provider_ref), attempts = payout.attempts + "
-                                                "excluded.attempts, updated_at_ms = excluded.updated_at_ms");
-    // In the order of the primary key (the idempotency key): neighbouring rows of one B-tree page
-    // are written together, and concurrent workers lock rows in one order.
-    std::vector<std::pair<QString, const PayoutRecord *>> sorted;
-    sorted.reserve(static_cast<size_t>(records.size()));
-    for (const PayoutRecord &record : records)
-        sorted.emplace_back(record.task.idempotencyKey(), &record);
-    std::sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    const QVariant noRef(QMetaType(QMetaType::QString));
-    constexpr auto PerStatement = static_cast<size_t>(RowsPerStatement);
-    for (size_t start = 0; start < sorted.size(); start += PerStatement) {
-        const size_t end = std::min(sorted.size(), start + PerStatement);
-        QVariantList values;
-        values.reserve(static_cast<qsizetype>(end - start) * 9);
-        for (size_t i = start; i < end; ++i) {
-            const PayoutRecord &record = *sorted[i].second;
-            const PayoutTask &task = record.task;
-            values << sorted[i].first << task.campaignId << task.seq << task.uid << task.amountCents << record.status
-                   << (record.providerRef.isEmpty() ? noRef : QVariant(record.providerRef)) << record.calls << nowMs;
-        }
-        const qsizetype rows = static_cast<qsizetype>(end - start);
-        m_sql.write(head + SqlConnection::placeholderRows(rows, 9) + tail, values);
-    }
-}
-
 namespace {
+/** Thrown inside a batch's transaction when a grab taken for new did not go in: the transaction
+    is rolled back and the batch written again, reading first. */
+struct NotAllNew {};
+
+/** Passes reading first before a batch is given up: one starts over when another writer stored
+    one of its grabs between its read and its insert. */
+constexpr int ReadingFirstPasses = 3;
+
 QMap<qint64, QList<PayoutTask>> groupByCampaign(const QList<PayoutTask> &tasks)
 {
     QMap<qint64, QList<PayoutTask>> byCampaign;
@@ -75,42 +31,97 @@ QMap<qint64, QList<PayoutTask>> groupByCampaign(const QList<PayoutTask> &tasks)
 }
 } // namespace
 
-void PayoutLedger::persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write)
+LedgerWrite PayoutLedger::write(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    LedgerWrite result;
+    for (int pass = 0;; ++pass) {
+        const bool readFirst = pass > 0;
+        try {
+            m_sql.transaction([&] {  // the body may run again after a deadlock: it starts from zero
+                result = {};
+                record(records, now);
+                for (qsizetype start = 0; start < tasks.size(); start += RowsPerStatement) {
+                    const QList<PayoutTask> chunk = tasks.mid(start, RowsPerStatement);
+                    if (readFirst)
+                        persistReadingFirst(chunk, now, result);
+                    else if (!persistNew(chunk, result))
+                        throw NotAllNew{};
+                }
+            });
+            return result;
+        } catch (const NotAllNew &) {
+            if (pass >= ReadingFirstPasses)
+                throw SqlError(QStringLiteral("a batch of %1 grabs was written %2 times, and each time a grab taken for new did not go in")
+                                       .arg(tasks.size())
+                                       .arg(pass + 1));
+        }
+    }
+}
+
+void PayoutLedger::record(const QList<PayoutRecord> &records, qint64 nowMs)
+{
+    if (records.isEmpty())
+        return;
+    // In the order of the primary key (the idempotency key): neighbouring rows of one B-tree page
+    // are written together, and concurrent workers lock rows in one order.
+    std::vector<std::pair<QString, const PayoutRecord *>> sorted;
+    sorted.reserve(static_cast<size_t>(records.size()));
+    for (const PayoutRecord &record : records)
+        sorted.emplace_back(record.task.idempotencyKey(), &record);
+    std::sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    const QString upsert = payoutUpsertStatement(m_sql.dialect());
+    constexpr auto PerStatement = static_cast<size_t>(RowsPerStatement);
+    for (size_t start = 0; start < sorted.size(); start += PerStatement) {
+        const size_t end = std::min(sorted.size(), start + PerStatement);
+        QList<const PayoutRecord *> rows;
+        rows.reserve(static_cast<qsizetype>(end - start));
+        for (size_t i = start; i < end; ++i)
+            rows << sorted[i].second;
+        m_sql.write(upsert, {nowMs, payoutRows(rows)});
+    }
+}
+
+void PayoutLedger::acceptNew(const QList<PayoutTask> &tasks, LedgerWrite &write)
+{
+    for (const PayoutTask &task : tasks) {
+        write.accepted.append({task, false, 0});
+        GrabTally &tally = write.persistedByCampaign[task.campaignId];
+        ++tally.rows;
+        tally.cents += task.amountCents;
+    }
+    write.persisted += tasks.size();
+}
+
+bool PayoutLedger::persistNew(const QList<PayoutTask> &chunk, LedgerWrite &write)
+{
+    // Every row went in: each task is a grab of a launched envelope that the ledger did not hold,
+    // so no payout can have been recorded for it and there is nothing to read back.
+    if (m_sql.write(grabInsertStatement(m_sql.dialect()), {grabRows(chunk)}) != chunk.size())
+        return false;
+    acceptNew(chunk, write);
+    return true;
+}
+
+void PayoutLedger::persistReadingFirst(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write)
 {
     QList<PayoutTask> launched;
-    QList<GrabRefusal> unlaunched;
-    splitUnlaunched(chunk, launched, unlaunched);
-    if (!unlaunched.isEmpty())
-        recordRefusals(unlaunched, nowMs, write);
-    if (launched.isEmpty())
-        return;
-    QVariantList grabs;
-    grabs.reserve(launched.size() * 5);
-    for (const PayoutTask &task : launched)
-        grabs << task.campaignId << task.seq << task.uid << task.amountCents << task.atMs;
-    const int insertedRows = m_sql.write(m_sql.insertIgnoreInto() + QStringLiteral("grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES ")
-                                                 + SqlConnection::placeholderRows(launched.size(), 5),
-                                         grabs);
-    write.persisted += insertedRows;
-
-    // Which of these grabs the ledger holds now, in this transaction: a task whose (campaign, seq,
-    // uid) row is not there lost to an earlier grab of the same user or envelope, which only a
-    // Redis that forgot state can hand out (issue 15). When every row went in, every task is its
-    // own new row, so no payout can have been recorded for it: nothing to read back.
-    if (insertedRows == launched.size()) {
-        for (const PayoutTask &task : launched)
-            write.accepted.append({task, false, 0});
-        return;
-    }
-    QList<PayoutTask> accepted;
     QList<GrabRefusal> refused;
-    judge(launched, accepted, refused);
+    splitUnlaunched(chunk, launched, refused);
+    // Which of these grabs the ledger holds: a task whose (campaign, seq, uid) row is there is a
+    // replay (a crash, a recovery, a retry); one whose envelope or user has another row lost to an
+    // earlier grab, which only a Redis that forgot state can hand out (issue 15).
+    QList<PayoutTask> fresh;
+    QList<PayoutTask> replays;
+    judge(launched, fresh, replays, refused);
+    if (!fresh.isEmpty() && m_sql.write(grabInsertStatement(m_sql.dialect()), {grabRows(fresh)}) != fresh.size())
+        throw NotAllNew{};  // another writer stored one of them since the read
+    acceptNew(fresh, write);
+    // Where the payouts of the replays stand (no row: none recorded yet).
+    if (!replays.isEmpty())
+        write.accepted << states(replays);
     if (!refused.isEmpty())
         recordRefusals(refused, nowMs, write);
-    // Some tasks are replays (a crash, a recovery, a retry): where the payouts of the grabs the
-    // ledger holds stand is read back (no row: none recorded yet).
-    if (!accepted.isEmpty())
-        write.accepted << states(accepted);
 }
 
 void PayoutLedger::recordRefusals(const QList<GrabRefusal> &refused, qint64 nowMs, LedgerWrite &write)
@@ -179,9 +190,10 @@ QList<AcceptedGrab> PayoutLedger::states(const QList<PayoutTask> &tasks)
     return grabs;
 }
 
-void PayoutLedger::judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &accepted, QList<GrabRefusal> &refused)
+void PayoutLedger::judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &fresh, QList<PayoutTask> &replays, QList<GrabRefusal> &refused)
 {
-    // One statement per campaign in the chunk (a queue holds one campaign's tasks).
+    // One statement per campaign in the chunk (a queue holds one campaign's tasks). A plain read:
+    // should another writer store one of these grabs before the insert, the insert says so.
     const QMap<qint64, QList<PayoutTask>> byCampaign = groupByCampaign(tasks);
     for (auto it = byCampaign.cbegin(); it != byCampaign.cend(); ++it) {
         const QList<PayoutTask> &group = it.value();
@@ -204,15 +216,16 @@ void PayoutLedger::judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &acce
         for (const PayoutTask &task : group) {
             const auto holder = holderOf.constFind(task.seq);
             if (holder != holderOf.cend() && *holder == task.uid) {
-                accepted << task;
+                replays << task;
                 continue;
             }
             const auto held = heldBy.constFind(task.uid);
-            if (holder == holderOf.cend() && held == heldBy.cend())
-                throw SqlError(QStringLiteral("the grab of envelope %1 of campaign %2 by user %3 was neither stored nor refused by a key")
-                                       .arg(task.seq)
-                                       .arg(task.campaignId)
-                                       .arg(task.uid));
+            if (holder == holderOf.cend() && held == heldBy.cend()) {
+                fresh << task;
+                holderOf.insert(task.seq, task.uid);  // a later task of the chunk for this envelope or user loses to it
+                heldBy.insert(task.uid, {task.seq, task.amountCents});
+                continue;
+            }
             GrabRefusal refusal{task, holder != holderOf.cend() ? *holder : 0, {}};
             if (held != heldBy.cend())
                 refusal.held = QByteArray::number(held->first) + ':' + QByteArray::number(held->second);

@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QMap>
 #include <QString>
 
 namespace lantern {
@@ -34,12 +35,19 @@ struct AcceptedGrab {
     int attemptsSoFar = 0;  // calls recorded by earlier passes
 };
 
+/** New grab rows of one campaign in one PayoutLedger::write(). */
+struct GrabTally {
+    qint64 rows = 0;
+    qint64 cents = 0;
+};
+
 /** What one PayoutLedger::write() did. */
 struct LedgerWrite {
     QList<AcceptedGrab> accepted;
     QList<GrabRefusal> refusals;
     qint64 persisted = 0;     // new grab rows
     qint64 refusedRows = 0;   // new grab_refused rows
+    QMap<qint64, GrabTally> persistedByCampaign;  // campaign -> its new grab rows (exact: replays not counted)
 };
 
 /** The drain's SQL side (DESIGN §3, issue 15): one transaction per batch that records the results
@@ -47,24 +55,36 @@ struct LedgerWrite {
     row comes before any money moves for it; its payout row is written once, with the first
     outcome of its calls (paid, pending: to be retried, failed: given up), and only for a grab
     whose (campaign, seq, uid) row the ledger holds; the others become grab_refused rows. Every
-    statement is multi-row and keyed on business keys, so a replay writes nothing twice. */
+    statement is multi-row and keyed on business keys, so a replay writes nothing twice.
+
+    A batch is written optimistically first: one statement inserts every grab of a launched
+    envelope (ledgerrows.h). When every row goes in, nothing was there before: no read is
+    needed. When one does not (a replay, a refusal), the transaction is rolled back and written
+    again reading first: which envelopes are launched, which grabs the ledger already holds, where
+    their payouts stand. Either way `persistedByCampaign` counts exactly the rows this write added. */
 class PayoutLedger final {
 public:
     explicit PayoutLedger(SqlConnection &sql) : m_sql(sql) {}
 
     /** Upserts `records` (a new row, or status and reference replaced and attempts added), then
-        inserts the grabs of `tasks` and judges the ones that did not go in, reading where their
-        payouts stand: one transaction (retried as a whole after a deadlock). */
+        persists the grabs of `tasks` and judges the ones that are not new: one transaction
+        (retried as a whole after a deadlock). */
     LedgerWrite write(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks);
 
-    /** Rows per multi-row statement (9000 values at most: within SQLite's 32766 and MySQL's 65535). */
+    /** Rows per multi-row statement. */
     static constexpr qsizetype RowsPerStatement = 1000;
 
 private:
     void record(const QList<PayoutRecord> &records, qint64 nowMs);
-    void persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write);
-    /** Splits tasks into those the ledger holds and refusals (a read in the transaction). */
-    void judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &accepted, QList<GrabRefusal> &refused);
+    /** Inserts `chunk` in one statement; false when a row did not go in (nothing is known then of
+        which did: the caller rolls back). */
+    bool persistNew(const QList<PayoutTask> &chunk, LedgerWrite &write);
+    /** Reads first, then inserts only the new grabs: the path of a batch that is not all new. */
+    void persistReadingFirst(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write);
+    /** Splits launched tasks into new grabs, replays of grabs the ledger holds, and refusals,
+        by the grab rows there are (a locking read in the transaction) and in the order given
+        (of two tasks for one envelope or user in a chunk, the first wins). */
+    void judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &fresh, QList<PayoutTask> &replays, QList<GrabRefusal> &refused);
     /** Splits off the grabs of envelopes the ledger does not hold as launched: a campaign still a
         draft in SQL (set live in Redis by hand), or an envelope SQL has not, or has with another
         amount (pushed into a pool by hand). Those are refused ('not_launched'), never paid. */
@@ -72,6 +92,8 @@ private:
     void recordRefusals(const QList<GrabRefusal> &refused, qint64 nowMs, LedgerWrite &write);
     /** Where the payouts of `tasks` stand, for replayed tasks (no payout row: nothing recorded yet). */
     QList<AcceptedGrab> states(const QList<PayoutTask> &tasks);
+    /** Accepts `tasks` as new rows of this write. */
+    static void acceptNew(const QList<PayoutTask> &tasks, LedgerWrite &write);
 
     SqlConnection &m_sql;
 };

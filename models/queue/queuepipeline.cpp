@@ -15,8 +15,8 @@ const QByteArray OldestFirst = QByteArrayLiteral("-1");  // LREM count: one occu
 
 void QueuePipeline::acknowledge(const ReliableQueue &queue, const QByteArrayList &entries)
 {
-    for (const QByteArray &entry : entries)
-        m_acknowledgements << QByteArrayList{QByteArrayLiteral("LREM"), queue.backupKey(), OldestFirst, entry};
+    if (!entries.isEmpty())
+        m_acknowledgements << ReliableQueue::acknowledgeScript().evalshaCommand({queue.backupKey()}, entries);
 }
 
 void QueuePipeline::retryLater(const ReliableQueue &queue, const QByteArray &entry)
@@ -63,9 +63,17 @@ void QueuePipeline::run(RedisClient &redis)
         commands << read.command;
     const std::vector<RedisValue> replies = redis.pipeline(commands);
 
+    const qsizetype firstAcknowledgement = firstRead - m_acknowledgements.size();
     for (qsizetype i = 0; i < firstRead; ++i) {
-        if (replies[static_cast<size_t>(i)].isError())
-            throw RedisReplyError(QString::fromUtf8(replies[static_cast<size_t>(i)].string));
+        const RedisValue &reply = replies[static_cast<size_t>(i)];
+        if (i >= firstAcknowledgement && reply.isError() && reply.string.startsWith("NOSCRIPT")) {
+            // A fresh or flushed server: the acknowledgement runs again on its own, loading the script.
+            const QByteArrayList &command = m_acknowledgements.at(i - firstAcknowledgement);
+            ReliableQueue::acknowledgeScript().run(redis, {command[3]}, command.mid(4));
+            continue;
+        }
+        if (reply.isError())
+            throw RedisReplyError(QString::fromUtf8(reply.string));
     }
     for (size_t r = 0; r < m_reads.size(); ++r) {
         const RedisValue &reply = replies[static_cast<size_t>(firstRead) + r];

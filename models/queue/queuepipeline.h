@@ -15,10 +15,11 @@ struct DeadLetterNote;
     the moves (to the back of a queue, or to its dead letters) in one MULTI, so each entry is in
     exactly one list whatever happens; the acknowledgements; then the reads of backup lists and
     the claims, whose entries come back oldest first. Acknowledging and moving scan the backup
-    list from its oldest end (LREM -1), where a worker's oldest entries are. */
+    list from its oldest end (LREM -1), where a worker's oldest entries are; acknowledgements of a
+    queue are one acknowledge.lua, which cuts the oldest entries off at once (LTRIM). */
 class QueuePipeline final {
 public:
-    /** Removes processed entries from the backup list. */
+    /** Removes processed entries from the backup list (one script call per call). */
     void acknowledge(const ReliableQueue &queue, const QByteArrayList &entries);
     /** Moves an entry from the backup list to the back of the queue (the oldest are served first). */
     void retryLater(const ReliableQueue &queue, const QByteArray &entry);

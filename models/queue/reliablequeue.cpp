@@ -26,6 +26,12 @@ const LuaScript &ReliableQueue::claimScript()
     return script;
 }
 
+const LuaScript &ReliableQueue::acknowledgeScript()
+{
+    static const LuaScript script(QStringLiteral("acknowledge"));
+    return script;
+}
+
 ReliableQueue::ReliableQueue(QByteArray queue, QByteArray backup, QByteArray deadLetter)
     : m_queue(std::move(queue)), m_backup(std::move(backup)), m_deadLetter(std::move(deadLetter))
 {
@@ -46,13 +52,8 @@ QByteArrayList ReliableQueue::inFlight(RedisClient &redis, int max) const
 
 void ReliableQueue::acknowledge(RedisClient &redis, const QByteArrayList &entries) const
 {
-    if (entries.isEmpty())
-        return;
-    QList<QByteArrayList> commands;
-    commands.reserve(entries.size());
-    for (const QByteArray &entry : entries)
-        commands << QByteArrayList{QByteArrayLiteral("LREM"), m_backup, QByteArrayLiteral("1"), entry};
-    throwOnErrorReply(redis.pipeline(commands));
+    if (!entries.isEmpty())
+        acknowledgeScript().run(redis, {m_backup}, entries);
 }
 
 QByteArray DeadLetterNote::toJson() const

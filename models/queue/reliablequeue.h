@@ -36,7 +36,7 @@ public:
     QByteArrayList claim(RedisClient &redis, int max) const;
     /** What the backup list holds (a restarted worker finishes these first), oldest first. */
     QByteArrayList inFlight(RedisClient &redis, int max) const;
-    /** Removes processed entries from the backup list (one round trip). */
+    /** Removes processed entries from the backup list (one round trip, acknowledgeScript()). */
     void acknowledge(RedisClient &redis, const QByteArrayList &entries) const;
     /** Moves one entry from the backup list to the dead-letter list with its note, atomically
         (a note without a time is stamped now). */
@@ -50,6 +50,8 @@ public:
     /** claim.lua: KEYS queue, backup; ARGV max. Shared with QueuePipeline, which claims for many
         queues in one round trip. */
     static const LuaScript &claimScript();
+    /** acknowledge.lua: KEYS backup; ARGV the entries. Shared with QueuePipeline. */
+    static const LuaScript &acknowledgeScript();
 
     const QByteArray &queueKey() const { return m_queue; }
     const QByteArray &backupKey() const { return m_backup; }
