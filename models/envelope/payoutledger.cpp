@@ -1,5 +1,6 @@
 #include "envelope/payoutledger.h"
 
+#include "envelope/ledgertally.h"
 #include "sql/sqlconnection.h"
 
 #include <QDateTime>
@@ -19,9 +20,12 @@ LedgerWrite PayoutLedger::write(const QList<PayoutRecord> &records, const QList<
     LedgerWrite result;
     m_sql.transaction([&] {  // the body may run again after a deadlock: it starts from zero
         result = {};
+        LedgerTally tally(m_sql, m_writer);  // the running tally of what this transaction writes (issue 26)
+        tally.notePayouts(records);
         record(records, now);
         for (qsizetype start = 0; start < tasks.size(); start += RowsPerStatement)
-            persist(tasks.mid(start, RowsPerStatement), now, result);
+            persist(tasks.mid(start, RowsPerStatement), now, result, tally);
+        tally.write();
     });
     return result;
 }
@@ -75,7 +79,7 @@ QMap<qint64, QList<PayoutTask>> groupByCampaign(const QList<PayoutTask> &tasks)
 }
 } // namespace
 
-void PayoutLedger::persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write)
+void PayoutLedger::persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write, LedgerTally &tally)
 {
     QList<PayoutTask> launched;
     QList<GrabRefusal> unlaunched;
@@ -84,13 +88,15 @@ void PayoutLedger::persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerW
         recordRefusals(unlaunched, nowMs, write);
     if (launched.isEmpty())
         return;
-    QVariantList grabs;
-    grabs.reserve(launched.size() * 5);
-    for (const PayoutTask &task : launched)
-        grabs << task.campaignId << task.seq << task.uid << task.amountCents << task.atMs;
-    const int insertedRows = m_sql.write(m_sql.insertIgnoreInto() + QStringLiteral("grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES ")
-                                                 + SqlConnection::placeholderRows(launched.size(), 5),
-                                         grabs);
+    const int insertedRows = tally.insertGrabs(launched, [this](const QList<PayoutTask> &rows) {
+        QVariantList grabs;
+        grabs.reserve(rows.size() * 5);
+        for (const PayoutTask &task : rows)
+            grabs << task.campaignId << task.seq << task.uid << task.amountCents << task.atMs;
+        return m_sql.write(m_sql.insertIgnoreInto() + QStringLiteral("grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES ")
+                                   + SqlConnection::placeholderRows(rows.size(), 5),
+                           grabs);
+    });
     write.persisted += insertedRows;
 
     // Which of these grabs the ledger holds now, in this transaction: a task whose (campaign, seq,

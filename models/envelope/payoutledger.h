@@ -8,6 +8,7 @@
 
 namespace lantern {
 
+class LedgerTally;
 class SqlConnection;
 
 /** What a payout call left to write in SQL: `status` paid, pending (retried later) or failed
@@ -50,7 +51,8 @@ struct LedgerWrite {
     statement is multi-row and keyed on business keys, so a replay writes nothing twice. */
 class PayoutLedger final {
 public:
-    explicit PayoutLedger(SqlConnection &sql) : m_sql(sql) {}
+    /** writer: the worker's shard in the ledger's tally (LedgerTally::writerOf). */
+    explicit PayoutLedger(SqlConnection &sql, int writer = 0) : m_sql(sql), m_writer(writer) {}
 
     /** Upserts `records` (a new row, or status and reference replaced and attempts added), then
         inserts the grabs of `tasks` and judges the ones that did not go in, reading where their
@@ -62,7 +64,7 @@ public:
 
 private:
     void record(const QList<PayoutRecord> &records, qint64 nowMs);
-    void persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write);
+    void persist(const QList<PayoutTask> &chunk, qint64 nowMs, LedgerWrite &write, LedgerTally &tally);
     /** Splits tasks into those the ledger holds and refusals (a read in the transaction). */
     void judge(const QList<PayoutTask> &tasks, QList<PayoutTask> &accepted, QList<GrabRefusal> &refused);
     /** Splits off the grabs of envelopes the ledger does not hold as launched: a campaign still a
@@ -74,6 +76,7 @@ private:
     QList<AcceptedGrab> states(const QList<PayoutTask> &tasks);
 
     SqlConnection &m_sql;
+    int m_writer = 0;
 };
 
 } // namespace lantern
