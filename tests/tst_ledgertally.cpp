@@ -1,7 +1,8 @@
 // The ledger's running tally (issue 26, migration 0010), on real Redis and both SQL dialects: it
 // equals a count of the rows after drains by several workers with failing payouts, a worker dying
 // with payouts in flight and its tasks re-delivered by a recovery, tasks delivered twice, and a
-// close; a replayed batch adds nothing; a grab or payout row changed by hand is found by the
+// close; a replayed batch adds nothing, nor do rows another transaction commits between the read
+// and the insert; a grab or payout row changed by hand is found by the
 // full check (`lanternd verify`) always, and by the views where the triggers see it.
 #include "envelope/campaignservice.h"
 #include "envelope/campaignverifier.h"
@@ -115,6 +116,7 @@ private Q_SLOTS:
     void dialects_data();
     void aReplayedBatchAddsNothing_data() { dialects_data(); }
     void aReplayedBatchAddsNothing();
+    void rowsOfAnotherWriterBetweenReadAndInsert();
     void tallyEqualsTheRowsAfterWorkersCrashesAndClose_data() { dialects_data(); }
     void tallyEqualsTheRowsAfterWorkersCrashesAndClose();
     void handEditsAreFound_data() { dialects_data(); }
@@ -171,6 +173,46 @@ void TestLedgerTally::aReplayedBatchAddsNothing()
     const qint64 b = tasks.at(1).amountCents;
     QCOMPARE(ledger.tally(id), (TallyFigures{7, cents(0, 7), 1, a, 1, b, 7}));
     QCOMPARE(ledger.tally(id), ledger.rows(id));
+}
+
+void TestLedgerTally::rowsOfAnotherWriterBetweenReadAndInsert()
+{
+    // MariaDB (SQLite has one writer at a time): another transaction commits a row of the batch
+    // after the read that said which rows are new, before the insert made again. The counts then
+    // differ, and the batch goes in row by row: only the rows this transaction inserted count.
+    DbUrl url;
+    for (const auto &[name, candidate] : test::sqlDialects()) {
+        if (candidate.dialect == DbUrl::Dialect::MySql)
+            url = candidate;
+    }
+    QCOMPARE(url.dialect, DbUrl::Dialect::MySql);
+    test::resetTables(url);
+    Ledger ledger(m_redisUrl, url);
+    const qint64 id = ledger.campaign(6, 0);
+    QList<PayoutTask> tasks;
+    for (qint64 seq = 1; seq <= 4; ++seq)
+        tasks << PayoutTask{id, seq, 100 + seq, 10 * seq, Now};
+    const QString statement = QStringLiteral("INSERT IGNORE INTO grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES (?, ?, ?, ?, ?)");
+    ledger.sql.exec(statement, {id, 1, 101, 10, Now});  // there before: the batch goes in partly
+    SqlConnection other(url);
+    int calls = 0;
+    int inserted = 0;
+    ledger.sql.transaction([&] {
+        LedgerTally tally(ledger.sql, 5);
+        inserted = tally.insertGrabs(tasks, [&](const QList<PayoutTask> &rows) {
+            if (++calls == 2)  // the insert made again, after the read
+                other.exec(statement, {id, 3, 103, 30, Now});
+            int count = 0;
+            for (const PayoutTask &task : rows)
+                count += ledger.sql.write(statement, {task.campaignId, task.seq, task.uid, task.amountCents, task.atMs});
+            return count;
+        });
+        tally.write();
+    });
+    QCOMPARE(inserted, 2);  // seqs 2 and 4
+    QCOMPARE(ledger.tally(id), (TallyFigures{2, 60, 0, 0, 0, 0, 0}));  // not seq 3, the other transaction's
+    QCOMPARE(ledger.rows(id).grabRows, 4);
+    QVERIFY2(calls > 2, "row by row after the counts differed");
 }
 
 void TestLedgerTally::tallyEqualsTheRowsAfterWorkersCrashesAndClose()
