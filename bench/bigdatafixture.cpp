@@ -254,6 +254,14 @@ QString BigDataFixture::pastCampaignsSql()
                         + pairs,
                     {});
     }
+    // The ledger's running tally of those rows, as the migration's back-fill counts a database's
+    // rows (writer -1): each grab of 100 cents, paid at the first call.
+    m_sql.write(QStringLiteral("INSERT IGNORE INTO ledger_tally (campaign_id, writer, grab_rows, grab_cents, paid_count, paid_cents, payout_calls) "
+                               "SELECT seq, -1, %1, %2, %1, %2, %1 FROM seq_1_to_%3")
+                        .arg(envelopes)
+                        .arg(envelopes * 100)
+                        .arg(count),
+                {});
     return QStringLiteral("%1 closed campaigns, %2 envelopes, grabs and paid payouts each").arg(count).arg(count * envelopes);
 }
 

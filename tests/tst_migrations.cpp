@@ -3,6 +3,7 @@
 // migration (the change made, the version not recorded), and on a database that ran 0003-0005
 // when they still said IF NOT EXISTS (MariaDB only). Each ends with the schema a fresh database
 // gets, column for column and index for index.
+#include "envelope/ledgertally.h"
 #include "sql/migrator.h"
 #include "sql/schemachange.h"
 #include "sql/sqlconnection.h"
@@ -92,6 +93,8 @@ private Q_SLOTS:
     void fromEveryVersion();
     void afterACrashAtEveryStatement_data();
     void afterACrashAtEveryStatement();
+    void tallyBackfillCountsTheRowsThere_data();
+    void tallyBackfillCountsTheRowsThere();
     void mariaDbOnlyHistoryKeepsWorking_data();
     void mariaDbOnlyHistoryKeepsWorking();
 
@@ -228,6 +231,54 @@ void TestMigrations::fromEveryVersion()
         QCOMPARE(row.value(0).toInt(), 1);
         QCOMPARE(row.value(1).toString(), QString());
     }
+}
+
+void TestMigrations::tallyBackfillCountsTheRowsThere_data()
+{
+    QTest::addColumn<QString>("dialect");
+    QTest::newRow("mysql") << QStringLiteral("mysql");
+    QTest::newRow("sqlite") << QStringLiteral("sqlite");
+}
+
+void TestMigrations::tallyBackfillCountsTheRowsThere()
+{
+    // A database with a ledger before the tally (0010): the migration counts its rows once, so
+    // an upgraded database starts with a tally equal to its rows.
+    QFETCH(QString, dialect);
+    const auto database = databaseAt(dialect, 9);
+    SqlConnection &sql = *database;
+    for (const char *name : {"one", "two", "none"})
+        sql.exec(QStringLiteral("INSERT INTO campaign (name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, "
+                                "created_at_ms) VALUES (?, 1000, 10, 1, 'double-mean', 7, 9, 'live', 1)"),
+                 {QLatin1String(name)});
+    QList<qint64> ids;
+    QSqlQuery campaigns = sql.exec(QStringLiteral("SELECT id FROM campaign ORDER BY id"));
+    while (campaigns.next())
+        ids << campaigns.value(0).toLongLong();
+    QCOMPARE(ids.size(), 3);
+    const QString grab = QStringLiteral("INSERT INTO grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES (?, ?, ?, ?, 1)");
+    const QString payout = QStringLiteral("INSERT INTO payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, attempts, "
+                                          "updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 1)");
+    // Campaign one: three grabs, paid (2 calls), failed (5 calls), pending (1 call); two: one
+    // grab with no payout row yet; none: nothing.
+    const struct {
+        qint64 campaign, seq, uid, cents;
+        const char *status;
+        int attempts;
+    } rows[] = {{ids[0], 1, 11, 100, "paid", 2}, {ids[0], 2, 12, 150, "failed", 5}, {ids[0], 3, 13, 70, "pending", 1}, {ids[1], 4, 14, 90, nullptr, 0}};
+    for (const auto &row : rows) {
+        sql.exec(grab, {row.campaign, row.seq, row.uid, row.cents});
+        if (row.status)
+            sql.exec(payout, {QStringLiteral("cp:%1:%2").arg(row.campaign).arg(row.seq), row.campaign, row.seq, row.uid, row.cents,
+                              QLatin1String(row.status), row.attempts});
+    }
+    Migrator migrator(sql);
+    QCOMPARE(migrated(migrator), Migrator::latestVersion());
+    const QHash<qint64, TallyFigures> tally = LedgerTally::read(sql, std::nullopt);
+    QCOMPARE(tally, LedgerTally::count(sql, std::nullopt));
+    QCOMPARE(tally.size(), 2);  // no row for the campaign without grabs
+    QCOMPARE(tally.value(ids[0]), (TallyFigures{3, 320, 1, 100, 1, 150, 8}));
+    QCOMPARE(tally.value(ids[1]), (TallyFigures{1, 90, 0, 0, 0, 0, 0}));
 }
 
 void TestMigrations::afterACrashAtEveryStatement_data()

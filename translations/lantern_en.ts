@@ -242,6 +242,14 @@
         <source>Redis holds the campaign as %1 while the ledger holds a draft: it was not launched through SQL</source>
         <translation>Redis holds the campaign as %1 while the ledger holds a draft: it was not launched through SQL</translation>
     </message>
+    <message>
+        <source>%1 grab rows (%2 cents) in SQL, the workers wrote %3 (%4 cents): grab rows were changed outside Lantern</source>
+        <translation>%1 grab rows (%2 cents) in SQL, the workers wrote %3 (%4 cents): grab rows were changed outside Lantern</translation>
+    </message>
+    <message>
+        <source>%1 paid payouts (%2 cents) in SQL, the workers recorded %3 (%4 cents): payout rows were changed outside Lantern</source>
+        <translation>%1 paid payouts (%2 cents) in SQL, the workers recorded %3 (%4 cents): payout rows were changed outside Lantern</translation>
+    </message>
 </context>
 <context>
     <name>GrabService</name>
@@ -2247,6 +2255,10 @@ Key prefix: %3</translation>
         <source>, </source>
         <comment>separator between the items of a list</comment>
         <translation>, </translation>
+    </message>
+    <message>
+        <source>Grabs and payouts judged from the tally the workers keep as they write them (a row changed by hand is counted again); lanternd verify reads every row and compares the tally with them.</source>
+        <translation>Grabs and payouts judged from the tally the workers keep as they write them (a row changed by hand is counted again); lanternd verify reads every row and compares the tally with them.</translation>
     </message>
 </context>
 <context>
@@ -4748,6 +4760,14 @@ Check the amounts and the split preview before you approve: an approval cannot b
     <message>
         <source>Closes at %1 (in %2)</source>
         <translation>Closes at %1 (in %2)</translation>
+    </message>
+    <message>
+        <source>Every grab and payout row was read, and the workers&apos; tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</source>
+        <translation>Every grab and payout row was read, and the workers&apos; tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</translation>
+    </message>
+    <message>
+        <source>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href=&quot;check:rows&quot;&gt;a check of every row&lt;/a&gt;.</source>
+        <translation>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href=&quot;check:rows&quot;&gt;a check of every row&lt;/a&gt;.</translation>
     </message>
 </context>
 <context>

@@ -241,6 +241,14 @@
         <source>Redis holds the campaign as %1 while the ledger holds a draft: it was not launched through SQL</source>
         <translation>Redis 中该活动为 %1，而账本中仍是草稿：它并未经 SQL 上线</translation>
     </message>
+    <message>
+        <source>%1 grab rows (%2 cents) in SQL, the workers wrote %3 (%4 cents): grab rows were changed outside Lantern</source>
+        <translation>SQL 中有 %1 条抢红包记录（%2 分），工作进程写入的是 %3 条（%4 分）：抢红包记录在 Lantern 之外被改动过</translation>
+    </message>
+    <message>
+        <source>%1 paid payouts (%2 cents) in SQL, the workers recorded %3 (%4 cents): payout rows were changed outside Lantern</source>
+        <translation>SQL 中有 %1 笔已支付的发放（%2 分），工作进程记录的是 %3 笔（%4 分）：发放记录在 Lantern 之外被改动过</translation>
+    </message>
 </context>
 <context>
     <name>GrabService</name>
@@ -2227,6 +2235,10 @@ SQL：%2
         <source>, </source>
         <comment>separator between the items of a list</comment>
         <translation>，</translation>
+    </message>
+    <message>
+        <source>Grabs and payouts judged from the tally the workers keep as they write them (a row changed by hand is counted again); lanternd verify reads every row and compares the tally with them.</source>
+        <translation>抢红包和发放按工作进程写入时维护的累计数判断（手工改动过的记录会重新统计）；lanternd verify 会读取每一条记录，并与累计数比对。</translation>
     </message>
 </context>
 <context>
@@ -4715,6 +4727,14 @@ Check the amounts and the split preview before you approve: an approval cannot b
     <message>
         <source>Closes at %1 (in %2)</source>
         <translation>将于 %1 结束（%2后）</translation>
+    </message>
+    <message>
+        <source>Every grab and payout row was read, and the workers&apos; tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</source>
+        <translation>已读取每一条抢红包和发放记录，并与工作进程的累计数比对，与 &lt;i&gt;lanternd verify&lt;/i&gt; 的做法相同。</translation>
+    </message>
+    <message>
+        <source>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href=&quot;check:rows&quot;&gt;a check of every row&lt;/a&gt;.</source>
+        <translation>抢红包和发放按工作进程写入时维护的累计数判断；手工改动过的记录会重新统计，手工新增的记录只有&lt;a href=&quot;check:rows&quot;&gt;逐条检查全部记录&lt;/a&gt;才能发现。</translation>
     </message>
 </context>
 <context>

@@ -141,6 +141,8 @@ CampaignDetailPanel::CampaignDetailPanel(QWidget *parent)
     connect(m_ledger, &QLabel::linkActivated, this, [this](const QString &link) {
         if (link.startsWith(QLatin1String("view:")))
             Q_EMIT viewRequested(link.mid(5));
+        else if (link == QLatin1String("check:rows"))
+            Q_EMIT everyRowRequested();
     });
     m_violations->setObjectName(QStringLiteral("violations"));
     m_violations->setWordWrap(true);
@@ -343,6 +345,12 @@ void CampaignDetailPanel::showSnapshot(const CampaignSnapshot &snapshot)
         for (const Violation &violation : snapshot.violations)
             m_violations->addItem(tr("Rule %1: %2").arg(violation.invariant).arg(violation.detail));
     }
+    // Where rules 2 and 3 took their figures from (issue 26): a user deciding on money asks.
+    const QString source = snapshot.everyRow
+            ? tr("Every grab and payout row was read, and the workers' tally compared with them, as <i>lanternd verify</i> does.")
+            : tr("Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted "
+                 "again, a row added by hand only by <a href=\"check:rows\">a check of every row</a>.");
+    m_ledger->setText(m_ledger->text() + QStringLiteral("<br><small>") + source + QStringLiteral("</small>"));
     m_violations->setVisible(!snapshot.violations.isEmpty());
     // A campaign of sub-pools (campaign create --pools): each pool's progress, so a pool running
     // dry early (its users then borrow from the others) shows.

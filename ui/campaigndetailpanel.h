@@ -57,6 +57,8 @@ public:
 Q_SIGNALS:
     /** A link of the ledger check was followed: "queues", "recovery". */
     void viewRequested(const QString &name);
+    /** The ledger check over every row, asked for by the user (the refreshes judge from the tally). */
+    void everyRowRequested();
 
 private:
     QLabel *addFigure(QGridLayout *grid, int row, int column, const QString &name);

@@ -70,6 +70,7 @@ CampaignsView::CampaignsView(QWidget *parent)
     splitter->addWidget(m_listPane);
     splitter->addWidget(m_detail);
     connect(m_detail, &CampaignDetailPanel::viewRequested, this, &ConsoleView::openView);
+    connect(m_detail, &CampaignDetailPanel::everyRowRequested, this, [this] { requestSnapshot(true); });
     // The list is for choosing; the live view below gets most of the height.
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
@@ -198,13 +199,13 @@ void CampaignsView::restoreViewState(const QVariantMap &state)
         requestSnapshot();
 }
 
-void CampaignsView::requestSnapshot()
+void CampaignsView::requestSnapshot(bool everyRow)
 {
     if (!m_service || m_selectedId == 0)
         return;
     m_snapshotOut = ++m_serial;
     updateBusy();
-    Q_EMIT snapshotRequested(m_snapshotOut, m_selectedId);
+    Q_EMIT snapshotRequested(m_snapshotOut, m_selectedId, everyRow);
 }
 
 void CampaignsView::selectCampaign(qint64 id)

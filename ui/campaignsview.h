@@ -99,7 +99,7 @@ public:
 
 Q_SIGNALS:
     void listRequested(quint64 serial, qint64 offset, int limit, const lantern::CampaignListQuery &query);
-    void snapshotRequested(quint64 serial, qint64 campaignId);
+    void snapshotRequested(quint64 serial, qint64 campaignId, bool everyRow);
     void createRequested(quint64 serial, const lantern::CampaignDraft &draft, const lantern::ScheduleRequest &schedule, const QString &operatorName);
     void rescheduleRequested(quint64 serial, qint64 campaignId, const lantern::ScheduleRequest &request, const QString &operatorName);
     void actionRequested(quint64 serial, qint64 campaignId, lantern::CampaignAction action, const QString &operatorName);
@@ -116,7 +116,7 @@ protected:
 
 private:
     void requestList();
-    void requestSnapshot();
+    void requestSnapshot(bool everyRow = false);
     void runAction(CampaignAction action);
     void onPageLoaded(quint64 serial, const CampaignPage &page);
     void onSnapshotLoaded(quint64 serial, const CampaignSnapshot &snapshot);

@@ -27,7 +27,8 @@ QList<SqlGrant> ledgerWrites()
             {QStringLiteral("INSERT"), QStringLiteral("points_ledger")},
             {QStringLiteral("INSERT"), QStringLiteral("grab")},
             {QStringLiteral("INSERT"), QStringLiteral("grab_refused")},
-            {QStringLiteral("INSERT, UPDATE"), QStringLiteral("payout")}};
+            {QStringLiteral("INSERT, UPDATE"), QStringLiteral("payout")},
+            {QStringLiteral("INSERT, UPDATE"), QStringLiteral("ledger_tally")}};
 }
 
 const SqlGrant AuditInsert{QStringLiteral("INSERT"), QStringLiteral("audit_log")};

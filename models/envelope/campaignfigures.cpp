@@ -107,7 +107,6 @@ QHash<qint64, LedgerFigures> CampaignFigures::ledger(std::optional<qint64> campa
     // one pass (each table's primary key starts with campaign_id).
     QHash<qint64, LedgerFigures> figures;
     const QVariantList scope = campaignId ? QVariantList{*campaignId} : QVariantList{};
-    const auto where = [&](const QString &column) { return campaignId ? QStringLiteral(" WHERE %1 = ?").arg(column) : QString(); };
 
     SplitMemo probe;
     if (const auto kept = campaignId && m_splits ? keptSplit(*campaignId, probe) : std::nullopt) {
@@ -130,12 +129,48 @@ QHash<qint64, LedgerFigures> CampaignFigures::ledger(std::optional<qint64> campa
             }
         }
     }
+    if (campaignId && m_tallies) {
+        readTallied(*campaignId, figures[*campaignId]);
+        return figures;
+    }
+    // The full check: every row, and the running tally read in the same snapshot (a drain
+    // commits its rows and its tally together), so they differ only by changes made by hand.
+    m_sql.transaction([&] {
+        for (auto it = figures.begin(); it != figures.end(); ++it)
+            it->grabRows = it->grabUsers = it->grabCents = it->mismatched = it->forged = it->paid = it->paidCents = it->notAtProvider = 0;
+        readGrabRows(campaignId, figures);
+        QSqlQuery forged = m_sql.exec(QStringLiteral("SELECT campaign_id, COUNT(*) FROM grab_refused WHERE reason = 'not_launched'")
+                                              + (campaignId ? QStringLiteral(" AND campaign_id = ?") : QString()) + QStringLiteral(" GROUP BY campaign_id"),
+                                      scope);
+        while (forged.next())
+            figures[forged.value(0).toLongLong()].forged = forged.value(1).toLongLong();
+        if (!drained.isEmpty())
+            readPayouts(campaignId, drained, provider, figures);
+        const QHash<qint64, TallyFigures> tallies = LedgerTally::read(m_sql, campaignId);
+        for (auto it = tallies.cbegin(); it != tallies.cend(); ++it)
+            figures[it.key()];  // a campaign with a tally and no row left
+        for (auto it = figures.begin(); it != figures.end(); ++it) {
+            const TallyFigures tally = tallies.value(it.key());
+            it->offTally = {};
+            it->offTally.grabRows = it->grabRows - tally.grabRows;
+            it->offTally.grabCents = it->grabCents - tally.grabCents;
+            if (drained.contains(it.key())) {  // the payouts are read of those only
+                it->offTally.paid = it->paid - tally.paid;
+                it->offTally.paidCents = it->paidCents - tally.paidCents;
+            }
+        }
+    });
+    return figures;
+}
+
+void CampaignFigures::readGrabRows(std::optional<qint64> campaignId, QHash<qint64, LedgerFigures> &figures)
+{
     // Each grab row against its envelope in the same pass.
     QSqlQuery grabs = m_sql.exec(QStringLiteral("SELECT g.campaign_id, COUNT(*), COUNT(DISTINCT g.uid), COALESCE(SUM(g.amount_cents), 0), "
                                                 "COALESCE(SUM(CASE WHEN e.seq IS NULL OR e.amount_cents <> g.amount_cents THEN 1 ELSE 0 END), 0) "
                                                 "FROM grab g LEFT JOIN envelope e ON e.campaign_id = g.campaign_id AND e.seq = g.seq")
-                                         + where(QStringLiteral("g.campaign_id")) + QStringLiteral(" GROUP BY g.campaign_id"),
-                                 scope);
+                                         + (campaignId ? QStringLiteral(" WHERE g.campaign_id = ?") : QString()) + QStringLiteral(" GROUP BY g.campaign_id"),
+                                 campaignId ? QVariantList{*campaignId} : QVariantList{});
     while (grabs.next()) {
         LedgerFigures &row = figures[grabs.value(0).toLongLong()];
         row.grabRows = grabs.value(1).toLongLong();
@@ -143,14 +178,54 @@ QHash<qint64, LedgerFigures> CampaignFigures::ledger(std::optional<qint64> campa
         row.grabCents = grabs.value(3).toLongLong();
         row.mismatched = grabs.value(4).toLongLong();
     }
-    QSqlQuery forged = m_sql.exec(QStringLiteral("SELECT campaign_id, COUNT(*) FROM grab_refused WHERE reason = 'not_launched'")
-                                          + (campaignId ? QStringLiteral(" AND campaign_id = ?") : QString()) + QStringLiteral(" GROUP BY campaign_id"),
-                                  scope);
-    while (forged.next())
-        figures[forged.value(0).toLongLong()].forged = forged.value(1).toLongLong();
-    if (!drained.isEmpty())
-        readPayouts(campaignId, drained, provider, figures);
-    return figures;
+}
+
+void CampaignFigures::readTallied(qint64 campaignId, LedgerFigures &figures)
+{
+    // Lantern writes grab rows with their envelope's amount (PayoutLedger) under the keys that
+    // make each user's and each envelope's row unique: what the full check counts of those, the
+    // tally cannot know otherwise, and holds as written.
+    QSqlQuery watch = m_sql.exec(QStringLiteral("SELECT (SELECT changes FROM ledger_watch WHERE name = 'grab'), "
+                                                "(SELECT changes FROM ledger_watch WHERE name = 'payout'), "
+                                                "(SELECT COUNT(*) FROM grab_refused WHERE campaign_id = ? AND reason = 'not_launched')"),
+                                 {campaignId});
+    TallyMemo seen;
+    if (watch.next()) {
+        seen.grabChanges = watch.value(0).toLongLong();
+        seen.payoutChanges = watch.value(1).toLongLong();
+        figures.forged = watch.value(2).toLongLong();
+    }
+    TallyFigures tally = LedgerTally::read(m_sql, campaignId).value(campaignId);
+    const QString key = memoKey(campaignId);
+    const auto kept = m_tallies->constFind(key);
+    if (seen.grabChanges == 0 && seen.payoutChanges == 0) {
+        m_tallies->remove(key);  // no grab or payout row was ever changed by hand
+    } else if (kept != m_tallies->cend() && kept->grabChanges == seen.grabChanges && kept->payoutChanges == seen.payoutChanges) {
+        seen = *kept;
+    } else {
+        // Changed by hand since the last count: the rows counted as the full check counts them,
+        // with the tally in their snapshot.
+        m_sql.transaction([&] {
+            tally = LedgerTally::read(m_sql, campaignId).value(campaignId);
+            QHash<qint64, LedgerFigures> rows;
+            readGrabRows(campaignId, rows);
+            const LedgerFigures grabs = rows.value(campaignId);
+            const TallyFigures counted = LedgerTally::count(m_sql, campaignId, LedgerTally::Count::Payouts).value(campaignId);
+            seen.offTally = {grabs.grabRows - tally.grabRows, grabs.grabCents - tally.grabCents, counted.paid - tally.paid,
+                             counted.paidCents - tally.paidCents, 0, 0, 0};
+            seen.sharedUsers = grabs.grabRows - grabs.grabUsers;
+            seen.mismatched = grabs.mismatched;
+        });
+        m_tallies->insert(key, seen);
+    }
+    figures.fromTally = true;
+    figures.offTally = seen.offTally;
+    figures.grabRows = tally.grabRows + seen.offTally.grabRows;
+    figures.grabUsers = figures.grabRows - seen.sharedUsers;
+    figures.mismatched = seen.mismatched;
+    figures.grabCents = tally.grabCents + seen.offTally.grabCents;
+    figures.paid = tally.paid + seen.offTally.paid;
+    figures.paidCents = tally.paidCents + seen.offTally.paidCents;
 }
 
 void CampaignFigures::readSplits(std::optional<qint64> campaignId, QHash<qint64, LedgerFigures> &figures)

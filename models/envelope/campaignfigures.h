@@ -1,5 +1,7 @@
 #pragma once
 
+#include "envelope/ledgertally.h"
+
 #include <QByteArrayList>
 #include <QHash>
 #include <QList>
@@ -44,6 +46,8 @@ struct LedgerFigures {
     qint64 paidCents = 0;
     qint64 notAtProvider = 0;  // paid payouts the provider's ledger lacks (or holds another amount for)
     qint64 forged = 0;         // grabs refused as 'not_launched'
+    bool fromTally = false;    // the grab and payout figures come from the running tally (a view), not from the rows
+    TallyFigures offTally;     // the rows minus the running tally: changes made outside Lantern (as last found)
 };
 
 /** A campaign's split as last read, with what shows it unchanged since (CampaignFigures::keepSplits). */
@@ -57,6 +61,17 @@ struct SplitMemo {
 };
 /** Splits kept between reads, by database and campaign. */
 using SplitMemos = QHash<QString, SplitMemo>;
+
+/** What a view last found of a campaign's rows against the running tally (CampaignFigures::judgeFromTally). */
+struct TallyMemo {
+    qint64 grabChanges = 0;    // grab rows ever updated or deleted (ledger_watch), when the rows were last counted
+    qint64 payoutChanges = 0;  // payout rows ever deleted
+    TallyFigures offTally;     // the rows minus the tally then
+    qint64 sharedUsers = 0;    // grab rows then beyond one per user
+    qint64 mismatched = 0;     // grab rows then without their envelope's amount
+};
+/** By database and campaign. */
+using TallyMemos = QHash<QString, TallyMemo>;
 
 /** Reads CampaignVerifier's figures for one campaign or for many at once: Redis in a few
     pipelines per chunk of campaigns, SQL in one statement per table grouped by campaign, so
@@ -83,6 +98,13 @@ public:
         triggers) or its first or last seq moved; its seqs without a gap, any inserted row moves
         one of them. Three index look-ups instead of a pass over a million envelopes (issue 26). */
     void keepSplits(SplitMemos *memos) { m_splits = memos; }
+    /** A view's reads of one campaign: the grab and payout figures from the running tally
+        (LedgerTally, a few rows) instead of a pass over the rows; the rows are counted again
+        only after a grab or payout row was changed by hand (ledger_watch, kept by triggers), and
+        what they then differ from the tally is kept in `memos` until the next such change. Rows
+        inserted by hand, payouts updated by hand and the provider's ledger are left to the full
+        check (`lanternd verify`). */
+    void judgeFromTally(TallyMemos *memos) { m_tallies = memos; }
     /** Envelopes of a campaign below a minimum (read only when its smallest envelope is). */
     qint64 belowMinimum(qint64 campaignId, qint64 minCents);
 
@@ -92,6 +114,9 @@ private:
     std::optional<SplitMemo> keptSplit(qint64 campaignId, SplitMemo &probe);
     void readSplits(std::optional<qint64> campaignId, QHash<qint64, LedgerFigures> &figures);
     QString memoKey(qint64 campaignId) const;
+    void readGrabRows(std::optional<qint64> campaignId, QHash<qint64, LedgerFigures> &figures);
+    /** The view's figures of one campaign, from the tally (judgeFromTally). */
+    void readTallied(qint64 campaignId, LedgerFigures &figures);
     void readPayouts(std::optional<qint64> campaignId, const QSet<qint64> &drained, const ProviderBatchLookup &provider,
                      QHash<qint64, LedgerFigures> &figures);
 
@@ -100,6 +125,7 @@ private:
     const KeySchema &m_keys;
     std::optional<QByteArrayList> m_workers;  // the known workers, read once
     SplitMemos *m_splits = nullptr;
+    TallyMemos *m_tallies = nullptr;
 };
 
 } // namespace lantern

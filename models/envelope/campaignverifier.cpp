@@ -130,6 +130,22 @@ QList<Violation> CampaignVerifier::judge(const Campaign &campaign, const RedisFi
             fail(3, tr("%1 payouts recorded as paid are not in the provider's ledger with their amount").arg(ledger.notAtProvider));
     }
 
+    // The ledger's running tally against its rows (issue 26): the drain writes both in one
+    // transaction, so they differ only after a change made outside Lantern.
+    const TallyFigures &off = ledger.offTally;
+    if (off.grabRows != 0 || off.grabCents != 0)
+        fail(2, tr("%1 grab rows (%2 cents) in SQL, the workers wrote %3 (%4 cents): grab rows were changed outside Lantern")
+                        .arg(grabRows)
+                        .arg(ledger.grabCents)
+                        .arg(grabRows - off.grabRows)
+                        .arg(ledger.grabCents - off.grabCents));
+    if (off.paid != 0 || off.paidCents != 0)
+        fail(3, tr("%1 paid payouts (%2 cents) in SQL, the workers recorded %3 (%4 cents): payout rows were changed outside Lantern")
+                        .arg(ledger.paid)
+                        .arg(ledger.paidCents)
+                        .arg(ledger.paid - off.paid)
+                        .arg(ledger.paidCents - off.paidCents));
+
     // 4. After close the ledger balances.
     if (redis.status == QLatin1String("closed") && redis.grabbedCents + campaign.refundedCents != campaign.totalCents)
         fail(4, tr("grabbed %1 + refunded %2 cents differ from the total %3").arg(redis.grabbedCents).arg(campaign.refundedCents).arg(campaign.totalCents));

@@ -56,6 +56,10 @@ public:
     /** Keeps each campaign's split between calls of verify() (a view refreshing one campaign):
         see CampaignFigures::keepSplits. The memos outlive this verifier. */
     void keepSplits(SplitMemos *memos) { m_figures.keepSplits(memos); }
+    /** A view's check (the console's campaign and Recovery): rules 2 and 3 judged from the
+        ledger's running tally, not every row; see CampaignFigures::judgeFromTally. verify()
+        without it reads every row and reports where the tally differs from them. */
+    void judgeFromTally(TallyMemos *memos) { m_figures.judgeFromTally(memos); }
 
     QList<Violation> verify(qint64 campaignId);
     /** Every campaign in SQL, with the same findings as verify() of each, read in one pass per

@@ -3,6 +3,7 @@
 #include "envelope/campaignpools.h"
 #include "envelope/poolretirement.h"
 #include "envelope/campaignrepair.h"
+#include "envelope/ledgertally.h"
 #include "envelope/poollending.h"
 #include "payout/payoutgateway.h"
 #include "queue/queuepipeline.h"
@@ -337,11 +338,11 @@ QList<std::pair<EnvelopeDrain::Claimed, const AcceptedGrab *>> EnvelopeDrain::ma
 LedgerWrite EnvelopeDrain::writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks, bool prefetch)
 {
     if (!m_writer)
-        return PayoutLedger(m_sql).write(records, tasks);
+        return PayoutLedger(m_sql, LedgerTally::writerOf(m_workerId)).write(records, tasks);
     // The payouts in flight keep running in this thread's event loop while the transaction runs on
     // the writer's; their outcomes wait for the next transaction, like any that come in between.
     LedgerWrite written;
-    m_writer->start([&](SqlConnection &sql) { written = PayoutLedger(sql).write(records, tasks); },
+    m_writer->start([&](SqlConnection &sql) { written = PayoutLedger(sql, LedgerTally::writerOf(m_workerId)).write(records, tasks); },
                     [dispatcher = m_dispatcher.get()] { QMetaObject::invokeMethod(dispatcher, &PayoutDispatcher::recheck, Qt::QueuedConnection); });
     try {
         if (prefetch)

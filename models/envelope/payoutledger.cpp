@@ -1,6 +1,7 @@
 #include "envelope/payoutledger.h"
 
 #include "envelope/ledgerrows.h"
+#include "envelope/ledgertally.h"
 #include "sql/sqlconnection.h"
 
 #include <QDateTime>
@@ -40,6 +41,8 @@ LedgerWrite PayoutLedger::write(const QList<PayoutRecord> &records, const QList<
         try {
             m_sql.transaction([&] {  // the body may run again after a deadlock: it starts from zero
                 result = {};
+                LedgerTally tally(m_sql, m_writer);  // what this transaction adds to the running tally (issue 26)
+                tally.notePayouts(records);
                 record(records, now);
                 for (qsizetype start = 0; start < tasks.size(); start += RowsPerStatement) {
                     const QList<PayoutTask> chunk = tasks.mid(start, RowsPerStatement);
@@ -48,6 +51,8 @@ LedgerWrite PayoutLedger::write(const QList<PayoutRecord> &records, const QList<
                     else if (!persistNew(chunk, result))
                         throw NotAllNew{};
                 }
+                tally.noteGrabs(result.persistedByCampaign);
+                tally.write();
             });
             return result;
         } catch (const NotAllNew &) {

@@ -61,10 +61,13 @@ struct LedgerWrite {
     envelope (ledgerrows.h). When every row goes in, nothing was there before: no read is
     needed. When one does not (a replay, a refusal), the transaction is rolled back and written
     again reading first: which envelopes are launched, which grabs the ledger already holds, where
-    their payouts stand. Either way `persistedByCampaign` counts exactly the rows this write added. */
+    their payouts stand. Either way `persistedByCampaign` counts exactly the rows this write added,
+    and the same transaction adds them, and the payouts' changes of status, to the ledger's running
+    tally (LedgerTally, issue 26). */
 class PayoutLedger final {
 public:
-    explicit PayoutLedger(SqlConnection &sql) : m_sql(sql) {}
+    /** writer: the worker's shard in the ledger's running tally (LedgerTally::writerOf). */
+    explicit PayoutLedger(SqlConnection &sql, int writer = 0) : m_sql(sql), m_writer(writer) {}
 
     /** Upserts `records` (a new row, or status and reference replaced and attempts added), then
         persists the grabs of `tasks` and judges the ones that are not new: one transaction
@@ -96,6 +99,7 @@ private:
     static void acceptNew(const QList<PayoutTask> &tasks, LedgerWrite &write);
 
     SqlConnection &m_sql;
+    int m_writer = 0;
 };
 
 } // namespace lantern

@@ -23,8 +23,9 @@ struct LedgerSide {
 QMap<qint64, LedgerSide> openCampaigns(SqlConnection &sql)
 {
     QMap<qint64, LedgerSide> campaigns;
-    QSqlQuery rows = sql.exec(QStringLiteral("SELECT c.id, c.total_cents, c.count, COUNT(g.seq), COALESCE(SUM(g.amount_cents), 0) "
-                                             "FROM campaign c LEFT JOIN grab g ON g.campaign_id = c.id "
+    // The grabs from the ledger's running tally (LedgerTally: a few rows per campaign, issue 26).
+    QSqlQuery rows = sql.exec(QStringLiteral("SELECT c.id, c.total_cents, c.count, COALESCE(SUM(t.grab_rows), 0), COALESCE(SUM(t.grab_cents), 0) "
+                                             "FROM campaign c LEFT JOIN ledger_tally t ON t.campaign_id = c.id "
                                              "WHERE c.status IN ('live', 'paused') GROUP BY c.id, c.total_cents, c.count"));
     while (rows.next())
         campaigns.insert(rows.value(0).toLongLong(),

@@ -28,8 +28,8 @@ struct LedgerCheckResult {
     says whose), and left in Redis for `serve`'s /metrics: a scrape never runs it. A campaign is
     balanced when Redis still holds it, Redis counts at least the grabs (and cents) the ledger
     holds (else Redis lost grabs: a restart or failover the repair has not caught up with), and
-    neither side issued more envelopes or cents than the campaign has. Two aggregates in SQL and
-    one HMGET per pool: no per-grab read. */
+    neither side issued more envelopes or cents than the campaign has. One aggregate over the
+    ledger's running tally (LedgerTally) and one HMGET per pool: no per-grab read. */
 class LedgerBalanceCheck final {
 public:
     static constexpr qint64 IntervalMs = 30000;

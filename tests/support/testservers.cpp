@@ -66,7 +66,8 @@ void resetTables(const DbUrl &url)
 {
     SqlConnection connection(url);
     Migrator(connection).migrate();
-    for (const char *table : {"checkin_log", "points_ledger", "audit_log", "payout", "grab_refused", "grab", "envelope", "campaign_schedule", "campaign"})
+    for (const char *table : {"checkin_log", "points_ledger", "audit_log", "payout", "grab_refused", "grab", "ledger_tally", "envelope", "campaign_schedule",
+                              "campaign"})
         connection.exec(QStringLiteral("DELETE FROM ") + QLatin1String(table));
 }
 

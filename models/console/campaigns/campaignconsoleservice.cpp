@@ -147,7 +147,7 @@ void CampaignConsoleService::loadTimetable(quint64 serial)
     }
 }
 
-void CampaignConsoleService::load(quint64 serial, qint64 campaignId)
+void CampaignConsoleService::load(quint64 serial, qint64 campaignId, bool everyRow)
 {
     try {
         CampaignSnapshot snapshot;
@@ -157,6 +157,9 @@ void CampaignConsoleService::load(quint64 serial, qint64 campaignId)
         CampaignVerifier verifier(redis(), sql(), m_keys);
         const std::unique_ptr<SimulatedPayoutGateway> ledger = verifier.readSimulatedLedger();
         verifier.keepSplits(&m_splits);
+        if (!everyRow)
+            verifier.judgeFromTally(&m_tallies);
+        snapshot.everyRow = everyRow;
         snapshot.violations = verifier.verify(campaignId);
         snapshot.durabilityWarning = RedisDurability::read(redis()).warning();
         snapshot.transitions = CampaignSchedule(sql()).of(campaignId);

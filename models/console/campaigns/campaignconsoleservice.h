@@ -31,6 +31,7 @@ struct CampaignSnapshot {
     QString durabilityWarning;    // what a Redis crash can lose (RedisDurability); empty: nothing
     QList<ScheduledTransition> transitions;  // its timetable (issue 30), launch first
     qint64 serverNowMs = 0;                  // the servers' clock (Redis TIME) at the read
+    bool everyRow = false;  // the ledger check read every grab and payout row (asked for), not the running tally
 };
 
 /** The console's Redis and SQL work for the Campaigns view, on a thread of its own (see
@@ -57,7 +58,9 @@ public Q_SLOTS:
     /** `limit` campaigns from `offset` of those `query` finds, in its order (newest first by
         default). */
     void list(quint64 serial, qint64 offset, int limit, const lantern::CampaignListQuery &query);
-    void load(quint64 serial, qint64 campaignId);
+    /** everyRow: the ledger check as `lanternd verify` makes it, over every row, instead of
+        the view's (rules 2 and 3 from the running tally, CampaignVerifier::judgeFromTally). */
+    void load(quint64 serial, qint64 campaignId, bool everyRow = false);
     /** A draft with the times asked with it (`schedule` empty: none), checked against the
         servers' clock, written with its audit rows in one transaction. */
     void create(quint64 serial, const lantern::CampaignDraft &draft, const lantern::ScheduleRequest &schedule, const QString &operatorName);
@@ -94,6 +97,7 @@ private:
     KeySchema m_keys;
     LazyConnections m_connections{m_config};  // opened in the service thread
     SplitMemos m_splits;                       // the ledger check's splits, kept between refreshes
+    TallyMemos m_tallies;                      // what the rows differed from the tally, kept until a change by hand
 };
 
 } // namespace lantern

@@ -51,6 +51,8 @@ QVariant RecoveryLedgerModel::data(const QModelIndex &index, int role) const
                    : check.state == LedgerCheck::State::Waiting ? QueueFormat::Tone::Warning
                                                                 : QueueFormat::Tone::Bad);
     case Qt::ToolTipRole:
+        if (index.column() == Check)
+            return tallyNote();
         if (index.column() != Detail)
             return {};
         return check.violations.isEmpty() ? data(index, Qt::DisplayRole) : QVariant(check.violations.join(QLatin1Char('\n')));
@@ -92,8 +94,17 @@ QVariant RecoveryLedgerModel::data(const QModelIndex &index, int role) const
     }
 }
 
+QString RecoveryLedgerModel::tallyNote()
+{
+    // Where the verdict's figures come from (issue 26), on the column's header and each cell.
+    return tr("Grabs and payouts judged from the tally the workers keep as they write them (a row changed by hand is "
+              "counted again); lanternd verify reads every row and compares the tally with them.");
+}
+
 QVariant RecoveryLedgerModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Check)
+        return tallyNote();
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (Column(section)) {

@@ -29,6 +29,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    static QString tallyNote();
+
     QList<LedgerCheck> m_checks;
 };
 

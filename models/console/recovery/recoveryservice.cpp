@@ -235,6 +235,7 @@ QList<LedgerCheck> RecoveryService::ledgerChecks(const QList<qint64> &campaigns,
     CampaignVerifier verifier(redis(), sql(), keys());
     const std::unique_ptr<SimulatedPayoutGateway> ledger = verifier.readSimulatedLedger();
     verifier.keepSplits(&m_splits);
+    verifier.judgeFromTally(&m_tallies);  // rules 2 and 3 from the running tally (issue 26); `lanternd verify` reads every row
     CampaignStore store(sql());
     QList<qint64> watched = m_watched.values();
     std::sort(watched.begin(), watched.end());

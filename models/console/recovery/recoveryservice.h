@@ -46,6 +46,7 @@ private:
 
     QSet<qint64> m_watched;  // campaigns seen in dead workers' lists: their check stays on screen
     SplitMemos m_splits;     // the ledger check's splits, kept between refreshes
+    TallyMemos m_tallies;    // what the rows differed from the tally, kept until a change by hand
 };
 
 } // namespace lantern
