@@ -66,11 +66,7 @@ ViewFigure BigDataViews::measure(const QString &view, const QString &action, con
         times.push_back(msSince(timer));
     }
     ServerCost cost = m_probe.stop();
-    const double count = double(figure.refreshes);
-    cost.redisUsec /= count;
-    cost.redisCalls = qint64(double(cost.redisCalls) / count + 0.5);
-    cost.sqlRowsRead = qint64(double(cost.sqlRowsRead) / count + 0.5);
-    cost.sqlCpuS /= count;
+    cost.divide(double(figure.refreshes));
     figure.perRefresh = cost;
     figure.p50Ms = percentile(times, 50);
     figure.p95Ms = percentile(times, 95);
