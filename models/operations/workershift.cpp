@@ -55,6 +55,7 @@ WorkerPayoutFigures WorkerShift::payoutFigures() const
     figures.providerErrors = counts.providerErrors;
     figures.checkinsPersisted = m_stats.checkins.persisted;
     figures.grabsPersisted = m_stats.payouts.persisted;
+    figures.held = m_held.total();
     return figures;
 }
 
@@ -97,6 +98,7 @@ qint64 WorkerShift::pass()
     for (const std::unique_ptr<SqlWorker> &writer : m_checkinWriters)
         writers << writer.get();
     checkins.setWriters(writers);
+    checkins.setTally(&m_held);
     const DrainStats c = checkins.pass();
     m_stats.checkins += c;
     if (!m_drain) {
@@ -106,6 +108,7 @@ qint64 WorkerShift::pass()
         options.rate = m_options.rate;
         options.errorLogPath = m_options.errorLogPath;
         options.keepAlive = [this] { m_pacer(); };
+        options.tally = &m_held;
         m_drain = std::make_unique<EnvelopeDrain>(m_redis, connection, m_keys, m_options.workerId, m_gateway, options);
     }
     // Payouts run no longer than until the next transition's time.

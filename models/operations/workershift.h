@@ -6,6 +6,7 @@
 #include "operations/heartbeatpacer.h"
 #include "operations/ledgerbalancecheck.h"
 #include "operations/workerheartbeat.h"
+#include "queue/backuptally.h"
 #include "redis/redisrunwatch.h"
 
 #include <QCoreApplication>
@@ -128,6 +129,7 @@ private:
     CampaignTimetable m_timetable;
     LedgerBalanceCheck m_ledgerCheck;  // the balance of the live campaigns, for /metrics (issue 27)
     std::optional<qint64> m_nextDueInMs;  // the timetable's next transition, as of the last pass
+    BackupTally m_held;  // what its drains hold in its backup lists, said with each beat
     std::unique_ptr<EnvelopeDrain> m_drain;  // one for the shift; a new one after an outage
     PayoutCallCounts m_earlierDrains;        // the calls of the drains outages ended
     WorkerShiftStats m_stats;
