@@ -3,6 +3,9 @@
 // say their depth with their heartbeat, from what their drains moved: BackupTally); the ledger
 // check counts backup lists only where they decide whether a campaign is drained, and then
 // exactly, whatever a worker said; the worker set is read in bounded pages.
+#include "checkin/checkinservice.h"
+#include "checkin/keptmonthstats.h"
+#include "checkin/monthstatsservice.h"
 #include "console/recovery/recoveryservice.h"
 #include "envelope/campaignfigures.h"
 #include "envelope/campaignservice.h"
@@ -92,6 +95,7 @@ private Q_SLOTS:
     void backupListsNotCountedWhenTasksAreQueued();
     void recoveryWaitsForALiveWorkersTask();
     void workerSetReadInPages();
+    void statisticsReadTheKeptFigures();
 
 private:
     RedisUrl m_url;
@@ -239,6 +243,43 @@ void TestConsoleCost::workerSetReadInPages()
     std::sort(members.begin(), members.end());
     QCOMPARE(members.first(), c.worker(0).toUtf8());
     QCOMPARE(members.last(), c.worker(999).toUtf8());
+}
+
+void TestConsoleCost::statisticsReadTheKeptFigures()
+{
+    Company c(m_url);
+    const QDate today(2026, 11, 7);
+    CheckinService checkins(c.redis, c.keys, CheckinRules{});
+    for (qint64 uid = 1; uid <= 30; ++uid)
+        checkins.checkin(uid, today.addDays(-(uid % 3)), today, Now);
+    const MonthStats live = MonthStatsReader(c.redis, c.keys).read(today, today);
+
+    // One worker's turn per interval: a second worker in the same interval reads nothing.
+    KeptMonthStats first;
+    KeptMonthStats second;
+    QVERIFY(first.keepIfDue(c.redis, c.keys, QStringLiteral("a"), today, Now));
+    QVERIFY(!second.keepIfDue(c.redis, c.keys, QStringLiteral("b"), today, Now + 1));
+    QVERIFY(!first.keepIfDue(c.redis, c.keys, QStringLiteral("a"), today, Now + 2));  // its own interval not over
+
+    // The view reads the one key, with the time of the worker's read; a day later, the blocks again.
+    Config config = c.config();
+    config.todayOverride = today;
+    MonthStatsService service(config);
+    std::optional<MonthStats> shown;
+    connect(&service, &MonthStatsService::loaded, this, [&](quint64, const MonthStats &stats) { shown = stats; });
+    service.load(1, today);
+    QVERIFY(shown);
+    QCOMPARE(shown->asOfMs, std::optional<qint64>(Now));
+    QCOMPARE(shown->activeUsers, live.activeUsers);
+    QCOMPARE(shown->everyDayUsers, live.everyDayUsers);
+    QCOMPARE(shown->days.size(), live.days.size());
+    for (qsizetype d = 0; d < live.days.size(); ++d) {
+        QCOMPARE(shown->days[d].date, live.days[d].date);
+        QCOMPARE(shown->days[d].checkedIn, live.days[d].checkedIn);
+        QCOMPARE(shown->days[d].makeups, live.days[d].makeups);
+    }
+    QVERIFY(KeptMonthStats::read(c.redis, c.keys, today, today.addDays(1)) == std::nullopt);  // kept on another day
+    QCOMPARE(KeptMonthStats::read(c.redis, c.keys, today, today)->activeUsers, live.activeUsers);
 }
 
 LANTERN_TEST_SUITE(TestConsoleCost);

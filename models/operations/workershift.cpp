@@ -136,6 +136,8 @@ ShiftStep WorkerShift::step()
         // The ledger check feeds /metrics while the shift runs; a one-shot drain (drainAll) leaves
         // no verdict behind in Redis.
         m_ledgerCheck.runIfDue(m_redis, sql(), m_keys, m_options.workerId, QDateTime::currentMSecsSinceEpoch());
+        if (m_options.today)
+            m_monthStats.keepIfDue(m_redis, m_keys, m_options.workerId, m_options.today(), QDateTime::currentMSecsSinceEpoch());
         const qint64 work = pass();
         m_backoffMs = FirstBackoffMs;
         m_clean = true;
