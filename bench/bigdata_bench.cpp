@@ -84,9 +84,7 @@ CommandFigure runCommand(const QString &lanternd, const QProcessEnvironment &env
             figure.maxRssMiB = std::max(figure.maxRssMiB, file.readAll().trimmed().split('\n').last().toDouble() / 1024.0);
     }
     ServerCost cost = probe.stop();
-    cost.redisUsec /= runs;
-    cost.redisCalls /= runs;
-    cost.sqlRowsRead /= runs;
+    cost.divide(runs);
     figure.perRun = cost;
     figure.p50Ms = percentile(times, 50);
     figure.p95Ms = percentile(times, 95);
@@ -173,6 +171,11 @@ int run(const QCoreApplication &app)
             << " | " << fixed(f.peakMiB, 0) << " | " << f.shown << " |\n";
         out.flush();
     }
+    out << "\n";
+    // Where each view's Redis time goes, a regression check on its own (issue 26, point 3).
+    out << "| view | what | Redis us per refresh by kind of command (calls per refresh), the dearest first |\n|---|---|---|\n";
+    for (const ViewFigure &f : figures)
+        out << "| " << f.view << " | " << f.action << " | " << f.perRefresh.byCommandText(6) << " |\n";
     out << "\n";
 
     // The operator commands, as processes; recover last (it takes the dead workers' lists back).

@@ -398,9 +398,13 @@ QString BigDataFixture::workers()
     for (QByteArrayList &command : commands)
         pipe.add(std::move(command));
     pipe.flush();
-    // The live ones beat (for a day: the bench must not see them die); the dead ones never again.
-    for (int n = 0; n < live; ++n)
-        WorkerHeartbeat(m_keys, m_plan.liveWorker(n), 86'400).beat(m_redis, QDateTime::currentMSecsSinceEpoch());
+    // The live ones beat (for a day: the bench must not see them die) and say what they hold, as
+    // a worker's shift does (BackupTally); the dead ones never again.
+    for (int n = 0; n < live; ++n) {
+        WorkerPayoutFigures said;
+        said.held = m_plan.size.liveWorkerTasks;
+        WorkerHeartbeat(m_keys, m_plan.liveWorker(n), 86'400).beat(m_redis, QDateTime::currentMSecsSinceEpoch(), said);
+    }
     return QStringLiteral("%1 workers (%2 dead), %3 payout tasks in their backup lists").arg(m_plan.size.workers).arg(m_plan.size.deadWorkers).arg(tasks);
 }
 

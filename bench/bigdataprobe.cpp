@@ -9,6 +9,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace lantern::bench {
 
 namespace {
@@ -29,6 +31,28 @@ double statusMiB(const QByteArray &field)
 
 double residentMiB() { return statusMiB("VmRSS:"); }
 double peakResidentMiB() { return statusMiB("VmHWM:"); }
+
+void ServerCost::divide(double count)
+{
+    redisUsec /= count;
+    redisCalls = qint64(double(redisCalls) / count + 0.5);
+    sqlRowsRead = qint64(double(sqlRowsRead) / count + 0.5);
+    sqlCpuS /= count;
+    for (CommandCost &command : byCommand) {
+        command.usec /= count;
+        command.calls /= count;
+    }
+}
+
+QString ServerCost::byCommandText(int kinds) const
+{
+    QStringList parts;
+    for (const CommandCost &command : byCommand.mid(0, kinds))
+        parts << QStringLiteral("%1 %2 us (%3 calls)").arg(command.name, QString::number(command.usec, 'f', 0), QString::number(command.calls, 'f', command.calls < 10 ? 1 : 0));
+    if (byCommand.size() > kinds)
+        parts << QStringLiteral("%1 more kinds").arg(byCommand.size() - kinds);
+    return parts.isEmpty() ? QStringLiteral("-") : parts.join(QStringLiteral(", "));
+}
 
 ServerProbe::ServerProbe(RedisClient &redis, SqlConnection &sql, qint64 mariadbPid) : m_redis(redis), m_sql(sql), m_mariadbPid(mariadbPid) {}
 
@@ -95,11 +119,15 @@ ServerCost ServerProbe::stop()
             continue;  // the probe's own (CONFIG RESETSTAT counts itself)
         cost.redisUsec += usec;
         cost.redisCalls += calls;
+        const QString kind = QString::fromLatin1(name).replace(QLatin1Char('|'), QLatin1Char(' '));  // "cluster|slots": not a table's column
         if (calls > 0 && usec / double(calls) > cost.dearestUsec) {
             cost.dearestUsec = usec / double(calls);
-            cost.dearest = QString::fromLatin1(name).replace(QLatin1Char('|'), QLatin1Char(' '));  // "cluster|slots": not a table's column
+            cost.dearest = kind;
         }
+        if (calls > 0)
+            cost.byCommand << CommandCost{kind, usec, double(calls)};
     }
+    std::sort(cost.byCommand.begin(), cost.byCommand.end(), [](const CommandCost &a, const CommandCost &b) { return a.usec > b.usec; });
     for (const RedisValue &entry : m_redis.command({"SLOWLOG", "GET", "100000"}).elements) {
         if (entry.elements.size() < 4)
             continue;

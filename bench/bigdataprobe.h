@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QString>
 
 namespace lantern {
@@ -8,6 +9,13 @@ class SqlConnection;
 }
 
 namespace lantern::bench {
+
+/** One kind of Redis command's share of a ServerCost (INFO commandstats). */
+struct CommandCost {
+    QString name;
+    double usec = 0;
+    double calls = 0;
+};
 
 /** What the servers spent between ServerProbe::start() and stop(). */
 struct ServerCost {
@@ -20,6 +28,12 @@ struct ServerCost {
     qint64 overMs = 0;           // SLOWLOG: commands that took over 1 ms
     qint64 sqlRowsRead = 0;      // Handler_read_* summed: rows read through an index or a table scan
     double sqlCpuS = 0;          // mariadbd's user + system CPU (/proc/PID/stat), when its pid is known
+    QList<CommandCost> byCommand;  // every kind of command, the dearest (usec) first
+
+    /** The cost of one of `count` equal runs. */
+    void divide(double count);
+    /** The `kinds` dearest kinds of command: "llen 21000 us (36000 calls), ...". */
+    QString byCommandText(int kinds) const;
 };
 
 /** Reads what a piece of console work costs the servers: Redis's commandstats (reset at start),

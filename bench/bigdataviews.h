@@ -64,6 +64,7 @@ private:
     QList<ViewFigure> recovery();
     QList<ViewFigure> audit();
     QList<ViewFigure> statistics();
+    ViewFigure statisticsFigure(const QString &action);
     QList<ViewFigure> connections();
 
     Config m_config;

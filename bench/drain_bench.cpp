@@ -18,6 +18,7 @@
 #include "envelope/envelopedrain.h"
 #include "envelope/payouttask.h"
 #include "payout/simulatedpayoutgateway.h"
+#include "queue/backuptally.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/dburl.h"
@@ -54,6 +55,7 @@ struct DrainSettings {
     int batch = 500;
     int inFlight = DefaultPayoutsInFlight;
     int rowsPerStatement = 500;
+    bool tally = false;  // count the backup lists as a worker's shift does (BackupTally, issue 26)
 };
 
 DrainSettings parseSettings(const QCoreApplication &app)
@@ -74,6 +76,7 @@ DrainSettings parseSettings(const QCoreApplication &app)
              QString::number(DefaultPayoutsInFlight)},
             {QStringLiteral("rows-per-insert"), QStringLiteral("Rows per statement of the raw INSERT baseline."), QStringLiteral("n"),
              QStringLiteral("500")},
+            {QStringLiteral("tally"), QStringLiteral("Count what the drain holds in its backup list, as lanternd work's shift does (BackupTally).")},
     });
     processArguments(parser, app);
     DrainSettings settings;
@@ -87,6 +90,7 @@ DrainSettings parseSettings(const QCoreApplication &app)
     settings.batch = static_cast<int>(integerOption(parser, QStringLiteral("batch"), 2, 10'000));
     settings.inFlight = static_cast<int>(integerOption(parser, QStringLiteral("in-flight"), 1, 1024));
     settings.rowsPerStatement = static_cast<int>(integerOption(parser, QStringLiteral("rows-per-insert"), 1, 10'000));
+    settings.tally = parser.isSet(QStringLiteral("tally"));
     return settings;
 }
 
@@ -367,6 +371,9 @@ void DrainBench::drain(int round)
     options.batchSize = m_settings.batch;
     options.inFlight = m_settings.inFlight;
     options.errorLogPath = m_errorDir.filePath(QStringLiteral("errors.log"));
+    BackupTally tally;
+    if (m_settings.tally)
+        options.tally = &tally;
     QElapsedTimer timer;
     timer.start();
     EnvelopeDrain drain(m_workerRedis, *m_sql, m_keys, WorkerId, m_provider, options);

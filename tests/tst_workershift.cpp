@@ -282,6 +282,7 @@ void TestWorkerShift::retireLeavesNoHeartbeatAndNoMember()
     const QByteArray payouts = keys.workerPayouts(options.workerId);
     QCOMPARE(redis.command({"SISMEMBER", keys.workerSet(), options.workerId.toUtf8()}).toInteger(), 1LL);
     QCOMPARE(redis.command({"HEXISTS", payouts, "in_flight"}).toInteger(), 1LL);
+    QCOMPARE(redis.command({"HEXISTS", payouts, "held"}).toInteger(), 1LL);  // its backup depth, for the consoles (issue 26)
 
     QCOMPARE(shift.finish(), QString());  // the payouts in flight end and are recorded
     shift.retire();

@@ -2423,10 +2423,6 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::RedisClient</name>
     <message>
-        <source>unsupported Redis reply type %1</source>
-        <translation>unsupported Redis reply type %1</translation>
-    </message>
-    <message>
         <source>expected an integer reply from Redis</source>
         <translation>expected an integer reply from Redis</translation>
     </message>
@@ -4762,12 +4758,12 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>Closes at %1 (in %2)</translation>
     </message>
     <message>
-        <source>Every grab and payout row was read, and the workers&apos; tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</source>
-        <translation>Every grab and payout row was read, and the workers&apos; tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</translation>
+        <source>Every grab and payout row was read, and the workers' tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</source>
+        <translation>Every grab and payout row was read, and the workers' tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</translation>
     </message>
     <message>
-        <source>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href=&quot;check:rows&quot;&gt;a check of every row&lt;/a&gt;.</source>
-        <translation>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href=&quot;check:rows&quot;&gt;a check of every row&lt;/a&gt;.</translation>
+        <source>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href="check:rows"&gt;a check of every row&lt;/a&gt;.</source>
+        <translation>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href="check:rows"&gt;a check of every row&lt;/a&gt;.</translation>
     </message>
 </context>
 <context>
@@ -4984,6 +4980,15 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <source>MMMM yyyy</source>
         <extracomment>The month in the chart's title, as QDate::toString formats it ("April 2026"; "2026年4月")</extracomment>
         <translation>MMMM yyyy</translation>
+    </message>
+    <message>
+        <source>The figures a worker keeps, read from every user's bits once a minute</source>
+        <translation>The figures a worker keeps, read from every user's bits once a minute</translation>
+    </message>
+    <message>
+        <source>As of %1</source>
+        <extracomment>When the figures shown were read by a worker (they are kept, not read on each refresh).</extracomment>
+        <translation>As of %1</translation>
     </message>
 </context>
 <context>

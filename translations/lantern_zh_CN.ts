@@ -2398,10 +2398,6 @@ SQL：%2
 <context>
     <name>lantern::RedisClient</name>
     <message>
-        <source>unsupported Redis reply type %1</source>
-        <translation>不支持的 Redis 应答类型 %1</translation>
-    </message>
-    <message>
         <source>expected an integer reply from Redis</source>
         <translation>Redis 应返回整数应答</translation>
     </message>
@@ -4729,12 +4725,12 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>将于 %1 结束（%2后）</translation>
     </message>
     <message>
-        <source>Every grab and payout row was read, and the workers&apos; tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</source>
+        <source>Every grab and payout row was read, and the workers' tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</source>
         <translation>已读取每一条抢红包和发放记录，并与工作进程的累计数比对，与 &lt;i&gt;lanternd verify&lt;/i&gt; 的做法相同。</translation>
     </message>
     <message>
-        <source>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href=&quot;check:rows&quot;&gt;a check of every row&lt;/a&gt;.</source>
-        <translation>抢红包和发放按工作进程写入时维护的累计数判断；手工改动过的记录会重新统计，手工新增的记录只有&lt;a href=&quot;check:rows&quot;&gt;逐条检查全部记录&lt;/a&gt;才能发现。</translation>
+        <source>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href="check:rows"&gt;a check of every row&lt;/a&gt;.</source>
+        <translation>抢红包和发放按工作进程写入时维护的累计数判断；手工改动过的记录会重新统计，手工新增的记录只有&lt;a href="check:rows"&gt;逐条检查全部记录&lt;/a&gt;才能发现。</translation>
     </message>
 </context>
 <context>
@@ -4950,6 +4946,15 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <source>MMMM yyyy</source>
         <extracomment>The month in the chart's title, as QDate::toString formats it ("April 2026"; "2026年4月")</extracomment>
         <translation>yyyy年M月</translation>
+    </message>
+    <message>
+        <source>The figures a worker keeps, read from every user's bits once a minute</source>
+        <translation>由一个工作进程保存的数据，每分钟从全部用户的签到位读取一次</translation>
+    </message>
+    <message>
+        <source>As of %1</source>
+        <extracomment>When the figures shown were read by a worker (they are kept, not read on each refresh).</extracomment>
+        <translation>截至 %1</translation>
     </message>
 </context>
 <context>

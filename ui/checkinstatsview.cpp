@@ -36,6 +36,7 @@ CheckinStatsView::CheckinStatsView(QWidget *parent)
       m_refreshButton(new QPushButton(tr("&Show"), this)),
       m_active(new QLabel(this)),
       m_everyDay(new QLabel(this)),
+      m_asOf(new QLabel(this)),
       m_chart(new QChartView(this)),
       m_checkedInSet(new QBarSet(tr("Checked in"))),
       m_makeupSet(new QBarSet(tr("Make-ups"))),
@@ -57,7 +58,11 @@ CheckinStatsView::CheckinStatsView(QWidget *parent)
     top->addWidget(m_active);
     top->addSpacing(16);
     top->addWidget(m_everyDay);
+    top->addSpacing(16);
+    top->addWidget(m_asOf);
     top->addStretch(1);
+    m_asOf->setObjectName(QStringLiteral("asOf"));
+    m_asOf->setToolTip(tr("The figures a worker keeps, read from every user's bits once a minute"));
     m_active->setObjectName(QStringLiteral("activeUsers"));
     m_everyDay->setObjectName(QStringLiteral("everyDayUsers"));
     m_active->setToolTip(tr("Users who checked in at least once this month"));
@@ -171,6 +176,10 @@ void CheckinStatsView::onLoaded(quint64 serial, const MonthStats &stats)
     const QLocale locale;
     m_active->setText(tr("Active this month: %1").arg(locale.toString(stats.activeUsers)));
     m_everyDay->setText(tr("Every day so far: %1").arg(locale.toString(stats.everyDayUsers)));
+    //: When the figures shown were read by a worker (they are kept, not read on each refresh).
+    m_asOf->setText(stats.asOfMs ? tr("As of %1").arg(locale.toString(QDateTime::fromMSecsSinceEpoch(*stats.asOfMs).time(), QLocale::ShortFormat))
+                                 : QString());
+    m_asOf->setVisible(stats.asOfMs.has_value());
 
     m_checkedInSet->remove(0, m_checkedInSet->count());
     m_makeupSet->remove(0, m_makeupSet->count());

@@ -50,6 +50,7 @@ public:
     MonthStatsModel *model() const { return m_model; }
     QLabel *activeLabel() const { return m_active; }
     QLabel *everyDayLabel() const { return m_everyDay; }
+    QLabel *asOfLabel() const { return m_asOf; }
     QChartView *chartView() const { return m_chart; }
     bool isBusy() const { return m_waitingFor != 0; }
 
@@ -70,6 +71,7 @@ private:
     QPushButton *m_refreshButton;
     QLabel *m_active;
     QLabel *m_everyDay;
+    QLabel *m_asOf;
     QChartView *m_chart;
     QBarSet *m_checkedInSet;
     QBarSet *m_makeupSet;

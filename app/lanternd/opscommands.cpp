@@ -124,6 +124,7 @@ int runWork(CommandContext &context)
     options.inFlight = workOption(context, QStringLiteral("in-flight"), DefaultPayoutsInFlight, 1, 1024);
     options.checkinConnections = CheckinConnections;
     options.heartbeatTtlS = WorkerHeartbeat::configuredTtlSeconds();
+    options.today = [&context] { return context.today(); };
     const bool once = context.line().switches.contains(QStringLiteral("once"));
     keepFreedMemory();
 

@@ -1,5 +1,7 @@
 #include "checkin/checkindrain.h"
 
+#include "queue/backuptally.h"
+
 #include "checkin/checkinentry.h"
 #include "checkin/checkinstore.h"
 #include "queue/queuepipeline.h"
@@ -39,7 +41,7 @@ DrainStats CheckinDrain::pass()
     QList<std::pair<int, int>> handles;  // (backup read, claim) per shard
     for (const ReliableQueue &queue : std::as_const(queues))
         handles.append({claims.readBackup(queue), claims.claim(queue, m_batchSize)});
-    claims.run(m_redis);
+    claims.run(m_redis, m_tally);
 
     // One transaction for all of them, then one round trip that acknowledges them and sets the
     // malformed ones aside.
@@ -66,7 +68,7 @@ DrainStats CheckinDrain::pass()
     stats.persisted = persist(std::move(parsed));
     for (qsizetype shard = 0; shard < queues.size(); ++shard)
         settle.acknowledge(queues.at(shard), good.at(shard));
-    settle.run(m_redis);
+    settle.run(m_redis, m_tally);
     return stats;
 }
 

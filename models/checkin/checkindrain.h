@@ -6,6 +6,7 @@
 
 namespace lantern {
 
+class BackupTally;
 class KeySchema;
 class ReliableQueue;
 class RedisClient;
@@ -40,6 +41,8 @@ public:
         range, so a pass gets more of the database's time (issue 12); all of them are committed
         before anything is acknowledged. Empty: this connection only. */
     void setWriters(QList<SqlWorker *> writers) { m_writers = std::move(writers); }
+    /** Counts what the passes move into and out of this worker's backup lists (its heartbeat says it). */
+    void setTally(BackupTally *tally) { m_tally = tally; }
 
 private:
     int persist(QList<CheckinEntry> entries);
@@ -50,6 +53,7 @@ private:
     QString m_workerId;
     int m_batchSize;
     QList<SqlWorker *> m_writers;
+    BackupTally *m_tally = nullptr;
 };
 
 } // namespace lantern

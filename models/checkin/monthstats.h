@@ -3,6 +3,8 @@
 #include <QDate>
 #include <QList>
 
+#include <optional>
+
 namespace lantern {
 
 class KeySchema;
@@ -21,6 +23,7 @@ struct MonthStats {
     QList<DayStats> days;    // every day of the month up to today
     qint64 activeUsers = 0;  // signed at least one day of the month
     qint64 everyDayUsers = 0;  // signed every day of `days` (0 when `days` is empty)
+    std::optional<qint64> asOfMs{};  // kept figures (KeptMonthStats): when a worker read them; none: read now
 };
 
 /** Computes MonthStats from the block layout with MonthScan (bounded memory, no SCAN). */

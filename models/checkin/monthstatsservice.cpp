@@ -1,5 +1,6 @@
 #include "checkin/monthstatsservice.h"
 
+#include "checkin/keptmonthstats.h"
 #include "core/errors.h"
 #include "redis/redisclient.h"
 
@@ -16,7 +17,13 @@ MonthStatsService::~MonthStatsService() = default;
 void MonthStatsService::load(quint64 serial, QDate month)
 {
     try {
-        Q_EMIT loaded(serial, MonthStatsReader(m_connections.redis(), m_keys).read(month, m_config.today()));
+        // The figures a worker keeps (one key) when they are there for today; else the blocks.
+        const QDate today = m_config.today();
+        if (const auto kept = KeptMonthStats::read(m_connections.redis(), m_keys, month, today)) {
+            Q_EMIT loaded(serial, *kept);
+            return;
+        }
+        Q_EMIT loaded(serial, MonthStatsReader(m_connections.redis(), m_keys).read(month, today));
     } catch (const LanternError &error) {
         m_connections.dropRedis();
         Q_EMIT loadFailed(serial, error.message());

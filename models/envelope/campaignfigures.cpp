@@ -3,7 +3,10 @@
 #include "envelope/campaignpools.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "redis/setscan.h"
 #include "sql/sqlconnection.h"
+
+#include <algorithm>
 
 namespace lantern {
 
@@ -26,20 +29,13 @@ QList<RedisFigures> CampaignFigures::redis(const QList<qint64> &ids)
     all.reserve(ids.size());
     for (qsizetype start = 0; start < ids.size(); start += RedisChunk) {
         const QList<qint64> chunk = ids.mid(start, RedisChunk);
-        // Round trip 1: each campaign's pools (one, or its sub-pools), and the workers once.
+        // Round trip 1: each campaign's pools (one, or its sub-pools).
         QList<QByteArrayList> commands;
-        if (!m_workers)
-            commands << QByteArrayList{"SMEMBERS", m_keys.workerSet()};
         for (qint64 id : chunk)
             commands << QByteArrayList{"HGET", m_keys.campaignMeta(id), "pools"};
         const std::vector<RedisValue> named = m_redis.pipeline(commands);
         throwOnErrorReply(named);
         size_t at = 0;
-        if (!m_workers) {
-            m_workers.emplace();
-            for (const RedisValue &worker : named[at++].elements)
-                *m_workers << worker.toBytes();
-        }
         QList<CampaignPools> pools;
         for (qint64 id : chunk)
             pools << CampaignPools::fromReply(id, named[at++]);
@@ -74,12 +70,21 @@ QList<RedisFigures> CampaignFigures::redis(const QList<qint64> &ids)
                 if (redis[at + 6].toInteger() == 1)
                     worked << campaign.name(index);
             }
+            // Tasks queued or envelopes lent already say it is not drained: its backup lists
+            // cannot change that, and are not counted (issue 26: a worker's LLEN per pool).
+            if (!figures.drained())
+                worked.clear();
             all << figures;
             workedPools << worked;
         }
 
         // Round trip 3: every worker's backup list of every pool still launched (a pool retired
-        // by PoolRetirement, or never launched, is in no backup list).
+        // by PoolRetirement, or never launched, is in no backup list), for the campaigns that
+        // look drained: exact where it decides. The workers read once, in pages (SSCAN).
+        if (std::all_of(workedPools.cbegin(), workedPools.cend(), [](const QByteArrayList &worked) { return worked.isEmpty(); }))
+            continue;
+        if (!m_workers)
+            m_workers = scanSet(m_redis, m_keys.workerSet());
         commands.clear();
         for (const QByteArrayList &worked : std::as_const(workedPools)) {
             for (const QByteArray &pool : worked) {

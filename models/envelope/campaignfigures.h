@@ -87,7 +87,9 @@ public:
 
     CampaignFigures(RedisClient &redis, SqlConnection &sql, const KeySchema &keys);
 
-    /** Redis's figures of each campaign, in the order of ids. */
+    /** Redis's figures of each campaign, in the order of ids. inFlight counts the workers'
+        backup lists only when nothing else is in flight (then it decides drained(), exactly);
+        otherwise it is the queued tasks alone, a lower bound. */
     QList<RedisFigures> redis(const QList<qint64> &ids);
     /** The ledger's figures, of one campaign (or of every campaign: nullopt). The payout figures
         are read for the campaigns in `drained` only (empty: for none); the provider is asked of

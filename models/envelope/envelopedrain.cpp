@@ -1,5 +1,7 @@
 #include "envelope/envelopedrain.h"
 
+#include "queue/backuptally.h"
+
 #include "envelope/campaignpools.h"
 #include "envelope/poolretirement.h"
 #include "envelope/campaignrepair.h"
@@ -157,6 +159,8 @@ EnvelopeDrainStats EnvelopeDrain::claimTrip(bool claim, QList<Claimed> &claimed)
                 claimed.append({id, raw, *task, 0});
             } else {
                 queueOf(id).deadLetter(m_redis, raw, {QStringLiteral("malformed task"), 0, 0});
+                if (m_options.tally)
+                    m_options.tally->change(queueOf(id).backupKey(), -1);
                 logDeadLetter(id, raw, QStringLiteral("malformed task"));
                 ++stats.deadLettered;
             }
@@ -412,7 +416,7 @@ void EnvelopeDrain::runTrip(QueuePipeline &trip)
         return;
     QElapsedTimer timer;
     timer.start();
-    trip.run(m_redis);
+    trip.run(m_redis, m_options.tally);
     m_timings.redisSeconds += drainSeconds(timer);
     ++m_timings.redisTrips;
 }

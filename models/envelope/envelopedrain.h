@@ -17,6 +17,7 @@
 
 namespace lantern {
 
+class BackupTally;
 class KeySchema;
 class PayoutGateway;
 class PayoutRateLimit;
@@ -35,6 +36,7 @@ struct EnvelopeDrainOptions {
     const PayoutRateLimit *rate = nullptr;  // LANTERN_PAYOUT_RATE, shared by every worker; null: no limit
     QString errorLogPath;      // empty: LANTERN_ERROR_LOG, else <data dir>/lantern/errors.log
     std::function<void()> keepAlive;  // called every 250 ms while payouts are in flight: the heartbeat
+    BackupTally *tally = nullptr;     // counts what the drain moves into and out of its backup lists
     bool ledgerThread = true;  // MySQL: each batch's transaction on a connection and thread of its own
                                // (SqlWorker) while the payouts in flight go on; SQLite: always inline
 };

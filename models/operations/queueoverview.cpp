@@ -5,6 +5,7 @@
 #include "envelope/payouttask.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "redis/setscan.h"
 
 #include <QMap>
 
@@ -31,11 +32,12 @@ std::optional<qint64> earlier(std::optional<qint64> a, std::optional<qint64> b)
     return std::min(*a, *b);
 }
 
-QStringList sortedMembers(RedisClient &redis, const QByteArray &set)
+QStringList sortedWorkers(RedisClient &redis, const KeySchema &keys)
 {
     QStringList members;
-    for (const RedisValue &member : redis.command({QByteArrayLiteral("SMEMBERS"), set}).elements)
-        members << QString::fromUtf8(member.toBytes());
+    for (const QByteArray &member : scanSet(redis, keys.workerSet()))
+        members << QString::fromUtf8(member);
+    members.sort();
     return members;
 }
 
@@ -44,7 +46,7 @@ QStringList sortedMembers(RedisClient &redis, const QByteArray &set)
 qint64 QueueOverview::aliveWorkers(RedisClient &redis, const KeySchema &keys)
 {
     QList<QByteArrayList> commands;
-    for (const QString &worker : sortedMembers(redis, keys.workerSet()))
+    for (const QString &worker : sortedWorkers(redis, keys))
         commands << QByteArrayList{QByteArrayLiteral("EXISTS"), keys.workerHeartbeat(worker)};
     if (commands.isEmpty())
         return 0;
@@ -62,11 +64,10 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
     QMap<qint64, QByteArrayList> campaigns;
     for (const QByteArray &pool : pools)
         campaigns[*CampaignPools::campaignOf(pool)] << pool;
-    QStringList workerIds = sortedMembers(redis, keys.workerSet());
-    workerIds.sort();
+    const QStringList workerIds = sortedWorkers(redis, keys);
 
     // Round trip 1: per queue its length, its oldest entry and its dead-letter length; then per
-    // worker its heartbeat and every backup list it may hold.
+    // worker its heartbeat and what it said with it (its backup depth among that).
     QList<QByteArrayList> commands;
     for (int shard = 0; shard < keys.shards(); ++shard)
         commands << llen(keys.checkinQueue(shard)) << oldest(keys.checkinQueue(shard)) << llen(keys.checkinDeadLetter(shard));
@@ -78,11 +79,7 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
         commands << QByteArrayList{QByteArrayLiteral("GET"), keys.workerHeartbeat(worker)}
                  << QByteArrayList{QByteArrayLiteral("HMGET"), keys.workerPayouts(worker), QByteArrayLiteral("paid"), QByteArrayLiteral("calls"),
                                    QByteArrayLiteral("errors"), QByteArrayLiteral("in_flight"), QByteArrayLiteral("paid_per_s"),
-                                   QByteArrayLiteral("checkins"), QByteArrayLiteral("grabs")};
-        for (int shard = 0; shard < keys.shards(); ++shard)
-            commands << llen(keys.checkinBackup(shard, worker));
-        for (const QByteArray &pool : std::as_const(pools))
-            commands << llen(keys.campaignBackup(pool, worker));
+                                   QByteArrayLiteral("checkins"), QByteArrayLiteral("grabs"), QByteArrayLiteral("held")};
     }
     const std::vector<RedisValue> replies = redis.pipeline(commands);
     size_t at = 0;
@@ -128,7 +125,11 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
         if (worker.alive)
             worker.lastBeatS = ageSeconds(nowMs, beat.toInteger());
         const std::vector<RedisValue> &figures = replies[at++].elements;
-        if (worker.alive && figures.size() == 7 && !figures[0].isNil()) {
+        if (worker.alive && figures.size() == 8 && !figures[7].isNil())
+            worker.backupDepth = figures[7].toInteger();
+        else
+            worker.depthCounted = true;
+        if (worker.alive && figures.size() == 8 && !figures[0].isNil()) {
             WorkerPayoutFigures payouts;
             payouts.paid = figures[0].toInteger();
             payouts.calls = figures[1].isNil() ? 0 : figures[1].toInteger();
@@ -137,6 +138,8 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
             payouts.paidPerSecond = figures[4].toBytes().toDouble();
             payouts.checkinsPersisted = figures[5].isNil() ? 0 : figures[5].toInteger();
             payouts.grabsPersisted = figures[6].isNil() ? 0 : figures[6].toInteger();
+            if (!figures[7].isNil())
+                payouts.held = figures[7].toInteger();
             worker.payouts = payouts;
             overview.payouts.paid += payouts.paid;
             overview.payouts.calls += payouts.calls;
@@ -146,11 +149,47 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
             overview.payouts.checkinsPersisted += payouts.checkinsPersisted;
             overview.payouts.grabsPersisted += payouts.grabsPersisted;
         }
-        for (qsizetype list = 0; list < keys.shards() + pools.size(); ++list)
-            worker.backupDepth += replies[at++].toInteger();
         overview.workers << worker;
     }
+
+    // Round trip 2: the lists of the workers whose depth is not said, one LLEN each. A dead
+    // worker's lists change only by recovery, so this is the figure recovery will act on.
+    commands.clear();
+    QList<QList<BackupList>> counted;
+    for (const WorkerStatus &worker : std::as_const(overview.workers)) {
+        if (!worker.depthCounted)
+            continue;
+        counted << backupLists(keys, worker.id, pools);
+        for (const BackupList &list : std::as_const(counted.last()))
+            commands << llen(list.key);
+    }
+    if (commands.isEmpty())
+        return overview;
+    const std::vector<RedisValue> lengths = redis.pipeline(commands);
+    at = 0;
+    qsizetype next = 0;
+    for (WorkerStatus &worker : overview.workers) {
+        if (!worker.depthCounted)
+            continue;
+        for (BackupList &list : counted[next++]) {
+            list.length = lengths[at++].toInteger();
+            worker.backupDepth += list.length;
+            if (list.length > 0)
+                worker.held << list;
+        }
+    }
     return overview;
+}
+
+QList<BackupList> QueueOverview::backupLists(const KeySchema &keys, const QString &worker, const QByteArrayList &pools)
+{
+    QList<BackupList> lists;
+    for (int shard = 0; shard < keys.shards(); ++shard)
+        lists << BackupList{keys.checkinBackup(shard, worker), QStringLiteral("checkin"), 0};
+    // Every pool of a campaign of sub-pools holds its own backup lists.
+    for (const QByteArray &pool : pools)
+        lists << BackupList{keys.campaignBackup(pool, worker), QStringLiteral("payout:%1").arg(*CampaignPools::campaignOf(pool)), 0};
+    return lists;
 }
 
 } // namespace lantern

@@ -32,8 +32,10 @@ void WorkerHeartbeat::beat(RedisClient &redis, qint64 nowMs, std::optional<Worke
                                    QByteArrayLiteral("in_flight"),     QByteArray::number(payouts->inFlight),
                                    QByteArrayLiteral("paid_per_s"),    QByteArray::number(payouts->paidPerSecond, 'f', 2),
                                    QByteArrayLiteral("checkins"),      QByteArray::number(payouts->checkinsPersisted),
-                                   QByteArrayLiteral("grabs"),         QByteArray::number(payouts->grabsPersisted)}
-                 << QByteArrayList{QByteArrayLiteral("EXPIRE"), key, QByteArray::number(m_ttlSeconds)};
+                                   QByteArrayLiteral("grabs"),         QByteArray::number(payouts->grabsPersisted)};
+        if (payouts->held)
+            commands.last() << QByteArrayLiteral("held") << QByteArray::number(*payouts->held);
+        commands << QByteArrayList{QByteArrayLiteral("EXPIRE"), key, QByteArray::number(m_ttlSeconds)};
     }
     redis.pipeline(commands);
 }

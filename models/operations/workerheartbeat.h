@@ -20,6 +20,7 @@ struct WorkerPayoutFigures {
     double paidPerSecond = 0;   // paid since the previous beat, per second (beat() works it out)
     qint64 checkinsPersisted = 0;  // check-in log rows it wrote: with grabsPersisted, the storm's drain (issue 27)
     qint64 grabsPersisted = 0;     // grab rows it wrote
+    std::optional<qint64> held{};  // entries in its backup lists, as it counted them (BackupTally); none: not said
 };
 
 /** A worker's liveness in Redis: a key with a TTL renewed every few seconds, plus membership

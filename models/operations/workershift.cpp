@@ -55,6 +55,7 @@ WorkerPayoutFigures WorkerShift::payoutFigures() const
     figures.providerErrors = counts.providerErrors;
     figures.checkinsPersisted = m_stats.checkins.persisted;
     figures.grabsPersisted = m_stats.payouts.persisted;
+    figures.held = m_held.total();
     return figures;
 }
 
@@ -97,6 +98,7 @@ qint64 WorkerShift::pass()
     for (const std::unique_ptr<SqlWorker> &writer : m_checkinWriters)
         writers << writer.get();
     checkins.setWriters(writers);
+    checkins.setTally(&m_held);
     const DrainStats c = checkins.pass();
     m_stats.checkins += c;
     if (!m_drain) {
@@ -106,6 +108,7 @@ qint64 WorkerShift::pass()
         options.rate = m_options.rate;
         options.errorLogPath = m_options.errorLogPath;
         options.keepAlive = [this] { m_pacer(); };
+        options.tally = &m_held;
         m_drain = std::make_unique<EnvelopeDrain>(m_redis, connection, m_keys, m_options.workerId, m_gateway, options);
     }
     // Payouts run no longer than until the next transition's time.
@@ -133,6 +136,8 @@ ShiftStep WorkerShift::step()
         // The ledger check feeds /metrics while the shift runs; a one-shot drain (drainAll) leaves
         // no verdict behind in Redis.
         m_ledgerCheck.runIfDue(m_redis, sql(), m_keys, m_options.workerId, QDateTime::currentMSecsSinceEpoch());
+        if (m_options.today)
+            m_monthStats.keepIfDue(m_redis, m_keys, m_options.workerId, m_options.today(), QDateTime::currentMSecsSinceEpoch());
         const qint64 work = pass();
         m_backoffMs = FirstBackoffMs;
         m_clean = true;

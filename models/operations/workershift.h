@@ -1,11 +1,13 @@
 #pragma once
 
 #include "checkin/checkindrain.h"
+#include "checkin/keptmonthstats.h"
 #include "operations/campaigntimetable.h"
 #include "envelope/envelopedrain.h"
 #include "operations/heartbeatpacer.h"
 #include "operations/ledgerbalancecheck.h"
 #include "operations/workerheartbeat.h"
+#include "queue/backuptally.h"
 #include "redis/redisrunwatch.h"
 
 #include <QCoreApplication>
@@ -36,6 +38,7 @@ struct WorkerShiftOptions {
     int checkinConnections = 1;             // MySQL: connections a check-in pass is written over at once (CheckinDrain::setWriters)
     int heartbeatTtlS = 15;                 // WorkerHeartbeat::configuredTtlSeconds() for lanternd
     std::chrono::milliseconds slice{250};   // how long a step lets payouts in flight run at most
+    std::function<QDate()> today;           // the business day; set: the shift keeps the month's check-in figures (KeptMonthStats)
 };
 
 /** What a shift did, since it started. */
@@ -126,8 +129,10 @@ private:
     HeartbeatPacer m_pacer;
     RedisRunWatch m_redisRun;
     CampaignTimetable m_timetable;
-    LedgerBalanceCheck m_ledgerCheck;  // the balance of the live campaigns, for /metrics (issue 27)
+    LedgerBalanceCheck m_ledgerCheck;
+    KeptMonthStats m_monthStats;  // the statistics view's figures, read once a minute by one worker (issue 26)  // the balance of the live campaigns, for /metrics (issue 27)
     std::optional<qint64> m_nextDueInMs;  // the timetable's next transition, as of the last pass
+    BackupTally m_held;  // what its drains hold in its backup lists, said with each beat
     std::unique_ptr<EnvelopeDrain> m_drain;  // one for the shift; a new one after an outage
     PayoutCallCounts m_earlierDrains;        // the calls of the drains outages ended
     WorkerShiftStats m_stats;

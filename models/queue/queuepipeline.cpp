@@ -1,5 +1,6 @@
 #include "queue/queuepipeline.h"
 
+#include "queue/backuptally.h"
 #include "queue/reliablequeue.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
@@ -44,12 +45,29 @@ int QueuePipeline::claim(const ReliableQueue &queue, int max)
     return static_cast<int>(m_reads.size() - 1);
 }
 
+void QueuePipeline::countRemovals(const std::vector<RedisValue> &replies, BackupTally &tally) const
+{
+    // Each LREM's reply is what it removed: an entry someone else took meanwhile counts nothing.
+    size_t at = 0;
+    if (!m_moves.isEmpty()) {
+        at = static_cast<size_t>(m_moves.size()) + 1;  // MULTI, QUEUED per move; then EXEC's array
+        const std::vector<RedisValue> &done = replies[at].elements;
+        for (qsizetype i = 0; i < m_moves.size() && size_t(i) < done.size(); ++i) {
+            if (m_moves[i].first() == "LREM")
+                tally.change(m_moves[i][1], -done[size_t(i)].toInteger());
+        }
+        ++at;
+    }
+    for (const QByteArrayList &command : m_acknowledgements)
+        tally.change(command[1], -replies[at++].toInteger());
+}
+
 bool QueuePipeline::isEmpty() const
 {
     return m_moves.isEmpty() && m_acknowledgements.isEmpty() && m_reads.empty();
 }
 
-void QueuePipeline::run(RedisClient &redis)
+void QueuePipeline::run(RedisClient &redis, BackupTally *tally)
 {
     m_results.assign(m_reads.size(), {});
     if (isEmpty())
@@ -75,6 +93,8 @@ void QueuePipeline::run(RedisClient &redis)
         if (reply.isError())
             throw RedisReplyError(QString::fromUtf8(reply.string));
     }
+    if (tally)
+        countRemovals(replies, *tally);
     for (size_t r = 0; r < m_reads.size(); ++r) {
         const RedisValue &reply = replies[static_cast<size_t>(firstRead) + r];
         if (reply.isError() && m_reads[r].claim && reply.string.startsWith("NOSCRIPT")) {
@@ -89,6 +109,14 @@ void QueuePipeline::run(RedisClient &redis)
         if (!m_reads[r].claim)
             std::reverse(entries.begin(), entries.end());  // the backup list grows on the left
         m_results[r] = std::move(entries);
+    }
+    // In the order Redis ran them: a whole read sets a list's count, a claim after it adds.
+    for (size_t r = 0; tally && r < m_reads.size(); ++r) {
+        const QByteArrayList &command = m_reads[r].command;
+        if (m_reads[r].claim)
+            tally->change(command[4], m_results[r].size());  // EVALSHA sha 2 queue backup max
+        else
+            tally->held(command[1], m_results[r].size());  // LRANGE backup 0 -1
     }
     m_moves.clear();
     m_acknowledgements.clear();

@@ -7,8 +7,10 @@
 
 namespace lantern {
 
+class BackupTally;
 class RedisClient;
 class ReliableQueue;
+struct RedisValue;
 struct DeadLetterNote;
 
 /** Operations on several ReliableQueues sent in one pipeline (one round trip), in this order:
@@ -31,12 +33,15 @@ public:
     int claim(const ReliableQueue &queue, int max);
 
     bool isEmpty() const;
-    /** One round trip. Throws like RedisClient::pipeline, RedisReplyError for an error reply. */
-    void run(RedisClient &redis);
+    /** One round trip. Throws like RedisClient::pipeline, RedisReplyError for an error reply.
+        With `tally`, what the round trip moved into and out of the backup lists is counted there. */
+    void run(RedisClient &redis, BackupTally *tally = nullptr);
     /** What a readBackup() or claim() got, oldest first (after run()). */
     const QByteArrayList &entries(int handle) const { return m_results.at(static_cast<size_t>(handle)); }
 
 private:
+    void countRemovals(const std::vector<RedisValue> &replies, BackupTally &tally) const;
+
     struct Read {
         bool claim = false;
         QByteArrayList command;

@@ -210,4 +210,14 @@ QByteArray KeySchema::ledgerCheckTurn() const
     return m_prefix + "ledger:check:turn";
 }
 
+QByteArray KeySchema::keptMonthStats(QDate month) const
+{
+    return m_prefix + "stats:month:" + month.toString(QStringLiteral("yyyy-MM")).toLatin1();
+}
+
+QByteArray KeySchema::keptMonthStatsTurn() const
+{
+    return m_prefix + "stats:month:turn";
+}
+
 } // namespace lantern

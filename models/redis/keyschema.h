@@ -91,6 +91,8 @@ public:
     QByteArray featureSwitches() const;                      // hash feature -> "off" (the API's kill switches)
     QByteArray ledgerCheck() const;      // string with a TTL: the workers' last ledger check, a line per live campaign (LedgerBalanceCheck)
     QByteArray ledgerCheckTurn() const;  // string with a TTL: the worker whose turn the ledger check is
+    QByteArray keptMonthStats(QDate month) const;  // string with a TTL: a month's check-in figures as a worker read them (KeptMonthStats)
+    QByteArray keptMonthStatsTurn() const;         // string with a TTL: the worker whose turn reading them is
 
     /** Throws InvalidInputError unless id is 1..64 chars of [A-Za-z0-9_.-]. */
     static void validateWorkerId(const QString &workerId);

@@ -268,6 +268,7 @@ std::vector<RedisValue> RedisClient::pipeline(const QList<QByteArrayList> &comma
     }
     ensureConnected();
     ++m_roundTrips;
+    m_commandsSent += quint64(commands.size());
     if (m_cluster) {
         try {
             return m_cluster->pipeline(commands);

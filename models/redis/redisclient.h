@@ -84,6 +84,8 @@ public:
     static InvalidInputError notAClusterNode(const RedisUrl &url, const RedisEndpoint &node, const QByteArray &refusal);
     /** Round trips made so far (one per command() or pipeline()), for tests and benchmarks. */
     quint64 roundTrips() const { return m_roundTrips; }
+    /** Commands sent through pipeline() and command() so far (each of a pipeline counts), for tests. */
+    quint64 commandsSent() const { return m_commandsSent; }
 
 private:
     void refuseUnlessRead(const QByteArrayList &args) const;
@@ -98,6 +100,7 @@ private:
     bool m_probed = false;                      // m_single answered the cluster probe
     std::unique_ptr<RedisCluster> m_cluster;
     quint64 m_roundTrips = 0;
+    quint64 m_commandsSent = 0;
 };
 
 } // namespace lantern

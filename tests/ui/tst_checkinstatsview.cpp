@@ -1,8 +1,10 @@
 // The Check-in statistics view against the private Redis: a month's check-ins and make-ups per
-// day and its cohorts, as the view shows them, compared with the check-ins the test made; the
+// day and its cohorts, as the view shows them, compared with the check-ins the test made (and the
+// figures a worker keeps, with their time); the
 // item model passes QAbstractItemModelTester; the chart follows the light and dark palettes; an unreachable Redis shows its message. No sleeps:
 // waits on the view's signals.
 #include "checkin/checkinservice.h"
+#include "checkin/keptmonthstats.h"
 #include "checkin/monthstatsmodel.h"
 #include "checkinstatsview.h"
 #include "consoletheme.h"
@@ -14,6 +16,7 @@
 #include <QAbstractItemModelTester>
 #include <QChart>
 #include <QChartView>
+#include <QDateTime>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
@@ -94,6 +97,17 @@ void TestCheckinStatsView::showsTheMonthsFigures()
     view.showMonth(QDate(2026, 4, 1));
     QVERIFY(shown.wait(AnswerTimeoutMs));
     QVERIFY(view.chartView()->chart()->backgroundBrush().color().lightness() > 200);
+    QVERIFY(view.asOfLabel()->isHidden());  // read from the blocks: nothing to say
+
+    // A worker keeps the month (issue 26): the view shows those figures and when they were read,
+    // even after one more user checked in.
+    KeptMonthStats::keep(redis, keys, Today, Now);
+    service.checkin(11, Today, Today, Now);
+    view.showMonth(QDate(2026, 4, 1));
+    QVERIFY(shown.wait(AnswerTimeoutMs));
+    QCOMPARE(view.activeLabel()->text(), QStringLiteral("Active this month: 10"));
+    QVERIFY(!view.asOfLabel()->isHidden());
+    QCOMPARE(view.asOfLabel()->text(), QStringLiteral("As of ") + QLocale().toString(QDateTime::fromMSecsSinceEpoch(Now).time(), QLocale::ShortFormat));
 }
 
 void TestCheckinStatsView::showsWhyItFailed()

@@ -49,30 +49,18 @@ void RecoveryService::load(quint64 serial)
         RecoverySnapshot snapshot;
         snapshot.readAtMs = nowMs();
         snapshot.today = config().today();
+        // The dead workers' lists are counted there, once (issue 26: the live workers say their depth).
         const QueueOverview overview = QueueOverview::read(redis(), keys(), snapshot.readAtMs);
-        QList<qint64> campaigns;
-        for (const QueueStatus &queue : overview.queues) {
-            if (queue.campaignId)
-                campaigns << *queue.campaignId;
-        }
-        QStringList live;
-        QStringList dead;
-        // The launched pools once for every dead worker (issue 26: a read per campaign per dead
-        // worker was 50 x 10,000 round trips at a large company).
-        const QByteArrayList pools = CampaignPools::launched(redis(), keys());
         for (const WorkerStatus &worker : overview.workers) {
-            if (worker.alive) {
-                live << worker.id;
+            if (worker.alive)
                 continue;
-            }
-            dead << worker.id;
-            snapshot.workers << backlogOf(worker.id, worker.backupDepth, pools);
+            snapshot.workers << backlogOf(worker);
             for (const RecoveryTask &task : std::as_const(snapshot.workers.constLast().tasks)) {
                 if (task.kind == RecoveryTask::Kind::Payout)
                     m_watched.insert(task.campaignId);
             }
         }
-        snapshot.ledger = ledgerChecks(campaigns, live, dead);
+        snapshot.ledger = ledgerChecks(overview);
         Q_EMIT loaded(serial, snapshot);
     } catch (const std::exception &error) {
         const auto [message, detail] = explain(error);
@@ -80,41 +68,23 @@ void RecoveryService::load(quint64 serial)
     }
 }
 
-DeadWorkerBacklog RecoveryService::backlogOf(const QString &workerId, qint64 backupDepth, const QByteArrayList &pools)
+DeadWorkerBacklog RecoveryService::backlogOf(const WorkerStatus &worker)
 {
     DeadWorkerBacklog backlog;
-    backlog.id = workerId;
-    backlog.backupDepth = backupDepth;
-    if (backupDepth == 0)
-        return backlog;
-    // Which of its lists hold anything, then the oldest entries of those, up to MaxTasksShown.
-    struct List {
-        QByteArray key;
-        QString queue;
-    };
-    QList<List> lists;
-    for (int shard = 0; shard < keys().shards(); ++shard)
-        lists << List{keys().checkinBackup(shard, workerId), QStringLiteral("checkin")};
-    // Every pool of a campaign of sub-pools holds its own backup lists.
-    for (const QByteArray &pool : pools)
-        lists << List{keys().campaignBackup(pool, workerId), QStringLiteral("payout:%1").arg(*CampaignPools::campaignOf(pool))};
-    QList<QByteArrayList> commands;
-    for (const List &list : std::as_const(lists))
-        commands << llen(list.key);
-    const std::vector<RedisValue> lengths = redis().pipeline(commands);
-    for (qsizetype i = 0; i < lists.size() && backlog.tasks.size() < MaxTasksShown; ++i) {
-        const qint64 length = lengths[size_t(i)].toInteger();
-        if (length == 0)
-            continue;
-        const qint64 take = std::min<qint64>(length, MaxTasksShown - backlog.tasks.size());
+    backlog.id = worker.id;
+    backlog.backupDepth = worker.backupDepth;
+    // The oldest entries of the lists that hold anything (counted by the overview), up to MaxTasksShown.
+    for (const BackupList &list : worker.held) {
+        if (backlog.tasks.size() >= MaxTasksShown)
+            break;
+        const qint64 take = std::min<qint64>(list.length, MaxTasksShown - backlog.tasks.size());
         QByteArrayList entries;
-        for (const RedisValue &entry :
-             redis().command({QByteArrayLiteral("LRANGE"), lists.at(i).key, QByteArray::number(-take), QByteArrayLiteral("-1")}).elements)
+        for (const RedisValue &entry : redis().command({QByteArrayLiteral("LRANGE"), list.key, QByteArray::number(-take), QByteArrayLiteral("-1")}).elements)
             entries.prepend(entry.toBytes());  // oldest first
         QList<RecoveryTask> listed;
         for (const QByteArray &raw : std::as_const(entries)) {
             RecoveryTask task;
-            task.queue = lists.at(i).queue;
+            task.queue = list.queue;
             task.raw = raw;
             listed << task;
         }
@@ -229,8 +199,13 @@ void RecoveryService::inspectPayouts(const QList<RecoveryTask *> &tasks)
     }
 }
 
-QList<LedgerCheck> RecoveryService::ledgerChecks(const QList<qint64> &campaigns, const QStringList &live, const QStringList &dead)
+QList<LedgerCheck> RecoveryService::ledgerChecks(const QueueOverview &overview)
 {
+    QList<qint64> campaigns;
+    for (const QueueStatus &queue : overview.queues) {
+        if (queue.campaignId)
+            campaigns << *queue.campaignId;
+    }
     QList<LedgerCheck> checks;
     CampaignVerifier verifier(redis(), sql(), keys());
     const std::unique_ptr<SimulatedPayoutGateway> ledger = verifier.readSimulatedLedger();
@@ -248,24 +223,22 @@ QList<LedgerCheck> RecoveryService::ledgerChecks(const QList<qint64> &campaigns,
         LedgerCheck check;
         check.campaignId = id;
         check.name = campaign->name;
-        // Summed over the campaign's pools (one, or its sub-pools).
-        const QByteArrayList pools = CampaignPools::read(redis(), keys(), id).names();
-        QList<QByteArrayList> commands;
-        for (const QByteArray &pool : pools) {
-            commands << llen(keys().campaignTasks(pool));
-            for (const QString &worker : live)
-                commands << llen(keys().campaignBackup(pool, worker));
-            for (const QString &worker : dead)
-                commands << llen(keys().campaignBackup(pool, worker));
+        // Queued (summed over its pools by the overview) and held by the dead (their lists, counted
+        // there); the live workers' lists are counted only when nothing else is on its way, since
+        // then they alone decide whether the campaign is drained (issue 26).
+        const QString queueName = QStringLiteral("payout:%1").arg(id);
+        for (const QueueStatus &queue : overview.queues) {
+            if (queue.campaignId == id)
+                check.queued = queue.depth;
         }
-        const std::vector<RedisValue> lengths = redis().pipeline(commands);
-        for (size_t at = 0; at < lengths.size();) {
-            check.queued += lengths[at++].toInteger();
-            for (qsizetype i = 0; i < live.size(); ++i)
-                check.inFlight += lengths[at++].toInteger();
-            for (qsizetype i = 0; i < dead.size(); ++i)
-                check.heldByDead += lengths[at++].toInteger();
+        for (const WorkerStatus &worker : overview.workers) {
+            for (const BackupList &list : worker.held) {
+                if (list.queue == queueName)
+                    (worker.alive ? check.inFlight : check.heldByDead) += list.length;
+            }
         }
+        if (check.queued + check.inFlight + check.heldByDead == 0)
+            check.inFlight = liveHeld(id, overview);
         for (const Violation &violation : verifier.verify(id))
             //: One broken rule of the ledger check (DESIGN §4), as the Campaigns view words it too.
             check.violations << tr("Rule %1: %2").arg(violation.invariant).arg(violation.detail);
@@ -278,6 +251,24 @@ QList<LedgerCheck> RecoveryService::ledgerChecks(const QList<qint64> &campaigns,
         checks << check;
     }
     return checks;
+}
+
+qint64 RecoveryService::liveHeld(qint64 campaignId, const QueueOverview &overview)
+{
+    QList<QByteArrayList> commands;
+    const QByteArrayList pools = CampaignPools::read(redis(), keys(), campaignId).names();
+    for (const QByteArray &pool : pools) {
+        for (const WorkerStatus &worker : overview.workers) {
+            if (worker.alive && !worker.depthCounted)
+                commands << llen(keys().campaignBackup(pool, worker.id));
+        }
+    }
+    qint64 held = 0;
+    if (!commands.isEmpty()) {
+        for (const RedisValue &length : redis().pipeline(commands))
+            held += length.toInteger();
+    }
+    return held;
 }
 
 void RecoveryService::compensate(quint64 job, const QStringList &workers, const QString &operatorName)

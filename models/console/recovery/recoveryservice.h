@@ -8,6 +8,9 @@
 
 namespace lantern {
 
+struct QueueOverview;
+struct WorkerStatus;
+
 /** The Recovery view's Redis and SQL work, on a thread of its own (see QueueJobRunner): dead
     workers' backup lists with each task's SQL and payout state, the ledger check of the
     campaigns they touch, compensation (what `lanternd recover --worker W` does, audited, one
@@ -37,12 +40,14 @@ Q_SIGNALS:
 
 private:
     /** `pools`: every launched pool (CampaignPools::launched), read once per load. */
-    DeadWorkerBacklog backlogOf(const QString &workerId, qint64 backupDepth, const QByteArrayList &pools);
+    DeadWorkerBacklog backlogOf(const WorkerStatus &worker);
     /** One list's entries: what each is and where SQL and the provider stand on it. */
     void inspect(QList<RecoveryTask> &tasks);
     void inspectCheckins(const QList<RecoveryTask *> &tasks);
     void inspectPayouts(const QList<RecoveryTask *> &tasks);
-    QList<LedgerCheck> ledgerChecks(const QList<qint64> &campaigns, const QStringList &live, const QStringList &dead);
+    QList<LedgerCheck> ledgerChecks(const QueueOverview &overview);
+    /** What the live workers that say their depth hold of the campaign, one LLEN per list. */
+    qint64 liveHeld(qint64 campaignId, const QueueOverview &overview);
 
     QSet<qint64> m_watched;  // campaigns seen in dead workers' lists: their check stays on screen
     SplitMemos m_splits;     // the ledger check's splits, kept between refreshes

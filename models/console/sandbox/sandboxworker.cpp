@@ -65,6 +65,7 @@ void SandboxWorker::start()
         WorkerShiftOptions options;
         options.workerId = m_workerId;
         options.heartbeatTtlS = WorkerHeartbeat::configuredTtlSeconds();
+        options.today = [this] { return m_config.today(); };
         // Beside the sandbox's database, never in the user's own error log.
         options.errorLogPath = QFileInfo(m_config.db.path).absolutePath() + QStringLiteral("/errors.log");
         const DbUrl db = m_config.db;
