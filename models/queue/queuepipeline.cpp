@@ -45,21 +45,20 @@ int QueuePipeline::claim(const ReliableQueue &queue, int max)
     return static_cast<int>(m_reads.size() - 1);
 }
 
-void QueuePipeline::countRemovals(const std::vector<RedisValue> &replies, BackupTally &tally) const
+void QueuePipeline::countRemovals(const std::vector<RedisValue> &replies, const std::vector<qint64> &acknowledged, BackupTally &tally) const
 {
     // Each LREM's reply is what it removed: an entry someone else took meanwhile counts nothing.
-    size_t at = 0;
     if (!m_moves.isEmpty()) {
-        at = static_cast<size_t>(m_moves.size()) + 1;  // MULTI, QUEUED per move; then EXEC's array
-        const std::vector<RedisValue> &done = replies[at].elements;
+        const size_t exec = static_cast<size_t>(m_moves.size()) + 1;  // MULTI, QUEUED per move; then EXEC's array
+        const std::vector<RedisValue> &done = replies[exec].elements;
         for (qsizetype i = 0; i < m_moves.size() && size_t(i) < done.size(); ++i) {
             if (m_moves[i].first() == "LREM")
                 tally.change(m_moves[i][1], -done[size_t(i)].toInteger());
         }
-        ++at;
     }
-    for (const QByteArrayList &command : m_acknowledgements)
-        tally.change(command[1], -replies[at++].toInteger());
+    // acknowledge.lua's reply likewise (EVALSHA sha 1 backup entries...).
+    for (qsizetype i = 0; i < m_acknowledgements.size(); ++i)
+        tally.change(m_acknowledgements[i][3], -acknowledged[size_t(i)]);
 }
 
 bool QueuePipeline::isEmpty() const
@@ -82,19 +81,23 @@ void QueuePipeline::run(RedisClient &redis, BackupTally *tally)
     const std::vector<RedisValue> replies = redis.pipeline(commands);
 
     const qsizetype firstAcknowledgement = firstRead - m_acknowledgements.size();
+    std::vector<qint64> acknowledged;  // what each acknowledgement removed
+    acknowledged.reserve(static_cast<size_t>(m_acknowledgements.size()));
     for (qsizetype i = 0; i < firstRead; ++i) {
         const RedisValue &reply = replies[static_cast<size_t>(i)];
         if (i >= firstAcknowledgement && reply.isError() && reply.string.startsWith("NOSCRIPT")) {
             // A fresh or flushed server: the acknowledgement runs again on its own, loading the script.
             const QByteArrayList &command = m_acknowledgements.at(i - firstAcknowledgement);
-            ReliableQueue::acknowledgeScript().run(redis, {command[3]}, command.mid(4));
+            acknowledged.push_back(ReliableQueue::acknowledgeScript().run(redis, {command[3]}, command.mid(4)).toInteger());
             continue;
         }
         if (reply.isError())
             throw RedisReplyError(QString::fromUtf8(reply.string));
+        if (i >= firstAcknowledgement)
+            acknowledged.push_back(reply.toInteger());
     }
     if (tally)
-        countRemovals(replies, *tally);
+        countRemovals(replies, acknowledged, *tally);
     for (size_t r = 0; r < m_reads.size(); ++r) {
         const RedisValue &reply = replies[static_cast<size_t>(firstRead) + r];
         if (reply.isError() && m_reads[r].claim && reply.string.startsWith("NOSCRIPT")) {

@@ -40,7 +40,7 @@ public:
     const QByteArrayList &entries(int handle) const { return m_results.at(static_cast<size_t>(handle)); }
 
 private:
-    void countRemovals(const std::vector<RedisValue> &replies, BackupTally &tally) const;
+    void countRemovals(const std::vector<RedisValue> &replies, const std::vector<qint64> &acknowledged, BackupTally &tally) const;
 
     struct Read {
         bool claim = false;

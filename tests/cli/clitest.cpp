@@ -171,7 +171,7 @@ WorkerProcess::WorkerProcess(const Lanternd &lanternd, const QString &id, const 
 WorkerProcess::~WorkerProcess()
 {
     if (m_process->state() != QProcess::NotRunning) {
-        ::kill(pid_t(m_process->processId()), SIGCONT);
+        test::signalChild(m_process->processId(), SIGCONT);
         m_process->kill();
         m_process->waitForFinished(5000);
     }

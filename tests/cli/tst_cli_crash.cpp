@@ -94,11 +94,11 @@ void TestCliCrash::killedWorkerIsRecovered()
     };
     bool holding = false;
     for (int attempt = 0; attempt < 200 && !holding && victim.state() == QProcess::Running; ++attempt) {
-        ::kill(pid_t(victim.processId()), SIGSTOP);
+        test::signalChild(victim.processId(), SIGSTOP);
         QTRY_COMPARE_WITH_TIMEOUT(state(), QByteArray("T"), 5000);
         holding = redis.command({"LLEN", backup}).toInteger() > 0;
         if (!holding) {
-            ::kill(pid_t(victim.processId()), SIGCONT);
+            test::signalChild(victim.processId(), SIGCONT);
             QTRY_VERIFY_WITH_TIMEOUT(state() != "T", 5000);
         }
     }

@@ -249,14 +249,14 @@ void TestCliLoading::workerWaitsOutLoadingThenDrains()
     QVERIFY2(worker.running(), workerStderr().constData());
 
     // Frozen, it cannot drain: these check-ins are still queued when Redis restarts.
-    QCOMPARE(::kill(pid_t(worker.pid()), SIGSTOP), 0);
+    QCOMPARE(test::signalChild(worker.pid(), SIGSTOP), 0);
     QTRY_VERIFY_WITH_TIMEOUT(processState(worker.pid()) == 'T', PollTimeoutMs);
     const QList<qint64> uids{11, 12, 13};
     for (const qint64 uid : uids)
         LANTERND_VERIFY_OK(lanternd.run({QStringLiteral("checkin"), QStringLiteral("--uid"), QString::number(uid)}));
 
     restartLoading(server);
-    QCOMPARE(::kill(pid_t(worker.pid()), SIGCONT), 0);
+    QCOMPARE(test::signalChild(worker.pid(), SIGCONT), 0);
     // It finds its connection broken, reconnects, meets -LOADING and waits, alive.
     QTRY_VERIFY2_WITH_TIMEOUT(workerStderr().contains("is loading its dataset") || !worker.running(),
                               workerStderr().constData(), PollTimeoutMs);

@@ -206,7 +206,7 @@ void TestCliRollback::everysecCrashPaysNobodyTwice()
 
     // 3. The OS crash: everything after the cut is lost, including the worker's acknowledgements.
     //    The worker is frozen meanwhile, so grabs land before it can notice.
-    QCOMPARE(::kill(pid_t(worker.pid()), SIGSTOP), 0);
+    QVERIFY2(test::signalChild(worker.pid(), SIGSTOP) == 0, workerStderr().constData());  // not ended
     server.stop(PrivateRedis::Stop::Kill);
     QVERIFY(QFile::resize(aof, cutAt));
     server.start();
@@ -223,7 +223,7 @@ void TestCliRollback::everysecCrashPaysNobodyTwice()
         QCOMPARE(outcome.status, QStringLiteral("ok"));
 
     // 5. The worker wakes, sees another Redis (its run_id), repairs the campaign and drains.
-    QCOMPARE(::kill(pid_t(worker.pid()), SIGCONT), 0);
+    QCOMPARE(test::signalChild(worker.pid(), SIGCONT), 0);
     QTRY_VERIFY2_WITH_TIMEOUT(workerStderr().contains("rebuilt its Redis state from SQL") || !worker.running(),
                               workerStderr().constData(), PollTimeoutMs);
     QCOMPARE(sqlNumber(sql.db, QStringLiteral("SELECT COUNT(*) FROM audit_log WHERE action = 'campaign.repair' AND actor = 'worker:w1'")), 1LL);

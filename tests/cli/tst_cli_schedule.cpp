@@ -261,7 +261,7 @@ void TestCliSchedule::threeWorkersMakeEachTransitionOnce()
 
     // One worker dies just before the launch; another starts after it.
     QTRY_VERIFY_WITH_TIMEOUT(redisTimeMs(redis) >= launchAt - 200, PollTimeoutMs);
-    ::kill(pid_t(workers.front()->pid()), SIGKILL);
+    test::signalChild(workers.front()->pid(), SIGKILL);
     QTRY_COMPARE_WITH_TIMEOUT(campaignStatus(sql.db, id), QStringLiteral("live"), PollTimeoutMs);
     workers.push_back(std::make_unique<WorkerProcess>(lanternd, QStringLiteral("w4")));
     for (qint64 uid = 1; uid <= Grabbers; ++uid)

@@ -10,6 +10,9 @@
 
 #include <stdexcept>
 
+#include <cerrno>
+#include <csignal>
+
 namespace lantern::test {
 
 namespace {
@@ -69,6 +72,15 @@ void resetTables(const DbUrl &url)
     for (const char *table : {"checkin_log", "points_ledger", "audit_log", "payout", "grab_refused", "grab", "ledger_tally", "envelope", "campaign_schedule",
                               "campaign"})
         connection.exec(QStringLiteral("DELETE FROM ") + QLatin1String(table));
+}
+
+int signalChild(qint64 pid, int signal)
+{
+    if (pid <= 0) {
+        errno = ESRCH;
+        return -1;
+    }
+    return ::kill(pid_t(pid), signal);
 }
 
 } // namespace lantern::test
