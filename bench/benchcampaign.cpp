@@ -23,7 +23,7 @@ Campaign launchBenchCampaign(CampaignService &campaigns, const QString &name, qi
 void forgetBenchGrabs(SqlConnection &sql, qint64 campaignId)
 {
     sql.transaction([&] {
-        for (const char *table : {"payout", "grab_refused", "grab"})
+        for (const char *table : {"payout", "grab_refused", "grab", "ledger_tally"})  // the tally goes with its rows
             sql.exec(QStringLiteral("DELETE FROM %1 WHERE campaign_id = ?").arg(QLatin1String(table)), {campaignId});
     });
 }
