@@ -73,8 +73,7 @@ void LedgerTally::notePayouts(const QList<PayoutRecord> &records)
 {
     if (records.isEmpty())
         return;
-    if (m_sql.dialect() == DbUrl::Dialect::Sqlite)
-        m_sql.exec(QStringLiteral("UPDATE campaign SET status = status WHERE 0 = 1"));  // the write lock, before the read
+    m_sql.lockForWriting();  // SQLite: nothing changes the rows between this read and the upsert
     // The rows the records replace: their status and amount (an upsert keeps the row's amount).
     QHash<QString, std::pair<QString, qint64>> before;
     for (qsizetype start = 0; start < records.size(); start += KeysPerRead) {

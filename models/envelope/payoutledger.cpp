@@ -151,8 +151,7 @@ void PayoutLedger::splitUnlaunched(const QList<PayoutTask> &tasks, QList<PayoutT
     // before that commit: the read waits for it (MySQL: a locking read of the row; SQLite: the
     // database's write lock, taken by a write that changes nothing, before anything is read).
     const bool mysql = m_sql.dialect() == DbUrl::Dialect::MySql;
-    if (!mysql)
-        m_sql.exec(QStringLiteral("UPDATE campaign SET status = status WHERE 0 = 1"));  // SQLite only
+    m_sql.lockForWriting();
     const QMap<qint64, QList<PayoutTask>> byCampaign = groupByCampaign(tasks);
     for (auto it = byCampaign.cbegin(); it != byCampaign.cend(); ++it) {
         const QList<PayoutTask> &group = it.value();

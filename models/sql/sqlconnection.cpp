@@ -272,6 +272,12 @@ void SqlConnection::commit()
         fail(QStringLiteral("COMMIT"), db.lastError());
 }
 
+void SqlConnection::lockForWriting()
+{
+    if (dialect() == DbUrl::Dialect::Sqlite)
+        exec(QStringLiteral("UPDATE campaign SET status = status WHERE 0 = 1"));
+}
+
 void SqlConnection::rollback()
 {
     database().rollback();

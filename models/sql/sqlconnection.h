@@ -75,6 +75,10 @@ public:
     void begin();
     void commit();
     void rollback();
+    /** In a transaction, SQLite: takes the database's write lock now (a write that changes
+        nothing), so what the transaction reads next no other writer changes before it commits.
+        MySQL: nothing (its reads lock the rows they need, LOCK IN SHARE MODE / FOR UPDATE). */
+    void lockForWriting();
 
     /** Runs body in a transaction, retrying on deadlock or lock timeout a few times. */
     template<typename Body>
