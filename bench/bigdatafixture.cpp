@@ -262,6 +262,13 @@ QString BigDataFixture::pastCampaignsSql()
                         .arg(envelopes * 100)
                         .arg(count),
                 {});
+    // The split each launch recorded (envelope_split), as CampaignStore writes it: every envelope 100 cents.
+    m_sql.write(QStringLiteral("INSERT IGNORE INTO envelope_split (campaign_id, envelopes, envelope_cents, smallest_cents, first_seq, last_seq, "
+                               "watch_changes) SELECT seq, %1, %2, 100, 1, %1, (SELECT changes FROM ledger_watch WHERE name = 'envelope') FROM seq_1_to_%3")
+                        .arg(envelopes)
+                        .arg(envelopes * 100)
+                        .arg(count),
+                {});
     return QStringLiteral("%1 closed campaigns, %2 envelopes, grabs and paid payouts each").arg(count).arg(count * envelopes);
 }
 

@@ -148,6 +148,17 @@ void TestCampaign::launchIsIdempotentAndResumable()
     QCOMPARE(scalar(sql, QStringLiteral("SELECT SUM(amount_cents) FROM envelope WHERE campaign_id = ?"), {campaign.id}), campaign.totalCents);
     QCOMPARE(scalar(sql, QStringLiteral("SELECT MIN(amount_cents) FROM envelope WHERE campaign_id = ?"), {campaign.id}) >= 5, true);
     QCOMPARE(CampaignStore(sql).find(campaign.id)->status, CampaignStatus::Live);
+    // The split recorded once the launch resumed is the whole one the rows make (the crashed
+    // launch recorded its 700), with the envelope watch as it stands.
+    const QString recorded = QStringLiteral("SELECT %1 FROM envelope_split WHERE campaign_id = ?");
+    QCOMPARE(scalar(sql, recorded.arg(QStringLiteral("envelopes")), {campaign.id}), campaign.count);
+    QCOMPARE(scalar(sql, recorded.arg(QStringLiteral("envelope_cents")), {campaign.id}), campaign.totalCents);
+    QCOMPARE(scalar(sql, recorded.arg(QStringLiteral("smallest_cents")), {campaign.id}),
+             scalar(sql, QStringLiteral("SELECT MIN(amount_cents) FROM envelope WHERE campaign_id = ?"), {campaign.id}));
+    QCOMPARE(scalar(sql, recorded.arg(QStringLiteral("first_seq")), {campaign.id}), 1);
+    QCOMPARE(scalar(sql, recorded.arg(QStringLiteral("last_seq")), {campaign.id}), campaign.count);
+    QCOMPARE(scalar(sql, recorded.arg(QStringLiteral("watch_changes")), {campaign.id}),
+             scalar(sql, QStringLiteral("SELECT changes FROM ledger_watch WHERE name = 'envelope'"), {}));
 }
 
 void TestCampaign::grabOutcomes()

@@ -5,7 +5,8 @@
 // envelope's amount, a payout row gone, a payout the provider has no record of, a refused grab
 // of a campaign never launched); a view that keeps a campaign's split between refreshes still
 // sees an envelope updated, deleted or inserted on the next refresh, and reads the split again
-// only then (the triggers of migration 0008 count such changes).
+// only then (the triggers of migration 0008 count such changes); a view's first open takes the
+// split the launch recorded (migration 0011) only while nothing can have changed the rows since.
 #include "envelope/campaignservice.h"
 #include "envelope/campaignverifier.h"
 #include "envelope/envelopedrain.h"
@@ -89,6 +90,8 @@ private Q_SLOTS:
     void everyCampaignAtOnceFindsWhatEachFinds();
     void aKeptSplitSeesEveryChange_data() { dialects_data(); }
     void aKeptSplitSeesEveryChange();
+    void aViewTrustsTheLaunchsSplitOnlyWhileTheRowsAreUnchanged_data() { dialects_data(); }
+    void aViewTrustsTheLaunchsSplitOnlyWhileTheRowsAreUnchanged();
 
 private:
     RedisUrl m_redisUrl;
@@ -195,6 +198,45 @@ void TestCampaignVerifier::aKeptSplitSeesEveryChange()
                                                        "UPDATE ledger_watch SET changes = changes + 1 WHERE name = 'envelope'; END"));
     QCOMPARE(unseen, QString());
     QVERIFY2(seen.join(QLatin1Char('\n')).contains(QStringLiteral("envelopes sum to 1001 cents")), qPrintable(seen.join(QLatin1Char('\n'))));
+}
+
+void TestCampaignVerifier::aViewTrustsTheLaunchsSplitOnlyWhileTheRowsAreUnchanged()
+{
+    QFETCH(DbUrl, url);
+    test::resetTables(url);
+    Ledger ledger(m_redisUrl, url);
+    const qint64 id = ledger.campaign(2);
+    const auto view = [&] {  // a console's first open: nothing kept yet
+        SplitMemos memos;
+        CampaignVerifier verifier(ledger.redis, ledger.sql, ledger.keys);
+        verifier.keepSplits(&memos);
+        return described(verifier.verify(id)).join(QLatin1Char('\n'));
+    };
+    const auto full = [&] { return described(CampaignVerifier(ledger.redis, ledger.sql, ledger.keys).verify(id)).join(QLatin1Char('\n')); };
+    QCOMPARE(view(), QString());
+    QCOMPARE(full(), QString());
+    const QString recordedCents = QStringLiteral("SELECT envelope_cents FROM envelope_split WHERE campaign_id = ?");
+    QCOMPARE(ledger.scalar(recordedCents, {id}), 1000);
+
+    // The recorded split is what a first open reads (not the rows): changed by hand, the view
+    // shows it; the full check reads the rows and says the record differs from them.
+    ledger.run(QStringLiteral("UPDATE envelope_split SET envelope_cents = envelope_cents + 1 WHERE campaign_id = ?"), {id});
+    QVERIFY2(view().contains(QStringLiteral("envelopes sum to 1001 cents")), qPrintable(view()));
+    const QString found = full();
+    QVERIFY2(found.contains(QStringLiteral("%1/1/the launch recorded 10 envelopes of 1001 cents").arg(id)), qPrintable(found));
+    QVERIFY2(found.contains(QStringLiteral("where the rows hold 10 of 1000 cents")), qPrintable(found));
+    QVERIFY2(!found.contains(QStringLiteral("envelopes sum to")), qPrintable(found));
+    ledger.run(QStringLiteral("UPDATE envelope_split SET envelope_cents = envelope_cents - 1 WHERE campaign_id = ?"), {id});
+
+    // An envelope inserted after the last seq moves it: the record is not trusted, the rows are read.
+    ledger.run(QStringLiteral("INSERT INTO envelope (campaign_id, seq, amount_cents) VALUES (?, 11, 1)"), {id});
+    QVERIFY2(view().contains(QStringLiteral("11 envelopes in SQL, the campaign has 10")), qPrintable(view()));
+    QVERIFY2(!full().contains(QStringLiteral("the launch recorded")), qPrintable(full()));
+    // An envelope updated (even if put back) moves the watch: never trusted again, however the record reads.
+    ledger.run(QStringLiteral("DELETE FROM envelope WHERE campaign_id = ? AND seq = 11"), {id});
+    ledger.run(QStringLiteral("UPDATE envelope_split SET envelope_cents = envelope_cents + 1 WHERE campaign_id = ?"), {id});
+    QCOMPARE(view(), QString());
+    QCOMPARE(full(), QString());
 }
 
 LANTERN_TEST_SUITE(TestCampaignVerifier);

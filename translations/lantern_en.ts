@@ -250,6 +250,10 @@
         <source>%1 paid payouts (%2 cents) in SQL, the workers recorded %3 (%4 cents): payout rows were changed outside Lantern</source>
         <translation>%1 paid payouts (%2 cents) in SQL, the workers recorded %3 (%4 cents): payout rows were changed outside Lantern</translation>
     </message>
+    <message>
+        <source>the launch recorded %1 envelopes of %2 cents (the smallest %3) where the rows hold %4 of %5 cents (the smallest %6): the recorded split was changed outside Lantern</source>
+        <translation>the launch recorded %1 envelopes of %2 cents (the smallest %3) where the rows hold %4 of %5 cents (the smallest %6): the recorded split was changed outside Lantern</translation>
+    </message>
 </context>
 <context>
     <name>GrabService</name>

@@ -249,6 +249,10 @@
         <source>%1 paid payouts (%2 cents) in SQL, the workers recorded %3 (%4 cents): payout rows were changed outside Lantern</source>
         <translation>SQL 中有 %1 笔已支付的发放（%2 分），工作进程记录的是 %3 笔（%4 分）：发放记录在 Lantern 之外被改动过</translation>
     </message>
+    <message>
+        <source>the launch recorded %1 envelopes of %2 cents (the smallest %3) where the rows hold %4 of %5 cents (the smallest %6): the recorded split was changed outside Lantern</source>
+        <translation>发放时记录的拆分为 %1 个红包共 %2 分（最小 %3 分），而数据行为 %4 个共 %5 分（最小 %6 分）：记录的拆分在 Lantern 之外被改动</translation>
+    </message>
 </context>
 <context>
     <name>GrabService</name>

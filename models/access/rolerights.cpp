@@ -31,6 +31,12 @@ QList<SqlGrant> ledgerWrites()
             {QStringLiteral("INSERT, UPDATE"), QStringLiteral("ledger_tally")}};
 }
 
+/** A launch records the split its envelope rows make (a resumed launch writes it again). */
+SqlGrant splitRecord()
+{
+    return {QStringLiteral("INSERT, UPDATE"), QStringLiteral("envelope_split")};
+}
+
 const SqlGrant AuditInsert{QStringLiteral("INSERT"), QStringLiteral("audit_log")};
 
 /** Redis commands every account needs to connect and find its way (a cluster's slot map, the
@@ -62,14 +68,14 @@ QList<SqlGrant> RoleRights::sqlGrants(Role role)
     case Role::Manager:
         grants << SqlGrant{QStringLiteral("INSERT"), QStringLiteral("campaign")}
                << SqlGrant{QStringLiteral("UPDATE (status, refunded_cents, pool_names, approved_by, approved_at_ms)"), QStringLiteral("campaign")}
-               << SqlGrant{QStringLiteral("INSERT"), QStringLiteral("envelope")}
+               << SqlGrant{QStringLiteral("INSERT"), QStringLiteral("envelope")} << splitRecord()
                << SqlGrant{QStringLiteral("INSERT, UPDATE, DELETE"), QStringLiteral("campaign_schedule")} << AuditInsert;
         break;
     case Role::Oncall:
         grants << ledgerWrites() << campaignTransitions() << AuditInsert;
         break;
     case Role::Worker:
-        grants << ledgerWrites() << campaignTransitions() << SqlGrant{QStringLiteral("INSERT"), QStringLiteral("envelope")}
+        grants << ledgerWrites() << campaignTransitions() << SqlGrant{QStringLiteral("INSERT"), QStringLiteral("envelope")} << splitRecord()
                << SqlGrant{QStringLiteral("UPDATE"), QStringLiteral("campaign_schedule")} << AuditInsert;
         break;
     case Role::Api:

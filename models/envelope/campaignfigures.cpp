@@ -124,10 +124,10 @@ QHash<qint64, LedgerFigures> CampaignFigures::ledger(std::optional<qint64> campa
         if (campaignId && m_splits) {
             const LedgerFigures &row = figures[*campaignId];
             // Kept only without a gap in the seqs: a row inserted then moves the first or last.
-            if (row.envelopes > 0 && probe.lastSeq - probe.firstSeq + 1 == row.envelopes) {
-                probe.envelopes = row.envelopes;
-                probe.envelopeCents = row.envelopeCents;
-                probe.smallestEnvelope = row.smallestEnvelope;
+            probe.envelopes = row.envelopes;
+            probe.envelopeCents = row.envelopeCents;
+            probe.smallestEnvelope = row.smallestEnvelope;
+            if (probe.withoutGap()) {
                 m_splits->insert(memoKey(*campaignId), probe);
             } else {
                 m_splits->remove(memoKey(*campaignId));
@@ -235,15 +235,21 @@ void CampaignFigures::readTallied(qint64 campaignId, LedgerFigures &figures)
 
 void CampaignFigures::readSplits(std::optional<qint64> campaignId, QHash<qint64, LedgerFigures> &figures)
 {
-    QSqlQuery split = m_sql.exec(QStringLiteral("SELECT campaign_id, COUNT(*), COALESCE(SUM(amount_cents), 0), MIN(amount_cents) FROM envelope")
+    QSqlQuery split = m_sql.exec(QStringLiteral("SELECT campaign_id, COUNT(*), COALESCE(SUM(amount_cents), 0), MIN(amount_cents), MIN(seq), MAX(seq) "
+                                                "FROM envelope")
                                          + (campaignId ? QStringLiteral(" WHERE campaign_id = ?") : QString()) + QStringLiteral(" GROUP BY campaign_id"),
                                  campaignId ? QVariantList{*campaignId} : QVariantList{});
+    QHash<qint64, SplitMemo> rows;
     while (split.next()) {
-        LedgerFigures &row = figures[split.value(0).toLongLong()];
+        const qint64 id = split.value(0).toLongLong();
+        LedgerFigures &row = figures[id];
         row.envelopes = split.value(1).toLongLong();
         row.envelopeCents = split.value(2).toLongLong();
         row.smallestEnvelope = split.value(3).toLongLong();
+        rows.insert(id, SplitMemo{0, split.value(4).toLongLong(), split.value(5).toLongLong(), row.envelopes, row.envelopeCents, row.smallestEnvelope});
     }
+    if (!m_splits)  // the full check
+        compareRecordedSplits(campaignId, rows, figures);
 }
 
 QString CampaignFigures::memoKey(qint64 campaignId) const
@@ -254,19 +260,61 @@ QString CampaignFigures::memoKey(qint64 campaignId) const
 std::optional<SplitMemo> CampaignFigures::keptSplit(qint64 campaignId, SplitMemo &probe)
 {
     // Each MIN and MAX in a statement of its own: one index look-up each (SQLite takes the
-    // shortcut only for a lone min() or max()).
-    QSqlQuery query = m_sql.exec(QStringLiteral("SELECT (SELECT changes FROM ledger_watch WHERE name = 'envelope'), "
-                                                "(SELECT MIN(seq) FROM envelope WHERE campaign_id = ?), (SELECT MAX(seq) FROM envelope WHERE campaign_id = ?)"),
-                                 {campaignId, campaignId});
+    // shortcut only for a lone min() or max()); the split the launch recorded in the same read.
+    QSqlQuery query = m_sql.exec(QStringLiteral("SELECT w.changes, (SELECT MIN(seq) FROM envelope WHERE campaign_id = ?), "
+                                                "(SELECT MAX(seq) FROM envelope WHERE campaign_id = ?), s.envelopes, s.envelope_cents, "
+                                                "s.smallest_cents, s.first_seq, s.last_seq, s.watch_changes "
+                                                "FROM ledger_watch w LEFT JOIN envelope_split s ON s.campaign_id = ? WHERE w.name = 'envelope'"),
+                                 {campaignId, campaignId, campaignId});
     if (!query.next())
         return std::nullopt;
     probe.changes = query.value(0).toLongLong();
     probe.firstSeq = query.value(1).toLongLong();
     probe.lastSeq = query.value(2).toLongLong();
-    const auto kept = m_splits->constFind(memoKey(campaignId));
-    if (kept == m_splits->constEnd() || kept->changes != probe.changes || kept->firstSeq != probe.firstSeq || kept->lastSeq != probe.lastSeq)
+    const auto unchanged = [&probe](const SplitMemo &memo) {
+        return memo.changes == probe.changes && memo.firstSeq == probe.firstSeq && memo.lastSeq == probe.lastSeq;
+    };
+    const QString key = memoKey(campaignId);
+    if (const auto kept = m_splits->constFind(key); kept != m_splits->constEnd() && unchanged(*kept))
+        return *kept;
+    if (query.isNull(3))
+        return std::nullopt;  // launched before migration 0011 recorded splits, and not back-filled
+    SplitMemo recorded;
+    recorded.envelopes = query.value(3).toLongLong();
+    recorded.envelopeCents = query.value(4).toLongLong();
+    recorded.smallestEnvelope = query.value(5).toLongLong();
+    recorded.firstSeq = query.value(6).toLongLong();
+    recorded.lastSeq = query.value(7).toLongLong();
+    recorded.changes = query.value(8).toLongLong();
+    if (!unchanged(recorded) || !recorded.withoutGap())
         return std::nullopt;
-    return *kept;
+    m_splits->insert(key, recorded);
+    return recorded;
+}
+
+void CampaignFigures::compareRecordedSplits(std::optional<qint64> campaignId, const QHash<qint64, SplitMemo> &rows,
+                                            QHash<qint64, LedgerFigures> &figures)
+{
+    // The recorded splits a view would trust (the watch as they recorded it, the rows' first and
+    // last seq theirs, no gap) against what the rows make.
+    QSqlQuery recorded = m_sql.exec(QStringLiteral("SELECT campaign_id, envelopes, envelope_cents, smallest_cents, first_seq, last_seq FROM envelope_split "
+                                                   "WHERE watch_changes = (SELECT changes FROM ledger_watch WHERE name = 'envelope')")
+                                            + (campaignId ? QStringLiteral(" AND campaign_id = ?") : QString()),
+                                    campaignId ? QVariantList{*campaignId} : QVariantList{});
+    while (recorded.next()) {
+        const qint64 id = recorded.value(0).toLongLong();
+        SplitMemo split;
+        split.envelopes = recorded.value(1).toLongLong();
+        split.envelopeCents = recorded.value(2).toLongLong();
+        split.smallestEnvelope = recorded.value(3).toLongLong();
+        split.firstSeq = recorded.value(4).toLongLong();
+        split.lastSeq = recorded.value(5).toLongLong();
+        const auto read = rows.constFind(id);
+        if (read == rows.constEnd() || read->firstSeq != split.firstSeq || read->lastSeq != split.lastSeq || !split.withoutGap())
+            continue;  // no view trusts it
+        if (read->envelopes != split.envelopes || read->envelopeCents != split.envelopeCents || read->smallestEnvelope != split.smallestEnvelope)
+            figures[id].recordedSplitOff = split;
+    }
 }
 
 void CampaignFigures::readPayouts(std::optional<qint64> campaignId, const QSet<qint64> &drained, const ProviderBatchLookup &provider,

@@ -33,6 +33,19 @@ struct RedisFigures {
     bool drained() const { return inFlight == 0 && lent == 0; }
 };
 
+/** A campaign's split as last read, or as its launch recorded it (envelope_split), with what
+    shows it unchanged since (CampaignFigures::keepSplits). */
+struct SplitMemo {
+    qint64 changes = 0;  // envelope rows ever updated or deleted (ledger_watch, kept by triggers), as it was then
+    qint64 firstSeq = 0;
+    qint64 lastSeq = 0;
+    qint64 envelopes = 0;
+    qint64 envelopeCents = 0;
+    qint64 smallestEnvelope = 0;
+    /** Its seqs run from the first to the last without a gap (then any envelope inserted
+        later moves one of them). */
+    bool withoutGap() const { return envelopes > 0 && lastSeq - firstSeq + 1 == envelopes; }
+};
 /** What the SQL ledger holds for one campaign (CampaignVerifier's SQL side). */
 struct LedgerFigures {
     qint64 envelopes = 0;
@@ -48,17 +61,11 @@ struct LedgerFigures {
     qint64 forged = 0;         // grabs refused as 'not_launched'
     bool fromTally = false;    // the grab and payout figures come from the running tally (a view), not from the rows
     TallyFigures offTally;     // the rows minus the running tally: changes made outside Lantern (as last found)
+    /** The split the launch recorded (envelope_split), when a view would trust it and it differs
+        from the rows: changed outside Lantern (the full check only). */
+    std::optional<SplitMemo> recordedSplitOff;
 };
 
-/** A campaign's split as last read, with what shows it unchanged since (CampaignFigures::keepSplits). */
-struct SplitMemo {
-    qint64 changes = 0;  // envelope rows ever updated or deleted (ledger_watch, kept by triggers)
-    qint64 firstSeq = 0;
-    qint64 lastSeq = 0;
-    qint64 envelopes = 0;
-    qint64 envelopeCents = 0;
-    qint64 smallestEnvelope = 0;
-};
 /** Splits kept between reads, by database and campaign. */
 using SplitMemos = QHash<QString, SplitMemo>;
 
@@ -98,7 +105,9 @@ public:
     /** Keeps each campaign's split between reads of one campaign (a view refreshing it): read
         again only when an envelope row was updated or deleted since (ledger_watch, counted by
         triggers) or its first or last seq moved; its seqs without a gap, any inserted row moves
-        one of them. Three index look-ups instead of a pass over a million envelopes (issue 26). */
+        one of them. Three index look-ups instead of a pass over a million envelopes (issue 26).
+        A view's first read takes the split its launch recorded (envelope_split) on the same
+        terms, so even a console's first open of a campaign makes no pass over its envelopes. */
     void keepSplits(SplitMemos *memos) { m_splits = memos; }
     /** A view's reads of one campaign: the grab and payout figures from the running tally
         (LedgerTally, a few rows) instead of a pass over the rows; the rows are counted again
@@ -115,6 +124,9 @@ private:
         `probe` holds what the memo is to be kept with). */
     std::optional<SplitMemo> keptSplit(qint64 campaignId, SplitMemo &probe);
     void readSplits(std::optional<qint64> campaignId, QHash<qint64, LedgerFigures> &figures);
+    /** The full check: finds the recorded splits a view would trust that differ from the rows
+        (`rows`: what readSplits read, with their first and last seqs). */
+    void compareRecordedSplits(std::optional<qint64> campaignId, const QHash<qint64, SplitMemo> &rows, QHash<qint64, LedgerFigures> &figures);
     QString memoKey(qint64 campaignId) const;
     void readGrabRows(std::optional<qint64> campaignId, QHash<qint64, LedgerFigures> &figures);
     /** The view's figures of one campaign, from the tally (judgeFromTally). */

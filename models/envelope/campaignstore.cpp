@@ -3,6 +3,9 @@
 #include "envelope/ledgertally.h"
 #include "sql/sqlconnection.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace lantern {
 
 namespace {
@@ -89,19 +92,49 @@ QList<Campaign> CampaignStore::recent(int limit)
 void CampaignStore::insertEnvelopes(qint64 campaignId, const std::vector<qint64> &amounts, const std::function<void()> &between)
 {
     m_connection.transaction([&] {
+        qint64 inserted = 0;
         for (size_t start = 0; start < amounts.size(); start += EnvelopeRowsPerInsert) {
             const size_t end = std::min(amounts.size(), start + EnvelopeRowsPerInsert);
             QVariantList values;
             values.reserve(qsizetype(end - start) * 3);
             for (size_t i = start; i < end; ++i)
                 values << campaignId << qint64(i + 1) << amounts[i];
-            m_connection.exec(m_connection.insertIgnoreInto() + QStringLiteral("envelope (campaign_id, seq, amount_cents) VALUES ")
-                                      + SqlConnection::placeholderRows(qsizetype(end - start), 3),
-                              values);
+            inserted += m_connection
+                                .exec(m_connection.insertIgnoreInto() + QStringLiteral("envelope (campaign_id, seq, amount_cents) VALUES ")
+                                              + SqlConnection::placeholderRows(qsizetype(end - start), 3),
+                                      values)
+                                .numRowsAffected();
             if (between)
                 between();
         }
+        recordSplit(campaignId, amounts, inserted);
     });
+}
+
+void CampaignStore::recordSplit(qint64 campaignId, const std::vector<qint64> &amounts, qint64 inserted)
+{
+    const QString columns = QStringLiteral("envelope_split (campaign_id, envelopes, envelope_cents, smallest_cents, first_seq, last_seq, watch_changes) ");
+    const QString watch = QStringLiteral("(SELECT changes FROM ledger_watch WHERE name = 'envelope')");
+    const QString replace = m_connection.dialect() == DbUrl::Dialect::MySql
+            ? QStringLiteral(" ON DUPLICATE KEY UPDATE envelopes = VALUES(envelopes), envelope_cents = VALUES(envelope_cents), "
+                             "smallest_cents = VALUES(smallest_cents), first_seq = VALUES(first_seq), last_seq = VALUES(last_seq), "
+                             "watch_changes = VALUES(watch_changes)")
+            : QStringLiteral(" ON CONFLICT (campaign_id) DO UPDATE SET envelopes = excluded.envelopes, envelope_cents = excluded.envelope_cents, "
+                             "smallest_cents = excluded.smallest_cents, first_seq = excluded.first_seq, last_seq = excluded.last_seq, "
+                             "watch_changes = excluded.watch_changes");
+    if (!amounts.empty() && inserted == qint64(amounts.size())) {
+        // Every row is this transaction's: they are `amounts`, seqs 1..N.
+        const qint64 cents = std::accumulate(amounts.cbegin(), amounts.cend(), qint64(0));
+        const qint64 smallest = *std::min_element(amounts.cbegin(), amounts.cend());
+        m_connection.exec(QStringLiteral("INSERT INTO ") + columns + QStringLiteral("VALUES (?, ?, ?, ?, 1, ?, ") + watch + QLatin1Char(')') + replace,
+                          {campaignId, qint64(amounts.size()), cents, smallest, qint64(amounts.size())});
+        return;
+    }
+    // A launch resumed after a crash, or rows written by hand before it: what the rows make.
+    m_connection.exec(QStringLiteral("INSERT INTO ") + columns
+                              + QStringLiteral("SELECT campaign_id, COUNT(*), SUM(amount_cents), MIN(amount_cents), MIN(seq), MAX(seq), ") + watch
+                              + QStringLiteral(" FROM envelope WHERE campaign_id = ? GROUP BY campaign_id") + replace,
+                      {campaignId});
 }
 
 void CampaignStore::setPoolNames(qint64 campaignId, const QByteArray &names)

@@ -38,7 +38,9 @@ public:
     /** The last `limit` campaigns created, newest first. */
     QList<Campaign> recent(int limit);
     /** Writes envelopes 1..N idempotently on (campaign, seq), in one transaction; `between`
-        runs between its multi-row statements (a worker's heartbeat during a long launch). */
+        runs between its multi-row statements (a worker's heartbeat during a long launch). The
+        same transaction records the split the rows make (envelope_split, migration 0011), so a
+        view judges rule 1 from one row (CampaignFigures). */
     void insertEnvelopes(qint64 campaignId, const std::vector<qint64> &amounts, const std::function<void()> &between = {});
     /** Records the names a launch gave the campaign's pools, unless it has them already. */
     void setPoolNames(qint64 campaignId, const QByteArray &names);
@@ -54,6 +56,10 @@ public:
     CampaignLedger ledger(qint64 campaignId);
 
 private:
+    /** envelope_split's row of the campaign: from `amounts` when this transaction inserted every
+        row, else read from the rows an earlier, interrupted launch left too. */
+    void recordSplit(qint64 campaignId, const std::vector<qint64> &amounts, qint64 inserted);
+
     SqlConnection &m_connection;
 };
 

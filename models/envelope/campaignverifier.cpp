@@ -101,6 +101,16 @@ QList<Violation> CampaignVerifier::judge(const Campaign &campaign, const RedisFi
         if (ledger.envelopes > 0 && ledger.smallestEnvelope < campaign.minCents)
             fail(1, tr("%1 envelopes below the minimum of %2 cents").arg(m_figures.belowMinimum(campaignId, campaign.minCents)).arg(campaign.minCents));
     }
+    // The split the launch recorded, which the views judge rule 1 from (issue 26).
+    if (const std::optional<SplitMemo> &recorded = ledger.recordedSplitOff)
+        fail(1, tr("the launch recorded %1 envelopes of %2 cents (the smallest %3) where the rows hold %4 of %5 cents (the smallest %6): "
+                   "the recorded split was changed outside Lantern")
+                        .arg(recorded->envelopes)
+                        .arg(recorded->envelopeCents)
+                        .arg(recorded->smallestEnvelope)
+                        .arg(ledger.envelopes)
+                        .arg(ledger.envelopeCents)
+                        .arg(ledger.smallestEnvelope));
 
     // 2. Never over-issued, one envelope per user, each grab the amount of its envelope.
     const qint64 grabRows = ledger.grabRows;

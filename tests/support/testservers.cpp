@@ -69,7 +69,7 @@ void resetTables(const DbUrl &url)
 {
     SqlConnection connection(url);
     Migrator(connection).migrate();
-    for (const char *table : {"checkin_log", "points_ledger", "audit_log", "payout", "grab_refused", "grab", "ledger_tally", "envelope", "campaign_schedule",
+    for (const char *table : {"checkin_log", "points_ledger", "audit_log", "payout", "grab_refused", "grab", "ledger_tally", "envelope", "envelope_split", "campaign_schedule",
                               "campaign"})
         connection.exec(QStringLiteral("DELETE FROM ") + QLatin1String(table));
 }
