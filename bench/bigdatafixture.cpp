@@ -391,20 +391,11 @@ QString BigDataFixture::workers()
     for (qint64 n = 0; n < tasks; ++n)
         grab.grab(big, grabUid(start + n, m_plan.size.users, big), msOf(m_plan.today) - HourMs / 4 + n);
     QList<QByteArrayList> commands;
-    const auto hold = [&](const QString &worker, int count) {
-        // A worker's claim (RPOP from the queue, LPUSH to its backup list), one entry at a time.
-        for (int t = 0; t < count; ++t)
-            commands << QByteArrayList{"LMOVE", m_keys.campaignTasks(big), m_keys.campaignBackup(big, worker), "RIGHT", "LEFT"};
-        commands << QByteArrayList{"SADD", m_keys.workerSet(), worker.toUtf8()};
-    };
     for (int n = 0; n < live; ++n)
-        hold(m_plan.liveWorker(n), m_plan.size.liveWorkerTasks);
+        hold(commands, m_keys, big, m_plan.liveWorker(n), m_plan.size.liveWorkerTasks);
     for (int n = 0; n < m_plan.size.deadWorkers; ++n)
-        hold(m_plan.deadWorker(n), m_plan.size.deadWorkerTasks);
-    Pipeliner pipe(m_redis, 1000);
-    for (QByteArrayList &command : commands)
-        pipe.add(std::move(command));
-    pipe.flush();
+        hold(commands, m_keys, big, m_plan.deadWorker(n), m_plan.size.deadWorkerTasks);
+    run(std::move(commands));
     // The live ones beat (for a day: the bench must not see them die) and say what they hold, as
     // a worker's shift does (BackupTally); the dead ones never again.
     for (int n = 0; n < live; ++n) {
@@ -413,6 +404,32 @@ QString BigDataFixture::workers()
         WorkerHeartbeat(m_keys, m_plan.liveWorker(n), 86'400).beat(m_redis, QDateTime::currentMSecsSinceEpoch(), said);
     }
     return QStringLiteral("%1 workers (%2 dead), %3 payout tasks in their backup lists").arg(m_plan.size.workers).arg(m_plan.size.deadWorkers).arg(tasks);
+}
+
+void BigDataFixture::hold(QList<QByteArrayList> &commands, const KeySchema &keys, qint64 campaign, const QString &worker, int count)
+{
+    for (int t = 0; t < count; ++t)
+        commands << QByteArrayList{"LMOVE", keys.campaignTasks(campaign), keys.campaignBackup(campaign, worker), "RIGHT", "LEFT"};
+    commands << QByteArrayList{"SADD", keys.workerSet(), worker.toUtf8()};
+}
+
+void BigDataFixture::run(QList<QByteArrayList> commands)
+{
+    Pipeliner pipe(m_redis, 1000);
+    for (QByteArrayList &command : commands)
+        pipe.add(std::move(command));
+    pipe.flush();
+}
+
+void BigDataFixture::replantDeadWorkers()
+{
+    QList<QByteArrayList> commands;
+    for (int n = 0; n < m_plan.size.deadWorkers; ++n) {
+        const QString worker = m_plan.deadWorker(n);
+        const qint64 held = m_redis.command({"LLEN", m_keys.campaignBackup(m_plan.bigCampaign(), worker)}).toInteger();
+        hold(commands, m_keys, m_plan.bigCampaign(), worker, int(std::max<qint64>(0, m_plan.size.deadWorkerTasks - held)));
+    }
+    run(std::move(commands));
 }
 
 QString BigDataFixture::retirePools()

@@ -76,6 +76,9 @@ public:
     void fill();
 
     static QByteArray doneKey() { return QByteArrayLiteral("bigdata:fill"); }
+    /** After the bench's `lanternd recover` re-queued them: the dead workers' tasks claimed into
+        their backup lists again, so the next run on this fixture finds the tree it measures. */
+    void replantDeadWorkers();
 
 private:
     void step(const QString &name, const std::function<QString()> &body);
@@ -90,6 +93,10 @@ private:
     QString workers();
     QString retirePools();
     QString auditLog();
+    /** A worker's claims (RPOP from the big campaign's queue, LPUSH to its backup list), one
+        entry at a time, and the worker in the set. */
+    static void hold(QList<QByteArrayList> &commands, const KeySchema &keys, qint64 campaign, const QString &worker, int count);
+    void run(QList<QByteArrayList> commands);
 
     RedisClient &m_redis;
     SqlConnection &m_sql;
