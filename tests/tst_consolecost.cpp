@@ -1,6 +1,7 @@
 // What a console left open costs Redis (issue 26, point 3), on a real Redis and SQLite: the
 // Queues overview and the Recovery view count only the dead workers' backup lists (the live ones
-// say their depth with their heartbeat, from what their drains moved: BackupTally); the ledger
+// say their depth with their heartbeat, from what their drains moved: BackupTally; Recovery reads
+// of the live ones only that they beat); the ledger
 // check counts backup lists only where they decide whether a campaign is drained, and then
 // exactly, whatever a worker said; the worker set is read in bounded pages.
 #include "checkin/checkinservice.h"
@@ -90,6 +91,7 @@ class TestConsoleCost : public QObject {
 private Q_SLOTS:
     void initTestCase() { m_url = test::redisUrl(); }
     void overviewCountsOnlyWhatNobodySays();
+    void recoveryReadsOnlyTheLiveWorkersBeats();
     void tallyFollowsThePipeline();
     void drainedStaysExactWhateverAWorkerSaid();
     void backupListsNotCountedWhenTasksAreQueued();
@@ -196,6 +198,42 @@ void TestConsoleCost::backupListsNotCountedWhenTasksAreQueued()
     QCOMPARE(figures.inFlight, 1);
     // The pools' names, then seven figures of the one pool: no LLEN per worker, no worker set.
     QCOMPARE(c.redis.commandsSent() - before, quint64(1 + 7));
+}
+
+void TestConsoleCost::recoveryReadsOnlyTheLiveWorkersBeats()
+{
+    // Recovery's read (LiveWorkers::Liveness): one command per worker, none of the live ones'
+    // figures, and the dead ones' lists counted as the Queues overview counts them.
+    Company c(m_url);
+    constexpr int Workers = 150;
+    constexpr int Dead = 10;
+    for (int n = 0; n < Workers - Dead; ++n)
+        c.live(c.worker(n), n == 0 ? std::nullopt : std::optional<qint64>(7));
+    for (int n = Workers - Dead; n < Workers; ++n) {
+        c.dead(c.worker(n));
+        c.holds(c.worker(n), n);
+    }
+    c.holds(c.worker(0), 1);
+
+    const quint64 before = c.redis.commandsSent();
+    const QueueOverview overview = QueueOverview::read(c.redis, c.keys, Now, QueueOverview::LiveWorkers::Liveness);
+    const quint64 sent = c.redis.commandsSent() - before;
+    const quint64 bound = Workers + 3 * Shards + 6 + Dead * (Shards + 1) + 10;
+    QVERIFY2(sent <= bound, qPrintable(QStringLiteral("%1 commands, bound %2").arg(sent).arg(bound)));
+    QCOMPARE(overview.workers.size(), Workers);
+    for (const WorkerStatus &worker : overview.workers) {
+        QVERIFY(!worker.payouts);
+        if (worker.alive) {
+            QVERIFY(!worker.depthCounted);
+            QCOMPARE(worker.backupDepth, 0);
+            QVERIFY(worker.held.isEmpty());
+        } else {
+            QVERIFY(worker.depthCounted);
+            QCOMPARE(worker.backupDepth, 1);
+        }
+    }
+    QCOMPARE(overview.workers.size() - std::count_if(overview.workers.cbegin(), overview.workers.cend(), [](const WorkerStatus &w) { return w.alive; }),
+             qsizetype(Dead));
 }
 
 void TestConsoleCost::recoveryWaitsForALiveWorkersTask()

@@ -56,7 +56,7 @@ qint64 QueueOverview::aliveWorkers(RedisClient &redis, const KeySchema &keys)
     return alive;
 }
 
-QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qint64 nowMs)
+QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qint64 nowMs, LiveWorkers live)
 {
     // Launched campaigns and their pools ("42", or "42", "42.7", ... with sub-pools): one queue
     // line per campaign, its pools' figures summed.
@@ -75,11 +75,13 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
         commands << llen(keys.campaignTasks(pool)) << oldest(keys.campaignTasks(pool)) << llen(keys.campaignDeadLetter(pool))
                  << QByteArrayList{QByteArrayLiteral("SCARD"), keys.campaignRefused(pool)} << llen(keys.campaignPool(pool))
                  << QByteArrayList{QByteArrayLiteral("HGET"), keys.campaignMeta(pool), QByteArrayLiteral("status")};
+    const bool figures = live == LiveWorkers::Figures;
     for (const QString &worker : std::as_const(workerIds)) {
-        commands << QByteArrayList{QByteArrayLiteral("GET"), keys.workerHeartbeat(worker)}
-                 << QByteArrayList{QByteArrayLiteral("HMGET"), keys.workerPayouts(worker), QByteArrayLiteral("paid"), QByteArrayLiteral("calls"),
-                                   QByteArrayLiteral("errors"), QByteArrayLiteral("in_flight"), QByteArrayLiteral("paid_per_s"),
-                                   QByteArrayLiteral("checkins"), QByteArrayLiteral("grabs"), QByteArrayLiteral("held")};
+        commands << QByteArrayList{QByteArrayLiteral("GET"), keys.workerHeartbeat(worker)};
+        if (figures)
+            commands << QByteArrayList{QByteArrayLiteral("HMGET"), keys.workerPayouts(worker), QByteArrayLiteral("paid"), QByteArrayLiteral("calls"),
+                                       QByteArrayLiteral("errors"), QByteArrayLiteral("in_flight"), QByteArrayLiteral("paid_per_s"),
+                                       QByteArrayLiteral("checkins"), QByteArrayLiteral("grabs"), QByteArrayLiteral("held")};
     }
     const std::vector<RedisValue> replies = redis.pipeline(commands);
     size_t at = 0;
@@ -124,22 +126,27 @@ QueueOverview QueueOverview::read(RedisClient &redis, const KeySchema &keys, qin
         worker.alive = !beat.isNil();
         if (worker.alive)
             worker.lastBeatS = ageSeconds(nowMs, beat.toInteger());
-        const std::vector<RedisValue> &figures = replies[at++].elements;
-        if (worker.alive && figures.size() == 8 && !figures[7].isNil())
-            worker.backupDepth = figures[7].toInteger();
+        if (!figures) {
+            worker.depthCounted = !worker.alive;  // the dead's lists are counted below
+            overview.workers << worker;
+            continue;
+        }
+        const std::vector<RedisValue> &said = replies[at++].elements;
+        if (worker.alive && said.size() == 8 && !said[7].isNil())
+            worker.backupDepth = said[7].toInteger();
         else
             worker.depthCounted = true;
-        if (worker.alive && figures.size() == 8 && !figures[0].isNil()) {
+        if (worker.alive && said.size() == 8 && !said[0].isNil()) {
             WorkerPayoutFigures payouts;
-            payouts.paid = figures[0].toInteger();
-            payouts.calls = figures[1].isNil() ? 0 : figures[1].toInteger();
-            payouts.providerErrors = figures[2].isNil() ? 0 : figures[2].toInteger();
-            payouts.inFlight = figures[3].isNil() ? 0 : figures[3].toInteger();
-            payouts.paidPerSecond = figures[4].toBytes().toDouble();
-            payouts.checkinsPersisted = figures[5].isNil() ? 0 : figures[5].toInteger();
-            payouts.grabsPersisted = figures[6].isNil() ? 0 : figures[6].toInteger();
-            if (!figures[7].isNil())
-                payouts.held = figures[7].toInteger();
+            payouts.paid = said[0].toInteger();
+            payouts.calls = said[1].isNil() ? 0 : said[1].toInteger();
+            payouts.providerErrors = said[2].isNil() ? 0 : said[2].toInteger();
+            payouts.inFlight = said[3].isNil() ? 0 : said[3].toInteger();
+            payouts.paidPerSecond = said[4].toBytes().toDouble();
+            payouts.checkinsPersisted = said[5].isNil() ? 0 : said[5].toInteger();
+            payouts.grabsPersisted = said[6].isNil() ? 0 : said[6].toInteger();
+            if (!said[7].isNil())
+                payouts.held = said[7].toInteger();
             worker.payouts = payouts;
             overview.payouts.paid += payouts.paid;
             overview.payouts.calls += payouts.calls;

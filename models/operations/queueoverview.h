@@ -54,10 +54,15 @@ struct QueueOverview {
     qint64 refused = 0;                 // all campaigns' refused grabs together
     WorkerPayoutFigures payouts;        // the live workers' figures added up
 
+    /** What is read of each live worker. */
+    enum class LiveWorkers {
+        Figures,   // what it said with its beat (its payout figures, its backup depth): one HMGET each
+        Liveness,  // only that it beats (Recovery, issue 26): its depth stays 0, not counted, no figures
+    };
     /** Reads it all in two pipelined round trips, plus the worker set in pages (SSCAN) and the
         launched pools: a live worker's backup depth is what its heartbeat says, and only the
         lists of the dead (and of workers that do not say it) are counted, one LLEN each. */
-    static QueueOverview read(RedisClient &redis, const KeySchema &keys, qint64 nowMs);
+    static QueueOverview read(RedisClient &redis, const KeySchema &keys, qint64 nowMs, LiveWorkers live = LiveWorkers::Figures);
     /** Every backup list `worker` can hold: one per check-in shard, one per launched pool. */
     static QList<BackupList> backupLists(const KeySchema &keys, const QString &worker, const QByteArrayList &pools);
     /** How many known workers have a live heartbeat: the set and one EXISTS each, in two round

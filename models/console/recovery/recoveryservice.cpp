@@ -49,8 +49,9 @@ void RecoveryService::load(quint64 serial)
         RecoverySnapshot snapshot;
         snapshot.readAtMs = nowMs();
         snapshot.today = config().today();
-        // The dead workers' lists are counted there, once (issue 26: the live workers say their depth).
-        const QueueOverview overview = QueueOverview::read(redis(), keys(), snapshot.readAtMs);
+        // The dead workers' lists are counted there, once; of the live ones only that they beat
+        // (issue 26: their figures were 1,000 HMGETs a refresh that this view never shows).
+        const QueueOverview overview = QueueOverview::read(redis(), keys(), snapshot.readAtMs, QueueOverview::LiveWorkers::Liveness);
         for (const WorkerStatus &worker : overview.workers) {
             if (worker.alive)
                 continue;
@@ -225,19 +226,20 @@ QList<LedgerCheck> RecoveryService::ledgerChecks(const QueueOverview &overview)
         check.name = campaign->name;
         // Queued (summed over its pools by the overview) and held by the dead (their lists, counted
         // there); the live workers' lists are counted only when nothing else is on its way, since
-        // then they alone decide whether the campaign is drained (issue 26).
+        // then they alone decide whether the campaign is drained (issue 26): while anything is
+        // queued or held by the dead, "in flight" is 0 and the check waits either way.
         const QString queueName = QStringLiteral("payout:%1").arg(id);
         for (const QueueStatus &queue : overview.queues) {
             if (queue.campaignId == id)
                 check.queued = queue.depth;
         }
         for (const WorkerStatus &worker : overview.workers) {
-            for (const BackupList &list : worker.held) {
+            for (const BackupList &list : worker.held) {  // the dead's (LiveWorkers::Liveness)
                 if (list.queue == queueName)
-                    (worker.alive ? check.inFlight : check.heldByDead) += list.length;
+                    check.heldByDead += list.length;
             }
         }
-        if (check.queued + check.inFlight + check.heldByDead == 0)
+        if (check.queued + check.heldByDead == 0)
             check.inFlight = liveHeld(id, overview);
         for (const Violation &violation : verifier.verify(id))
             //: One broken rule of the ledger check (DESIGN §4), as the Campaigns view words it too.
@@ -259,7 +261,7 @@ qint64 RecoveryService::liveHeld(qint64 campaignId, const QueueOverview &overvie
     const QByteArrayList pools = CampaignPools::read(redis(), keys(), campaignId).names();
     for (const QByteArray &pool : pools) {
         for (const WorkerStatus &worker : overview.workers) {
-            if (worker.alive && !worker.depthCounted)
+            if (worker.alive)  // the dead's lists are in the overview
                 commands << llen(keys().campaignBackup(pool, worker.id));
         }
     }
