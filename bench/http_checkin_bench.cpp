@@ -1,4 +1,4 @@
-// lantern-bench-http-checkin: a check-in storm through the HTTP API. wrk sends POST /v1/checkin
+// lantern-bench-http-checkin: a check-in storm through the HTTP API. lantern-bench-httpload (or wrk) sends POST /v1/checkin
 // for distinct users, each with their own bearer, to `lanternd serve`; redis-benchmark sends the
 // EVALSHA the server sent for one of those check-ins straight to Redis at the same concurrency.
 // Then the same storm against lanternd serve --threads 1, 2, 4, ..., and optionally a profile of
@@ -54,7 +54,7 @@ CheckinStormSettings parseSettings(const QCoreApplication &app)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-            "A check-in storm through the HTTP API: wrk sends POST /v1/checkin for distinct users with their bearers to lanternd "
+            "A check-in storm through the HTTP API: lantern-bench-httpload (or wrk) sends POST /v1/checkin for distinct users with their bearers to lanternd "
             "serve, next to redis-benchmark sending the server's own EVALSHA at the same concurrency; then the storm at several "
             "lanternd serve --threads, and optionally a perf profile of the server. Point it at a private Redis: it uses keys "
             "under --prefix only and removes them, but resets the server's statistics and briefly lowers the slow-log threshold."));
@@ -140,7 +140,7 @@ public:
         const std::vector<double> medians = runAlternatingRounds(
                 m_http.bench.rounds,
                 {[&](int round) {
-                     return measure(QStringLiteral("%1: lanternd serve --threads %2, wrk -c %3").arg(round).arg(m_http.serveThreads).arg(m_http.bench.clients),
+                     return measure(QStringLiteral("%1: lanternd serve --threads %2, %3 -c %4").arg(round).arg(m_http.serveThreads).arg(m_http.httpClientName()).arg(m_http.bench.clients),
                                     [&] { return runHttpStorm(m_server, serve, wrk, m_settings.requests); });
                  },
                  [&](int round) {
@@ -150,14 +150,14 @@ public:
         serve.stop();
         const QString clients = QString::number(m_http.bench.clients);
         printSummary(m_out, m_http.bench.rounds, QStringLiteral("check-ins/s"),
-                     {{QStringLiteral("HTTP: lanternd serve --threads %1, wrk -c %2").arg(m_http.serveThreads).arg(clients), medians[0]},
+                     {{QStringLiteral("HTTP: lanternd serve --threads %1, %2 -c %3").arg(m_http.serveThreads).arg(m_http.httpClientName(), clients), medians[0]},
                       {QStringLiteral("redis-benchmark -c %1 (the server's EVALSHA)").arg(clients), medians[1]}},
                      {{QStringLiteral("ratio HTTP / redis-benchmark"), medians[0], medians[1]}});
         m_out << '\n' << cpuBudget(m_phases, QStringLiteral("check-in"));
         if (m_non2xx > 0)
             m_out << "\n**" << m_non2xx << " answers were not 2xx** (the server's stderr has the causes).\n";
         appendSummaryRows(m_http.bench.summaryFile,
-                          {{QStringLiteral("check-ins/s through lanternd serve (HTTP, --threads %1, wrk -c %2)").arg(m_http.serveThreads).arg(clients),
+                          {{QStringLiteral("check-ins/s through lanternd serve (HTTP, --threads %1, %2 -c %3)").arg(m_http.serveThreads).arg(m_http.httpClientName(), clients),
                             rate(medians[0]), QStringLiteral("redis-benchmark -c %1, the server's EVALSHA").arg(clients), rate(medians[1]),
                             ratioText(medians[0], medians[1])}});
 
@@ -183,7 +183,7 @@ private:
     WrkOptions wrkOptions(const ServeProcess &serve, const QString &bearers) const
     {
         WrkOptions options;
-        options.program = m_http.wrk;
+        options.program = m_http.httpClient;
         options.script = m_http.wrkScript;
         options.url = QStringLiteral("http://127.0.0.1:%1/v1/checkin").arg(serve.port());
         options.bearerFile = bearers;
@@ -227,7 +227,7 @@ private:
               << h.bench.prefix << "`\n"
               << "- server: `lanternd " << serve.commandLine().section(QLatin1Char(' '), 1).replace(m_work.path(), QStringLiteral("$TMP"))
               << "` (one check-in shard, so the keys have the shape redis-benchmark can send; the day in " << h.timeZone << ")\n"
-              << "- HTTP client: `wrk -t " << h.wrkThreads << " -c " << h.bench.clients
+              << "- HTTP client: `" << h.httpClientName() << " -t " << h.wrkThreads << " -c " << h.bench.clients
               << " -s bench/wrk/bearers.lua URL/v1/checkin -- FILE " << h.wrkThreads
               << " DONE`: POST /v1/checkin with `Authorization: Bearer ...`, every line of the file once (thread k sends lines k, k+"
               << h.wrkThreads << ", ...), then stops\n"

@@ -1,5 +1,5 @@
 // lantern-bench-http-grab: a red-envelope grab storm through the HTTP API. One campaign is created
-// and launched through CampaignService; wrk sends POST /v1/campaigns/{id}/grab for a crowd of
+// and launched through CampaignService; lantern-bench-httpload (or wrk) sends POST /v1/campaigns/{id}/grab for a crowd of
 // users, each several times and each with their own bearer, to `lanternd serve`; redis-benchmark
 // sends the EVALSHA the server sent for one grab straight to Redis, at the same concurrency, for
 // as many attempts from the same uids. After each phase the bench reads the campaign back from
@@ -64,7 +64,7 @@ GrabStormSettings parseSettings(const QCoreApplication &app)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
             "A grab storm through the HTTP API: one campaign launched through CampaignService (SQLite in a temporary directory), "
-            "wrk sending POST /v1/campaigns/{id}/grab for --users users, --attempts times each, with their bearers, to lanternd "
+            "lantern-bench-httpload (or wrk) sending POST /v1/campaigns/{id}/grab for --users users, --attempts times each, with their bearers, to lanternd "
             "serve, next to redis-benchmark sending the server's EVALSHA for as many attempts from the same uids. After each "
             "phase it checks the campaign in Redis: exactly the pool handed out, once per envelope and once per user. Point it "
             "at a private Redis: it uses keys under --prefix only and removes them, but resets the server's statistics and "
@@ -147,7 +147,7 @@ public:
         printSetup(serve, baseline, sample);
 
         WrkOptions wrk;
-        wrk.program = m_http.wrk;
+        wrk.program = m_http.httpClient;
         wrk.script = m_http.wrkScript;
         wrk.url = QStringLiteral("http://127.0.0.1:%1%2").arg(serve.port()).arg(QString::fromLatin1(m_path));
         wrk.bearerFile = bearers;
@@ -164,7 +164,7 @@ public:
                 {[&](int round) {
                      relaunch();
                      StormFigures figures = runHttpStorm(m_server, serve, wrk, m_lines);
-                     figures.client = QStringLiteral("%1: lanternd serve --threads %2, wrk -c %3").arg(round).arg(m_http.serveThreads).arg(m_http.bench.clients);
+                     figures.client = QStringLiteral("%1: lanternd serve --threads %2, %3 -c %4").arg(round).arg(m_http.serveThreads).arg(m_http.httpClientName()).arg(m_http.bench.clients);
                      record(figures);
                      if (m_settings.verify && !m_verified)
                          drainAndVerify();
@@ -278,7 +278,7 @@ private:
               << " lines per user in a file of " << m_lines << " lines shuffled (seed " << h.bench.seed << "), so attempts spread over the run\n"
               << "- server: `lanternd " << serve.commandLine().section(QLatin1Char(' '), 1).replace(m_work.path(), QStringLiteral("$TMP"))
               << "`\n"
-              << "- HTTP client: `wrk -t " << h.wrkThreads << " -c " << h.bench.clients << " -s bench/wrk/bearers.lua URL" << m_path
+              << "- HTTP client: `" << h.httpClientName() << " -t " << h.wrkThreads << " -c " << h.bench.clients << " -s bench/wrk/bearers.lua URL" << m_path
               << " -- FILE " << h.wrkThreads << " DONE`: every line once, thread k sending lines k, k+" << h.wrkThreads << ", ...\n"
               << "- answer to one grab: `" << sample << "`\n"
               << "- redis-benchmark: the EVALSHA the server sent for that grab, as the slow log recorded it, with the uid made `"
@@ -356,7 +356,7 @@ private:
 
         const QString clients = QString::number(m_http.bench.clients);
         printSummary(m_out, m_http.bench.rounds, QStringLiteral("grab attempts/s"),
-                     {{QStringLiteral("HTTP: lanternd serve --threads %1, wrk -c %2").arg(m_http.serveThreads).arg(clients), medians[0]},
+                     {{QStringLiteral("HTTP: lanternd serve --threads %1, %2 -c %3").arg(m_http.serveThreads).arg(m_http.httpClientName(), clients), medians[0]},
                       {QStringLiteral("redis-benchmark -c %1 (the server's EVALSHA)").arg(clients), medians[1]}},
                      {{QStringLiteral("ratio HTTP / redis-benchmark"), medians[0], medians[1]}});
         m_out << '\n' << cpuBudget(m_figures, QStringLiteral("grab attempt"));
@@ -365,10 +365,10 @@ private:
         for (const StormFigures &f : std::as_const(m_figures))
             p99 = f.wrk ? f.p99Ms : p99;
         appendSummaryRows(m_http.bench.summaryFile,
-                          {{QStringLiteral("grab attempts/s through lanternd serve (HTTP, %1 users x %2, wrk -c %3; p99 %4 ms)")
+                          {{QStringLiteral("grab attempts/s through lanternd serve (HTTP, %1 users x %2, %3 -c %4; p99 %5 ms)")
                                     .arg(m_settings.users)
                                     .arg(m_settings.attempts)
-                                    .arg(clients, QString::number(p99, 'f', 1)),
+                                    .arg(m_http.httpClientName(), clients, QString::number(p99, 'f', 1)),
                             rate(medians[0]), QStringLiteral("redis-benchmark -c %1, the server's EVALSHA").arg(clients), rate(medians[1]),
                             ratioText(medians[0], medians[1])},
                            {QStringLiteral("envelopes handed out in the HTTP storm (%1)")

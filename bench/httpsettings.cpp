@@ -19,6 +19,10 @@ void addHttpOptions(QCommandLineParser &parser)
             {QStringLiteral("wrk"), QStringLiteral("The wrk program."), QStringLiteral("path"), QStringLiteral("wrk")},
             {QStringLiteral("wrk-script"), QStringLiteral("bench/wrk/bearers.lua."), QStringLiteral("path"),
              QStringLiteral(LANTERN_BENCH_WRK_DIR "/bearers.lua")},
+            {QStringLiteral("http-client"),
+             QStringLiteral("The check-in and grab storms' HTTP client: lantern-bench-httpload (default: the one built next to the bench), or wrk "
+                            "with --wrk-script."),
+             QStringLiteral("path")},
             {QStringLiteral("wrk-threads"), QStringLiteral("wrk's threads (-t); --clients connections are shared out over them."),
              QStringLiteral("n"), QStringLiteral("2")},
             {QStringLiteral("serve-threads"), QStringLiteral("lanternd serve --threads."), QStringLiteral("n"), QStringLiteral("2")},
@@ -48,6 +52,9 @@ HttpSettings httpSettings(const QCommandLineParser &parser)
         settings.lanternd = QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/../app/lanternd/lanternd"));
     settings.wrk = parser.value(QStringLiteral("wrk"));
     settings.wrkScript = parser.value(QStringLiteral("wrk-script"));
+    settings.httpClient = parser.value(QStringLiteral("http-client"));
+    if (settings.httpClient.isEmpty())
+        settings.httpClient = QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/lantern-bench-httpload"));
     settings.redisBenchmark = parser.value(QStringLiteral("redis-benchmark"));
     settings.wrkThreads = static_cast<int>(integerOption(parser, QStringLiteral("wrk-threads"), 1, 64));
     settings.serveThreads = static_cast<int>(integerOption(parser, QStringLiteral("serve-threads"), 1, 64));
@@ -61,8 +68,14 @@ HttpSettings httpSettings(const QCommandLineParser &parser)
         throw InvalidInputError(QStringLiteral("--wrk-script %1 not found").arg(settings.wrkScript));
     requireProgram(settings.lanternd, QStringLiteral("build the lanternd target"));
     requireProgram(settings.wrk, QStringLiteral("Debian package wrk"));
+    requireProgram(settings.httpClient, QStringLiteral("build the lantern-bench-httpload target, or give wrk"));
     requireProgram(settings.redisBenchmark, QStringLiteral("Debian package redis-tools"));
     return settings;
+}
+
+QString HttpSettings::httpClientName() const
+{
+    return QFileInfo(httpClient).fileName();
 }
 
 QStringList serveArguments(const HttpSettings &settings, int threads, const QString &db)

@@ -16,6 +16,11 @@ struct HttpSettings {
     QString lanternd;
     QString wrk;
     QString wrkScript;
+    /** The check-in and grab storms' client: lantern-bench-httpload (bench/httpload.cpp), or wrk
+        with --wrk-script; both take wrk's arguments and print bearers.lua's summary line. */
+    QString httpClient;
+    /** Its name, as the tables show it ("lantern-bench-httpload" or "wrk"). */
+    QString httpClientName() const;
     QString redisBenchmark;
     int wrkThreads = 2;
     int serveThreads = 2;
@@ -23,8 +28,8 @@ struct HttpSettings {
     QString timeZone;
 };
 
-/** addBenchOptions, plus --lanternd, --wrk, --wrk-script, --wrk-threads, --serve-threads,
-    --token-secret, --tz and --redis-benchmark. */
+/** addBenchOptions, plus --lanternd, --wrk, --wrk-script, --http-client, --wrk-threads,
+    --serve-threads, --token-secret, --tz and --redis-benchmark. */
 void addHttpOptions(QCommandLineParser &parser);
 /** Throws InvalidInputError for a value out of range or a program that cannot be found. */
 HttpSettings httpSettings(const QCommandLineParser &parser);

@@ -95,7 +95,7 @@ QString cpuBudget(const QList<StormFigures> &phases, const QString &unit)
     const double perRequest = median(serve) + median(redis) + median(client);
     const double rateMedian = median(rates);
     const auto fixed = [](double value, int decimals) { return QString::number(value, 'f', decimals); };
-    return QStringLiteral("CPU per %1 through HTTP (medians): lanternd serve %2 us (%3 % of it in the kernel), Redis %4 us, wrk %5 us: "
+    return QStringLiteral("CPU per %1 through HTTP (medians): lanternd serve %2 us (%3 % of it in the kernel), Redis %4 us, the HTTP client %5 us: "
                           "%6 us in all, so at %7/s the three processes keep %8 of the machine's %9 cores busy.\n")
             .arg(unit, fixed(median(serve), 1), fixed(median(system), 0), fixed(median(redis), 1), fixed(median(client), 1),
                  fixed(perRequest, 1), rate(rateMedian), fixed(perRequest * rateMedian / 1e6, 2))
