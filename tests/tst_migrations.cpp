@@ -51,6 +51,20 @@ QStringList schemaOf(SqlConnection &sql)
 }
 
 /** migrate(), or -1 after printing why it threw (the row fails on its own, the others still run). */
+/** `count` live campaigns of 10 envelopes inserted as rows (no launch), their ids in order. */
+QList<qint64> liveCampaigns(SqlConnection &sql, int count)
+{
+    for (int n = 0; n < count; ++n)
+        sql.exec(QStringLiteral("INSERT INTO campaign (name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, "
+                                "created_at_ms) VALUES (?, 1000, 10, 1, 'double-mean', 7, 9, 'live', 1)"),
+                 {QStringLiteral("campaign %1").arg(n)});
+    QList<qint64> ids;
+    QSqlQuery campaigns = sql.exec(QStringLiteral("SELECT id FROM campaign ORDER BY id"));
+    while (campaigns.next())
+        ids << campaigns.value(0).toLongLong();
+    return ids;
+}
+
 int migrated(Migrator &migrator)
 {
     try {
@@ -249,14 +263,7 @@ void TestMigrations::tallyBackfillCountsTheRowsThere()
     QFETCH(QString, dialect);
     const auto database = databaseAt(dialect, 9);
     SqlConnection &sql = *database;
-    for (const char *name : {"one", "two", "none"})
-        sql.exec(QStringLiteral("INSERT INTO campaign (name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, "
-                                "created_at_ms) VALUES (?, 1000, 10, 1, 'double-mean', 7, 9, 'live', 1)"),
-                 {QLatin1String(name)});
-    QList<qint64> ids;
-    QSqlQuery campaigns = sql.exec(QStringLiteral("SELECT id FROM campaign ORDER BY id"));
-    while (campaigns.next())
-        ids << campaigns.value(0).toLongLong();
+    const QList<qint64> ids = liveCampaigns(sql, 3);
     QCOMPARE(ids.size(), 3);
     const QString grab = QStringLiteral("INSERT INTO grab (campaign_id, seq, uid, amount_cents, grabbed_at_ms) VALUES (?, ?, ?, ?, 1)");
     const QString payout = QStringLiteral("INSERT INTO payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, attempts, "
@@ -291,14 +298,7 @@ void TestMigrations::splitBackfillRecordsTheRowsThere()
     QFETCH(QString, dialect);
     const auto database = databaseAt(dialect, 10);
     SqlConnection &sql = *database;
-    for (const char *name : {"one", "two"})
-        sql.exec(QStringLiteral("INSERT INTO campaign (name, total_cents, count, min_cents, algorithm, seed, max_attempts, status, "
-                                "created_at_ms) VALUES (?, 1000, 10, 1, 'double-mean', 7, 9, 'live', 1)"),
-                 {QLatin1String(name)});
-    QList<qint64> ids;
-    QSqlQuery campaigns = sql.exec(QStringLiteral("SELECT id FROM campaign ORDER BY id"));
-    while (campaigns.next())
-        ids << campaigns.value(0).toLongLong();
+    const QList<qint64> ids = liveCampaigns(sql, 2);
     QCOMPARE(ids.size(), 2);
     for (qint64 seq = 1; seq <= 4; ++seq)
         sql.exec(QStringLiteral("INSERT INTO envelope (campaign_id, seq, amount_cents) VALUES (?, ?, ?)"), {ids[0], seq, 10 * seq});

@@ -17,6 +17,18 @@ qint64 integerOrZero(const RedisValue &value)
 }
 
 constexpr size_t CommandsPerPool = 7;
+
+/** envelope_split's envelopes, envelope_cents, smallest_cents, first_seq and last_seq, read from `column` on. */
+SplitMemo recordedSplit(const QSqlQuery &query, int column)
+{
+    SplitMemo split;
+    split.envelopes = query.value(column).toLongLong();
+    split.envelopeCents = query.value(column + 1).toLongLong();
+    split.smallestEnvelope = query.value(column + 2).toLongLong();
+    split.firstSeq = query.value(column + 3).toLongLong();
+    split.lastSeq = query.value(column + 4).toLongLong();
+    return split;
+}
 } // namespace
 
 CampaignFigures::CampaignFigures(RedisClient &redis, SqlConnection &sql, const KeySchema &keys) : m_redis(redis), m_sql(sql), m_keys(keys)
@@ -279,12 +291,7 @@ std::optional<SplitMemo> CampaignFigures::keptSplit(qint64 campaignId, SplitMemo
         return *kept;
     if (query.isNull(3))
         return std::nullopt;  // launched before migration 0011 recorded splits, and not back-filled
-    SplitMemo recorded;
-    recorded.envelopes = query.value(3).toLongLong();
-    recorded.envelopeCents = query.value(4).toLongLong();
-    recorded.smallestEnvelope = query.value(5).toLongLong();
-    recorded.firstSeq = query.value(6).toLongLong();
-    recorded.lastSeq = query.value(7).toLongLong();
+    SplitMemo recorded = recordedSplit(query, 3);
     recorded.changes = query.value(8).toLongLong();
     if (!unchanged(recorded) || !recorded.withoutGap())
         return std::nullopt;
@@ -303,12 +310,7 @@ void CampaignFigures::compareRecordedSplits(std::optional<qint64> campaignId, co
                                     campaignId ? QVariantList{*campaignId} : QVariantList{});
     while (recorded.next()) {
         const qint64 id = recorded.value(0).toLongLong();
-        SplitMemo split;
-        split.envelopes = recorded.value(1).toLongLong();
-        split.envelopeCents = recorded.value(2).toLongLong();
-        split.smallestEnvelope = recorded.value(3).toLongLong();
-        split.firstSeq = recorded.value(4).toLongLong();
-        split.lastSeq = recorded.value(5).toLongLong();
+        const SplitMemo split = recordedSplit(recorded, 1);
         const auto read = rows.constFind(id);
         if (read == rows.constEnd() || read->firstSeq != split.firstSeq || read->lastSeq != split.lastSeq || !split.withoutGap())
             continue;  // no view trusts it
