@@ -251,13 +251,15 @@ void EnvelopeDrain::takeOutcomes()
         m_paying.erase(paying);
         const PayoutResult &result = outcome.result;
         if (result.status == PayoutResult::Status::Paid) {
-            m_unrecorded.append({claimed, {claimed.task, QStringLiteral("paid"), result.providerRef, outcome.calls}, Settle::Done, {}});
+            m_unrecorded.append(
+                    {claimed, {claimed.task, QStringLiteral("paid"), result.providerRef, outcome.calls, !claimed.payoutRecorded}, Settle::Done, {}});
             continue;
         }
         const bool giveUp = result.status == PayoutResult::Status::PermanentFailure
                 || (claimed.attemptsSoFar + outcome.calls) >= m_options.maxFailedPasses * m_options.payAttempts;
         m_unrecorded.append({claimed,
-                             {claimed.task, giveUp ? QStringLiteral("failed") : QStringLiteral("pending"), QString(), outcome.calls},
+                             {claimed.task, giveUp ? QStringLiteral("failed") : QStringLiteral("pending"), QString(), outcome.calls,
+                              !claimed.payoutRecorded},
                              giveUp ? Settle::GiveUp : Settle::Later,
                              result.error});
     }
@@ -299,6 +301,7 @@ EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed, bool
         }
         Claimed paying = entry;
         paying.attemptsSoFar = grab->attemptsSoFar;
+        paying.payoutRecorded = grab->recorded;
         const quint64 tag = m_nextTag++;
         m_dispatcher->submit(tag, {paying.task.idempotencyKey(), paying.task.campaignId, paying.task.seq, paying.task.uid, paying.task.amountCents});
         m_paying.insert(tag, paying);

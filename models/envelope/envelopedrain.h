@@ -106,6 +106,7 @@ private:
         QByteArray raw;
         PayoutTask task;
         int attemptsSoFar = 0;
+        bool payoutRecorded = false;  // the ledger held a payout row for it when its grab was judged
     };
     /** An outcome on its way to SQL, then to the queue. */
     struct Outcome {
