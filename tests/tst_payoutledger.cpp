@@ -3,10 +3,12 @@
 // a re-delivered batch writes nothing twice and learns where its payouts stand, a taken envelope
 // or a second envelope for a user is refused, a forged grab (an envelope SQL has not, another
 // amount, a draft campaign) is refused and never paid; the new rows of each write are counted
-// exactly, replays left out.
+// exactly, replays left out. On MySQL the drain records finished payouts on a second connection
+// while the next grabs are written.
 #include "envelope/campaignservice.h"
 #include "envelope/envelopedrain.h"
 #include "envelope/grabservice.h"
+#include "envelope/ledgertally.h"
 #include "envelope/payoutledger.h"
 #include "envelope/payouttask.h"
 #include "redis/keyschema.h"
@@ -16,9 +18,15 @@
 #include "testservers.h"
 #include "testsuite.h"
 
+#include <QDeadlineTimer>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <atomic>
+#include <exception>
+#include <future>
+#include <thread>
 
 namespace tst_payoutledger {
 
@@ -108,6 +116,7 @@ private Q_SLOTS:
     void payoutRowsAreUpserted();
     void drainClaimsTheNextBatchWhileWriting_data() { dialects_data(); }
     void drainClaimsTheNextBatchWhileWriting();
+    void drainRecordsPayoutsWhileGrabsWait();
 };
 
 void TestPayoutLedger::taskReadsWhatGrabWrites_data()
@@ -362,6 +371,69 @@ void TestPayoutLedger::drainClaimsTheNextBatchWhileWriting()
     QCOMPARE(f.grabRows(), 10);
     QCOMPARE(f.scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"), {f.id}), 10);
     QCOMPARE(length(queue) + length(backup), 0);
+}
+
+void TestPayoutLedger::drainRecordsPayoutsWhileGrabsWait()
+{
+    // MySQL only: SQLite writes every batch inline, in one transaction.
+    const DbUrl url = test::mysqlUrl();
+    test::resetTables(url);
+    Fixture f(url);
+    for (qint64 uid = 1; uid <= 10; ++uid)
+        QCOMPARE(GrabService(f.redis, f.keys).grab(f.id, uid, Now).status, QStringLiteral("ok"));
+    const QTemporaryDir errors;
+    SimulatedPayoutGateway gateway(f.redis, f.keys.prefix(), SimulationKnobs{}, 0);
+    EnvelopeDrainOptions options;
+    options.batchSize = 4;
+    options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
+    EnvelopeDrain drain(f.redis, f.sql, f.keys, QStringLiteral("w1"), gateway, options);
+    // The first batch written (the second claimed meanwhile) and paid.
+    drain.advance(std::chrono::milliseconds(0));
+    QTRY_VERIFY(drain.dispatcher().idle());
+
+    // The campaign's row locked elsewhere: the next batch's grab insert (its launched check reads
+    // the row LOCK IN SHARE MODE) waits, and the first batch's payouts are recorded meanwhile, on
+    // the drain's second connection, committed before the lock goes.
+    std::promise<void> locked;
+    std::atomic<qint64> recordedWhileLocked = -1;
+    std::exception_ptr holderError;
+    std::thread holder([&] {
+        try {
+            SqlConnection locker(url);
+            SqlConnection watch(url);
+            locker.transaction([&] {
+                locker.exec(QStringLiteral("SELECT status FROM campaign WHERE id = ? FOR UPDATE"), {f.id});
+                locked.set_value();
+                const QDeadlineTimer deadline(std::chrono::seconds(5));
+                qint64 rows = 0;
+                while (rows < 4 && !deadline.hasExpired()) {
+                    QSqlQuery count = watch.exec(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ?"), {f.id});
+                    rows = count.next() ? count.value(0).toLongLong() : 0;
+                }
+                recordedWhileLocked = rows;
+            });
+        } catch (...) {
+            holderError = std::current_exception();
+            try {
+                locked.set_value();
+            } catch (const std::future_error &) {
+                // already set: the drain is waiting on the lock, which the failed transaction released
+            }
+        }
+    });
+    locked.get_future().wait();
+    const EnvelopeDrainStats second = drain.advance(std::chrono::milliseconds(0));
+    holder.join();
+    if (holderError)
+        std::rethrow_exception(holderError);
+    QCOMPARE(recordedWhileLocked.load(), 4);
+    QCOMPARE(second.paid, 4);
+    QCOMPARE(second.persisted, 4);
+
+    drain.drainAll();
+    QCOMPARE(f.grabRows(), 10);
+    QCOMPARE(f.scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"), {f.id}), 10);
+    QCOMPARE(LedgerTally::read(f.sql, f.id).value(f.id), LedgerTally::count(f.sql, f.id).value(f.id));
 }
 
 LANTERN_TEST_SUITE(TestPayoutLedger);

@@ -44,6 +44,9 @@ public:
     static constexpr int Writers = 64;
     /** The shard of a worker's id (FNV-1a: the same in every process). */
     static int writerOf(const QString &workerId);
+    /** The shard of a worker's second connection (EnvelopeDrain records finished payouts on it
+        while the first persists new grabs): the next one, so the two never wait on one row. */
+    static int secondWriterOf(int writer) { return (writer + 1) % Writers; }
 
     LedgerTally(SqlConnection &sql, int writer) : m_sql(sql), m_writer(writer) {}
 
