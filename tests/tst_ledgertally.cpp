@@ -70,6 +70,15 @@ struct Ledger {
         options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
         return options;
     }
+    /** A grab task for each envelope of a campaign, in seq order, by users 1, 2, ... */
+    QList<PayoutTask> grabTasks(qint64 id)
+    {
+        QList<PayoutTask> tasks;
+        QSqlQuery envelopes = sql.exec(QStringLiteral("SELECT seq, amount_cents FROM envelope WHERE campaign_id = ? ORDER BY seq"), {id});
+        for (qint64 uid = 1; envelopes.next(); ++uid)
+            tasks << PayoutTask{id, envelopes.value(0).toLongLong(), uid, envelopes.value(1).toLongLong(), Now};
+        return tasks;
+    }
     TallyFigures tally(qint64 id) { return LedgerTally::read(sql, id).value(id); }
     TallyFigures rows(qint64 id) { return LedgerTally::count(sql, id).value(id); }
     qint64 scalar(const QString &statement, const QVariantList &values = {})
@@ -140,10 +149,7 @@ void TestLedgerTally::aReplayedBatchAddsNothing()
     test::resetTables(url);
     Ledger ledger(m_redisUrl, url);
     const qint64 id = ledger.campaign(10, 0);
-    QList<PayoutTask> tasks;
-    QSqlQuery envelopes = ledger.sql.exec(QStringLiteral("SELECT seq, amount_cents FROM envelope WHERE campaign_id = ? ORDER BY seq"), {id});
-    for (qint64 uid = 1; envelopes.next(); ++uid)
-        tasks << PayoutTask{id, envelopes.value(0).toLongLong(), uid, envelopes.value(1).toLongLong(), Now};
+    const QList<PayoutTask> tasks = ledger.grabTasks(id);
     QCOMPARE(tasks.size(), 10);
     const auto cents = [&](qsizetype from, qsizetype n) {
         qint64 sum = 0;
@@ -182,10 +188,7 @@ void TestLedgerTally::firstOutcomesAreInsertedWithoutReading()
     test::resetTables(url);
     Ledger ledger(m_redisUrl, url);
     const qint64 id = ledger.campaign(10, 0);
-    QList<PayoutTask> tasks;
-    QSqlQuery envelopes = ledger.sql.exec(QStringLiteral("SELECT seq, amount_cents FROM envelope WHERE campaign_id = ? ORDER BY seq"), {id});
-    for (qint64 uid = 1; envelopes.next(); ++uid)
-        tasks << PayoutTask{id, envelopes.value(0).toLongLong(), uid, envelopes.value(1).toLongLong(), Now};
+    const QList<PayoutTask> tasks = ledger.grabTasks(id);
     PayoutLedger ledgerWriter(ledger.sql, 3);
     QCOMPARE(ledgerWriter.write({}, tasks.mid(0, 4)).persisted, 4);
     const auto amount = [&tasks](qsizetype i) { return tasks.at(i).amountCents; };

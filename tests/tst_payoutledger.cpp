@@ -66,12 +66,41 @@ struct Fixture {
         return row.next() ? row.value(0).toString() : QString();
     }
 
+    /** Users 1-10 grab the launched campaign empty. */
+    bool grabbedByTen()
+    {
+        for (qint64 uid = 1; uid <= 10; ++uid) {
+            if (GrabService(redis, keys).grab(id, uid, Now).status != QLatin1String("ok"))
+                return false;
+        }
+        return true;
+    }
+
     RedisClient redis;
     SqlConnection sql;
     KeySchema keys;
     qint64 id = 0;
     qint64 draftId = 0;
     QHash<qint64, qint64> amounts;  // seq -> cents of the launched campaign
+};
+
+/** Worker w1's drain of a fixture's queue, 4 tasks a batch, paid by the simulated provider at once. */
+struct Drain {
+    explicit Drain(Fixture &f)
+        : gateway(f.redis, f.keys.prefix(), SimulationKnobs{}, 0), drain(f.redis, f.sql, f.keys, QStringLiteral("w1"), gateway, options())
+    {
+    }
+    EnvelopeDrainOptions options() const
+    {
+        EnvelopeDrainOptions options;
+        options.batchSize = 4;
+        options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
+        return options;
+    }
+
+    const QTemporaryDir errors;
+    SimulatedPayoutGateway gateway;
+    EnvelopeDrain drain;
 };
 
 const AcceptedGrab *acceptedOf(const LedgerWrite &written, qint64 seq, qint64 uid)
@@ -339,14 +368,9 @@ void TestPayoutLedger::drainClaimsTheNextBatchWhileWriting()
     QFETCH(DbUrl, url);
     test::resetTables(url);
     Fixture f(url);
-    for (qint64 uid = 1; uid <= 10; ++uid)
-        QCOMPARE(GrabService(f.redis, f.keys).grab(f.id, uid, Now).status, QStringLiteral("ok"));
-    const QTemporaryDir errors;
-    SimulatedPayoutGateway gateway(f.redis, f.keys.prefix(), SimulationKnobs{}, 0);
-    EnvelopeDrainOptions options;
-    options.batchSize = 4;
-    options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
-    EnvelopeDrain drain(f.redis, f.sql, f.keys, QStringLiteral("w1"), gateway, options);
+    QVERIFY(f.grabbedByTen());
+    Drain worker(f);
+    EnvelopeDrain &drain = worker.drain;
     const auto length = [&f](const QByteArray &key) { return f.redis.command({"LLEN", key}).toInteger(); };
     const QByteArray queue = f.keys.campaignTasks(f.id);
     const QByteArray backup = f.keys.campaignBackup(f.id, QStringLiteral("w1"));
@@ -379,14 +403,9 @@ void TestPayoutLedger::drainRecordsPayoutsWhileGrabsWait()
     const DbUrl url = test::mysqlUrl();
     test::resetTables(url);
     Fixture f(url);
-    for (qint64 uid = 1; uid <= 10; ++uid)
-        QCOMPARE(GrabService(f.redis, f.keys).grab(f.id, uid, Now).status, QStringLiteral("ok"));
-    const QTemporaryDir errors;
-    SimulatedPayoutGateway gateway(f.redis, f.keys.prefix(), SimulationKnobs{}, 0);
-    EnvelopeDrainOptions options;
-    options.batchSize = 4;
-    options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
-    EnvelopeDrain drain(f.redis, f.sql, f.keys, QStringLiteral("w1"), gateway, options);
+    QVERIFY(f.grabbedByTen());
+    Drain worker(f);
+    EnvelopeDrain &drain = worker.drain;
     // The first batch written (the second claimed meanwhile) and paid.
     drain.advance(std::chrono::milliseconds(0));
     QTRY_VERIFY(drain.dispatcher().idle());
