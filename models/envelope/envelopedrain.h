@@ -67,9 +67,8 @@ struct EnvelopeDrainTimings {
     the last transaction recorded (acknowledge, retry later, dead-letter) and claims the next tasks
     into this worker's backup list; one SQL transaction records the payouts that finished and
     persists the new grabs (PayoutLedger; on MySQL two at once, one for each, on two connections);
-    then the batch's envelopes
-    join the payouts in flight (PayoutDispatcher: up to `inFlight` calls at once, each with the
-    envelope's idempotency key, retried with backoff). A task leaves the backup list only after its
+    then the batch's envelopes join the payouts in flight (PayoutDispatcher: up to `inFlight` calls
+    at once, each with the envelope's idempotency key, retried with backoff). A task leaves the backup list only after its
     outcome is in SQL, so a crash anywhere leaves it for recovery, and replaying it neither writes
     a second row nor pays twice. Not thread-safe; after an exception the drain is spent (make a new
     one: it resumes from the backup list). While payouts are in flight it runs a local event loop. */
