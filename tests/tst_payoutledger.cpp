@@ -3,10 +3,12 @@
 // a re-delivered batch writes nothing twice and learns where its payouts stand, a taken envelope
 // or a second envelope for a user is refused, a forged grab (an envelope SQL has not, another
 // amount, a draft campaign) is refused and never paid; the new rows of each write are counted
-// exactly, replays left out.
+// exactly, replays left out. On MySQL the drain records finished payouts on a second connection
+// while the next grabs are written.
 #include "envelope/campaignservice.h"
 #include "envelope/envelopedrain.h"
 #include "envelope/grabservice.h"
+#include "envelope/ledgertally.h"
 #include "envelope/payoutledger.h"
 #include "envelope/payouttask.h"
 #include "redis/keyschema.h"
@@ -16,9 +18,15 @@
 #include "testservers.h"
 #include "testsuite.h"
 
+#include <QDeadlineTimer>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <atomic>
+#include <exception>
+#include <future>
+#include <thread>
 
 namespace tst_payoutledger {
 
@@ -58,12 +66,41 @@ struct Fixture {
         return row.next() ? row.value(0).toString() : QString();
     }
 
+    /** Users 1-10 grab the launched campaign empty. */
+    bool grabbedByTen()
+    {
+        for (qint64 uid = 1; uid <= 10; ++uid) {
+            if (GrabService(redis, keys).grab(id, uid, Now).status != QLatin1String("ok"))
+                return false;
+        }
+        return true;
+    }
+
     RedisClient redis;
     SqlConnection sql;
     KeySchema keys;
     qint64 id = 0;
     qint64 draftId = 0;
     QHash<qint64, qint64> amounts;  // seq -> cents of the launched campaign
+};
+
+/** Worker w1's drain of a fixture's queue, 4 tasks a batch, paid by the simulated provider at once. */
+struct Drain {
+    explicit Drain(Fixture &f)
+        : gateway(f.redis, f.keys.prefix(), SimulationKnobs{}, 0), drain(f.redis, f.sql, f.keys, QStringLiteral("w1"), gateway, options())
+    {
+    }
+    EnvelopeDrainOptions options() const
+    {
+        EnvelopeDrainOptions options;
+        options.batchSize = 4;
+        options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
+        return options;
+    }
+
+    const QTemporaryDir errors;
+    SimulatedPayoutGateway gateway;
+    EnvelopeDrain drain;
 };
 
 const AcceptedGrab *acceptedOf(const LedgerWrite &written, qint64 seq, qint64 uid)
@@ -108,6 +145,7 @@ private Q_SLOTS:
     void payoutRowsAreUpserted();
     void drainClaimsTheNextBatchWhileWriting_data() { dialects_data(); }
     void drainClaimsTheNextBatchWhileWriting();
+    void drainRecordsPayoutsWhileGrabsWait();
 };
 
 void TestPayoutLedger::taskReadsWhatGrabWrites_data()
@@ -330,14 +368,9 @@ void TestPayoutLedger::drainClaimsTheNextBatchWhileWriting()
     QFETCH(DbUrl, url);
     test::resetTables(url);
     Fixture f(url);
-    for (qint64 uid = 1; uid <= 10; ++uid)
-        QCOMPARE(GrabService(f.redis, f.keys).grab(f.id, uid, Now).status, QStringLiteral("ok"));
-    const QTemporaryDir errors;
-    SimulatedPayoutGateway gateway(f.redis, f.keys.prefix(), SimulationKnobs{}, 0);
-    EnvelopeDrainOptions options;
-    options.batchSize = 4;
-    options.errorLogPath = errors.filePath(QStringLiteral("errors.log"));
-    EnvelopeDrain drain(f.redis, f.sql, f.keys, QStringLiteral("w1"), gateway, options);
+    QVERIFY(f.grabbedByTen());
+    Drain worker(f);
+    EnvelopeDrain &drain = worker.drain;
     const auto length = [&f](const QByteArray &key) { return f.redis.command({"LLEN", key}).toInteger(); };
     const QByteArray queue = f.keys.campaignTasks(f.id);
     const QByteArray backup = f.keys.campaignBackup(f.id, QStringLiteral("w1"));
@@ -362,6 +395,64 @@ void TestPayoutLedger::drainClaimsTheNextBatchWhileWriting()
     QCOMPARE(f.grabRows(), 10);
     QCOMPARE(f.scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"), {f.id}), 10);
     QCOMPARE(length(queue) + length(backup), 0);
+}
+
+void TestPayoutLedger::drainRecordsPayoutsWhileGrabsWait()
+{
+    // MySQL only: SQLite writes every batch inline, in one transaction.
+    const DbUrl url = test::mysqlUrl();
+    test::resetTables(url);
+    Fixture f(url);
+    QVERIFY(f.grabbedByTen());
+    Drain worker(f);
+    EnvelopeDrain &drain = worker.drain;
+    // The first batch written (the second claimed meanwhile) and paid.
+    drain.advance(std::chrono::milliseconds(0));
+    QTRY_VERIFY(drain.dispatcher().idle());
+
+    // The campaign's row locked elsewhere: the next batch's grab insert (its launched check reads
+    // the row LOCK IN SHARE MODE) waits, and the first batch's payouts are recorded meanwhile, on
+    // the drain's second connection, committed before the lock goes.
+    std::promise<void> locked;
+    std::atomic<qint64> recordedWhileLocked = -1;
+    std::exception_ptr holderError;
+    std::thread holder([&] {
+        try {
+            SqlConnection locker(url);
+            SqlConnection watch(url);
+            locker.transaction([&] {
+                locker.exec(QStringLiteral("SELECT status FROM campaign WHERE id = ? FOR UPDATE"), {f.id});
+                locked.set_value();
+                const QDeadlineTimer deadline(std::chrono::seconds(5));
+                qint64 rows = 0;
+                while (rows < 4 && !deadline.hasExpired()) {
+                    QSqlQuery count = watch.exec(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ?"), {f.id});
+                    rows = count.next() ? count.value(0).toLongLong() : 0;
+                }
+                recordedWhileLocked = rows;
+            });
+        } catch (...) {
+            holderError = std::current_exception();
+            try {
+                locked.set_value();
+            } catch (const std::future_error &) {
+                // already set: the drain is waiting on the lock, which the failed transaction released
+            }
+        }
+    });
+    locked.get_future().wait();
+    const EnvelopeDrainStats second = drain.advance(std::chrono::milliseconds(0));
+    holder.join();
+    if (holderError)
+        std::rethrow_exception(holderError);
+    QCOMPARE(recordedWhileLocked.load(), 4);
+    QCOMPARE(second.paid, 4);
+    QCOMPARE(second.persisted, 4);
+
+    drain.drainAll();
+    QCOMPARE(f.grabRows(), 10);
+    QCOMPARE(f.scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"), {f.id}), 10);
+    QCOMPARE(LedgerTally::read(f.sql, f.id).value(f.id), LedgerTally::count(f.sql, f.id).value(f.id));
 }
 
 LANTERN_TEST_SUITE(TestPayoutLedger);

@@ -27,6 +27,7 @@
 #include <QStandardPaths>
 
 #include <algorithm>
+#include <exception>
 
 namespace lantern {
 
@@ -77,8 +78,10 @@ EnvelopeDrain::EnvelopeDrain(RedisClient &redis, SqlConnection &sql, const KeySc
     dispatch.redis = &m_redis;
     dispatch.keepAlive = m_options.keepAlive;
     m_dispatcher = std::make_unique<PayoutDispatcher>(gateway, std::move(dispatch));
-    if (m_options.ledgerThread && m_sql.dialect() == DbUrl::Dialect::MySql)
+    if (m_options.ledgerThread && m_sql.dialect() == DbUrl::Dialect::MySql) {
         m_writer = std::make_unique<SqlWorker>(m_sql.url());
+        m_recorder = std::make_unique<SqlWorker>(m_sql.url());
+    }
 }
 
 EnvelopeDrain::~EnvelopeDrain() = default;
@@ -251,13 +254,15 @@ void EnvelopeDrain::takeOutcomes()
         m_paying.erase(paying);
         const PayoutResult &result = outcome.result;
         if (result.status == PayoutResult::Status::Paid) {
-            m_unrecorded.append({claimed, {claimed.task, QStringLiteral("paid"), result.providerRef, outcome.calls}, Settle::Done, {}});
+            m_unrecorded.append(
+                    {claimed, {claimed.task, QStringLiteral("paid"), result.providerRef, outcome.calls, !claimed.payoutRecorded}, Settle::Done, {}});
             continue;
         }
         const bool giveUp = result.status == PayoutResult::Status::PermanentFailure
                 || (claimed.attemptsSoFar + outcome.calls) >= m_options.maxFailedPasses * m_options.payAttempts;
         m_unrecorded.append({claimed,
-                             {claimed.task, giveUp ? QStringLiteral("failed") : QStringLiteral("pending"), QString(), outcome.calls},
+                             {claimed.task, giveUp ? QStringLiteral("failed") : QStringLiteral("pending"), QString(), outcome.calls,
+                              !claimed.payoutRecorded},
                              giveUp ? Settle::GiveUp : Settle::Later,
                              result.error});
     }
@@ -299,6 +304,7 @@ EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed, bool
         }
         Claimed paying = entry;
         paying.attemptsSoFar = grab->attemptsSoFar;
+        paying.payoutRecorded = grab->recorded;
         const quint64 tag = m_nextTag++;
         m_dispatcher->submit(tag, {paying.task.idempotencyKey(), paying.task.campaignId, paying.task.seq, paying.task.uid, paying.task.amountCents});
         m_paying.insert(tag, paying);
@@ -341,28 +347,42 @@ QList<std::pair<EnvelopeDrain::Claimed, const AcceptedGrab *>> EnvelopeDrain::ma
 
 LedgerWrite EnvelopeDrain::writeLedger(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks, bool prefetch)
 {
+    const int writer = LedgerTally::writerOf(m_workerId);
     if (!m_writer)
-        return PayoutLedger(m_sql, LedgerTally::writerOf(m_workerId)).write(records, tasks);
-    // The payouts in flight keep running in this thread's event loop while the transaction runs on
-    // the writer's; their outcomes wait for the next transaction, like any that come in between.
+        return PayoutLedger(m_sql, writer).write(records, tasks);
+    // The payouts in flight keep running in this thread's event loop while the transactions run on
+    // the writers' threads; their outcomes wait for the next transactions, like any that come in
+    // between. The finished payouts and the new grabs go in two transactions on two connections at
+    // once: each holds its own rules (a grab row before its money moves, an outcome in SQL before
+    // its task leaves the backup list), and the server writes both tables on two cores.
+    const bool split = !records.isEmpty() && !tasks.isEmpty();
+    const auto wake = [dispatcher = m_dispatcher.get()] { QMetaObject::invokeMethod(dispatcher, &PayoutDispatcher::recheck, Qt::QueuedConnection); };
     LedgerWrite written;
-    m_writer->start([&](SqlConnection &sql) { written = PayoutLedger(sql, LedgerTally::writerOf(m_workerId)).write(records, tasks); },
-                    [dispatcher = m_dispatcher.get()] { QMetaObject::invokeMethod(dispatcher, &PayoutDispatcher::recheck, Qt::QueuedConnection); });
+    if (split)
+        m_recorder->start([&](SqlConnection &sql) { PayoutLedger(sql, LedgerTally::secondWriterOf(writer)).write(records, {}); }, wake);
+    m_writer->start([&](SqlConnection &sql) { written = PayoutLedger(sql, writer).write(split ? QList<PayoutRecord>() : records, tasks); },
+                    wake);
+    const auto writing = [this] { return m_writer->busy() || m_recorder->busy(); };
+    std::exception_ptr error;
     try {
         if (prefetch)
             prefetchNext();
-        while (m_writer->busy() && !m_dispatcher->idle())
-            m_dispatcher->wait([this] { return !m_writer->busy(); }, QDeadlineTimer(QDeadlineTimer::Forever));
+        while (writing() && !m_dispatcher->idle())
+            m_dispatcher->wait([&writing] { return !writing(); }, QDeadlineTimer(QDeadlineTimer::Forever));
     } catch (...) {
-        // The job writes into this frame's locals: it ends before they do. The wait's error is
-        // the one to report (the drain is spent either way).
-        try {
-            m_writer->take();
-        } catch (...) {
-        }
-        throw;
+        error = std::current_exception();  // the wait's error is the one to report (the drain is spent either way)
     }
-    m_writer->take();
+    // The jobs write into this frame's locals: both end before they do.
+    for (SqlWorker *worker : {m_writer.get(), m_recorder.get()}) {
+        try {
+            worker->take();
+        } catch (...) {
+            if (!error)
+                error = std::current_exception();
+        }
+    }
+    if (error)
+        std::rethrow_exception(error);
     return written;
 }
 

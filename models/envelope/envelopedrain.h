@@ -37,7 +37,7 @@ struct EnvelopeDrainOptions {
     QString errorLogPath;      // empty: LANTERN_ERROR_LOG, else <data dir>/lantern/errors.log
     std::function<void()> keepAlive;  // called every 250 ms while payouts are in flight: the heartbeat
     BackupTally *tally = nullptr;     // counts what the drain moves into and out of its backup lists
-    bool ledgerThread = true;  // MySQL: each batch's transaction on a connection and thread of its own
+    bool ledgerThread = true;  // MySQL: each batch's transactions on connections and threads of their own
                                // (SqlWorker) while the payouts in flight go on; SQLite: always inline
 };
 
@@ -66,9 +66,9 @@ struct EnvelopeDrainTimings {
 /** A worker's drain of the payout task queues (DESIGN §4). Per batch: one round trip settles what
     the last transaction recorded (acknowledge, retry later, dead-letter) and claims the next tasks
     into this worker's backup list; one SQL transaction records the payouts that finished and
-    persists the new grabs with their pending payouts (PayoutLedger); then the batch's envelopes
-    join the payouts in flight (PayoutDispatcher: up to `inFlight` calls at once, each with the
-    envelope's idempotency key, retried with backoff). A task leaves the backup list only after its
+    persists the new grabs (PayoutLedger; on MySQL two at once, one for each, on two connections);
+    then the batch's envelopes join the payouts in flight (PayoutDispatcher: up to `inFlight` calls
+    at once, each with the envelope's idempotency key, retried with backoff). A task leaves the backup list only after its
     outcome is in SQL, so a crash anywhere leaves it for recovery, and replaying it neither writes
     a second row nor pays twice. Not thread-safe; after an exception the drain is spent (make a new
     one: it resumes from the backup list). While payouts are in flight it runs a local event loop. */
@@ -106,6 +106,7 @@ private:
         QByteArray raw;
         PayoutTask task;
         int attemptsSoFar = 0;
+        bool payoutRecorded = false;  // the ledger held a payout row for it when its grab was judged
     };
     /** An outcome on its way to SQL, then to the queue. */
     struct Outcome {
@@ -164,7 +165,8 @@ private:
     QList<Claimed> m_prefetched;         // claimed while the last transaction ran, not written yet
     EnvelopeDrainStats m_prefetchedStats;  // what claiming them counted
     EnvelopeDrainTimings m_timings;
-    std::unique_ptr<SqlWorker> m_writer;  // after m_dispatcher: stopped before it goes
+    std::unique_ptr<SqlWorker> m_writer;    // after m_dispatcher: stopped before it goes. The new grabs
+    std::unique_ptr<SqlWorker> m_recorder;  // the finished payouts, when a batch has both
 };
 
 } // namespace lantern

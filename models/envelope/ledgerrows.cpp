@@ -109,7 +109,9 @@ QString grabRows(const QList<PayoutTask> &tasks)
     return rows.finish();
 }
 
-QString payoutUpsertStatement(DbUrl::Dialect dialect)
+namespace {
+/** The INSERT ... SELECT of payout rows from the JSON rows, without what it does on a key that is there. */
+QString payoutInsertSelect(DbUrl::Dialect dialect)
 {
     // The JSON side's strings are wider than their columns: a value too long for its column is
     // refused by the column (strict mode), not cut to fit by JSON_TABLE.
@@ -119,17 +121,35 @@ QString payoutUpsertStatement(DbUrl::Dialect dialect)
                 "SELECT j.k, j.campaign, j.seq, j.uid, j.amount, j.st, j.ref, j.calls, ? "
                 "FROM JSON_TABLE(?, '$[*]' COLUMNS (k VARCHAR(1024) PATH '$[0]', campaign BIGINT PATH '$[1]', seq BIGINT PATH '$[2]', "
                 "uid BIGINT PATH '$[3]', amount BIGINT PATH '$[4]', st VARCHAR(1024) PATH '$[5]', ref VARCHAR(1024) PATH '$[6]', "
-                "calls INT PATH '$[7]')) j "
-                "ON DUPLICATE KEY UPDATE status = VALUES(status), provider_ref = COALESCE(VALUES(provider_ref), provider_ref), "
-                "attempts = attempts + VALUES(attempts), updated_at_ms = VALUES(updated_at_ms)");
+                "calls INT PATH '$[7]')) j ");
     // "WHERE true": SQLite's parser needs it between a SELECT and ON CONFLICT.
     return QStringLiteral(
             "INSERT INTO payout (idempotency_key, campaign_id, seq, uid, amount_cents, status, provider_ref, attempts, updated_at_ms) "
             "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), "
             "json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'), ? "
-            "FROM json_each(?) WHERE true "
-            "ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, provider_ref = COALESCE(excluded.provider_ref, "
-            "payout.provider_ref), attempts = payout.attempts + excluded.attempts, updated_at_ms = excluded.updated_at_ms");
+            "FROM json_each(?) WHERE true ");
+}
+} // namespace
+
+QString payoutUpsertStatement(DbUrl::Dialect dialect)
+{
+    if (dialect == DbUrl::Dialect::MySql)
+        return payoutInsertSelect(dialect)
+                + QStringLiteral("ON DUPLICATE KEY UPDATE status = VALUES(status), provider_ref = COALESCE(VALUES(provider_ref), provider_ref), "
+                                 "attempts = attempts + VALUES(attempts), updated_at_ms = VALUES(updated_at_ms)");
+    return payoutInsertSelect(dialect)
+            + QStringLiteral("ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, provider_ref = COALESCE(excluded.provider_ref, "
+                             "payout.provider_ref), attempts = payout.attempts + excluded.attempts, updated_at_ms = excluded.updated_at_ms");
+}
+
+QString payoutInsertStatement(DbUrl::Dialect dialect)
+{
+    // MySQL: a key that is there is "updated" to itself, which changes nothing and counts no row
+    // (the connection does not ask for CLIENT_FOUND_ROWS); INSERT IGNORE would also turn a value
+    // too long for its column into a warning and a cut value.
+    if (dialect == DbUrl::Dialect::MySql)
+        return payoutInsertSelect(dialect) + QStringLiteral("ON DUPLICATE KEY UPDATE idempotency_key = idempotency_key");
+    return payoutInsertSelect(dialect) + QStringLiteral("ON CONFLICT DO NOTHING");
 }
 
 QString payoutRows(const QList<const PayoutRecord *> &records)

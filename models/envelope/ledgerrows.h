@@ -29,6 +29,10 @@ QString grabRows(const QList<PayoutTask> &tasks);
     and provider reference (when it has one) and adds the attempts. Values: the time (ms), then
     payoutRows(records). */
 QString payoutUpsertStatement(DbUrl::Dialect dialect);
+/** Insert of payout rows for payouts that have none yet (their first outcome): a row whose key,
+    envelope or user is there already is left as it is and not counted, so the rows affected say
+    whether every record went in. Values: as payoutUpsertStatement(). */
+QString payoutInsertStatement(DbUrl::Dialect dialect);
 /** [[idempotency key, campaign, seq, uid, amount, status, provider ref or null, calls], ...], in
     the order given. */
 QString payoutRows(const QList<const PayoutRecord *> &records);

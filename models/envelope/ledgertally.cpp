@@ -91,14 +91,25 @@ void LedgerTally::notePayouts(const QList<PayoutRecord> &records)
     for (const PayoutRecord &record : records) {
         const QString key = record.task.idempotencyKey();
         const auto row = before.constFind(key);
-        const qint64 cents = row != before.cend() ? row->second : record.task.amountCents;
-        TallyFigures &added = m_added[record.task.campaignId];
-        added += payoutFigures(record.status, cents);
-        if (row != before.cend())
-            added = added - payoutFigures(row->first, cents);
-        added.payoutCalls += record.calls;
-        before.insert(key, {record.status, cents});
+        notePayout(record, row != before.cend() ? &*row : nullptr);
+        before.insert(key, {record.status, row != before.cend() ? row->second : record.task.amountCents});
     }
+}
+
+void LedgerTally::noteNewPayouts(const QList<PayoutRecord> &records)
+{
+    for (const PayoutRecord &record : records)
+        notePayout(record, nullptr);
+}
+
+void LedgerTally::notePayout(const PayoutRecord &record, const std::pair<QString, qint64> *before)
+{
+    const qint64 cents = before != nullptr ? before->second : record.task.amountCents;
+    TallyFigures &added = m_added[record.task.campaignId];
+    added += payoutFigures(record.status, cents);
+    if (before != nullptr)
+        added = added - payoutFigures(before->first, cents);
+    added.payoutCalls += record.calls;
 }
 
 void LedgerTally::noteGrabs(const QMap<qint64, GrabTally> &inserted)

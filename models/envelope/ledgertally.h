@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <optional>
+#include <utility>
 
 namespace lantern {
 
@@ -43,12 +44,18 @@ public:
     static constexpr int Writers = 64;
     /** The shard of a worker's id (FNV-1a: the same in every process). */
     static int writerOf(const QString &workerId);
+    /** The shard of a worker's second connection (EnvelopeDrain records finished payouts on it
+        while the first persists new grabs): the next one, so the two never wait on one row. */
+    static int secondWriterOf(int writer) { return (writer + 1) % Writers; }
 
     LedgerTally(SqlConnection &sql, int writer) : m_sql(sql), m_writer(writer) {}
 
     /** Before the payouts' upsert, in its transaction: reads the status each record replaces
         (SQLite: after taking the write lock, so nothing changes it in between). */
     void notePayouts(const QList<PayoutRecord> &records);
+    /** Payouts' first outcomes the transaction inserted as new rows (payoutInsertStatement,
+        every row counted in): their figures come from the records, nothing is read. */
+    void noteNewPayouts(const QList<PayoutRecord> &records);
     /** The grab rows the transaction inserted (PayoutLedger counts them exactly: a replay is
         not among them), per campaign. */
     void noteGrabs(const QMap<qint64, GrabTally> &inserted);
@@ -62,6 +69,9 @@ public:
     static QHash<qint64, TallyFigures> count(SqlConnection &sql, std::optional<qint64> campaignId, Count what = Count::GrabsAndPayouts);
 
 private:
+    /** Adds `record` over the row it replaces (`before`: status and amount; null: no row). */
+    void notePayout(const PayoutRecord &record, const std::pair<QString, qint64> *before);
+
     SqlConnection &m_sql;
     int m_writer = 0;
     QMap<qint64, TallyFigures> m_added;  // campaign -> what this transaction adds

@@ -35,6 +35,11 @@ QMap<qint64, QList<PayoutTask>> groupByCampaign(const QList<PayoutTask> &tasks)
 LedgerWrite PayoutLedger::write(const QList<PayoutRecord> &records, const QList<PayoutTask> &tasks)
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    // First outcomes are inserted as new rows, with nothing read: their grab had no payout row.
+    QList<PayoutRecord> first;
+    QList<PayoutRecord> later;
+    for (const PayoutRecord &record : records)
+        (record.first ? first : later) << record;
     LedgerWrite result;
     for (int pass = 0;; ++pass) {
         const bool readFirst = pass > 0;
@@ -42,8 +47,16 @@ LedgerWrite PayoutLedger::write(const QList<PayoutRecord> &records, const QList<
             m_sql.transaction([&] {  // the body may run again after a deadlock: it starts from zero
                 result = {};
                 LedgerTally tally(m_sql, m_writer);  // what this transaction adds to the running tally (issue 26)
-                tally.notePayouts(records);
-                record(records, now);
+                if (readFirst) {
+                    tally.notePayouts(records);
+                    record(records, payoutUpsertStatement(m_sql.dialect()), now);
+                } else {
+                    tally.notePayouts(later);
+                    record(later, payoutUpsertStatement(m_sql.dialect()), now);
+                    if (record(first, payoutInsertStatement(m_sql.dialect()), now) != first.size())
+                        throw NotAllNew{};  // a row was there after all: its status is read first
+                    tally.noteNewPayouts(first);
+                }
                 for (qsizetype start = 0; start < tasks.size(); start += RowsPerStatement) {
                     const QList<PayoutTask> chunk = tasks.mid(start, RowsPerStatement);
                     if (readFirst)
@@ -57,17 +70,19 @@ LedgerWrite PayoutLedger::write(const QList<PayoutRecord> &records, const QList<
             return result;
         } catch (const NotAllNew &) {
             if (pass >= ReadingFirstPasses)
-                throw SqlError(QStringLiteral("a batch of %1 grabs was written %2 times, and each time a grab taken for new did not go in")
+                throw SqlError(QStringLiteral("a batch of %1 grabs and %2 payout outcomes was written %3 times, and each time a grab or "
+                                              "payout taken for new did not go in")
                                        .arg(tasks.size())
+                                       .arg(records.size())
                                        .arg(pass + 1));
         }
     }
 }
 
-void PayoutLedger::record(const QList<PayoutRecord> &records, qint64 nowMs)
+qint64 PayoutLedger::record(const QList<PayoutRecord> &records, const QString &statement, qint64 nowMs)
 {
     if (records.isEmpty())
-        return;
+        return 0;
     // In the order of the primary key (the idempotency key): neighbouring rows of one B-tree page
     // are written together, and concurrent workers lock rows in one order.
     std::vector<std::pair<QString, const PayoutRecord *>> sorted;
@@ -75,16 +90,17 @@ void PayoutLedger::record(const QList<PayoutRecord> &records, qint64 nowMs)
     for (const PayoutRecord &record : records)
         sorted.emplace_back(record.task.idempotencyKey(), &record);
     std::sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    const QString upsert = payoutUpsertStatement(m_sql.dialect());
     constexpr auto PerStatement = static_cast<size_t>(RowsPerStatement);
+    qint64 affected = 0;
     for (size_t start = 0; start < sorted.size(); start += PerStatement) {
         const size_t end = std::min(sorted.size(), start + PerStatement);
         QList<const PayoutRecord *> rows;
         rows.reserve(static_cast<qsizetype>(end - start));
         for (size_t i = start; i < end; ++i)
             rows << sorted[i].second;
-        m_sql.write(upsert, {nowMs, payoutRows(rows)});
+        affected += m_sql.write(statement, {nowMs, payoutRows(rows)});
     }
+    return affected;
 }
 
 void PayoutLedger::acceptNew(const QList<PayoutTask> &tasks, LedgerWrite &write)
@@ -188,8 +204,8 @@ QList<AcceptedGrab> PayoutLedger::states(const QList<PayoutTask> &tasks)
         state.insert(query.value(0).toString(), {query.value(1).toString() == QLatin1String("paid"), query.value(2).toInt()});
     QList<AcceptedGrab> grabs;
     for (const PayoutTask &task : tasks) {
-        const auto [paid, attempts] = state.value(task.idempotencyKey(), {false, 0});
-        grabs.append({task, paid, attempts});
+        const auto row = state.constFind(task.idempotencyKey());
+        grabs.append(row != state.cend() ? AcceptedGrab{task, row->first, row->second, true} : AcceptedGrab{task, false, 0, false});
     }
     return grabs;
 }

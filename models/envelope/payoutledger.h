@@ -18,6 +18,10 @@ struct PayoutRecord {
     QString status;
     QString providerRef;
     int calls = 0;
+    /** The payout's first outcome, as far as the writer knows (no row when its grab was judged):
+        inserted without reading a row first; a row there after all (another writer's) sends the
+        batch down the path that reads first. */
+    bool first = false;
 };
 
 /** A grab Redis handed out that the ledger refused, and what the ledger holds instead. */
@@ -33,6 +37,7 @@ struct AcceptedGrab {
     PayoutTask task;
     bool paid = false;      // an earlier pass already recorded its payout as paid
     int attemptsSoFar = 0;  // calls recorded by earlier passes
+    bool recorded = false;  // the ledger holds a payout row for it (an earlier pass's outcome)
 };
 
 /** New grab rows of one campaign in one PayoutLedger::write(). */
@@ -78,7 +83,9 @@ public:
     static constexpr qsizetype RowsPerStatement = 1000;
 
 private:
-    void record(const QList<PayoutRecord> &records, qint64 nowMs);
+    /** Writes `records` with `statement` (payoutUpsertStatement or payoutInsertStatement), in
+        the primary key's order; the rows affected. */
+    qint64 record(const QList<PayoutRecord> &records, const QString &statement, qint64 nowMs);
     /** Inserts `chunk` in one statement; false when a row did not go in (nothing is known then of
         which did: the caller rolls back). */
     bool persistNew(const QList<PayoutTask> &chunk, LedgerWrite &write);
