@@ -269,18 +269,32 @@ void TestConsoleCost::recoveryWaitsForALiveWorkersTask()
 
 void TestConsoleCost::workerSetReadInPages()
 {
+    // Up to wholeUpTo members: SCARD with a first page, then one SMEMBERS; above it, pages of
+    // about `count`; a set within one page: one round trip.
     Company c(m_url);
     QByteArrayList add{"SADD", c.keys.workerSet()};
     for (int n = 0; n < 1000; ++n)
         add << c.worker(n).toUtf8();
     c.redis.command(add);
+    for (const qint64 wholeUpTo : {qint64(1000), qint64(999)}) {
+        const quint64 before = c.redis.roundTrips();
+        QByteArrayList members = scanSet(c.redis, c.keys.workerSet(), 100, wholeUpTo);
+        const quint64 trips = c.redis.roundTrips() - before;
+        if (wholeUpTo == 1000)
+            QCOMPARE(trips, 2ULL);
+        else
+            QVERIFY2(trips >= 6, "pages of about 100, not one SMEMBERS");
+        QCOMPARE(members.size(), 1000);
+        std::sort(members.begin(), members.end());
+        QCOMPARE(members.first(), c.worker(0).toUtf8());
+        QCOMPARE(members.last(), c.worker(999).toUtf8());
+        QCOMPARE(std::adjacent_find(members.cbegin(), members.cend()), members.cend());
+    }
+    const QByteArray small = c.keys.prefix() + "small-set";
+    c.redis.command({"SADD", small, "a", "b", "c"});
     const quint64 before = c.redis.roundTrips();
-    QByteArrayList members = scanSet(c.redis, c.keys.workerSet());
-    QCOMPARE(members.size(), 1000);
-    QVERIFY2(c.redis.roundTrips() - before >= 5, "pages of about 100, not one SMEMBERS");
-    std::sort(members.begin(), members.end());
-    QCOMPARE(members.first(), c.worker(0).toUtf8());
-    QCOMPARE(members.last(), c.worker(999).toUtf8());
+    QCOMPARE(scanSet(c.redis, small).size(), 3);
+    QCOMPARE(c.redis.roundTrips() - before, 1ULL);
 }
 
 void TestConsoleCost::statisticsReadTheKeptFigures()
