@@ -158,14 +158,14 @@ void TestLedgerTally::aReplayedBatchAddsNothing()
         return sum;
     };
     PayoutLedger first(ledger.sql, 3);
-    QCOMPARE(first.write({}, tasks.mid(0, 4)).persisted, 4);
+    QCOMPARE(first.write({}, tasks.mid(0, 4)).persisted(), 4);
     QCOMPARE(ledger.tally(id), (TallyFigures{4, cents(0, 4), 0, 0, 0, 0, 0}));
 
     // Replayed with new ones, one of them twice, by another writer: only the new rows count
     // (the batch went in partly: undone to the savepoint and made again after a read).
     QList<PayoutTask> mixed = tasks.mid(2, 5);
     mixed << tasks.at(6);
-    QCOMPARE(PayoutLedger(ledger.sql, 9).write({}, mixed).persisted, 3);
+    QCOMPARE(PayoutLedger(ledger.sql, 9).write({}, mixed).persisted(), 3);
     QCOMPARE(ledger.tally(id), (TallyFigures{7, cents(0, 7), 0, 0, 0, 0, 0}));
     QCOMPARE(ledger.scalar(QStringLiteral("SELECT COUNT(*) FROM ledger_tally WHERE campaign_id = ?"), {id}), 2);
 
@@ -190,7 +190,7 @@ void TestLedgerTally::firstOutcomesAreInsertedWithoutReading()
     const qint64 id = ledger.campaign(10, 0);
     const QList<PayoutTask> tasks = ledger.grabTasks(id);
     PayoutLedger ledgerWriter(ledger.sql, 3);
-    QCOMPARE(ledgerWriter.write({}, tasks.mid(0, 4)).persisted, 4);
+    QCOMPARE(ledgerWriter.write({}, tasks.mid(0, 4)).persisted(), 4);
     const auto amount = [&tasks](qsizetype i) { return tasks.at(i).amountCents; };
     // MySQL: the SELECTs this connection ran (SHOW STATUS itself may count: measured first).
     const auto selects = [&ledger] { return ledger.scalar(QStringLiteral("SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS "
@@ -204,7 +204,7 @@ void TestLedgerTally::firstOutcomesAreInsertedWithoutReading()
     const qint64 before = mysql ? selects() : 0;
     const PayoutRecord paid0{tasks.at(0), QStringLiteral("paid"), QStringLiteral("ref-0"), 2, true};
     const PayoutRecord failed1{tasks.at(1), QStringLiteral("failed"), {}, 3, true};
-    QCOMPARE(ledgerWriter.write({paid0, failed1}, tasks.mid(4, 2)).persisted, 2);
+    QCOMPARE(ledgerWriter.write({paid0, failed1}, tasks.mid(4, 2)).persisted(), 2);
     if (mysql)
         QCOMPARE(selects() - before - reading, 0);
     QCOMPARE(ledger.tally(id), (TallyFigures{6, ledger.rows(id).grabCents, 1, amount(0), 1, amount(1), 5}));
@@ -215,7 +215,7 @@ void TestLedgerTally::firstOutcomesAreInsertedWithoutReading()
     PayoutLedger(ledger.sql, 9).write({{tasks.at(2), QStringLiteral("pending"), {}, 1}}, {});
     const PayoutRecord paid2{tasks.at(2), QStringLiteral("paid"), QStringLiteral("ref-2"), 1, true};
     const PayoutRecord paid3{tasks.at(3), QStringLiteral("paid"), QStringLiteral("ref-3"), 1, true};
-    QCOMPARE(ledgerWriter.write({paid2, paid3}, tasks.mid(6, 1)).persisted, 1);
+    QCOMPARE(ledgerWriter.write({paid2, paid3}, tasks.mid(6, 1)).persisted(), 1);
     QCOMPARE(ledger.scalar(QStringLiteral("SELECT attempts FROM payout WHERE idempotency_key = ?"), {tasks.at(2).idempotencyKey()}), 2);
     QCOMPARE(ledger.scalar(QStringLiteral("SELECT COUNT(*) FROM payout WHERE campaign_id = ? AND status = 'paid'"), {id}), 3);
     QCOMPARE(ledger.tally(id), (TallyFigures{7, ledger.rows(id).grabCents, 3, amount(0) + amount(2) + amount(3), 1, amount(1), 8}));

@@ -215,7 +215,7 @@ void TestPayoutLedger::newBatchGoesInWhole()
         cents += f.amounts.value(seq);
     }
     const LedgerWrite written = PayoutLedger(f.sql).write({}, tasks);
-    QCOMPARE(written.persisted, 6);
+    QCOMPARE(written.persisted(), 6);
     QCOMPARE(written.accepted.size(), 6);
     QVERIFY(written.refusals.isEmpty());
     QCOMPARE(written.persistedByCampaign.value(f.id).rows, 6);
@@ -240,7 +240,7 @@ void TestPayoutLedger::redeliveredBatchWritesNothingTwice()
     PayoutLedger(f.sql).write({{tasks[0], QStringLiteral("paid"), QStringLiteral("ref-1"), 2}, {tasks[1], QStringLiteral("pending"), QString(), 1}},
                               {});
     const LedgerWrite again = PayoutLedger(f.sql).write({}, tasks);
-    QCOMPARE(again.persisted, 0);
+    QCOMPARE(again.persisted(), 0);
     QVERIFY(again.persistedByCampaign.isEmpty());
     QVERIFY(again.refusals.isEmpty());
     QCOMPARE(again.refusedRows, 0);
@@ -263,7 +263,7 @@ void TestPayoutLedger::replaysAmongNewGrabsAreNotCounted()
     Fixture f(url);
     PayoutLedger(f.sql).write({}, {f.task(1, 11), f.task(2, 12)});
     const LedgerWrite written = PayoutLedger(f.sql).write({}, {f.task(1, 11), f.task(3, 13), f.task(2, 12), f.task(4, 14)});
-    QCOMPARE(written.persisted, 2);
+    QCOMPARE(written.persisted(), 2);
     QCOMPARE(written.persistedByCampaign.value(f.id).rows, 2);
     QCOMPARE(written.persistedByCampaign.value(f.id).cents, f.amounts.value(3) + f.amounts.value(4));
     QCOMPARE(written.accepted.size(), 4);
@@ -278,7 +278,7 @@ void TestPayoutLedger::takenEnvelopeAndSecondEnvelopeAreRefused()
     PayoutLedger(f.sql).write({}, {f.task(1, 7)});
     // Redis forgot: envelope 1 again, to user 8; user 7 again, with envelope 2; and a new grab.
     const LedgerWrite written = PayoutLedger(f.sql).write({}, {f.task(1, 8), f.task(2, 7), f.task(3, 9)});
-    QCOMPARE(written.persisted, 1);
+    QCOMPARE(written.persisted(), 1);
     QCOMPARE(written.persistedByCampaign.value(f.id).cents, f.amounts.value(3));
     QCOMPARE(written.accepted.size(), 1);
     QVERIFY(acceptedOf(written, 3, 9));
@@ -301,7 +301,7 @@ void TestPayoutLedger::forgedGrabsAreRefused()
     const PayoutTask noSuchEnvelope{f.id, 11, 42, 50, Now};
     const PayoutTask ofADraft{f.draftId, 1, 43, 50, Now};
     const LedgerWrite written = PayoutLedger(f.sql).write({}, {f.task(5, 40), otherAmount, noSuchEnvelope, ofADraft});
-    QCOMPARE(written.persisted, 1);
+    QCOMPARE(written.persisted(), 1);
     QCOMPARE(written.accepted.size(), 1);
     QVERIFY(acceptedOf(written, 5, 40));
     QCOMPARE(written.refusals.size(), 3);
@@ -310,7 +310,7 @@ void TestPayoutLedger::forgedGrabsAreRefused()
     QCOMPARE(f.grabRows(), 1);
     QCOMPARE(f.scalar(QStringLiteral("SELECT COUNT(*) FROM grab_refused WHERE campaign_id IN (?, ?) AND reason = 'not_launched'"), {f.id, f.draftId}), 3);
     // The envelope itself is still free for a grab with its own amount.
-    QCOMPARE(PayoutLedger(f.sql).write({}, {f.task(4, 41)}).persisted, 1);
+    QCOMPARE(PayoutLedger(f.sql).write({}, {f.task(4, 41)}).persisted(), 1);
 }
 
 void TestPayoutLedger::firstOfTwoGrabsOfAnEnvelopeInABatchWins()
@@ -320,7 +320,7 @@ void TestPayoutLedger::firstOfTwoGrabsOfAnEnvelopeInABatchWins()
     Fixture f(url);
     // Envelope 1 twice (users 7 then 8), and the same task for envelope 2 twice (a duplicate entry).
     const LedgerWrite written = PayoutLedger(f.sql).write({}, {f.task(1, 7), f.task(1, 8), f.task(2, 9), f.task(2, 9)});
-    QCOMPARE(written.persisted, 2);
+    QCOMPARE(written.persisted(), 2);
     QCOMPARE(written.persistedByCampaign.value(f.id).cents, f.amounts.value(1) + f.amounts.value(2));
     QCOMPARE(written.refusals.size(), 1);
     QCOMPARE(refusalOf(written, 1, 8)->holder, 7);

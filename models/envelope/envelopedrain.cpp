@@ -292,7 +292,7 @@ EnvelopeDrainStats EnvelopeDrain::writeBatch(const QList<Claimed> &claimed, bool
     }
     m_unsettled << m_unrecorded;
     m_unrecorded.clear();
-    stats.persisted += written.persisted;
+    stats.persisted += written.persisted();
     stats.refused += written.refusedRows;
 
     // The ledger's verdict per task: a refused grab needs no payout; one paid by an earlier pass

@@ -111,7 +111,6 @@ void PayoutLedger::acceptNew(const QList<PayoutTask> &tasks, LedgerWrite &write)
         ++tally.rows;
         tally.cents += task.amountCents;
     }
-    write.persisted += tasks.size();
 }
 
 bool PayoutLedger::persistNew(const QList<PayoutTask> &chunk, LedgerWrite &write)

@@ -50,9 +50,17 @@ struct GrabTally {
 struct LedgerWrite {
     QList<AcceptedGrab> accepted;
     QList<GrabRefusal> refusals;
-    qint64 persisted = 0;     // new grab rows
     qint64 refusedRows = 0;   // new grab_refused rows
     QMap<qint64, GrabTally> persistedByCampaign;  // campaign -> its new grab rows (exact: replays not counted)
+
+    /** New grab rows, every campaign together. */
+    qint64 persisted() const
+    {
+        qint64 rows = 0;
+        for (const GrabTally &campaign : persistedByCampaign)
+            rows += campaign.rows;
+        return rows;
+    }
 };
 
 /** The drain's SQL side (DESIGN §3, issue 15): one transaction per batch that records the results
