@@ -4,6 +4,7 @@
 #include "redisbenchmarkrun.h"
 #include "rounds.h"
 
+#include "core/childprocess.h"
 #include "core/errors.h"
 
 #include <QDeadlineTimer>
@@ -70,6 +71,7 @@ NginxProcess::NginxProcess(const QString &program, int workers, const QString &w
                        << "        location = /livez { default_type application/json; return 200 '{\"status\":\"ok\"}'; }\n    }\n}\n";
     file.close();
 
+    endWithStarter(m_process);  // a bench that aborts leaves no nginx behind
     m_process.setProgram(program);
     m_process.setArguments({QStringLiteral("-p"), workDir, QStringLiteral("-c"), config});
     m_process.setStandardInputFile(QProcess::nullDevice());

@@ -1,5 +1,6 @@
 #include "privateclusternode.h"
 
+#include "core/childprocess.h"
 #include "core/errors.h"
 #include "redis/redisconnection.h"
 #include "redis/rediserror.h"
@@ -77,6 +78,7 @@ bool PrivateClusterNode::start(const QString &workDir, int port)
                                 QStringLiteral("nodes.conf"), QStringLiteral("--save"), QString(), QStringLiteral("--appendonly"),
                                 QStringLiteral("no"), QStringLiteral("--dir"), dir, QStringLiteral("--daemonize"), QStringLiteral("no"),
                                 QStringLiteral("--logfile"), QDir(dir).filePath(QStringLiteral("redis.log"))};
+    endWithStarter(m_process);  // a bench that aborts leaves no node behind
     m_process.setProgram(QStringLiteral("redis-server"));
     m_process.setArguments(arguments);
     m_process.setStandardInputFile(QProcess::nullDevice());

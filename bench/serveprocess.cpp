@@ -2,6 +2,7 @@
 
 #include "redisbenchmarkrun.h"
 
+#include "core/childprocess.h"
 #include "core/errors.h"
 
 #include <QDeadlineTimer>
@@ -30,6 +31,7 @@ QByteArray fileText(const QString &path)
 ServeProcess::ServeProcess(const QString &program, const QStringList &arguments, const QString &workDir)
     : m_stdoutPath(QDir(workDir).filePath(QStringLiteral("serve.out"))), m_stderrPath(QDir(workDir).filePath(QStringLiteral("serve.err")))
 {
+    endWithStarter(m_process);  // a bench that aborts leaves no server behind
     m_process.setProgram(program);
     m_process.setArguments(QStringList{QStringLiteral("serve")} + arguments + QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
     m_process.setStandardOutputFile(m_stdoutPath);

@@ -2,6 +2,7 @@
 
 #include "privateserver.h"
 
+#include "core/childprocess.h"
 #include "sql/sqlconnection.h"
 
 #include <QDeadlineTimer>
@@ -122,6 +123,7 @@ bool PrivateMariaDb::tryStart()
     arguments << m_extraOptions;
 
     m_process = std::make_unique<QProcess>();
+    endWithStarter(*m_process);  // a test that aborts leaves no server behind
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     m_process->setStandardOutputFile(path(QStringLiteral("mysqld.out")), QIODevice::Append);
     m_process->setStandardInputFile(QProcess::nullDevice());

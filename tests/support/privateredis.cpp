@@ -2,6 +2,8 @@
 
 #include "privateserver.h"
 
+#include "core/childprocess.h"
+
 #include <hiredis/hiredis.h>
 
 #include <QDeadlineTimer>
@@ -191,6 +193,7 @@ bool PrivateRedis::tryStart(const QStringList &extra)
     arguments << m_options << extra;
 
     m_process = std::make_unique<QProcess>();
+    endWithStarter(*m_process);  // a test that aborts leaves no server behind
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     m_process->setStandardOutputFile(m_dir->filePath(QStringLiteral("redis.out")), QIODevice::Append);
     m_process->setStandardInputFile(QProcess::nullDevice());

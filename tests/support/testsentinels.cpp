@@ -2,6 +2,8 @@
 
 #include "privateserver.h"
 
+#include "core/childprocess.h"
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -36,6 +38,7 @@ TestSentinels::TestSentinels(const QString &name, const QByteArray &sentinelPass
         config.write(text);
         config.close();
         m_sentinels.push_back(std::make_unique<QProcess>());
+        endWithStarter(*m_sentinels.back());  // a test that aborts leaves no sentinel behind
         startSentinel(i);
     }
     waitUntil("every sentinel knows the replica and the two others, and the replica is in sync", [this] {

@@ -2,6 +2,8 @@
 
 #include "privateserver.h"
 
+#include "core/childprocess.h"
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -28,6 +30,7 @@ TestSshd::TestSshd(Login login) : m_dir(std::make_unique<QTemporaryDir>()), m_pr
     if (!m_dir->isValid())
         throw std::runtime_error("TestSshd: no temp dir");
     QFile::setPermissions(m_dir->path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    endWithStarter(*m_process);  // a test that aborts leaves no sshd behind
     run(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"), QString(),
                                        QStringLiteral("-f"), dir() + QStringLiteral("/host_key")});
     const QString accepted = makeKey(QStringLiteral("client_key"));

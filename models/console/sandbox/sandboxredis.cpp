@@ -1,16 +1,13 @@
 #include "sandboxredis.h"
 
+#include "core/childprocess.h"
+
 #include <QDir>
 #include <QProcessEnvironment>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
-
-#ifdef Q_OS_LINUX
-#include <csignal>
-#include <sys/prctl.h>
-#endif
 
 namespace lantern {
 
@@ -24,10 +21,7 @@ SandboxRedis::SandboxRedis(QString directory, QObject *parent)
     : QObject(parent), m_directory(std::move(directory)), m_process(new QProcess(this)), m_probeTimer(new QTimer(this))
 {
     m_process->setProcessChannelMode(QProcess::MergedChannels);
-#ifdef Q_OS_LINUX
-    // If the console dies without cleaning up, the kernel stops the server too.
-    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
-#endif
+    endWithStarter(*m_process);  // a console that dies without cleaning up stops the server too
     connect(m_process, &QProcess::readyRead, this, [this] {
         m_output += m_process->readAll();
         if (m_output.size() > LogLimit)
