@@ -1,7 +1,7 @@
 #include "bigdataviews.h"
 
 #include "checkin/keptmonthstats.h"
-#include "checkin/monthstatsservice.h"
+#include "console/checkinstats/monthstatsservice.h"
 #include "console/audit/auditservice.h"
 #include "console/campaigns/campaignconsoleservice.h"
 #include "console/connections/connectiontester.h"

@@ -6,7 +6,7 @@
 // exactly, whatever a worker said; the worker set is read in bounded pages.
 #include "checkin/checkinservice.h"
 #include "checkin/keptmonthstats.h"
-#include "checkin/monthstatsservice.h"
+#include "console/checkinstats/monthstatsservice.h"
 #include "console/recovery/recoveryservice.h"
 #include "envelope/campaignfigures.h"
 #include "envelope/campaignservice.h"

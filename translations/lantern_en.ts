@@ -4,8 +4,8 @@
 <context>
     <name>AccessText</name>
     <message>
-        <source>unknown --role '%1': expected viewer, support, manager, oncall, worker, api or admin</source>
-        <translation>unknown --role '%1': expected viewer, support, manager, oncall, worker, api or admin</translation>
+        <source>unknown --role &apos;%1&apos;: expected viewer, support, manager, oncall, worker, api or admin</source>
+        <translation>unknown --role &apos;%1&apos;: expected viewer, support, manager, oncall, worker, api or admin</translation>
     </message>
     <message>
         <source>cannot read --password-file %1: %2</source>
@@ -164,8 +164,8 @@
         <translation>invalid --pools %1: a campaign of %2 envelopes has at most %2 pools</translation>
     </message>
     <message>
-        <source>campaign %1's pool names in SQL are not a list of its %2 pools</source>
-        <translation>campaign %1's pool names in SQL are not a list of its %2 pools</translation>
+        <source>campaign %1&apos;s pool names in SQL are not a list of its %2 pools</source>
+        <translation>campaign %1&apos;s pool names in SQL are not a list of its %2 pools</translation>
     </message>
     <message>
         <source>campaign %1 is above the four-eyes bound: a manager other than %2 must approve it first (campaign approve --id %1)</source>
@@ -215,8 +215,8 @@
         <translation>%1 payouts (%2 cents) for %3 grabs (%4 cents)</translation>
     </message>
     <message>
-        <source>%1 payouts recorded as paid are not in the provider's ledger with their amount</source>
-        <translation>%1 payouts recorded as paid are not in the provider's ledger with their amount</translation>
+        <source>%1 payouts recorded as paid are not in the provider&apos;s ledger with their amount</source>
+        <translation>%1 payouts recorded as paid are not in the provider&apos;s ledger with their amount</translation>
     </message>
     <message>
         <source>grabbed %1 + refunded %2 cents differ from the total %3</source>
@@ -307,20 +307,20 @@
         <translation>%1 is switched off for now</translation>
     </message>
     <message>
-        <source>missing bearer token: send 'Authorization: Bearer &lt;token&gt;'</source>
-        <translation>missing bearer token: send 'Authorization: Bearer &lt;token&gt;'</translation>
+        <source>missing bearer token: send &apos;Authorization: Bearer &lt;token&gt;&apos;</source>
+        <translation>missing bearer token: send &apos;Authorization: Bearer &lt;token&gt;&apos;</translation>
     </message>
     <message>
-        <source>unsupported authorization scheme: expected 'Bearer &lt;token&gt;'</source>
-        <translation>unsupported authorization scheme: expected 'Bearer &lt;token&gt;'</translation>
+        <source>unsupported authorization scheme: expected &apos;Bearer &lt;token&gt;&apos;</source>
+        <translation>unsupported authorization scheme: expected &apos;Bearer &lt;token&gt;&apos;</translation>
     </message>
     <message>
         <source>invalid or expired bearer token</source>
         <translation>invalid or expired bearer token</translation>
     </message>
     <message>
-        <source>query parameter '%1' appears more than once: send each parameter at most once</source>
-        <translation>query parameter '%1' appears more than once: send each parameter at most once</translation>
+        <source>query parameter &apos;%1&apos; appears more than once: send each parameter at most once</source>
+        <translation>query parameter &apos;%1&apos; appears more than once: send each parameter at most once</translation>
     </message>
 </context>
 <context>
@@ -342,16 +342,16 @@
         <translation>the body must be a JSON object</translation>
     </message>
     <message>
-        <source>unknown field '%1': this endpoint takes no fields</source>
-        <translation>unknown field '%1': this endpoint takes no fields</translation>
+        <source>unknown field &apos;%1&apos;: this endpoint takes no fields</source>
+        <translation>unknown field &apos;%1&apos;: this endpoint takes no fields</translation>
     </message>
     <message>
         <source>GET /v1/calendar takes no body</source>
         <translation>GET /v1/calendar takes no body</translation>
     </message>
     <message>
-        <source>unknown query parameter '%1': only month=YYYY-MM</source>
-        <translation>unknown query parameter '%1': only month=YYYY-MM</translation>
+        <source>unknown query parameter &apos;%1&apos;: only month=YYYY-MM</source>
+        <translation>unknown query parameter &apos;%1&apos;: only month=YYYY-MM</translation>
     </message>
     <message>
         <source>campaign %1 is not launched or does not exist</source>
@@ -506,7 +506,7 @@
     </message>
     <message>
         <source>%1: %2</source>
-        <extracomment>One field of an audit entry's details in the log's Details column: its label, then its value.</extracomment>
+        <extracomment>One field of an audit entry&apos;s details in the log&apos;s Details column: its label, then its value.</extracomment>
         <translation>%1: %2</translation>
     </message>
     <message>
@@ -570,12 +570,12 @@
         <translation>Dead letter edited and retried</translation>
     </message>
     <message>
-        <source>Dead workers' tasks recovered</source>
-        <translation>Dead workers' tasks recovered</translation>
+        <source>Dead workers&apos; tasks recovered</source>
+        <translation>Dead workers&apos; tasks recovered</translation>
     </message>
     <message>
         <source>Details (JSON)</source>
-        <extracomment>The CSV column that holds each audit entry's details as stored.</extracomment>
+        <extracomment>The CSV column that holds each audit entry&apos;s details as stored.</extracomment>
         <translation>Details (JSON)</translation>
     </message>
     <message>
@@ -607,12 +607,12 @@
         <translation>Operator removed</translation>
     </message>
     <message>
-        <source>Operator's password changed</source>
-        <translation>Operator's password changed</translation>
+        <source>Operator&apos;s password changed</source>
+        <translation>Operator&apos;s password changed</translation>
     </message>
     <message>
-        <source>Operator's role changed</source>
-        <translation>Operator's role changed</translation>
+        <source>Operator&apos;s role changed</source>
+        <translation>Operator&apos;s role changed</translation>
     </message>
     <message>
         <source>ACL saved</source>
@@ -840,7 +840,7 @@
     </message>
     <message>
         <source>%1 / %2</source>
-        <extracomment>Envelopes grabbed of the campaign's count, e.g. "120 / 500".</extracomment>
+        <extracomment>Envelopes grabbed of the campaign&apos;s count, e.g. &quot;120 / 500&quot;.</extracomment>
         <translation>%1 / %2</translation>
     </message>
     <message>
@@ -931,8 +931,8 @@
 <context>
     <name>lantern::CampaignPools</name>
     <message>
-        <source>campaign %1's pools field in Redis is not a list of its pools: %2</source>
-        <translation>campaign %1's pools field in Redis is not a list of its pools: %2</translation>
+        <source>campaign %1&apos;s pools field in Redis is not a list of its pools: %2</source>
+        <translation>campaign %1&apos;s pools field in Redis is not a list of its pools: %2</translation>
     </message>
     <message>
         <source>invalid --pools %1: expected 1 to %2</source>
@@ -949,16 +949,16 @@
 <context>
     <name>lantern::CampaignSchedule</name>
     <message>
-        <source>invalid --%1 '%2': expected an ISO 8601 time with its offset (2026-12-31T20:00:00+08:00) or a local time (2026-12-31T20:00) in the --tz zone</source>
-        <translation>invalid --%1 '%2': expected an ISO 8601 time with its offset (2026-12-31T20:00:00+08:00) or a local time (2026-12-31T20:00) in the --tz zone</translation>
+        <source>invalid --%1 &apos;%2&apos;: expected an ISO 8601 time with its offset (2026-12-31T20:00:00+08:00) or a local time (2026-12-31T20:00) in the --tz zone</source>
+        <translation>invalid --%1 &apos;%2&apos;: expected an ISO 8601 time with its offset (2026-12-31T20:00:00+08:00) or a local time (2026-12-31T20:00) in the --tz zone</translation>
     </message>
     <message>
-        <source>invalid --%1 '%2': there is no such local time in %3 (a daylight-saving change skips it)</source>
-        <translation>invalid --%1 '%2': there is no such local time in %3 (a daylight-saving change skips it)</translation>
+        <source>invalid --%1 &apos;%2&apos;: there is no such local time in %3 (a daylight-saving change skips it)</source>
+        <translation>invalid --%1 &apos;%2&apos;: there is no such local time in %3 (a daylight-saving change skips it)</translation>
     </message>
     <message>
-        <source>--clear drops the campaign's pending times: give it alone</source>
-        <translation>--clear drops the campaign's pending times: give it alone</translation>
+        <source>--clear drops the campaign&apos;s pending times: give it alone</source>
+        <translation>--clear drops the campaign&apos;s pending times: give it alone</translation>
     </message>
     <message>
         <source>nothing to schedule: give --launch-at, --close-at, --late-limit or --clear</source>
@@ -977,8 +977,8 @@
         <translation>the campaign is %1: only a draft can be scheduled to launch</translation>
     </message>
     <message>
-        <source>--%1 %2 has passed: the servers' time is %3</source>
-        <translation>--%1 %2 has passed: the servers' time is %3</translation>
+        <source>--%1 %2 has passed: the servers&apos; time is %3</source>
+        <translation>--%1 %2 has passed: the servers&apos; time is %3</translation>
     </message>
     <message>
         <source>the close (%1) must come after the launch (%2)</source>
@@ -1119,48 +1119,48 @@
 <context>
     <name>lantern::Config</name>
     <message>
-        <source>invalid %1 '%2': expected a whole number from %3 to %4</source>
-        <translation>invalid %1 '%2': expected a whole number from %3 to %4</translation>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number from %3 to %4</source>
+        <translation>invalid %1 &apos;%2&apos;: expected a whole number from %3 to %4</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected true or false</source>
-        <translation>invalid %1 '%2': expected true or false</translation>
+        <source>invalid %1 &apos;%2&apos;: expected true or false</source>
+        <translation>invalid %1 &apos;%2&apos;: expected true or false</translation>
     </message>
     <message>
-        <source>invalid reward table '%1': expected comma-separated points such as 10,20,30,50</source>
-        <translation>invalid reward table '%1': expected comma-separated points such as 10,20,30,50</translation>
+        <source>invalid reward table &apos;%1&apos;: expected comma-separated points such as 10,20,30,50</source>
+        <translation>invalid reward table &apos;%1&apos;: expected comma-separated points such as 10,20,30,50</translation>
     </message>
     <message>
-        <source>invalid reward table '%1': expected 1 to 31 entries</source>
-        <translation>invalid reward table '%1': expected 1 to 31 entries</translation>
+        <source>invalid reward table &apos;%1&apos;: expected 1 to 31 entries</source>
+        <translation>invalid reward table &apos;%1&apos;: expected 1 to 31 entries</translation>
     </message>
     <message>
-        <source>invalid profile name '%1'</source>
-        <translation>invalid profile name '%1'</translation>
+        <source>invalid profile name &apos;%1&apos;</source>
+        <translation>invalid profile name &apos;%1&apos;</translation>
     </message>
     <message>
         <source>configuration file %1 does not exist</source>
         <translation>configuration file %1 does not exist</translation>
     </message>
     <message>
-        <source>unknown setting '%1' in %2</source>
-        <translation>unknown setting '%1' in %2</translation>
+        <source>unknown setting &apos;%1&apos; in %2</source>
+        <translation>unknown setting &apos;%1&apos; in %2</translation>
     </message>
     <message>
         <source>%1 in the profile</source>
         <translation>%1 in the profile</translation>
     </message>
     <message>
-        <source>unknown time zone '%1': expected an IANA name such as Asia/Shanghai</source>
-        <translation>unknown time zone '%1': expected an IANA name such as Asia/Shanghai</translation>
+        <source>unknown time zone &apos;%1&apos;: expected an IANA name such as Asia/Shanghai</source>
+        <translation>unknown time zone &apos;%1&apos;: expected an IANA name such as Asia/Shanghai</translation>
     </message>
     <message>
         <source>shard count</source>
         <translation>shard count</translation>
     </message>
     <message>
-        <source>invalid streak policy '%1': expected monthly or rolling</source>
-        <translation>invalid streak policy '%1': expected monthly or rolling</translation>
+        <source>invalid streak policy &apos;%1&apos;: expected monthly or rolling</source>
+        <translation>invalid streak policy &apos;%1&apos;: expected monthly or rolling</translation>
     </message>
     <message>
         <source>make-up window</source>
@@ -1175,32 +1175,32 @@
         <translation>make-up points switch</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected an existing day as YYYY-MM-DD</source>
-        <translation>invalid %1 '%2': expected an existing day as YYYY-MM-DD</translation>
+        <source>invalid %1 &apos;%2&apos;: expected an existing day as YYYY-MM-DD</source>
+        <translation>invalid %1 &apos;%2&apos;: expected an existing day as YYYY-MM-DD</translation>
     </message>
     <message>
         <source>date</source>
         <translation>date</translation>
     </message>
     <message>
-        <source>invalid month '%1': expected YYYY-MM</source>
-        <translation>invalid month '%1': expected YYYY-MM</translation>
+        <source>invalid month &apos;%1&apos;: expected YYYY-MM</source>
+        <translation>invalid month &apos;%1&apos;: expected YYYY-MM</translation>
     </message>
     <message>
-        <source>invalid uid '%1': expected a positive whole number</source>
-        <translation>invalid uid '%1': expected a positive whole number</translation>
+        <source>invalid uid &apos;%1&apos;: expected a positive whole number</source>
+        <translation>invalid uid &apos;%1&apos;: expected a positive whole number</translation>
     </message>
     <message>
-        <source>invalid rate limit '%1' in %2: expected R or R/B (requests per second and burst, 0 for unlimited)</source>
-        <translation>invalid rate limit '%1' in %2: expected R or R/B (requests per second and burst, 0 for unlimited)</translation>
+        <source>invalid rate limit &apos;%1&apos; in %2: expected R or R/B (requests per second and burst, 0 for unlimited)</source>
+        <translation>invalid rate limit &apos;%1&apos; in %2: expected R or R/B (requests per second and burst, 0 for unlimited)</translation>
     </message>
     <message>
         <source>read-only switch</source>
         <translation>read-only switch</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected REPLICAS/MILLISECONDS such as 1/50</source>
-        <translation>invalid %1 '%2': expected REPLICAS/MILLISECONDS such as 1/50</translation>
+        <source>invalid %1 &apos;%2&apos;: expected REPLICAS/MILLISECONDS such as 1/50</source>
+        <translation>invalid %1 &apos;%2&apos;: expected REPLICAS/MILLISECONDS such as 1/50</translation>
     </message>
     <message>
         <source>replicas to wait for</source>
@@ -1223,8 +1223,8 @@
         <translation>--sentinel-user and --sentinel-password are for a redis-sentinel:// URL</translation>
     </message>
     <message>
-        <source>%1 reaches its servers through an SSH tunnel, which only the console's Connections view opens: run this where the servers are reached directly, or open the profile there</source>
-        <translation>%1 reaches its servers through an SSH tunnel, which only the console's Connections view opens: run this where the servers are reached directly, or open the profile there</translation>
+        <source>%1 reaches its servers through an SSH tunnel, which only the console&apos;s Connections view opens: run this where the servers are reached directly, or open the profile there</source>
+        <translation>%1 reaches its servers through an SSH tunnel, which only the console&apos;s Connections view opens: run this where the servers are reached directly, or open the profile there</translation>
     </message>
 </context>
 <context>
@@ -1315,22 +1315,22 @@
     </message>
     <message>
         <source>is loading</source>
-        <extracomment>Redis state in the status bar, after "Redis": it is reading its data after a restart.</extracomment>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it is reading its data after a restart.</extracomment>
         <translation>is loading</translation>
     </message>
     <message>
         <source>is busy</source>
-        <extracomment>Redis state in the status bar, after "Redis": a script is running too long.</extracomment>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: a script is running too long.</extracomment>
         <translation>is busy</translation>
     </message>
     <message>
         <source>is unavailable</source>
-        <extracomment>Redis state in the status bar, after "Redis": it answers but cannot serve for now.</extracomment>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it answers but cannot serve for now.</extracomment>
         <translation>is unavailable</translation>
     </message>
     <message>
         <source>down</source>
-        <extracomment>Redis state in the status bar, after "Redis": it does not answer.</extracomment>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it does not answer.</extracomment>
         <translation>down</translation>
     </message>
     <message>
@@ -1347,7 +1347,7 @@
     </message>
     <message>
         <source>TLS refused</source>
-        <extracomment>Redis state in the status bar, after "Redis": its certificate or TLS set-up was refused.</extracomment>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: its certificate or TLS set-up was refused.</extracomment>
         <translation>TLS refused</translation>
     </message>
     <message>
@@ -1394,8 +1394,8 @@
         <translation>“%1” is not a time zone; use a name such as Asia/Shanghai.</translation>
     </message>
     <message>
-        <source>the profile's verify mode</source>
-        <translation>the profile's verify mode</translation>
+        <source>the profile&apos;s verify mode</source>
+        <translation>the profile&apos;s verify mode</translation>
     </message>
     <message>
         <source>Sentinel credentials are for a Redis found through Sentinel (a redis-sentinel:// URL).</source>
@@ -1518,8 +1518,8 @@ Key prefix: %3</translation>
         <translation>The redis-server binary the sandbox starts (default: redis-server on the PATH).</translation>
     </message>
     <message>
-        <source>Qt's platform plugin; offscreen renders screenshots without a display.</source>
-        <translation>Qt's platform plugin; offscreen renders screenshots without a display.</translation>
+        <source>Qt&apos;s platform plugin; offscreen renders screenshots without a display.</source>
+        <translation>Qt&apos;s platform plugin; offscreen renders screenshots without a display.</translation>
     </message>
     <message>
         <source>Exit status</source>
@@ -1568,8 +1568,8 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::DbUrl</name>
     <message>
-        <source>invalid database URL '%1': %2</source>
-        <translation>invalid database URL '%1': %2</translation>
+        <source>invalid database URL &apos;%1&apos;: %2</source>
+        <translation>invalid database URL &apos;%1&apos;: %2</translation>
     </message>
     <message>
         <source>expected mysql://user:password@host:port/dbname or sqlite:///absolute/path.db</source>
@@ -1596,8 +1596,8 @@ Key prefix: %3</translation>
         <translation>missing user</translation>
     </message>
     <message>
-        <source>unknown parameter '%1' (only unix_socket is supported)</source>
-        <translation>unknown parameter '%1' (only unix_socket is supported)</translation>
+        <source>unknown parameter &apos;%1&apos; (only unix_socket is supported)</source>
+        <translation>unknown parameter &apos;%1&apos; (only unix_socket is supported)</translation>
     </message>
     <message>
         <source>--db-ca, --db-cert and --db-key are for MySQL and MariaDB, not SQLite</source>
@@ -1608,8 +1608,8 @@ Key prefix: %3</translation>
         <translation>--db-key needs its certificate: give --db-cert too</translation>
     </message>
     <message>
-        <source>the TLS file name %1 holds ';' or '=', which the MySQL driver's options cannot carry</source>
-        <translation>the TLS file name %1 holds ';' or '=', which the MySQL driver's options cannot carry</translation>
+        <source>the TLS file name %1 holds &apos;;&apos; or &apos;=&apos;, which the MySQL driver&apos;s options cannot carry</source>
+        <translation>the TLS file name %1 holds &apos;;&apos; or &apos;=&apos;, which the MySQL driver&apos;s options cannot carry</translation>
     </message>
     <message>
         <source>cannot read the database TLS file %1</source>
@@ -1698,8 +1698,8 @@ Key prefix: %3</translation>
         <translation>the edited entry is not a task a worker of %1 can read</translation>
     </message>
     <message>
-        <source>no dead-letter list called '%1': expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</source>
-        <translation>no dead-letter list called '%1': expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</translation>
+        <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</source>
+        <translation>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</translation>
     </message>
     <message>
         <source>unexpected reply of deadletter_take.lua</source>
@@ -1736,15 +1736,15 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::FeatureSwitches</name>
     <message>
-        <source>unknown feature '%1': expected %2</source>
-        <translation>unknown feature '%1': expected %2</translation>
+        <source>unknown feature &apos;%1&apos;: expected %2</source>
+        <translation>unknown feature &apos;%1&apos;: expected %2</translation>
     </message>
 </context>
 <context>
     <name>lantern::HttpPayoutGateway</name>
     <message>
-        <source>invalid payout provider URL '%1': expected http://host[:port]/path or https://...</source>
-        <translation>invalid payout provider URL '%1': expected http://host[:port]/path or https://...</translation>
+        <source>invalid payout provider URL &apos;%1&apos;: expected http://host[:port]/path or https://...</source>
+        <translation>invalid payout provider URL &apos;%1&apos;: expected http://host[:port]/path or https://...</translation>
     </message>
     <message>
         <source>invalid payout attempts %1: expected 1 to 100</source>
@@ -1829,8 +1829,8 @@ Key prefix: %3</translation>
         <translation>malformed chunked body: a chunk extension must be ;name or ;name=value, the value a token or a quoted string</translation>
     </message>
     <message>
-        <source>malformed chunked body: a chunk-size line and a chunk's data must end in CRLF</source>
-        <translation>malformed chunked body: a chunk-size line and a chunk's data must end in CRLF</translation>
+        <source>malformed chunked body: a chunk-size line and a chunk&apos;s data must end in CRLF</source>
+        <translation>malformed chunked body: a chunk-size line and a chunk&apos;s data must end in CRLF</translation>
     </message>
     <message>
         <source>malformed chunked body: a chunk-size line with its extensions is at most %1 bytes</source>
@@ -1844,23 +1844,23 @@ Key prefix: %3</translation>
         <translation>cannot listen on %1:%2: %3</translation>
     </message>
     <message>
-        <source>invalid --listen '%1': expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
-        <translation>invalid --listen '%1': expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</translation>
+        <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
+        <translation>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</translation>
     </message>
 </context>
 <context>
     <name>lantern::KeySchema</name>
     <message>
-        <source>invalid key prefix '%1': use up to 32 of A-Z a-z 0-9 _ . : -</source>
-        <translation>invalid key prefix '%1': use up to 32 of A-Z a-z 0-9 _ . : -</translation>
+        <source>invalid key prefix &apos;%1&apos;: use up to 32 of A-Z a-z 0-9 _ . : -</source>
+        <translation>invalid key prefix &apos;%1&apos;: use up to 32 of A-Z a-z 0-9 _ . : -</translation>
     </message>
     <message>
         <source>invalid shard count %1: expected 1..16384</source>
         <translation>invalid shard count %1: expected 1..16384</translation>
     </message>
     <message>
-        <source>invalid worker id '%1': use 1 to 64 of A-Z a-z 0-9 _ . -</source>
-        <translation>invalid worker id '%1': use 1 to 64 of A-Z a-z 0-9 _ . -</translation>
+        <source>invalid worker id &apos;%1&apos;: use 1 to 64 of A-Z a-z 0-9 _ . -</source>
+        <translation>invalid worker id &apos;%1&apos;: use 1 to 64 of A-Z a-z 0-9 _ . -</translation>
     </message>
     <message>
         <source>invalid dense uid bound %1: expected 0..2^40</source>
@@ -1870,8 +1870,8 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::LayoutMigration</name>
     <message>
-        <source>%1 is in slot %2 but the uid's blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</source>
-        <translation>%1 is in slot %2 but the uid's blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</translation>
+        <source>%1 is in slot %2 but the uid&apos;s blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</source>
+        <translation>%1 is in slot %2 but the uid&apos;s blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</translation>
     </message>
 </context>
 <context>
@@ -1904,8 +1904,8 @@ Key prefix: %3</translation>
         <translation>Redis computed a different SHA1 for script %1</translation>
     </message>
     <message>
-        <source>Redis %1 does not hold Lantern's script %2 (after a restart or SCRIPT FLUSH) and this account may not load it: start a worker or the API, or run lanternd access install, which load the scripts</source>
-        <translation>Redis %1 does not hold Lantern's script %2 (after a restart or SCRIPT FLUSH) and this account may not load it: start a worker or the API, or run lanternd access install, which load the scripts</translation>
+        <source>Redis %1 does not hold Lantern&apos;s script %2 (after a restart or SCRIPT FLUSH) and this account may not load it: start a worker or the API, or run lanternd access install, which load the scripts</source>
+        <translation>Redis %1 does not hold Lantern&apos;s script %2 (after a restart or SCRIPT FLUSH) and this account may not load it: start a worker or the API, or run lanternd access install, which load the scripts</translation>
     </message>
 </context>
 <context>
@@ -1962,8 +1962,8 @@ Key prefix: %3</translation>
         <translation>a payout of %1 cents is not possible: the amount must be positive</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected a whole number from 1 to %3</source>
-        <translation>invalid %1 '%2': expected a whole number from 1 to %3</translation>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number from 1 to %3</source>
+        <translation>invalid %1 &apos;%2&apos;: expected a whole number from 1 to %3</translation>
     </message>
 </context>
 <context>
@@ -1981,8 +1981,8 @@ Key prefix: %3</translation>
         <translation>unexpected reply of payout_rate.lua</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected calls per second, a number above 0 and at most %3, such as 200</source>
-        <translation>invalid %1 '%2': expected calls per second, a number above 0 and at most %3, such as 200</translation>
+        <source>invalid %1 &apos;%2&apos;: expected calls per second, a number above 0 and at most %3, such as 200</source>
+        <translation>invalid %1 &apos;%2&apos;: expected calls per second, a number above 0 and at most %3, such as 200</translation>
     </message>
 </context>
 <context>
@@ -2165,8 +2165,8 @@ Key prefix: %3</translation>
         <translation>Tasks in its backup lists: claimed, not yet settled.</translation>
     </message>
     <message>
-        <source>Payouts the provider confirmed per second, between the worker's last two heartbeats.</source>
-        <translation>Payouts the provider confirmed per second, between the worker's last two heartbeats.</translation>
+        <source>Payouts the provider confirmed per second, between the worker&apos;s last two heartbeats.</source>
+        <translation>Payouts the provider confirmed per second, between the worker&apos;s last two heartbeats.</translation>
     </message>
     <message>
         <source>Calls to the payout provider waiting for an answer at its last heartbeat (at most lanternd work --in-flight).</source>
@@ -2507,8 +2507,8 @@ Key prefix: %3</translation>
         <translation>%1 inside MULTI ... EXEC would have to run on every master of the Redis Cluster; nothing was sent</translation>
     </message>
     <message>
-        <source>%1 names keys in different slots of the Redis Cluster ('%2' in slot %3, '%4' in slot %5): a command, a transaction or a script runs within one slot; nothing was sent</source>
-        <translation>%1 names keys in different slots of the Redis Cluster ('%2' in slot %3, '%4' in slot %5): a command, a transaction or a script runs within one slot; nothing was sent</translation>
+        <source>%1 names keys in different slots of the Redis Cluster (&apos;%2&apos; in slot %3, &apos;%4&apos; in slot %5): a command, a transaction or a script runs within one slot; nothing was sent</source>
+        <translation>%1 names keys in different slots of the Redis Cluster (&apos;%2&apos; in slot %3, &apos;%4&apos; in slot %5): a command, a transaction or a script runs within one slot; nothing was sent</translation>
     </message>
     <message>
         <source>invalid Redis URL: %1 is a Redis Cluster node, and a cluster has only database 0; leave the database out of the URL</source>
@@ -2547,24 +2547,24 @@ Key prefix: %3</translation>
         <translation>%1 answered %2</translation>
     </message>
     <message>
-        <source>invalid Redis URL %1: no Redis Sentinel knows a master named '%2' (asked %3)</source>
-        <translation>invalid Redis URL %1: no Redis Sentinel knows a master named '%2' (asked %3)</translation>
+        <source>invalid Redis URL %1: no Redis Sentinel knows a master named &apos;%2&apos; (asked %3)</source>
+        <translation>invalid Redis URL %1: no Redis Sentinel knows a master named &apos;%2&apos; (asked %3)</translation>
     </message>
     <message>
         <source>no Redis Sentinel of %1 answered: %2</source>
         <translation>no Redis Sentinel of %1 answered: %2</translation>
     </message>
     <message>
-        <source>no Redis Sentinel of %1 named the master '%2': %3 did not know it; %4</source>
-        <translation>no Redis Sentinel of %1 named the master '%2': %3 did not know it; %4</translation>
+        <source>no Redis Sentinel of %1 named the master &apos;%2&apos;: %3 did not know it; %4</source>
+        <translation>no Redis Sentinel of %1 named the master &apos;%2&apos;: %3 did not know it; %4</translation>
     </message>
     <message>
-        <source>Redis at %1, which the sentinels name as the master '%2', answers ROLE as %3; a failover may be under way</source>
-        <translation>Redis at %1, which the sentinels name as the master '%2', answers ROLE as %3; a failover may be under way</translation>
+        <source>Redis at %1, which the sentinels name as the master &apos;%2&apos;, answers ROLE as %3; a failover may be under way</source>
+        <translation>Redis at %1, which the sentinels name as the master &apos;%2&apos;, answers ROLE as %3; a failover may be under way</translation>
     </message>
     <message>
-        <source>Redis at %1 is no longer the master '%2' (a Sentinel failover); the next connection asks the sentinels again</source>
-        <translation>Redis at %1 is no longer the master '%2' (a Sentinel failover); the next connection asks the sentinels again</translation>
+        <source>Redis at %1 is no longer the master &apos;%2&apos; (a Sentinel failover); the next connection asks the sentinels again</source>
+        <translation>Redis at %1 is no longer the master &apos;%2&apos; (a Sentinel failover); the next connection asks the sentinels again</translation>
     </message>
     <message>
         <source>answered with TLS: this port speaks TLS only; connect with rediss://</source>
@@ -2615,8 +2615,8 @@ Key prefix: %3</translation>
         <translation> (did it refuse the client certificate %1?)</translation>
     </message>
     <message>
-        <source>answered without TLS: this port does not speak TLS; connect with redis://, or to the server's tls-port</source>
-        <translation>answered without TLS: this port does not speak TLS; connect with redis://, or to the server's tls-port</translation>
+        <source>answered without TLS: this port does not speak TLS; connect with redis://, or to the server&apos;s tls-port</source>
+        <translation>answered without TLS: this port does not speak TLS; connect with redis://, or to the server&apos;s tls-port</translation>
     </message>
     <message>
         <source>asks for a client certificate (mutual TLS): give one with --redis-cert and --redis-key</source>
@@ -2655,16 +2655,16 @@ Key prefix: %3</translation>
         <translation>presented a certificate that expired on %1 (%2)</translation>
     </message>
     <message>
-        <source>presented a certificate whose issuer's certificate has expired (%1)</source>
-        <translation>presented a certificate whose issuer's certificate has expired (%1)</translation>
+        <source>presented a certificate whose issuer&apos;s certificate has expired (%1)</source>
+        <translation>presented a certificate whose issuer&apos;s certificate has expired (%1)</translation>
     </message>
     <message>
         <source>presented a certificate that is not valid before %1 (%2); check the clocks</source>
         <translation>presented a certificate that is not valid before %1 (%2); check the clocks</translation>
     </message>
     <message>
-        <source>presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; give the server's CA with --redis-ca FILE</source>
-        <translation>presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; give the server's CA with --redis-ca FILE</translation>
+        <source>presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; give the server&apos;s CA with --redis-ca FILE</source>
+        <translation>presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; give the server&apos;s CA with --redis-ca FILE</translation>
     </message>
     <message>
         <source>presented an untrusted certificate (%1, issued by %2): the CA in %3 did not sign it</source>
@@ -2675,8 +2675,8 @@ Key prefix: %3</translation>
         <translation>presented a certificate that cannot be trusted (%1): %2</translation>
     </message>
     <message>
-        <source>presented a certificate for %1, but was reached as %2: connect by one of the certificate's names, name it with --redis-sni, or check the chain only with --redis-verify ca</source>
-        <translation>presented a certificate for %1, but was reached as %2: connect by one of the certificate's names, name it with --redis-sni, or check the chain only with --redis-verify ca</translation>
+        <source>presented a certificate for %1, but was reached as %2: connect by one of the certificate&apos;s names, name it with --redis-sni, or check the chain only with --redis-verify ca</source>
+        <translation>presented a certificate for %1, but was reached as %2: connect by one of the certificate&apos;s names, name it with --redis-sni, or check the chain only with --redis-verify ca</translation>
     </message>
 </context>
 <context>
@@ -2698,8 +2698,8 @@ Key prefix: %3</translation>
         <translation>Redis does not say how it persists (CONFIG GET is not allowed): unless it runs appendonly yes with appendfsync always, a crash can lose grabs users were told they won.</translation>
     </message>
     <message>
-        <source>Redis keeps no AOF and takes no snapshots (appendonly no, save ""): a restart loses everything it holds, grabs users were told they won among it. Set appendonly yes and appendfsync always to lose none.</source>
-        <translation>Redis keeps no AOF and takes no snapshots (appendonly no, save ""): a restart loses everything it holds, grabs users were told they won among it. Set appendonly yes and appendfsync always to lose none.</translation>
+        <source>Redis keeps no AOF and takes no snapshots (appendonly no, save &quot;&quot;): a restart loses everything it holds, grabs users were told they won among it. Set appendonly yes and appendfsync always to lose none.</source>
+        <translation>Redis keeps no AOF and takes no snapshots (appendonly no, save &quot;&quot;): a restart loses everything it holds, grabs users were told they won among it. Set appendonly yes and appendfsync always to lose none.</translation>
     </message>
 </context>
 <context>
@@ -2768,8 +2768,8 @@ Key prefix: %3</translation>
         <translation>it is not the key of the certificate %1</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected full (chain and host name), ca (chain only) or none</source>
-        <translation>invalid %1 '%2': expected full (chain and host name), ca (chain only) or none</translation>
+        <source>invalid %1 &apos;%2&apos;: expected full (chain and host name), ca (chain only) or none</source>
+        <translation>invalid %1 &apos;%2&apos;: expected full (chain and host name), ca (chain only) or none</translation>
     </message>
     <message>
         <source>--redis-ca, --redis-cert, --redis-key and --redis-sni are for TLS: use a rediss:// URL</source>
@@ -2787,28 +2787,28 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::RedisUrl</name>
     <message>
-        <source>invalid Redis port in '%1'</source>
-        <translation>invalid Redis port in '%1'</translation>
+        <source>invalid Redis port in &apos;%1&apos;</source>
+        <translation>invalid Redis port in &apos;%1&apos;</translation>
     </message>
     <message>
-        <source>invalid Redis database number '%1' in URL</source>
-        <translation>invalid Redis database number '%1' in URL</translation>
+        <source>invalid Redis database number &apos;%1&apos; in URL</source>
+        <translation>invalid Redis database number &apos;%1&apos; in URL</translation>
     </message>
     <message>
-        <source>invalid Redis URL '%1': seed %2 of the list is empty; expected redis://[user:password@]host:port,host:port,...</source>
-        <translation>invalid Redis URL '%1': seed %2 of the list is empty; expected redis://[user:password@]host:port,host:port,...</translation>
+        <source>invalid Redis URL &apos;%1&apos;: seed %2 of the list is empty; expected redis://[user:password@]host:port,host:port,...</source>
+        <translation>invalid Redis URL &apos;%1&apos;: seed %2 of the list is empty; expected redis://[user:password@]host:port,host:port,...</translation>
     </message>
     <message>
-        <source>invalid Redis URL '%1': a seed list names a Redis Cluster, which has only database 0</source>
-        <translation>invalid Redis URL '%1': a seed list names a Redis Cluster, which has only database 0</translation>
+        <source>invalid Redis URL &apos;%1&apos;: a seed list names a Redis Cluster, which has only database 0</source>
+        <translation>invalid Redis URL &apos;%1&apos;: a seed list names a Redis Cluster, which has only database 0</translation>
     </message>
     <message>
-        <source>invalid Redis URL '%1': expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</source>
-        <translation>invalid Redis URL '%1': expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</translation>
+        <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</source>
+        <translation>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</translation>
     </message>
     <message>
-        <source>invalid Redis Sentinel URL '%1': expected redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER, naming the master after '#'</source>
-        <translation>invalid Redis Sentinel URL '%1': expected redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER, naming the master after '#'</translation>
+        <source>invalid Redis Sentinel URL &apos;%1&apos;: expected redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER, naming the master after &apos;#&apos;</source>
+        <translation>invalid Redis Sentinel URL &apos;%1&apos;: expected redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER, naming the master after &apos;#&apos;</translation>
     </message>
 </context>
 <context>
@@ -2897,12 +2897,12 @@ Key prefix: %3</translation>
         <translation>Only a draft can be given a launch time: this campaign was launched already.</translation>
     </message>
     <message>
-        <source>The launch time %1 has passed: the servers' time is %2.</source>
-        <translation>The launch time %1 has passed: the servers' time is %2.</translation>
+        <source>The launch time %1 has passed: the servers&apos; time is %2.</source>
+        <translation>The launch time %1 has passed: the servers&apos; time is %2.</translation>
     </message>
     <message>
-        <source>The close time %1 has passed: the servers' time is %2.</source>
-        <translation>The close time %1 has passed: the servers' time is %2.</translation>
+        <source>The close time %1 has passed: the servers&apos; time is %2.</source>
+        <translation>The close time %1 has passed: the servers&apos; time is %2.</translation>
     </message>
     <message>
         <source>The close (%1) must come after the launch (%2).</source>
@@ -2947,8 +2947,8 @@ Key prefix: %3</translation>
         <translation>idempotency key %1 was already paid with %2 cents, not %3</translation>
     </message>
     <message>
-        <source>the simulated payout provider's answer was lost after paying (injected failure)</source>
-        <translation>the simulated payout provider's answer was lost after paying (injected failure)</translation>
+        <source>the simulated payout provider&apos;s answer was lost after paying (injected failure)</source>
+        <translation>the simulated payout provider&apos;s answer was lost after paying (injected failure)</translation>
     </message>
     <message>
         <source>the simulated payout provider is unreachable: %1</source>
@@ -2963,16 +2963,16 @@ Key prefix: %3</translation>
         <translation>unexpected reply to HSCAN of the simulated payout ledger</translation>
     </message>
     <message>
-        <source>the simulated payout ledger's total does not fit in 64 bits</source>
-        <translation>the simulated payout ledger's total does not fit in 64 bits</translation>
+        <source>the simulated payout ledger&apos;s total does not fit in 64 bits</source>
+        <translation>the simulated payout ledger&apos;s total does not fit in 64 bits</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected a number from 0 to 1, such as 0.25</source>
-        <translation>invalid %1 '%2': expected a number from 0 to 1, such as 0.25</translation>
+        <source>invalid %1 &apos;%2&apos;: expected a number from 0 to 1, such as 0.25</source>
+        <translation>invalid %1 &apos;%2&apos;: expected a number from 0 to 1, such as 0.25</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected a whole number of milliseconds from 0 to %3</source>
-        <translation>invalid %1 '%2': expected a whole number of milliseconds from 0 to %3</translation>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number of milliseconds from 0 to %3</source>
+        <translation>invalid %1 &apos;%2&apos;: expected a whole number of milliseconds from 0 to %3</translation>
     </message>
 </context>
 <context>
@@ -3001,20 +3001,20 @@ Key prefix: %3</translation>
         <translation>%1 failed on %2: %3</translation>
     </message>
     <message>
-        <source>preparing '%1'</source>
-        <translation>preparing '%1'</translation>
+        <source>preparing &apos;%1&apos;</source>
+        <translation>preparing &apos;%1&apos;</translation>
     </message>
     <message>
-        <source>running '%1'</source>
-        <translation>running '%1'</translation>
+        <source>running &apos;%1&apos;</source>
+        <translation>running &apos;%1&apos;</translation>
     </message>
     <message>
-        <source>read-only connection (setting read-only): '%1' was not run on %2; only SELECT statements are allowed</source>
-        <translation>read-only connection (setting read-only): '%1' was not run on %2; only SELECT statements are allowed</translation>
+        <source>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</source>
+        <translation>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</translation>
     </message>
     <message>
-        <source>cannot open database %1: the account requires TLS (REQUIRE SSL): give the server's CA with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)</source>
-        <translation>cannot open database %1: the account requires TLS (REQUIRE SSL): give the server's CA with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)</translation>
+        <source>cannot open database %1: the account requires TLS (REQUIRE SSL): give the server&apos;s CA with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)</source>
+        <translation>cannot open database %1: the account requires TLS (REQUIRE SSL): give the server&apos;s CA with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)</translation>
     </message>
 </context>
 <context>
@@ -3056,8 +3056,8 @@ Key prefix: %3</translation>
         <translation>was accepted, but its host key could not be written to %1</translation>
     </message>
     <message>
-        <source>SSH server %1 is not known yet: its host key's fingerprint is %2. Compare it with the one its administrator gives you before you trust it.</source>
-        <translation>SSH server %1 is not known yet: its host key's fingerprint is %2. Compare it with the one its administrator gives you before you trust it.</translation>
+        <source>SSH server %1 is not known yet: its host key&apos;s fingerprint is %2. Compare it with the one its administrator gives you before you trust it.</source>
+        <translation>SSH server %1 is not known yet: its host key&apos;s fingerprint is %2. Compare it with the one its administrator gives you before you trust it.</translation>
     </message>
     <message>
         <source>could not be checked against %1</source>
@@ -3076,8 +3076,8 @@ Key prefix: %3</translation>
         <translation>failed during the login</translation>
     </message>
     <message>
-        <source>the agent's keys</source>
-        <translation>the agent's keys</translation>
+        <source>the agent&apos;s keys</source>
+        <translation>the agent&apos;s keys</translation>
     </message>
     <message>
         <source>the key %1</source>
@@ -3103,8 +3103,8 @@ Key prefix: %3</translation>
         <translation>cannot open a local port for %1 through the SSH tunnel: %2</translation>
     </message>
     <message>
-        <source>The SQL URL names a Unix socket, which an SSH tunnel cannot reach: give the database's host and port as the SSH server reaches them.</source>
-        <translation>The SQL URL names a Unix socket, which an SSH tunnel cannot reach: give the database's host and port as the SSH server reaches them.</translation>
+        <source>The SQL URL names a Unix socket, which an SSH tunnel cannot reach: give the database&apos;s host and port as the SSH server reaches them.</source>
+        <translation>The SQL URL names a Unix socket, which an SSH tunnel cannot reach: give the database&apos;s host and port as the SSH server reaches them.</translation>
     </message>
 </context>
 <context>
@@ -3240,10 +3240,10 @@ Key prefix: %3</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <source>This month's quota of %n make-up(s) is used up.</source>
+        <source>This month&apos;s quota of %n make-up(s) is used up.</source>
         <translation>
-            <numerusform>This month's quota of %n make-up is used up.</numerusform>
-            <numerusform>This month's quota of %n make-ups is used up.</numerusform>
+            <numerusform>This month&apos;s quota of %n make-up is used up.</numerusform>
+            <numerusform>This month&apos;s quota of %n make-ups is used up.</numerusform>
         </translation>
     </message>
     <message>
@@ -3265,8 +3265,8 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::WorkerHeartbeat</name>
     <message>
-        <source>invalid LANTERN_HEARTBEAT_TTL_S '%1': expected 1 to 3600 seconds</source>
-        <translation>invalid LANTERN_HEARTBEAT_TTL_S '%1': expected 1 to 3600 seconds</translation>
+        <source>invalid LANTERN_HEARTBEAT_TTL_S &apos;%1&apos;: expected 1 to 3600 seconds</source>
+        <translation>invalid LANTERN_HEARTBEAT_TTL_S &apos;%1&apos;: expected 1 to 3600 seconds</translation>
     </message>
 </context>
 <context>
@@ -3294,8 +3294,8 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::access::AccountName</name>
     <message>
-        <source>invalid account name '%1': a lowercase letter, then up to %2 of a-z 0-9 _</source>
-        <translation>invalid account name '%1': a lowercase letter, then up to %2 of a-z 0-9 _</translation>
+        <source>invalid account name &apos;%1&apos;: a lowercase letter, then up to %2 of a-z 0-9 _</source>
+        <translation>invalid account name &apos;%1&apos;: a lowercase letter, then up to %2 of a-z 0-9 _</translation>
     </message>
     <message>
         <source>unusable password: 12 to 128 printable ASCII characters, no spaces, quotes, backslashes or backticks</source>
@@ -3332,8 +3332,8 @@ Key prefix: %3</translation>
         <translation>run this command</translation>
     </message>
     <message>
-        <source>read Lantern's data</source>
-        <translation>read Lantern's data</translation>
+        <source>read Lantern&apos;s data</source>
+        <translation>read Lantern&apos;s data</translation>
     </message>
     <message>
         <source>check users in</source>
@@ -3380,8 +3380,8 @@ Key prefix: %3</translation>
         <translation>repair campaigns</translation>
     </message>
     <message>
-        <source>recover workers' tasks</source>
-        <translation>recover workers' tasks</translation>
+        <source>recover workers&apos; tasks</source>
+        <translation>recover workers&apos; tasks</translation>
     </message>
     <message>
         <source>handle dead letters</source>
@@ -3419,12 +3419,12 @@ Key prefix: %3</translation>
         <translation>accounts and roles need MariaDB or MySQL: SQLite has no accounts (docs/security.md)</translation>
     </message>
     <message>
-        <source>database name '%1' cannot be granted on: use A-Z a-z 0-9 _</source>
-        <translation>database name '%1' cannot be granted on: use A-Z a-z 0-9 _</translation>
+        <source>database name &apos;%1&apos; cannot be granted on: use A-Z a-z 0-9 _</source>
+        <translation>database name &apos;%1&apos; cannot be granted on: use A-Z a-z 0-9 _</translation>
     </message>
     <message>
-        <source>the server has anonymous accounts (user ''): with one, a client can pick the name the audit records; drop them first (DROP USER ''@'localhost', ...)</source>
-        <translation>the server has anonymous accounts (user ''): with one, a client can pick the name the audit records; drop them first (DROP USER ''@'localhost', ...)</translation>
+        <source>the server has anonymous accounts (user &apos;&apos;): with one, a client can pick the name the audit records; drop them first (DROP USER &apos;&apos;@&apos;localhost&apos;, ...)</source>
+        <translation>the server has anonymous accounts (user &apos;&apos;): with one, a client can pick the name the audit records; drop them first (DROP USER &apos;&apos;@&apos;localhost&apos;, ...)</translation>
     </message>
     <message>
         <source>the account %1 exists already (operator set-role or rotate change it)</source>
@@ -3438,8 +3438,8 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::cli::Campaign</name>
     <message>
-        <source>unknown --algorithm '%1': expected double-mean, smoothed or uniform-cuts</source>
-        <translation>unknown --algorithm '%1': expected double-mean, smoothed or uniform-cuts</translation>
+        <source>unknown --algorithm &apos;%1&apos;: expected double-mean, smoothed or uniform-cuts</source>
+        <translation>unknown --algorithm &apos;%1&apos;: expected double-mean, smoothed or uniform-cuts</translation>
     </message>
     <message>
         <source>invalid --operator: expected 1 to %1 characters, no control characters, valid UTF-8</source>
@@ -3450,8 +3450,8 @@ Key prefix: %3</translation>
         <translation>a transition is due at %1 and no worker is alive to make it: start lanternd work</translation>
     </message>
     <message>
-        <source>--operator %1: this account's actions are recorded as %2 (--operator is for shared accounts)</source>
-        <translation>--operator %1: this account's actions are recorded as %2 (--operator is for shared accounts)</translation>
+        <source>--operator %1: this account&apos;s actions are recorded as %2 (--operator is for shared accounts)</source>
+        <translation>--operator %1: this account&apos;s actions are recorded as %2 (--operator is for shared accounts)</translation>
     </message>
 </context>
 <context>
@@ -3465,8 +3465,8 @@ Key prefix: %3</translation>
         <translation>missing --uid (or --token)</translation>
     </message>
     <message>
-        <source>invalid user token '%1'</source>
-        <translation>invalid user token '%1'</translation>
+        <source>invalid user token &apos;%1&apos;</source>
+        <translation>invalid user token &apos;%1&apos;</translation>
     </message>
 </context>
 <context>
@@ -3476,8 +3476,8 @@ Key prefix: %3</translation>
         <translation>missing --%1</translation>
     </message>
     <message>
-        <source>unknown option '%1'</source>
-        <translation>unknown option '%1'</translation>
+        <source>unknown option &apos;%1&apos;</source>
+        <translation>unknown option &apos;%1&apos;</translation>
     </message>
     <message>
         <source>--%1 takes no value</source>
@@ -3492,16 +3492,16 @@ Key prefix: %3</translation>
         <translation>--%1 given twice</translation>
     </message>
     <message>
-        <source>unknown option --%1 for '%2'</source>
-        <translation>unknown option --%1 for '%2'</translation>
+        <source>unknown option --%1 for &apos;%2&apos;</source>
+        <translation>unknown option --%1 for &apos;%2&apos;</translation>
     </message>
     <message>
-        <source>--%1 does not apply to '%2'</source>
-        <translation>--%1 does not apply to '%2'</translation>
+        <source>--%1 does not apply to &apos;%2&apos;</source>
+        <translation>--%1 does not apply to &apos;%2&apos;</translation>
     </message>
     <message>
-        <source>invalid --%1 '%2': expected a whole number from %3 to %4</source>
-        <translation>invalid --%1 '%2': expected a whole number from %3 to %4</translation>
+        <source>invalid --%1 &apos;%2&apos;: expected a whole number from %3 to %4</source>
+        <translation>invalid --%1 &apos;%2&apos;: expected a whole number from %3 to %4</translation>
     </message>
 </context>
 <context>
@@ -3511,20 +3511,20 @@ Key prefix: %3</translation>
         <translation>Brings the SQL schema up to date and prints its version; running it again changes nothing.</translation>
     </message>
     <message>
-        <source>Checks the user in for today (or --date) and prints the streak, the month's count and the points granted.</source>
-        <translation>Checks the user in for today (or --date) and prints the streak, the month's count and the points granted.</translation>
+        <source>Checks the user in for today (or --date) and prints the streak, the month&apos;s count and the points granted.</source>
+        <translation>Checks the user in for today (or --date) and prints the streak, the month&apos;s count and the points granted.</translation>
     </message>
     <message>
         <source>Grants a make-up check-in for a past day inside the make-up window and quota, audited with the reason.</source>
         <translation>Grants a make-up check-in for a past day inside the make-up window and quota, audited with the reason.</translation>
     </message>
     <message>
-        <source>Prints the user's signed and made-up days of a month, the streaks and the points balance.</source>
-        <translation>Prints the user's signed and made-up days of a month, the streaks and the points balance.</translation>
+        <source>Prints the user&apos;s signed and made-up days of a month, the streaks and the points balance.</source>
+        <translation>Prints the user&apos;s signed and made-up days of a month, the streaks and the points balance.</translation>
     </message>
     <message>
-        <source>Compares a day's check-ins in Redis with SQL and writes the missing rows.</source>
-        <translation>Compares a day's check-ins in Redis with SQL and writes the missing rows.</translation>
+        <source>Compares a day&apos;s check-ins in Redis with SQL and writes the missing rows.</source>
+        <translation>Compares a day&apos;s check-ins in Redis with SQL and writes the missing rows.</translation>
     </message>
     <message>
         <source>Prints the check-in figures of a month, day by day.</source>
@@ -3539,16 +3539,16 @@ Key prefix: %3</translation>
         <translation>Runs a worker: persists check-ins and envelope grabs and pays envelopes; --once drains every queue and exits.</translation>
     </message>
     <message>
-        <source>Prints the queues' depth and oldest task, the workers' heartbeats and the dead-letter list.</source>
-        <translation>Prints the queues' depth and oldest task, the workers' heartbeats and the dead-letter list.</translation>
+        <source>Prints the queues&apos; depth and oldest task, the workers&apos; heartbeats and the dead-letter list.</source>
+        <translation>Prints the queues&apos; depth and oldest task, the workers&apos; heartbeats and the dead-letter list.</translation>
     </message>
     <message>
         <source>Takes back the tasks of workers whose heartbeat expired (or of --worker W) and completes or requeues them.</source>
         <translation>Takes back the tasks of workers whose heartbeat expired (or of --worker W) and completes or requeues them.</translation>
     </message>
     <message>
-        <source>Prints the user's public token and a signed bearer for the HTTP API.</source>
-        <translation>Prints the user's public token and a signed bearer for the HTTP API.</translation>
+        <source>Prints the user&apos;s public token and a signed bearer for the HTTP API.</source>
+        <translation>Prints the user&apos;s public token and a signed bearer for the HTTP API.</translation>
     </message>
     <message>
         <source>Writes the envelopes to SQL and the pool to Redis and opens the campaign; it can be repeated after a crash.</source>
@@ -3559,20 +3559,20 @@ Key prefix: %3</translation>
         <translation>Stops grabs (the kill switch).</translation>
     </message>
     <message>
-        <source>Lets a paused campaign's grabs go on.</source>
-        <translation>Lets a paused campaign's grabs go on.</translation>
+        <source>Lets a paused campaign&apos;s grabs go on.</source>
+        <translation>Lets a paused campaign&apos;s grabs go on.</translation>
     </message>
     <message>
         <source>Closes the campaign and refunds the envelopes nobody grabbed.</source>
         <translation>Closes the campaign and refunds the envelopes nobody grabbed.</translation>
     </message>
     <message>
-        <source>Prints the campaign's status and figures: grabbed, persisted, paid and refunded.</source>
-        <translation>Prints the campaign's status and figures: grabbed, persisted, paid and refunded.</translation>
+        <source>Prints the campaign&apos;s status and figures: grabbed, persisted, paid and refunded.</source>
+        <translation>Prints the campaign&apos;s status and figures: grabbed, persisted, paid and refunded.</translation>
     </message>
     <message>
-        <source>Puts a campaign's Redis state back in line with the SQL ledger after Redis lost data.</source>
-        <translation>Puts a campaign's Redis state back in line with the SQL ledger after Redis lost data.</translation>
+        <source>Puts a campaign&apos;s Redis state back in line with the SQL ledger after Redis lost data.</source>
+        <translation>Puts a campaign&apos;s Redis state back in line with the SQL ledger after Redis lost data.</translation>
     </message>
     <message>
         <source>Grabs an envelope of a live campaign for the user and prints the outcome.</source>
@@ -3811,40 +3811,40 @@ Key prefix: %3</translation>
         <translation>Redis: redis://[user:password@]host:port[/db] (rediss:// over TLS), any node (or a list of nodes) of a Redis Cluster, or the sentinels of a master: redis-sentinel://[user:password@]host:port,host:port#MASTER.</translation>
     </message>
     <message>
-        <source>TLS to Redis: the CA certificates that sign the servers' (default: the system's).</source>
-        <translation>TLS to Redis: the CA certificates that sign the servers' (default: the system's).</translation>
+        <source>TLS to Redis: the CA certificates that sign the servers&apos; (default: the system&apos;s).</source>
+        <translation>TLS to Redis: the CA certificates that sign the servers&apos; (default: the system&apos;s).</translation>
     </message>
     <message>
-        <source>TLS to Redis: this client's certificate, for mutual TLS.</source>
-        <translation>TLS to Redis: this client's certificate, for mutual TLS.</translation>
+        <source>TLS to Redis: this client&apos;s certificate, for mutual TLS.</source>
+        <translation>TLS to Redis: this client&apos;s certificate, for mutual TLS.</translation>
     </message>
     <message>
         <source>TLS to Redis: the private key of --redis-cert.</source>
         <translation>TLS to Redis: the private key of --redis-cert.</translation>
     </message>
     <message>
-        <source>TLS to Redis: the server name sent and checked (default: the URL's host).</source>
-        <translation>TLS to Redis: the server name sent and checked (default: the URL's host).</translation>
+        <source>TLS to Redis: the server name sent and checked (default: the URL&apos;s host).</source>
+        <translation>TLS to Redis: the server name sent and checked (default: the URL&apos;s host).</translation>
     </message>
     <message>
         <source>TLS to Redis: full (the default) checks the chain and the host name or IP, ca the chain only, none nothing (said on stderr).</source>
         <translation>TLS to Redis: full (the default) checks the chain and the host name or IP, ca the chain only, none nothing (said on stderr).</translation>
     </message>
     <message>
-        <source>Redis Sentinel: the sentinels' own user (the URL's credentials are the data nodes').</source>
-        <translation>Redis Sentinel: the sentinels' own user (the URL's credentials are the data nodes').</translation>
+        <source>Redis Sentinel: the sentinels&apos; own user (the URL&apos;s credentials are the data nodes&apos;).</source>
+        <translation>Redis Sentinel: the sentinels&apos; own user (the URL&apos;s credentials are the data nodes&apos;).</translation>
     </message>
     <message>
-        <source>Redis Sentinel: the sentinels' own password.</source>
-        <translation>Redis Sentinel: the sentinels' own password.</translation>
+        <source>Redis Sentinel: the sentinels&apos; own password.</source>
+        <translation>Redis Sentinel: the sentinels&apos; own password.</translation>
     </message>
     <message>
-        <source>TLS to MySQL/MariaDB: the CA certificates that sign the server's (the chain is checked, not the host name).</source>
-        <translation>TLS to MySQL/MariaDB: the CA certificates that sign the server's (the chain is checked, not the host name).</translation>
+        <source>TLS to MySQL/MariaDB: the CA certificates that sign the server&apos;s (the chain is checked, not the host name).</source>
+        <translation>TLS to MySQL/MariaDB: the CA certificates that sign the server&apos;s (the chain is checked, not the host name).</translation>
     </message>
     <message>
-        <source>TLS to MySQL/MariaDB: this client's certificate.</source>
-        <translation>TLS to MySQL/MariaDB: this client's certificate.</translation>
+        <source>TLS to MySQL/MariaDB: this client&apos;s certificate.</source>
+        <translation>TLS to MySQL/MariaDB: this client&apos;s certificate.</translation>
     </message>
     <message>
         <source>TLS to MySQL/MariaDB: the private key of --db-cert.</source>
@@ -3855,16 +3855,16 @@ Key prefix: %3</translation>
         <translation>Approves a draft above the four-eyes bound (access install --approval-cents); only a manager other than its creator can, and only then does it launch.</translation>
     </message>
     <message>
-        <source>With administrative accounts: creates the roles on MariaDB with their grants, records the four-eyes bound (default LANTERN_APPROVAL_CENTS or 1000000) and loads Lantern's Lua scripts; running it again changes nothing.</source>
-        <translation>With administrative accounts: creates the roles on MariaDB with their grants, records the four-eyes bound (default LANTERN_APPROVAL_CENTS or 1000000) and loads Lantern's Lua scripts; running it again changes nothing.</translation>
+        <source>With administrative accounts: creates the roles on MariaDB with their grants, records the four-eyes bound (default LANTERN_APPROVAL_CENTS or 1000000) and loads Lantern&apos;s Lua scripts; running it again changes nothing.</source>
+        <translation>With administrative accounts: creates the roles on MariaDB with their grants, records the four-eyes bound (default LANTERN_APPROVAL_CENTS or 1000000) and loads Lantern&apos;s Lua scripts; running it again changes nothing.</translation>
     </message>
     <message>
         <source>Creates an account on MariaDB with that default role and the Redis ACL user on every node; without --password-file a generated password is printed, once.</source>
         <translation>Creates an account on MariaDB with that default role and the Redis ACL user on every node; without --password-file a generated password is printed, once.</translation>
     </message>
     <message>
-        <source>Lists the accounts that hold one of Lantern's roles.</source>
-        <translation>Lists the accounts that hold one of Lantern's roles.</translation>
+        <source>Lists the accounts that hold one of Lantern&apos;s roles.</source>
+        <translation>Lists the accounts that hold one of Lantern&apos;s roles.</translation>
     </message>
     <message>
         <source>Drops the account on MariaDB and on every Redis node.</source>
@@ -3875,12 +3875,12 @@ Key prefix: %3</translation>
         <translation>Gives the account a new password on MariaDB and on every Redis node.</translation>
     </message>
     <message>
-        <source>Changes the account's role; its Redis user gets the new rules and a new password.</source>
-        <translation>Changes the account's role; its Redis user gets the new rules and a new password.</translation>
+        <source>Changes the account&apos;s role; its Redis user gets the new rules and a new password.</source>
+        <translation>Changes the account&apos;s role; its Redis user gets the new rules and a new password.</translation>
     </message>
     <message>
-        <source>Not permitted for this account: {"error":"forbidden"} on stdout and nothing was written.</source>
-        <translation>Not permitted for this account: {"error":"forbidden"} on stdout and nothing was written.</translation>
+        <source>Not permitted for this account: {&quot;error&quot;:&quot;forbidden&quot;} on stdout and nothing was written.</source>
+        <translation>Not permitted for this account: {&quot;error&quot;:&quot;forbidden&quot;} on stdout and nothing was written.</translation>
     </message>
 </context>
 <context>
@@ -3898,8 +3898,8 @@ Key prefix: %3</translation>
         <translation>serve needs a token secret to check bearers: --token-secret or LANTERN_TOKEN_SECRET</translation>
     </message>
     <message>
-        <source>invalid --state '%1': expected on or off</source>
-        <translation>invalid --state '%1': expected on or off</translation>
+        <source>invalid --state &apos;%1&apos;: expected on or off</source>
+        <translation>invalid --state &apos;%1&apos;: expected on or off</translation>
     </message>
     <message>
         <source>warning: %1</source>
@@ -3919,8 +3919,8 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::cli::Main</name>
     <message>
-        <source>unknown command '%1' (see lanternd --help)</source>
-        <translation>unknown command '%1' (see lanternd --help)</translation>
+        <source>unknown command &apos;%1&apos; (see lanternd --help)</source>
+        <translation>unknown command &apos;%1&apos; (see lanternd --help)</translation>
     </message>
     <message>
         <source>%1; try again in a moment</source>
@@ -3930,9 +3930,9 @@ Key prefix: %3</translation>
 <context>
     <name>lantern::ui::AlertBar</name>
     <message>
-        <source>⚠ %1 &lt;a href="view:%2"&gt;Open %3&lt;/a&gt;</source>
-        <extracomment>An alert of the console, then a link to the view that shows it ("Open Queues").</extracomment>
-        <translation>⚠ %1 &lt;a href="view:%2"&gt;Open %3&lt;/a&gt;</translation>
+        <source>⚠ %1 &lt;a href=&quot;view:%2&quot;&gt;Open %3&lt;/a&gt;</source>
+        <extracomment>An alert of the console, then a link to the view that shows it (&quot;Open Queues&quot;).</extracomment>
+        <translation>⚠ %1 &lt;a href=&quot;view:%2&quot;&gt;Open %3&lt;/a&gt;</translation>
     </message>
 </context>
 <context>
@@ -4015,7 +4015,7 @@ Key prefix: %3</translation>
     </message>
     <message>
         <source>Action</source>
-        <extracomment>An audit entry's action: in words, then its stored name, e.g. "Make-up granted (checkin.makeup)".</extracomment>
+        <extracomment>An audit entry&apos;s action: in words, then its stored name, e.g. &quot;Make-up granted (checkin.makeup)&quot;.</extracomment>
         <translation>Action</translation>
     </message>
     <message>
@@ -4506,8 +4506,8 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>Create draft</translation>
     </message>
     <message>
-        <source>WeChat's rule: each envelope is drawn between the minimum and twice the average left. Early grabs vary little, the last ones a lot.</source>
-        <translation>WeChat's rule: each envelope is drawn between the minimum and twice the average left. Early grabs vary little, the last ones a lot.</translation>
+        <source>WeChat&apos;s rule: each envelope is drawn between the minimum and twice the average left. Early grabs vary little, the last ones a lot.</source>
+        <translation>WeChat&apos;s rule: each envelope is drawn between the minimum and twice the average left. Early grabs vary little, the last ones a lot.</translation>
     </message>
     <message>
         <source>Everybody first gets an even share; only the rest is split by double mean. Amounts stay close together.</source>
@@ -4735,12 +4735,12 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>Sub-pools: %1</translation>
     </message>
     <message>
-        <source>retry its dead letters in &lt;a href="view:queues"&gt;Queues&lt;/a&gt;</source>
-        <translation>retry its dead letters in &lt;a href="view:queues"&gt;Queues&lt;/a&gt;</translation>
+        <source>retry its dead letters in &lt;a href=&quot;view:queues&quot;&gt;Queues&lt;/a&gt;</source>
+        <translation>retry its dead letters in &lt;a href=&quot;view:queues&quot;&gt;Queues&lt;/a&gt;</translation>
     </message>
     <message>
-        <source>run a recovery in &lt;a href="view:recovery"&gt;Recovery&lt;/a&gt;</source>
-        <translation>run a recovery in &lt;a href="view:recovery"&gt;Recovery&lt;/a&gt;</translation>
+        <source>run a recovery in &lt;a href=&quot;view:recovery&quot;&gt;Recovery&lt;/a&gt;</source>
+        <translation>run a recovery in &lt;a href=&quot;view:recovery&quot;&gt;Recovery&lt;/a&gt;</translation>
     </message>
     <message numerus="yes">
         <source>✘ %n rule(s) of the ledger are broken: %1, or escalate.</source>
@@ -4762,12 +4762,12 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>Closes at %1 (in %2)</translation>
     </message>
     <message>
-        <source>Every grab and payout row was read, and the workers' tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</source>
-        <translation>Every grab and payout row was read, and the workers' tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</translation>
+        <source>Every grab and payout row was read, and the workers&apos; tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</source>
+        <translation>Every grab and payout row was read, and the workers&apos; tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</translation>
     </message>
     <message>
-        <source>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href="check:rows"&gt;a check of every row&lt;/a&gt;.</source>
-        <translation>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href="check:rows"&gt;a check of every row&lt;/a&gt;.</translation>
+        <source>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href=&quot;check:rows&quot;&gt;a check of every row&lt;/a&gt;.</source>
+        <translation>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href=&quot;check:rows&quot;&gt;a check of every row&lt;/a&gt;.</translation>
     </message>
 </context>
 <context>
@@ -4846,8 +4846,8 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>Cl&amp;ose at</translation>
     </message>
     <message>
-        <source>A worker prepares the envelopes ahead and opens grabs at this second, on the servers' clock.</source>
-        <translation>A worker prepares the envelopes ahead and opens grabs at this second, on the servers' clock.</translation>
+        <source>A worker prepares the envelopes ahead and opens grabs at this second, on the servers&apos; clock.</source>
+        <translation>A worker prepares the envelopes ahead and opens grabs at this second, on the servers&apos; clock.</translation>
     </message>
     <message>
         <source>A worker closes the campaign at this second and refunds what is left, as Close does.</source>
@@ -4874,8 +4874,8 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>There is no such local time in %1 (the clocks skip it).</translation>
     </message>
     <message>
-        <source>Times in %1 (%2). The servers' clock says %3.</source>
-        <translation>Times in %1 (%2). The servers' clock says %3.</translation>
+        <source>Times in %1 (%2). The servers&apos; clock says %3.</source>
+        <translation>Times in %1 (%2). The servers&apos; clock says %3.</translation>
     </message>
 </context>
 <context>
@@ -4982,12 +4982,12 @@ Check the amounts and the split preview before you approve: an approval cannot b
     </message>
     <message>
         <source>MMMM yyyy</source>
-        <extracomment>The month in the chart's title, as QDate::toString formats it ("April 2026"; "2026年4月")</extracomment>
+        <extracomment>The month in the chart&apos;s title, as QDate::toString formats it (&quot;April 2026&quot;; &quot;2026年4月&quot;)</extracomment>
         <translation>MMMM yyyy</translation>
     </message>
     <message>
-        <source>The figures a worker keeps, read from every user's bits once a minute</source>
-        <translation>The figures a worker keeps, read from every user's bits once a minute</translation>
+        <source>The figures a worker keeps, read from every user&apos;s bits once a minute</source>
+        <translation>The figures a worker keeps, read from every user&apos;s bits once a minute</translation>
     </message>
     <message>
         <source>As of %1</source>
@@ -4999,7 +4999,7 @@ Check the amounts and the split preview before you approve: an approval cannot b
     <name>lantern::ui::ConnectionCheckReport</name>
     <message>
         <source>%1 ms</source>
-        <extracomment>A round trip time in milliseconds, e.g. "0.42 ms".</extracomment>
+        <extracomment>A round trip time in milliseconds, e.g. &quot;0.42 ms&quot;.</extracomment>
         <translation>%1 ms</translation>
     </message>
     <message>
@@ -5040,7 +5040,7 @@ Check the amounts and the split preview before you approve: an approval cannot b
     </message>
     <message numerus="yes">
         <source>%n node(s)</source>
-        <extracomment>How many nodes a Redis Cluster has, e.g. "6 nodes" (followed by "3 masters").</extracomment>
+        <extracomment>How many nodes a Redis Cluster has, e.g. &quot;6 nodes&quot; (followed by &quot;3 masters&quot;).</extracomment>
         <translation>
             <numerusform>%n node</numerusform>
             <numerusform>%n nodes</numerusform>
@@ -5048,7 +5048,7 @@ Check the amounts and the split preview before you approve: an approval cannot b
     </message>
     <message numerus="yes">
         <source>%n master(s)</source>
-        <extracomment>How many of a Redis Cluster's nodes are masters, e.g. "3 masters".</extracomment>
+        <extracomment>How many of a Redis Cluster&apos;s nodes are masters, e.g. &quot;3 masters&quot;.</extracomment>
         <translation>
             <numerusform>%n master</numerusform>
             <numerusform>%n masters</numerusform>
@@ -5080,7 +5080,7 @@ Check the amounts and the split preview before you approve: an approval cannot b
     </message>
     <message>
         <source>cluster_state: %1, %2 of 16384 slots served</source>
-        <extracomment>The Redis Cluster's own state when it is not "ok", e.g. "cluster_state: fail, 10923 of 16384 slots served".</extracomment>
+        <extracomment>The Redis Cluster&apos;s own state when it is not &quot;ok&quot;, e.g. &quot;cluster_state: fail, 10923 of 16384 slots served&quot;.</extracomment>
         <translation>cluster_state: %1, %2 of 16384 slots served</translation>
     </message>
     <message>
@@ -5097,7 +5097,7 @@ Check the amounts and the split preview before you approve: an approval cannot b
     </message>
     <message>
         <source>role %1</source>
-        <extracomment>The role Redis answers with, as INFO names it: "master" or "slave".</extracomment>
+        <extracomment>The role Redis answers with, as INFO names it: &quot;master&quot; or &quot;slave&quot;.</extracomment>
         <translation>role %1</translation>
     </message>
     <message>
@@ -5113,8 +5113,8 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>SQL TLS</translation>
     </message>
     <message>
-        <source>The chain was checked against the CA, not the host name (Qt 6.4's MySQL driver).</source>
-        <translation>The chain was checked against the CA, not the host name (Qt 6.4's MySQL driver).</translation>
+        <source>The chain was checked against the CA, not the host name (Qt 6.4&apos;s MySQL driver).</source>
+        <translation>The chain was checked against the CA, not the host name (Qt 6.4&apos;s MySQL driver).</translation>
     </message>
 </context>
 <context>
@@ -5236,16 +5236,16 @@ Check the amounts and the split preview before you approve: an approval cannot b
     <message>
         <source>The SSH server %1 is not in your known_hosts file yet.
 
-Its host key's fingerprint is
+Its host key&apos;s fingerprint is
 %2
 
-Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on the server's host key). Only if they are the same, trust it: the key is written to ~/.ssh/known_hosts, and a different key later is refused.</source>
+Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on the server&apos;s host key). Only if they are the same, trust it: the key is written to ~/.ssh/known_hosts, and a different key later is refused.</source>
         <translation>The SSH server %1 is not in your known_hosts file yet.
 
-Its host key's fingerprint is
+Its host key&apos;s fingerprint is
 %2
 
-Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on the server's host key). Only if they are the same, trust it: the key is written to ~/.ssh/known_hosts, and a different key later is refused.</translation>
+Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on the server&apos;s host key). Only if they are the same, trust it: the key is written to ~/.ssh/known_hosts, and a different key later is refused.</translation>
     </message>
     <message>
         <source>Trust and connect</source>
@@ -5343,8 +5343,8 @@ Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on t
         <translation>Connections</translation>
     </message>
     <message>
-        <source>Test this profile's servers, then, once you confirm, reconnect the whole console to them</source>
-        <translation>Test this profile's servers, then, once you confirm, reconnect the whole console to them</translation>
+        <source>Test this profile&apos;s servers, then, once you confirm, reconnect the whole console to them</source>
+        <translation>Test this profile&apos;s servers, then, once you confirm, reconnect the whole console to them</translation>
     </message>
     <message>
         <source>Testing the servers of “%1” before switching…</source>
@@ -5383,8 +5383,8 @@ Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on t
         <translation>Leave these servers for a fresh sandbox: a private Redis and an SQLite file with demo data</translation>
     </message>
     <message>
-        <source>“%1” points at this console's sandbox (Redis %2), which stops when the console leaves it: the session would land on a server that is gone. Choose a profile of other servers; the console stays on the sandbox.</source>
-        <translation>“%1” points at this console's sandbox (Redis %2), which stops when the console leaves it: the session would land on a server that is gone. Choose a profile of other servers; the console stays on the sandbox.</translation>
+        <source>“%1” points at this console&apos;s sandbox (Redis %2), which stops when the console leaves it: the session would land on a server that is gone. Choose a profile of other servers; the console stays on the sandbox.</source>
+        <translation>“%1” points at this console&apos;s sandbox (Redis %2), which stops when the console leaves it: the session would land on a server that is gone. Choose a profile of other servers; the console stays on the sandbox.</translation>
     </message>
     <message>
         <source>Every view reconnects to a fresh sandbox: a private Redis server and an SQLite file with demo data, on this computer. The console leaves %1.</source>
@@ -5548,12 +5548,12 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>id</translation>
     </message>
     <message>
-        <source>unknown view '%1': expected one of %2</source>
-        <translation>unknown view '%1': expected one of %2</translation>
+        <source>unknown view &apos;%1&apos;: expected one of %2</source>
+        <translation>unknown view &apos;%1&apos;: expected one of %2</translation>
     </message>
     <message>
-        <source>invalid --campaign '%1': expected a campaign id (a positive whole number)</source>
-        <translation>invalid --campaign '%1': expected a campaign id (a positive whole number)</translation>
+        <source>invalid --campaign &apos;%1&apos;: expected a campaign id (a positive whole number)</source>
+        <translation>invalid --campaign &apos;%1&apos;: expected a campaign id (a positive whole number)</translation>
     </message>
     <message>
         <source>Colours: system (the default), light or dark.</source>
@@ -5564,24 +5564,24 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>theme</translation>
     </message>
     <message>
-        <source>invalid --theme '%1': expected system, light or dark</source>
-        <translation>invalid --theme '%1': expected system, light or dark</translation>
+        <source>invalid --theme &apos;%1&apos;: expected system, light or dark</source>
+        <translation>invalid --theme &apos;%1&apos;: expected system, light or dark</translation>
     </message>
     <message>
         <source>The view to open or render: users, campaigns, queues, recovery, audit, connections, stats.</source>
         <translation>The view to open or render: users, campaigns, queues, recovery, audit, connections, stats.</translation>
     </message>
     <message>
-        <source>The window's size in logical pixels, e.g. 1366x768 (a screenshot's too).</source>
-        <translation>The window's size in logical pixels, e.g. 1366x768 (a screenshot's too).</translation>
+        <source>The window&apos;s size in logical pixels, e.g. 1366x768 (a screenshot&apos;s too).</source>
+        <translation>The window&apos;s size in logical pixels, e.g. 1366x768 (a screenshot&apos;s too).</translation>
     </message>
     <message>
         <source>WxH</source>
         <translation>WxH</translation>
     </message>
     <message>
-        <source>invalid --size '%1': expected WIDTHxHEIGHT in pixels, e.g. 1366x768</source>
-        <translation>invalid --size '%1': expected WIDTHxHEIGHT in pixels, e.g. 1366x768</translation>
+        <source>invalid --size &apos;%1&apos;: expected WIDTHxHEIGHT in pixels, e.g. 1366x768</source>
+        <translation>invalid --size &apos;%1&apos;: expected WIDTHxHEIGHT in pixels, e.g. 1366x768</translation>
     </message>
 </context>
 <context>
@@ -6124,8 +6124,8 @@ SQL: %2</translation>
         <translation>No control characters, please.</translation>
     </message>
     <message>
-        <source>The session's operator, recorded in the audit log; change it in the window's status bar.</source>
-        <translation>The session's operator, recorded in the audit log; change it in the window's status bar.</translation>
+        <source>The session&apos;s operator, recorded in the audit log; change it in the window&apos;s status bar.</source>
+        <translation>The session&apos;s operator, recorded in the audit log; change it in the window&apos;s status bar.</translation>
     </message>
     <message>
         <source>Operator:</source>
@@ -6151,8 +6151,8 @@ SQL: %2</translation>
         <translation>none</translation>
     </message>
     <message>
-        <source>The user and password on the Servers tab are the master's; these are the sentinels' own, when they ask for one (requirepass or an ACL user on the sentinels).</source>
-        <translation>The user and password on the Servers tab are the master's; these are the sentinels' own, when they ask for one (requirepass or an ACL user on the sentinels).</translation>
+        <source>The user and password on the Servers tab are the master&apos;s; these are the sentinels&apos; own, when they ask for one (requirepass or an ACL user on the sentinels).</source>
+        <translation>The user and password on the Servers tab are the master&apos;s; these are the sentinels&apos; own, when they ask for one (requirepass or an ACL user on the sentinels).</translation>
     </message>
     <message>
         <source>Sentinels</source>
@@ -6210,8 +6210,8 @@ SQL: %2</translation>
         <translation>Password</translation>
     </message>
     <message>
-        <source>The server's host key is checked against ~/.ssh/known_hosts: the first time, the console shows its fingerprint and asks; a key that changed is refused.</source>
-        <translation>The server's host key is checked against ~/.ssh/known_hosts: the first time, the console shows its fingerprint and asks; a key that changed is refused.</translation>
+        <source>The server&apos;s host key is checked against ~/.ssh/known_hosts: the first time, the console shows its fingerprint and asks; a key that changed is refused.</source>
+        <translation>The server&apos;s host key is checked against ~/.ssh/known_hosts: the first time, the console shows its fingerprint and asks; a key that changed is refused.</translation>
     </message>
     <message>
         <source>SSH server</source>
@@ -6249,32 +6249,32 @@ SQL: %2</translation>
         <translation>Connect to Redis over TLS (rediss://)</translation>
     </message>
     <message>
-        <source>The CA that signs the Redis servers' certificates</source>
-        <translation>The CA that signs the Redis servers' certificates</translation>
+        <source>The CA that signs the Redis servers&apos; certificates</source>
+        <translation>The CA that signs the Redis servers&apos; certificates</translation>
     </message>
     <message>
         <source>The client certificate for Redis (mutual TLS)</source>
         <translation>The client certificate for Redis (mutual TLS)</translation>
     </message>
     <message>
-        <source>The client certificate's key</source>
-        <translation>The client certificate's key</translation>
+        <source>The client certificate&apos;s key</source>
+        <translation>The client certificate&apos;s key</translation>
     </message>
     <message>
-        <source>The CA that signs the database server's certificate</source>
-        <translation>The CA that signs the database server's certificate</translation>
+        <source>The CA that signs the database server&apos;s certificate</source>
+        <translation>The CA that signs the database server&apos;s certificate</translation>
     </message>
     <message>
         <source>The client certificate for the database (REQUIRE X509)</source>
         <translation>The client certificate for the database (REQUIRE X509)</translation>
     </message>
     <message>
-        <source>The database client certificate's key</source>
-        <translation>The database client certificate's key</translation>
+        <source>The database client certificate&apos;s key</source>
+        <translation>The database client certificate&apos;s key</translation>
     </message>
     <message>
-        <source>the system's CAs</source>
-        <translation>the system's CAs</translation>
+        <source>the system&apos;s CAs</source>
+        <translation>the system&apos;s CAs</translation>
     </message>
     <message>
         <source>the host of the URL</source>
@@ -6325,8 +6325,8 @@ SQL: %2</translation>
         <translation>Redis</translation>
     </message>
     <message>
-        <source>A CA file turns TLS on. Qt 6.4's MySQL driver checks that the server's certificate chain leads to this CA, not that it names the host: use a CA that signs database servers only.</source>
-        <translation>A CA file turns TLS on. Qt 6.4's MySQL driver checks that the server's certificate chain leads to this CA, not that it names the host: use a CA that signs database servers only.</translation>
+        <source>A CA file turns TLS on. Qt 6.4&apos;s MySQL driver checks that the server&apos;s certificate chain leads to this CA, not that it names the host: use a CA that signs database servers only.</source>
+        <translation>A CA file turns TLS on. Qt 6.4&apos;s MySQL driver checks that the server&apos;s certificate chain leads to this CA, not that it names the host: use a CA that signs database servers only.</translation>
     </message>
     <message>
         <source>MySQL / MariaDB</source>
@@ -6415,17 +6415,17 @@ SQL: %2</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <source>&lt;span style="color:#a50e0e"&gt;%n dead, holding %1&lt;/span&gt; — &lt;a href="view:recovery"&gt;see Recovery&lt;/a&gt;</source>
+        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1&lt;/span&gt; — &lt;a href=&quot;view:recovery&quot;&gt;see Recovery&lt;/a&gt;</source>
         <translation>
-            <numerusform>&lt;span style="color:#a50e0e"&gt;%n dead, holding %1&lt;/span&gt; — &lt;a href="view:recovery"&gt;see Recovery&lt;/a&gt;</numerusform>
-            <numerusform>&lt;span style="color:#a50e0e"&gt;%n dead, holding %1&lt;/span&gt; — &lt;a href="view:recovery"&gt;see Recovery&lt;/a&gt;</numerusform>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1&lt;/span&gt; — &lt;a href=&quot;view:recovery&quot;&gt;see Recovery&lt;/a&gt;</numerusform>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1&lt;/span&gt; — &lt;a href=&quot;view:recovery&quot;&gt;see Recovery&lt;/a&gt;</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>&lt;a href="dead-letters" style="color:#a50e0e"&gt;%n dead letter(s)&lt;/a&gt;</source>
+        <source>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n dead letter(s)&lt;/a&gt;</source>
         <translation>
-            <numerusform>&lt;a href="dead-letters" style="color:#a50e0e"&gt;%n dead letter&lt;/a&gt;</numerusform>
-            <numerusform>&lt;a href="dead-letters" style="color:#a50e0e"&gt;%n dead letters&lt;/a&gt;</numerusform>
+            <numerusform>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n dead letter&lt;/a&gt;</numerusform>
+            <numerusform>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n dead letters&lt;/a&gt;</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -6475,8 +6475,8 @@ SQL: %2</translation>
         <translation>Ledger check of the campaigns involved</translation>
     </message>
     <message>
-        <source>Compares the day's check-ins in Redis with the log in SQL and back-fills the rows that were lost.</source>
-        <translation>Compares the day's check-ins in Redis with the log in SQL and back-fills the rows that were lost.</translation>
+        <source>Compares the day&apos;s check-ins in Redis with the log in SQL and back-fills the rows that were lost.</source>
+        <translation>Compares the day&apos;s check-ins in Redis with the log in SQL and back-fills the rows that were lost.</translation>
     </message>
     <message>
         <source>Day:</source>
@@ -6694,7 +6694,7 @@ SQL: %2</translation>
     </message>
     <message numerus="yes">
         <source>day(s)</source>
-        <extracomment>The unit after a number of days, as in "12 days"; the number itself is shown bigger.</extracomment>
+        <extracomment>The unit after a number of days, as in &quot;12 days&quot;; the number itself is shown bigger.</extracomment>
         <translation>
             <numerusform>day</numerusform>
             <numerusform>days</numerusform>
@@ -6702,7 +6702,7 @@ SQL: %2</translation>
     </message>
     <message numerus="yes">
         <source>point(s)</source>
-        <extracomment>The unit after a points balance, as in "3,430 points".</extracomment>
+        <extracomment>The unit after a points balance, as in &quot;3,430 points&quot;.</extracomment>
         <translation>
             <numerusform>point</numerusform>
             <numerusform>points</numerusform>
@@ -6749,7 +6749,7 @@ SQL: %2</translation>
     </message>
     <message>
         <source>MMMM yyyy</source>
-        <extracomment>How the month above the calendar is written, as a QDate format (e.g. "yyyy年M月").</extracomment>
+        <extracomment>How the month above the calendar is written, as a QDate format (e.g. &quot;yyyy年M月&quot;).</extracomment>
         <translation>MMMM yyyy</translation>
     </message>
     <message>
@@ -6780,10 +6780,10 @@ SQL: %2</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <source>This month's quota of %n make-up(s) is used up.</source>
+        <source>This month&apos;s quota of %n make-up(s) is used up.</source>
         <translation>
-            <numerusform>This month's quota of %n make-up is used up.</numerusform>
-            <numerusform>This month's quota of %n make-ups is used up.</numerusform>
+            <numerusform>This month&apos;s quota of %n make-up is used up.</numerusform>
+            <numerusform>This month&apos;s quota of %n make-ups is used up.</numerusform>
         </translation>
     </message>
     <message>

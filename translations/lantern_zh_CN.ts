@@ -4,8 +4,8 @@
 <context>
     <name>AccessText</name>
     <message>
-        <source>unknown --role '%1': expected viewer, support, manager, oncall, worker, api or admin</source>
-        <translation>未知的 --role '%1'：应为 viewer、support、manager、oncall、worker、api 或 admin</translation>
+        <source>unknown --role &apos;%1&apos;: expected viewer, support, manager, oncall, worker, api or admin</source>
+        <translation>未知的 --role &apos;%1&apos;：应为 viewer、support、manager、oncall、worker、api 或 admin</translation>
     </message>
     <message>
         <source>cannot read --password-file %1: %2</source>
@@ -163,7 +163,7 @@
         <translation>无效的 --pools %1：%2 个红包的活动最多有 %2 个子池</translation>
     </message>
     <message>
-        <source>campaign %1's pool names in SQL are not a list of its %2 pools</source>
+        <source>campaign %1&apos;s pool names in SQL are not a list of its %2 pools</source>
         <translation>活动 %1 在 SQL 中的子池名称不是其 %2 个子池的列表</translation>
     </message>
     <message>
@@ -214,7 +214,7 @@
         <translation>%3 次抢红包（%4 分）对应 %1 笔发放（%2 分）</translation>
     </message>
     <message>
-        <source>%1 payouts recorded as paid are not in the provider's ledger with their amount</source>
+        <source>%1 payouts recorded as paid are not in the provider&apos;s ledger with their amount</source>
         <translation>%1 笔已记为发放成功的款项不在支付方账本中，或金额不符</translation>
     </message>
     <message>
@@ -305,11 +305,11 @@
         <translation>%1 功能暂时已关闭</translation>
     </message>
     <message>
-        <source>missing bearer token: send 'Authorization: Bearer &lt;token&gt;'</source>
+        <source>missing bearer token: send &apos;Authorization: Bearer &lt;token&gt;&apos;</source>
         <translation>缺少 Bearer 令牌：请发送“Authorization: Bearer &lt;token&gt;”</translation>
     </message>
     <message>
-        <source>unsupported authorization scheme: expected 'Bearer &lt;token&gt;'</source>
+        <source>unsupported authorization scheme: expected &apos;Bearer &lt;token&gt;&apos;</source>
         <translation>不支持的认证方式：应为“Bearer &lt;token&gt;”</translation>
     </message>
     <message>
@@ -317,7 +317,7 @@
         <translation>Bearer 令牌无效或已过期</translation>
     </message>
     <message>
-        <source>query parameter '%1' appears more than once: send each parameter at most once</source>
+        <source>query parameter &apos;%1&apos; appears more than once: send each parameter at most once</source>
         <translation>查询参数“%1”出现了多次：每个参数最多只能发送一次</translation>
     </message>
 </context>
@@ -340,7 +340,7 @@
         <translation>请求体必须是 JSON 对象</translation>
     </message>
     <message>
-        <source>unknown field '%1': this endpoint takes no fields</source>
+        <source>unknown field &apos;%1&apos;: this endpoint takes no fields</source>
         <translation>未知字段“%1”：该接口不接受任何字段</translation>
     </message>
     <message>
@@ -348,7 +348,7 @@
         <translation>GET /v1/calendar 不接受请求体</translation>
     </message>
     <message>
-        <source>unknown query parameter '%1': only month=YYYY-MM</source>
+        <source>unknown query parameter &apos;%1&apos;: only month=YYYY-MM</source>
         <translation>未知查询参数“%1”：只支持 month=YYYY-MM</translation>
     </message>
     <message>
@@ -504,7 +504,7 @@
     </message>
     <message>
         <source>%1: %2</source>
-        <extracomment>One field of an audit entry's details in the log's Details column: its label, then its value.</extracomment>
+        <extracomment>One field of an audit entry&apos;s details in the log&apos;s Details column: its label, then its value.</extracomment>
         <translation>%1：%2</translation>
     </message>
     <message>
@@ -568,12 +568,12 @@
         <translation>编辑并重试死信</translation>
     </message>
     <message>
-        <source>Dead workers' tasks recovered</source>
+        <source>Dead workers&apos; tasks recovered</source>
         <translation>恢复失联工作进程的任务</translation>
     </message>
     <message>
         <source>Details (JSON)</source>
-        <extracomment>The CSV column that holds each audit entry's details as stored.</extracomment>
+        <extracomment>The CSV column that holds each audit entry&apos;s details as stored.</extracomment>
         <translation>详情（JSON）</translation>
     </message>
     <message>
@@ -605,11 +605,11 @@
         <translation>删除操作员</translation>
     </message>
     <message>
-        <source>Operator's password changed</source>
+        <source>Operator&apos;s password changed</source>
         <translation>更换操作员密码</translation>
     </message>
     <message>
-        <source>Operator's role changed</source>
+        <source>Operator&apos;s role changed</source>
         <translation>更改操作员角色</translation>
     </message>
     <message>
@@ -838,7 +838,7 @@
     </message>
     <message>
         <source>%1 / %2</source>
-        <extracomment>Envelopes grabbed of the campaign's count, e.g. "120 / 500".</extracomment>
+        <extracomment>Envelopes grabbed of the campaign&apos;s count, e.g. &quot;120 / 500&quot;.</extracomment>
         <translation>%1 / %2</translation>
     </message>
     <message>
@@ -929,7 +929,7 @@
 <context>
     <name>lantern::CampaignPools</name>
     <message>
-        <source>campaign %1's pools field in Redis is not a list of its pools: %2</source>
+        <source>campaign %1&apos;s pools field in Redis is not a list of its pools: %2</source>
         <translation>活动 %1 在 Redis 中的 pools 字段不是其子池的列表：%2</translation>
     </message>
     <message>
@@ -947,15 +947,15 @@
 <context>
     <name>lantern::CampaignSchedule</name>
     <message>
-        <source>invalid --%1 '%2': expected an ISO 8601 time with its offset (2026-12-31T20:00:00+08:00) or a local time (2026-12-31T20:00) in the --tz zone</source>
+        <source>invalid --%1 &apos;%2&apos;: expected an ISO 8601 time with its offset (2026-12-31T20:00:00+08:00) or a local time (2026-12-31T20:00) in the --tz zone</source>
         <translation>无效的 --%1“%2”：应为带时区偏移的 ISO 8601 时间（2026-12-31T20:00:00+08:00）或 --tz 时区的本地时间（2026-12-31T20:00）</translation>
     </message>
     <message>
-        <source>invalid --%1 '%2': there is no such local time in %3 (a daylight-saving change skips it)</source>
+        <source>invalid --%1 &apos;%2&apos;: there is no such local time in %3 (a daylight-saving change skips it)</source>
         <translation>无效的 --%1“%2”：%3 时区没有这个本地时间（夏令时切换跳过了它）</translation>
     </message>
     <message>
-        <source>--clear drops the campaign's pending times: give it alone</source>
+        <source>--clear drops the campaign&apos;s pending times: give it alone</source>
         <translation>--clear 会删除该活动所有待执行的时间：请单独使用</translation>
     </message>
     <message>
@@ -975,7 +975,7 @@
         <translation>该活动状态为 %1：只有草稿可以安排定时上线</translation>
     </message>
     <message>
-        <source>--%1 %2 has passed: the servers' time is %3</source>
+        <source>--%1 %2 has passed: the servers&apos; time is %3</source>
         <translation>--%1 %2 已经过去：服务器时间为 %3</translation>
     </message>
     <message>
@@ -1117,23 +1117,23 @@
 <context>
     <name>lantern::Config</name>
     <message>
-        <source>invalid %1 '%2': expected a whole number from %3 to %4</source>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number from %3 to %4</source>
         <translation>%1“%2”无效：应为 %3 到 %4 之间的整数</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected true or false</source>
+        <source>invalid %1 &apos;%2&apos;: expected true or false</source>
         <translation>%1“%2”无效：应为 true 或 false</translation>
     </message>
     <message>
-        <source>invalid reward table '%1': expected comma-separated points such as 10,20,30,50</source>
+        <source>invalid reward table &apos;%1&apos;: expected comma-separated points such as 10,20,30,50</source>
         <translation>奖励表“%1”无效：应为逗号分隔的积分，例如 10,20,30,50</translation>
     </message>
     <message>
-        <source>invalid reward table '%1': expected 1 to 31 entries</source>
+        <source>invalid reward table &apos;%1&apos;: expected 1 to 31 entries</source>
         <translation>奖励表“%1”无效：应有 1 到 31 项</translation>
     </message>
     <message>
-        <source>invalid profile name '%1'</source>
+        <source>invalid profile name &apos;%1&apos;</source>
         <translation>连接配置名称“%1”无效</translation>
     </message>
     <message>
@@ -1141,7 +1141,7 @@
         <translation>配置文件 %1 不存在</translation>
     </message>
     <message>
-        <source>unknown setting '%1' in %2</source>
+        <source>unknown setting &apos;%1&apos; in %2</source>
         <translation>%2 中有未知设置“%1”</translation>
     </message>
     <message>
@@ -1149,7 +1149,7 @@
         <translation>配置文件中的 %1</translation>
     </message>
     <message>
-        <source>unknown time zone '%1': expected an IANA name such as Asia/Shanghai</source>
+        <source>unknown time zone &apos;%1&apos;: expected an IANA name such as Asia/Shanghai</source>
         <translation>未知时区“%1”：应为 IANA 时区名，例如 Asia/Shanghai</translation>
     </message>
     <message>
@@ -1157,7 +1157,7 @@
         <translation>分片数</translation>
     </message>
     <message>
-        <source>invalid streak policy '%1': expected monthly or rolling</source>
+        <source>invalid streak policy &apos;%1&apos;: expected monthly or rolling</source>
         <translation>连续签到策略“%1”无效：应为 monthly 或 rolling</translation>
     </message>
     <message>
@@ -1173,7 +1173,7 @@
         <translation>补签积分开关</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected an existing day as YYYY-MM-DD</source>
+        <source>invalid %1 &apos;%2&apos;: expected an existing day as YYYY-MM-DD</source>
         <translation>%1“%2”无效：应为确实存在的日期，格式为 YYYY-MM-DD</translation>
     </message>
     <message>
@@ -1181,15 +1181,15 @@
         <translation>日期</translation>
     </message>
     <message>
-        <source>invalid month '%1': expected YYYY-MM</source>
+        <source>invalid month &apos;%1&apos;: expected YYYY-MM</source>
         <translation>月份“%1”无效：应为 YYYY-MM</translation>
     </message>
     <message>
-        <source>invalid uid '%1': expected a positive whole number</source>
+        <source>invalid uid &apos;%1&apos;: expected a positive whole number</source>
         <translation>uid“%1”无效：应为正整数</translation>
     </message>
     <message>
-        <source>invalid rate limit '%1' in %2: expected R or R/B (requests per second and burst, 0 for unlimited)</source>
+        <source>invalid rate limit &apos;%1&apos; in %2: expected R or R/B (requests per second and burst, 0 for unlimited)</source>
         <translation>%2 中的限流值“%1”无效：应为 R 或 R/B（每秒请求数和突发量，0 表示不限）</translation>
     </message>
     <message>
@@ -1197,7 +1197,7 @@
         <translation>只读开关</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected REPLICAS/MILLISECONDS such as 1/50</source>
+        <source>invalid %1 &apos;%2&apos;: expected REPLICAS/MILLISECONDS such as 1/50</source>
         <translation>无效的 %1“%2”：应为 副本数/毫秒，例如 1/50</translation>
     </message>
     <message>
@@ -1221,7 +1221,7 @@
         <translation>--sentinel-user 和 --sentinel-password 用于 redis-sentinel:// URL</translation>
     </message>
     <message>
-        <source>%1 reaches its servers through an SSH tunnel, which only the console's Connections view opens: run this where the servers are reached directly, or open the profile there</source>
+        <source>%1 reaches its servers through an SSH tunnel, which only the console&apos;s Connections view opens: run this where the servers are reached directly, or open the profile there</source>
         <translation>%1 经由 SSH 隧道连接服务器，而 SSH 隧道只能由控制台的“连接”视图打开：请在能直接连到服务器的地方运行，或在“连接”视图中打开此配置</translation>
     </message>
 </context>
@@ -1313,22 +1313,22 @@
     </message>
     <message>
         <source>is loading</source>
-        <extracomment>Redis state in the status bar, after "Redis": it is reading its data after a restart.</extracomment>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it is reading its data after a restart.</extracomment>
         <translation>正在加载数据</translation>
     </message>
     <message>
         <source>is busy</source>
-        <extracomment>Redis state in the status bar, after "Redis": a script is running too long.</extracomment>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: a script is running too long.</extracomment>
         <translation>正忙</translation>
     </message>
     <message>
         <source>is unavailable</source>
-        <extracomment>Redis state in the status bar, after "Redis": it answers but cannot serve for now.</extracomment>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it answers but cannot serve for now.</extracomment>
         <translation>暂不可用</translation>
     </message>
     <message>
         <source>down</source>
-        <extracomment>Redis state in the status bar, after "Redis": it does not answer.</extracomment>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: it does not answer.</extracomment>
         <translation>不可用</translation>
     </message>
     <message>
@@ -1345,7 +1345,7 @@
     </message>
     <message>
         <source>TLS refused</source>
-        <extracomment>Redis state in the status bar, after "Redis": its certificate or TLS set-up was refused.</extracomment>
+        <extracomment>Redis state in the status bar, after &quot;Redis&quot;: its certificate or TLS set-up was refused.</extracomment>
         <translation>TLS 被拒绝</translation>
     </message>
     <message>
@@ -1392,7 +1392,7 @@
         <translation>“%1”不是有效的时区；请使用 Asia/Shanghai 这样的时区名。</translation>
     </message>
     <message>
-        <source>the profile's verify mode</source>
+        <source>the profile&apos;s verify mode</source>
         <translation>配置的校验模式</translation>
     </message>
     <message>
@@ -1511,7 +1511,7 @@ SQL：%2
         <translation>沙盒启动的 redis-server 程序（默认：PATH 中的 redis-server）。</translation>
     </message>
     <message>
-        <source>Qt's platform plugin; offscreen renders screenshots without a display.</source>
+        <source>Qt&apos;s platform plugin; offscreen renders screenshots without a display.</source>
         <translation>Qt 的平台插件；offscreen 可在没有显示器时渲染截图。</translation>
     </message>
     <message>
@@ -1561,7 +1561,7 @@ SQL：%2
 <context>
     <name>lantern::DbUrl</name>
     <message>
-        <source>invalid database URL '%1': %2</source>
+        <source>invalid database URL &apos;%1&apos;: %2</source>
         <translation>数据库 URL“%1”无效：%2</translation>
     </message>
     <message>
@@ -1589,7 +1589,7 @@ SQL：%2
         <translation>缺少用户名</translation>
     </message>
     <message>
-        <source>unknown parameter '%1' (only unix_socket is supported)</source>
+        <source>unknown parameter &apos;%1&apos; (only unix_socket is supported)</source>
         <translation>未知参数“%1”（只支持 unix_socket）</translation>
     </message>
     <message>
@@ -1601,7 +1601,7 @@ SQL：%2
         <translation>--db-key 需要对应的证书：请同时提供 --db-cert</translation>
     </message>
     <message>
-        <source>the TLS file name %1 holds ';' or '=', which the MySQL driver's options cannot carry</source>
+        <source>the TLS file name %1 holds &apos;;&apos; or &apos;=&apos;, which the MySQL driver&apos;s options cannot carry</source>
         <translation>TLS 文件名 %1 含有“;”或“=”，MySQL 驱动的选项无法传递</translation>
     </message>
     <message>
@@ -1690,7 +1690,7 @@ SQL：%2
         <translation>编辑后的条目不是 %1 的工作进程能读取的任务</translation>
     </message>
     <message>
-        <source>no dead-letter list called '%1': expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</source>
+        <source>no dead-letter list called &apos;%1&apos;: expected checkin:&lt;shard&gt; or payout:&lt;campaign id&gt; (payout:&lt;campaign id&gt;.&lt;n&gt; for a sub-pool)</source>
         <translation>不存在名为“%1”的死信队列：应为 checkin:&lt;shard&gt; 或 payout:&lt;campaign id&gt;（子池为 payout:&lt;campaign id&gt;.&lt;n&gt;）</translation>
     </message>
     <message>
@@ -1728,14 +1728,14 @@ SQL：%2
 <context>
     <name>lantern::FeatureSwitches</name>
     <message>
-        <source>unknown feature '%1': expected %2</source>
+        <source>unknown feature &apos;%1&apos;: expected %2</source>
         <translation>未知功能“%1”：应为 %2</translation>
     </message>
 </context>
 <context>
     <name>lantern::HttpPayoutGateway</name>
     <message>
-        <source>invalid payout provider URL '%1': expected http://host[:port]/path or https://...</source>
+        <source>invalid payout provider URL &apos;%1&apos;: expected http://host[:port]/path or https://...</source>
         <translation>支付方 URL“%1”无效：应为 http://host[:port]/path 或 https://...</translation>
     </message>
     <message>
@@ -1820,7 +1820,7 @@ SQL：%2
         <translation>分块请求体格式错误：分块扩展必须是 ;name 或 ;name=value，值为 token 或带引号的字符串</translation>
     </message>
     <message>
-        <source>malformed chunked body: a chunk-size line and a chunk's data must end in CRLF</source>
+        <source>malformed chunked body: a chunk-size line and a chunk&apos;s data must end in CRLF</source>
         <translation>分块请求体格式错误：分块大小行和分块数据都必须以 CRLF 结尾</translation>
     </message>
     <message>
@@ -1835,14 +1835,14 @@ SQL：%2
         <translation>无法监听 %1:%2：%3</translation>
     </message>
     <message>
-        <source>invalid --listen '%1': expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
+        <source>invalid --listen &apos;%1&apos;: expected HOST:PORT with an IP address, e.g. 127.0.0.1:8080</source>
         <translation>--listen“%1”无效：应为 HOST:PORT，HOST 为 IP 地址，例如 127.0.0.1:8080</translation>
     </message>
 </context>
 <context>
     <name>lantern::KeySchema</name>
     <message>
-        <source>invalid key prefix '%1': use up to 32 of A-Z a-z 0-9 _ . : -</source>
+        <source>invalid key prefix &apos;%1&apos;: use up to 32 of A-Z a-z 0-9 _ . : -</source>
         <translation>键前缀“%1”无效：最多 32 个字符，只能使用 A-Z a-z 0-9 _ . : -</translation>
     </message>
     <message>
@@ -1850,7 +1850,7 @@ SQL：%2
         <translation>分片数 %1 无效：应为 1..16384</translation>
     </message>
     <message>
-        <source>invalid worker id '%1': use 1 to 64 of A-Z a-z 0-9 _ . -</source>
+        <source>invalid worker id &apos;%1&apos;: use 1 to 64 of A-Z a-z 0-9 _ . -</source>
         <translation>工作进程 ID“%1”无效：应为 1 到 64 个字符，只能使用 A-Z a-z 0-9 _ . -</translation>
     </message>
     <message>
@@ -1861,7 +1861,7 @@ SQL：%2
 <context>
     <name>lantern::LayoutMigration</name>
     <message>
-        <source>%1 is in slot %2 but the uid's blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</source>
+        <source>%1 is in slot %2 but the uid&apos;s blocks are in slot %3 (shard %4): its shard tag was written with another shard count, so it cannot move in one step on a Redis Cluster; migrate it on a single server</source>
         <translation>%1 位于槽 %2，但该 uid 的块位于槽 %3（分片 %4）：它的分片标签是按另一个分片数写入的，因此无法在 Redis Cluster 上一步迁移；请在单个 Redis 服务器上迁移它</translation>
     </message>
 </context>
@@ -1895,7 +1895,7 @@ SQL：%2
         <translation>Redis 为脚本 %1 算出的 SHA1 与预期不符</translation>
     </message>
     <message>
-        <source>Redis %1 does not hold Lantern's script %2 (after a restart or SCRIPT FLUSH) and this account may not load it: start a worker or the API, or run lanternd access install, which load the scripts</source>
+        <source>Redis %1 does not hold Lantern&apos;s script %2 (after a restart or SCRIPT FLUSH) and this account may not load it: start a worker or the API, or run lanternd access install, which load the scripts</source>
         <translation>Redis %1 中没有 Lantern 的脚本 %2（重启或 SCRIPT FLUSH 之后），而此账号无权加载：请启动一个 worker 或 API，或运行 lanternd access install，它们会加载脚本</translation>
     </message>
 </context>
@@ -1952,7 +1952,7 @@ SQL：%2
         <translation>无法发放 %1 分：金额必须为正数</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected a whole number from 1 to %3</source>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number from 1 to %3</source>
         <translation>%1“%2”无效：应为 1 到 %3 的整数</translation>
     </message>
 </context>
@@ -1971,7 +1971,7 @@ SQL：%2
         <translation>payout_rate.lua 返回了意外的结果</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected calls per second, a number above 0 and at most %3, such as 200</source>
+        <source>invalid %1 &apos;%2&apos;: expected calls per second, a number above 0 and at most %3, such as 200</source>
         <translation>%1“%2”无效：应为每秒调用次数，大于 0 且不超过 %3 的数，例如 200</translation>
     </message>
 </context>
@@ -2149,7 +2149,7 @@ SQL：%2
         <translation>其备份列表中的任务：已领取、尚未结清。</translation>
     </message>
     <message>
-        <source>Payouts the provider confirmed per second, between the worker's last two heartbeats.</source>
+        <source>Payouts the provider confirmed per second, between the worker&apos;s last two heartbeats.</source>
         <translation>最近两次心跳之间，支付方每秒确认的发放笔数。</translation>
     </message>
     <message>
@@ -2482,7 +2482,7 @@ SQL：%2
         <translation>MULTI ... EXEC 中的 %1 需要在 Redis 集群的每个主节点上执行；未发送任何命令</translation>
     </message>
     <message>
-        <source>%1 names keys in different slots of the Redis Cluster ('%2' in slot %3, '%4' in slot %5): a command, a transaction or a script runs within one slot; nothing was sent</source>
+        <source>%1 names keys in different slots of the Redis Cluster (&apos;%2&apos; in slot %3, &apos;%4&apos; in slot %5): a command, a transaction or a script runs within one slot; nothing was sent</source>
         <translation>%1 涉及 Redis 集群中不同槽位的键（“%2”在槽位 %3，“%4”在槽位 %5）：一条命令、一个事务或一个脚本只能在一个槽位内执行；未发送任何命令</translation>
     </message>
     <message>
@@ -2522,7 +2522,7 @@ SQL：%2
         <translation>%1 的应答为 %2</translation>
     </message>
     <message>
-        <source>invalid Redis URL %1: no Redis Sentinel knows a master named '%2' (asked %3)</source>
+        <source>invalid Redis URL %1: no Redis Sentinel knows a master named &apos;%2&apos; (asked %3)</source>
         <translation>Redis URL 无效（%1）：没有任何 Redis Sentinel 知道名为“%2”的主节点（已询问 %3）</translation>
     </message>
     <message>
@@ -2530,15 +2530,15 @@ SQL：%2
         <translation>%1 的 Redis Sentinel 均无应答：%2</translation>
     </message>
     <message>
-        <source>no Redis Sentinel of %1 named the master '%2': %3 did not know it; %4</source>
+        <source>no Redis Sentinel of %1 named the master &apos;%2&apos;: %3 did not know it; %4</source>
         <translation>%1 的 Redis Sentinel 都没有给出主节点“%2”：%3 不知道它；%4</translation>
     </message>
     <message>
-        <source>Redis at %1, which the sentinels name as the master '%2', answers ROLE as %3; a failover may be under way</source>
+        <source>Redis at %1, which the sentinels name as the master &apos;%2&apos;, answers ROLE as %3; a failover may be under way</source>
         <translation>Sentinel 指明为主节点“%2”的 Redis %1 对 ROLE 的应答为 %3；可能正在进行故障转移</translation>
     </message>
     <message>
-        <source>Redis at %1 is no longer the master '%2' (a Sentinel failover); the next connection asks the sentinels again</source>
+        <source>Redis at %1 is no longer the master &apos;%2&apos; (a Sentinel failover); the next connection asks the sentinels again</source>
         <translation>Redis %1 已不再是主节点“%2”（Sentinel 故障转移）；下次连接会重新询问 Sentinel</translation>
     </message>
     <message>
@@ -2590,7 +2590,7 @@ SQL：%2
         <translation>（它是否拒绝了客户端证书 %1？）</translation>
     </message>
     <message>
-        <source>answered without TLS: this port does not speak TLS; connect with redis://, or to the server's tls-port</source>
+        <source>answered without TLS: this port does not speak TLS; connect with redis://, or to the server&apos;s tls-port</source>
         <translation>以明文应答：此端口不支持 TLS；请用 redis:// 连接，或连接服务器的 tls-port</translation>
     </message>
     <message>
@@ -2630,7 +2630,7 @@ SQL：%2
         <translation>出示的证书已于 %1 过期（%2）</translation>
     </message>
     <message>
-        <source>presented a certificate whose issuer's certificate has expired (%1)</source>
+        <source>presented a certificate whose issuer&apos;s certificate has expired (%1)</source>
         <translation>出示的证书的签发者证书已过期（%1）</translation>
     </message>
     <message>
@@ -2638,7 +2638,7 @@ SQL：%2
         <translation>出示的证书在 %1 之前无效（%2）；请检查时钟</translation>
     </message>
     <message>
-        <source>presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; give the server's CA with --redis-ca FILE</source>
+        <source>presented an untrusted certificate (%1, issued by %2): no CA of this system signed it; give the server&apos;s CA with --redis-ca FILE</source>
         <translation>出示了不受信任的证书（%1，签发者 %2）：本系统的任何 CA 都未签发它；请用 --redis-ca FILE 提供服务器的 CA</translation>
     </message>
     <message>
@@ -2650,7 +2650,7 @@ SQL：%2
         <translation>出示的证书无法信任（%1）：%2</translation>
     </message>
     <message>
-        <source>presented a certificate for %1, but was reached as %2: connect by one of the certificate's names, name it with --redis-sni, or check the chain only with --redis-verify ca</source>
+        <source>presented a certificate for %1, but was reached as %2: connect by one of the certificate&apos;s names, name it with --redis-sni, or check the chain only with --redis-verify ca</source>
         <translation>出示的证书属于 %1，但连接使用的是 %2：请用证书中的某个名称连接，或用 --redis-sni 指定该名称，或用 --redis-verify ca 只校验证书链</translation>
     </message>
 </context>
@@ -2673,8 +2673,8 @@ SQL：%2
         <translation>Redis 不允许查询其持久化方式（CONFIG GET 被禁用）：除非它以 appendonly yes 和 appendfsync always 运行，否则崩溃时可能丢失已告知用户抢到的红包。</translation>
     </message>
     <message>
-        <source>Redis keeps no AOF and takes no snapshots (appendonly no, save ""): a restart loses everything it holds, grabs users were told they won among it. Set appendonly yes and appendfsync always to lose none.</source>
-        <translation>Redis 既未开启 AOF，也不做快照（appendonly no，save ""）：重启会丢失它保存的全部数据，其中包括已告知用户抢到的红包。设置 appendonly yes 和 appendfsync always 可做到一条不丢。</translation>
+        <source>Redis keeps no AOF and takes no snapshots (appendonly no, save &quot;&quot;): a restart loses everything it holds, grabs users were told they won among it. Set appendonly yes and appendfsync always to lose none.</source>
+        <translation>Redis 既未开启 AOF，也不做快照（appendonly no，save &quot;&quot;）：重启会丢失它保存的全部数据，其中包括已告知用户抢到的红包。设置 appendonly yes 和 appendfsync always 可做到一条不丢。</translation>
     </message>
 </context>
 <context>
@@ -2743,7 +2743,7 @@ SQL：%2
         <translation>它不是证书 %1 的私钥</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected full (chain and host name), ca (chain only) or none</source>
+        <source>invalid %1 &apos;%2&apos;: expected full (chain and host name), ca (chain only) or none</source>
         <translation>%1 无效（“%2”）：应为 full（证书链和主机名）、ca（仅证书链）或 none</translation>
     </message>
     <message>
@@ -2762,27 +2762,27 @@ SQL：%2
 <context>
     <name>lantern::RedisUrl</name>
     <message>
-        <source>invalid Redis port in '%1'</source>
+        <source>invalid Redis port in &apos;%1&apos;</source>
         <translation>“%1”中的 Redis 端口无效</translation>
     </message>
     <message>
-        <source>invalid Redis database number '%1' in URL</source>
+        <source>invalid Redis database number &apos;%1&apos; in URL</source>
         <translation>URL 中的 Redis 数据库编号“%1”无效</translation>
     </message>
     <message>
-        <source>invalid Redis URL '%1': seed %2 of the list is empty; expected redis://[user:password@]host:port,host:port,...</source>
+        <source>invalid Redis URL &apos;%1&apos;: seed %2 of the list is empty; expected redis://[user:password@]host:port,host:port,...</source>
         <translation>Redis URL“%1”无效：列表中第 %2 个种子节点为空；应为 redis://[user:password@]host:port,host:port,...</translation>
     </message>
     <message>
-        <source>invalid Redis URL '%1': a seed list names a Redis Cluster, which has only database 0</source>
+        <source>invalid Redis URL &apos;%1&apos;: a seed list names a Redis Cluster, which has only database 0</source>
         <translation>Redis URL“%1”无效：种子列表表示 Redis 集群，而集群只有 0 号数据库</translation>
     </message>
     <message>
-        <source>invalid Redis URL '%1': expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</source>
+        <source>invalid Redis URL &apos;%1&apos;: expected redis://[user:password@]host:port[/db] (rediss:// for TLS)</source>
         <translation>Redis URL 无效（“%1”）：应为 redis://[user:password@]host:port[/db]（TLS 用 rediss://）</translation>
     </message>
     <message>
-        <source>invalid Redis Sentinel URL '%1': expected redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER, naming the master after '#'</source>
+        <source>invalid Redis Sentinel URL &apos;%1&apos;: expected redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER, naming the master after &apos;#&apos;</source>
         <translation>Redis Sentinel URL 无效（“%1”）：应为 redis-sentinel://[user:password@]host:port[,host:port...][/db]#MASTER，在“#”后写主节点名</translation>
     </message>
 </context>
@@ -2871,11 +2871,11 @@ SQL：%2
         <translation>只有草稿可以设置上线时间：此活动已经上线。</translation>
     </message>
     <message>
-        <source>The launch time %1 has passed: the servers' time is %2.</source>
+        <source>The launch time %1 has passed: the servers&apos; time is %2.</source>
         <translation>上线时间 %1 已过：服务器时间为 %2。</translation>
     </message>
     <message>
-        <source>The close time %1 has passed: the servers' time is %2.</source>
+        <source>The close time %1 has passed: the servers&apos; time is %2.</source>
         <translation>结束时间 %1 已过：服务器时间为 %2。</translation>
     </message>
     <message>
@@ -2921,7 +2921,7 @@ SQL：%2
         <translation>幂等键 %1 已按 %2 分付款，而不是 %3 分</translation>
     </message>
     <message>
-        <source>the simulated payout provider's answer was lost after paying (injected failure)</source>
+        <source>the simulated payout provider&apos;s answer was lost after paying (injected failure)</source>
         <translation>模拟支付方付款后应答丢失（注入的故障）</translation>
     </message>
     <message>
@@ -2937,15 +2937,15 @@ SQL：%2
         <translation>模拟支付账本的 HSCAN 返回了意外的应答</translation>
     </message>
     <message>
-        <source>the simulated payout ledger's total does not fit in 64 bits</source>
+        <source>the simulated payout ledger&apos;s total does not fit in 64 bits</source>
         <translation>模拟支付账本的合计超出 64 位整数范围</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected a number from 0 to 1, such as 0.25</source>
+        <source>invalid %1 &apos;%2&apos;: expected a number from 0 to 1, such as 0.25</source>
         <translation>%1“%2”无效：应为 0 到 1 之间的数，例如 0.25</translation>
     </message>
     <message>
-        <source>invalid %1 '%2': expected a whole number of milliseconds from 0 to %3</source>
+        <source>invalid %1 &apos;%2&apos;: expected a whole number of milliseconds from 0 to %3</source>
         <translation>%1“%2”无效：应为 0 到 %3 之间的整数毫秒</translation>
     </message>
 </context>
@@ -2975,19 +2975,19 @@ SQL：%2
         <translation>%1 失败（%2）：%3</translation>
     </message>
     <message>
-        <source>preparing '%1'</source>
+        <source>preparing &apos;%1&apos;</source>
         <translation>准备语句“%1”</translation>
     </message>
     <message>
-        <source>running '%1'</source>
+        <source>running &apos;%1&apos;</source>
         <translation>执行语句“%1”</translation>
     </message>
     <message>
-        <source>read-only connection (setting read-only): '%1' was not run on %2; only SELECT statements are allowed</source>
+        <source>read-only connection (setting read-only): &apos;%1&apos; was not run on %2; only SELECT statements are allowed</source>
         <translation>只读连接（设置项 read-only）：“%1”没有在 %2 上执行；只允许 SELECT 语句</translation>
     </message>
     <message>
-        <source>cannot open database %1: the account requires TLS (REQUIRE SSL): give the server's CA with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)</source>
+        <source>cannot open database %1: the account requires TLS (REQUIRE SSL): give the server&apos;s CA with --db-ca FILE (and --db-cert, --db-key for an account that requires a certificate)</source>
         <translation>无法打开数据库 %1：该账号要求 TLS（REQUIRE SSL）：请用 --db-ca FILE 提供服务器的 CA（账号要求证书时还需 --db-cert、--db-key）</translation>
     </message>
 </context>
@@ -3030,7 +3030,7 @@ SQL：%2
         <translation>已被信任，但其主机密钥无法写入 %1</translation>
     </message>
     <message>
-        <source>SSH server %1 is not known yet: its host key's fingerprint is %2. Compare it with the one its administrator gives you before you trust it.</source>
+        <source>SSH server %1 is not known yet: its host key&apos;s fingerprint is %2. Compare it with the one its administrator gives you before you trust it.</source>
         <translation>SSH 服务器 %1 尚未被信任：其主机密钥指纹为 %2。信任之前，请与管理员提供的指纹核对。</translation>
     </message>
     <message>
@@ -3050,7 +3050,7 @@ SQL：%2
         <translation>登录过程中失败</translation>
     </message>
     <message>
-        <source>the agent's keys</source>
+        <source>the agent&apos;s keys</source>
         <translation>SSH agent 中的密钥</translation>
     </message>
     <message>
@@ -3077,7 +3077,7 @@ SQL：%2
         <translation>无法为经由 SSH 隧道访问 %1 打开本地端口：%2</translation>
     </message>
     <message>
-        <source>The SQL URL names a Unix socket, which an SSH tunnel cannot reach: give the database's host and port as the SSH server reaches them.</source>
+        <source>The SQL URL names a Unix socket, which an SSH tunnel cannot reach: give the database&apos;s host and port as the SSH server reaches them.</source>
         <translation>SQL URL 指定的是 Unix 套接字，SSH 隧道无法到达：请填写 SSH 服务器所能访问的数据库主机和端口。</translation>
     </message>
 </context>
@@ -3213,7 +3213,7 @@ SQL：%2
         </translation>
     </message>
     <message numerus="yes">
-        <source>This month's quota of %n make-up(s) is used up.</source>
+        <source>This month&apos;s quota of %n make-up(s) is used up.</source>
         <translation>
             <numerusform>本月 %n 次补签额度已用完。</numerusform>
         </translation>
@@ -3237,7 +3237,7 @@ SQL：%2
 <context>
     <name>lantern::WorkerHeartbeat</name>
     <message>
-        <source>invalid LANTERN_HEARTBEAT_TTL_S '%1': expected 1 to 3600 seconds</source>
+        <source>invalid LANTERN_HEARTBEAT_TTL_S &apos;%1&apos;: expected 1 to 3600 seconds</source>
         <translation>LANTERN_HEARTBEAT_TTL_S“%1”无效：应为 1 到 3600 秒</translation>
     </message>
 </context>
@@ -3266,8 +3266,8 @@ SQL：%2
 <context>
     <name>lantern::access::AccountName</name>
     <message>
-        <source>invalid account name '%1': a lowercase letter, then up to %2 of a-z 0-9 _</source>
-        <translation>无效的账号名 '%1'：须以小写字母开头，其后最多 %2 个 a-z 0-9 _ 字符</translation>
+        <source>invalid account name &apos;%1&apos;: a lowercase letter, then up to %2 of a-z 0-9 _</source>
+        <translation>无效的账号名 &apos;%1&apos;：须以小写字母开头，其后最多 %2 个 a-z 0-9 _ 字符</translation>
     </message>
     <message>
         <source>unusable password: 12 to 128 printable ASCII characters, no spaces, quotes, backslashes or backticks</source>
@@ -3304,7 +3304,7 @@ SQL：%2
         <translation>运行此命令</translation>
     </message>
     <message>
-        <source>read Lantern's data</source>
+        <source>read Lantern&apos;s data</source>
         <translation>读取 Lantern 的数据</translation>
     </message>
     <message>
@@ -3352,7 +3352,7 @@ SQL：%2
         <translation>修复活动</translation>
     </message>
     <message>
-        <source>recover workers' tasks</source>
+        <source>recover workers&apos; tasks</source>
         <translation>恢复 worker 的任务</translation>
     </message>
     <message>
@@ -3391,12 +3391,12 @@ SQL：%2
         <translation>账号和角色需要 MariaDB 或 MySQL：SQLite 没有账号（见 docs/security.md）</translation>
     </message>
     <message>
-        <source>database name '%1' cannot be granted on: use A-Z a-z 0-9 _</source>
-        <translation>无法对数据库名 '%1' 授权：请只用 A-Z a-z 0-9 _</translation>
+        <source>database name &apos;%1&apos; cannot be granted on: use A-Z a-z 0-9 _</source>
+        <translation>无法对数据库名 &apos;%1&apos; 授权：请只用 A-Z a-z 0-9 _</translation>
     </message>
     <message>
-        <source>the server has anonymous accounts (user ''): with one, a client can pick the name the audit records; drop them first (DROP USER ''@'localhost', ...)</source>
-        <translation>服务器上有匿名账号（用户名为 ''）：有了它，客户端可以自选审计记录的名字；请先删除（DROP USER ''@'localhost', ...）</translation>
+        <source>the server has anonymous accounts (user &apos;&apos;): with one, a client can pick the name the audit records; drop them first (DROP USER &apos;&apos;@&apos;localhost&apos;, ...)</source>
+        <translation>服务器上有匿名账号（用户名为 &apos;&apos;）：有了它，客户端可以自选审计记录的名字；请先删除（DROP USER &apos;&apos;@&apos;localhost&apos;, ...）</translation>
     </message>
     <message>
         <source>the account %1 exists already (operator set-role or rotate change it)</source>
@@ -3410,7 +3410,7 @@ SQL：%2
 <context>
     <name>lantern::cli::Campaign</name>
     <message>
-        <source>unknown --algorithm '%1': expected double-mean, smoothed or uniform-cuts</source>
+        <source>unknown --algorithm &apos;%1&apos;: expected double-mean, smoothed or uniform-cuts</source>
         <translation>未知的 --algorithm“%1”：应为 double-mean、smoothed 或 uniform-cuts</translation>
     </message>
     <message>
@@ -3422,7 +3422,7 @@ SQL：%2
         <translation>有一项状态变更预定于 %1 执行，但没有存活的工作进程来执行它：请启动 lanternd work</translation>
     </message>
     <message>
-        <source>--operator %1: this account's actions are recorded as %2 (--operator is for shared accounts)</source>
+        <source>--operator %1: this account&apos;s actions are recorded as %2 (--operator is for shared accounts)</source>
         <translation>--operator %1：此账号的操作记录为 %2（--operator 仅用于共用账号）</translation>
     </message>
 </context>
@@ -3437,7 +3437,7 @@ SQL：%2
         <translation>缺少 --uid（或 --token）</translation>
     </message>
     <message>
-        <source>invalid user token '%1'</source>
+        <source>invalid user token &apos;%1&apos;</source>
         <translation>用户令牌“%1”无效</translation>
     </message>
 </context>
@@ -3448,7 +3448,7 @@ SQL：%2
         <translation>缺少 --%1</translation>
     </message>
     <message>
-        <source>unknown option '%1'</source>
+        <source>unknown option &apos;%1&apos;</source>
         <translation>未知选项“%1”</translation>
     </message>
     <message>
@@ -3464,15 +3464,15 @@ SQL：%2
         <translation>--%1 指定了两次</translation>
     </message>
     <message>
-        <source>unknown option --%1 for '%2'</source>
+        <source>unknown option --%1 for &apos;%2&apos;</source>
         <translation>“%2”不支持选项 --%1</translation>
     </message>
     <message>
-        <source>--%1 does not apply to '%2'</source>
+        <source>--%1 does not apply to &apos;%2&apos;</source>
         <translation>--%1 不适用于“%2”</translation>
     </message>
     <message>
-        <source>invalid --%1 '%2': expected a whole number from %3 to %4</source>
+        <source>invalid --%1 &apos;%2&apos;: expected a whole number from %3 to %4</source>
         <translation>--%1“%2”无效：应为 %3 到 %4 之间的整数</translation>
     </message>
 </context>
@@ -3483,7 +3483,7 @@ SQL：%2
         <translation>将 SQL 模式升级到最新并输出其版本；再次运行不会做任何更改。</translation>
     </message>
     <message>
-        <source>Checks the user in for today (or --date) and prints the streak, the month's count and the points granted.</source>
+        <source>Checks the user in for today (or --date) and prints the streak, the month&apos;s count and the points granted.</source>
         <translation>为用户签到今天（或 --date 指定的日期），并输出连续天数、本月次数和发放的积分。</translation>
     </message>
     <message>
@@ -3491,11 +3491,11 @@ SQL：%2
         <translation>在补签窗口和配额内为过去的某天补签，并连同原因记入审计。</translation>
     </message>
     <message>
-        <source>Prints the user's signed and made-up days of a month, the streaks and the points balance.</source>
+        <source>Prints the user&apos;s signed and made-up days of a month, the streaks and the points balance.</source>
         <translation>输出用户某月的签到日和补签日、连续天数以及积分余额。</translation>
     </message>
     <message>
-        <source>Compares a day's check-ins in Redis with SQL and writes the missing rows.</source>
+        <source>Compares a day&apos;s check-ins in Redis with SQL and writes the missing rows.</source>
         <translation>比较 Redis 与 SQL 中某天的签到，并补写缺失的记录。</translation>
     </message>
     <message>
@@ -3511,7 +3511,7 @@ SQL：%2
         <translation>运行工作进程：持久化签到与红包领取并发放红包；--once 处理完所有队列后退出。</translation>
     </message>
     <message>
-        <source>Prints the queues' depth and oldest task, the workers' heartbeats and the dead-letter list.</source>
+        <source>Prints the queues&apos; depth and oldest task, the workers&apos; heartbeats and the dead-letter list.</source>
         <translation>输出各队列的长度和最旧任务、工作进程的心跳以及死信列表。</translation>
     </message>
     <message>
@@ -3519,7 +3519,7 @@ SQL：%2
         <translation>收回心跳已过期的工作进程（或 --worker W 指定的进程）的任务，并完成或重新排队。</translation>
     </message>
     <message>
-        <source>Prints the user's public token and a signed bearer for the HTTP API.</source>
+        <source>Prints the user&apos;s public token and a signed bearer for the HTTP API.</source>
         <translation>输出用户的公开令牌以及用于 HTTP API 的签名 bearer。</translation>
     </message>
     <message>
@@ -3531,7 +3531,7 @@ SQL：%2
         <translation>停止领取（紧急开关）。</translation>
     </message>
     <message>
-        <source>Lets a paused campaign's grabs go on.</source>
+        <source>Lets a paused campaign&apos;s grabs go on.</source>
         <translation>让已暂停活动的领取继续进行。</translation>
     </message>
     <message>
@@ -3539,11 +3539,11 @@ SQL：%2
         <translation>关闭活动并退回无人领取的红包。</translation>
     </message>
     <message>
-        <source>Prints the campaign's status and figures: grabbed, persisted, paid and refunded.</source>
+        <source>Prints the campaign&apos;s status and figures: grabbed, persisted, paid and refunded.</source>
         <translation>输出活动的状态和数据：已领取、已持久化、已发放和已退回。</translation>
     </message>
     <message>
-        <source>Puts a campaign's Redis state back in line with the SQL ledger after Redis lost data.</source>
+        <source>Puts a campaign&apos;s Redis state back in line with the SQL ledger after Redis lost data.</source>
         <translation>在 Redis 丢失数据后，使活动的 Redis 状态与 SQL 账本重新一致。</translation>
     </message>
     <message>
@@ -3783,11 +3783,11 @@ SQL：%2
         <translation>Redis：redis://[user:password@]host:port[/db]（TLS 用 rediss://），Redis 集群的任一节点（或节点列表），或某个主节点的哨兵：redis-sentinel://[user:password@]host:port,host:port#MASTER。</translation>
     </message>
     <message>
-        <source>TLS to Redis: the CA certificates that sign the servers' (default: the system's).</source>
+        <source>TLS to Redis: the CA certificates that sign the servers&apos; (default: the system&apos;s).</source>
         <translation>Redis 的 TLS：签发服务器证书的 CA 证书（默认：系统自带）。</translation>
     </message>
     <message>
-        <source>TLS to Redis: this client's certificate, for mutual TLS.</source>
+        <source>TLS to Redis: this client&apos;s certificate, for mutual TLS.</source>
         <translation>Redis 的 TLS：本客户端的证书，用于双向 TLS。</translation>
     </message>
     <message>
@@ -3795,7 +3795,7 @@ SQL：%2
         <translation>Redis 的 TLS：--redis-cert 的私钥。</translation>
     </message>
     <message>
-        <source>TLS to Redis: the server name sent and checked (default: the URL's host).</source>
+        <source>TLS to Redis: the server name sent and checked (default: the URL&apos;s host).</source>
         <translation>Redis 的 TLS：发送并校验的服务器名（默认：URL 中的主机）。</translation>
     </message>
     <message>
@@ -3803,19 +3803,19 @@ SQL：%2
         <translation>Redis 的 TLS：full（默认）校验证书链和主机名或 IP，ca 只校验证书链，none 什么都不校验（会在 stderr 提示）。</translation>
     </message>
     <message>
-        <source>Redis Sentinel: the sentinels' own user (the URL's credentials are the data nodes').</source>
+        <source>Redis Sentinel: the sentinels&apos; own user (the URL&apos;s credentials are the data nodes&apos;).</source>
         <translation>Redis Sentinel：哨兵自己的用户（URL 中的凭据属于数据节点）。</translation>
     </message>
     <message>
-        <source>Redis Sentinel: the sentinels' own password.</source>
+        <source>Redis Sentinel: the sentinels&apos; own password.</source>
         <translation>Redis Sentinel：哨兵自己的密码。</translation>
     </message>
     <message>
-        <source>TLS to MySQL/MariaDB: the CA certificates that sign the server's (the chain is checked, not the host name).</source>
+        <source>TLS to MySQL/MariaDB: the CA certificates that sign the server&apos;s (the chain is checked, not the host name).</source>
         <translation>MySQL/MariaDB 的 TLS：签发服务器证书的 CA 证书（只校验证书链，不校验主机名）。</translation>
     </message>
     <message>
-        <source>TLS to MySQL/MariaDB: this client's certificate.</source>
+        <source>TLS to MySQL/MariaDB: this client&apos;s certificate.</source>
         <translation>MySQL/MariaDB 的 TLS：本客户端的证书。</translation>
     </message>
     <message>
@@ -3827,7 +3827,7 @@ SQL：%2
         <translation>批准超过双人复核金额（access install --approval-cents）的草稿；只有创建者以外的经理可以批准，批准后才能上线。</translation>
     </message>
     <message>
-        <source>With administrative accounts: creates the roles on MariaDB with their grants, records the four-eyes bound (default LANTERN_APPROVAL_CENTS or 1000000) and loads Lantern's Lua scripts; running it again changes nothing.</source>
+        <source>With administrative accounts: creates the roles on MariaDB with their grants, records the four-eyes bound (default LANTERN_APPROVAL_CENTS or 1000000) and loads Lantern&apos;s Lua scripts; running it again changes nothing.</source>
         <translation>使用管理账号：在 MariaDB 上创建各角色及其权限，记录双人复核金额（默认为 LANTERN_APPROVAL_CENTS 或 1000000），并加载 Lantern 的 Lua 脚本；再次运行不会改变任何东西。</translation>
     </message>
     <message>
@@ -3835,7 +3835,7 @@ SQL：%2
         <translation>在 MariaDB 上创建以该角色为默认角色的账号，并在每个 Redis 节点上创建 ACL 用户；不给 --password-file 时会生成密码并只打印一次。</translation>
     </message>
     <message>
-        <source>Lists the accounts that hold one of Lantern's roles.</source>
+        <source>Lists the accounts that hold one of Lantern&apos;s roles.</source>
         <translation>列出拥有 Lantern 角色的账号。</translation>
     </message>
     <message>
@@ -3847,12 +3847,12 @@ SQL：%2
         <translation>在 MariaDB 和每个 Redis 节点上为该账号设置新密码。</translation>
     </message>
     <message>
-        <source>Changes the account's role; its Redis user gets the new rules and a new password.</source>
+        <source>Changes the account&apos;s role; its Redis user gets the new rules and a new password.</source>
         <translation>更改账号的角色；其 Redis 用户获得新规则和新密码。</translation>
     </message>
     <message>
-        <source>Not permitted for this account: {"error":"forbidden"} on stdout and nothing was written.</source>
-        <translation>此账号无权执行：stdout 输出 {"error":"forbidden"}，且未写入任何内容。</translation>
+        <source>Not permitted for this account: {&quot;error&quot;:&quot;forbidden&quot;} on stdout and nothing was written.</source>
+        <translation>此账号无权执行：stdout 输出 {&quot;error&quot;:&quot;forbidden&quot;}，且未写入任何内容。</translation>
     </message>
 </context>
 <context>
@@ -3870,7 +3870,7 @@ SQL：%2
         <translation>serve 需要令牌密钥来校验 Bearer 令牌：请设置 --token-secret 或 LANTERN_TOKEN_SECRET</translation>
     </message>
     <message>
-        <source>invalid --state '%1': expected on or off</source>
+        <source>invalid --state &apos;%1&apos;: expected on or off</source>
         <translation>--state“%1”无效：应为 on 或 off</translation>
     </message>
     <message>
@@ -3891,7 +3891,7 @@ SQL：%2
 <context>
     <name>lantern::cli::Main</name>
     <message>
-        <source>unknown command '%1' (see lanternd --help)</source>
+        <source>unknown command &apos;%1&apos; (see lanternd --help)</source>
         <translation>未知命令“%1”（参见 lanternd --help）</translation>
     </message>
     <message>
@@ -3902,9 +3902,9 @@ SQL：%2
 <context>
     <name>lantern::ui::AlertBar</name>
     <message>
-        <source>⚠ %1 &lt;a href="view:%2"&gt;Open %3&lt;/a&gt;</source>
-        <extracomment>An alert of the console, then a link to the view that shows it ("Open Queues").</extracomment>
-        <translation>⚠ %1 &lt;a href="view:%2"&gt;打开%3&lt;/a&gt;</translation>
+        <source>⚠ %1 &lt;a href=&quot;view:%2&quot;&gt;Open %3&lt;/a&gt;</source>
+        <extracomment>An alert of the console, then a link to the view that shows it (&quot;Open Queues&quot;).</extracomment>
+        <translation>⚠ %1 &lt;a href=&quot;view:%2&quot;&gt;打开%3&lt;/a&gt;</translation>
     </message>
 </context>
 <context>
@@ -3987,7 +3987,7 @@ SQL：%2
     </message>
     <message>
         <source>Action</source>
-        <extracomment>An audit entry's action: in words, then its stored name, e.g. "Make-up granted (checkin.makeup)".</extracomment>
+        <extracomment>An audit entry&apos;s action: in words, then its stored name, e.g. &quot;Make-up granted (checkin.makeup)&quot;.</extracomment>
         <translation>操作</translation>
     </message>
     <message>
@@ -4478,7 +4478,7 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>创建草稿</translation>
     </message>
     <message>
-        <source>WeChat's rule: each envelope is drawn between the minimum and twice the average left. Early grabs vary little, the last ones a lot.</source>
+        <source>WeChat&apos;s rule: each envelope is drawn between the minimum and twice the average left. Early grabs vary little, the last ones a lot.</source>
         <translation>微信的规则：每个红包在最小金额与剩余平均金额的两倍之间随机取值。先抢的金额差别不大，最后几个差别很大。</translation>
     </message>
     <message>
@@ -4703,12 +4703,12 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>子池：%1</translation>
     </message>
     <message>
-        <source>retry its dead letters in &lt;a href="view:queues"&gt;Queues&lt;/a&gt;</source>
-        <translation>在&lt;a href="view:queues"&gt;队列&lt;/a&gt;中重试它的死信</translation>
+        <source>retry its dead letters in &lt;a href=&quot;view:queues&quot;&gt;Queues&lt;/a&gt;</source>
+        <translation>在&lt;a href=&quot;view:queues&quot;&gt;队列&lt;/a&gt;中重试它的死信</translation>
     </message>
     <message>
-        <source>run a recovery in &lt;a href="view:recovery"&gt;Recovery&lt;/a&gt;</source>
-        <translation>在&lt;a href="view:recovery"&gt;故障恢复&lt;/a&gt;中执行恢复</translation>
+        <source>run a recovery in &lt;a href=&quot;view:recovery&quot;&gt;Recovery&lt;/a&gt;</source>
+        <translation>在&lt;a href=&quot;view:recovery&quot;&gt;故障恢复&lt;/a&gt;中执行恢复</translation>
     </message>
     <message numerus="yes">
         <source>✘ %n rule(s) of the ledger are broken: %1, or escalate.</source>
@@ -4729,12 +4729,12 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>将于 %1 结束（%2后）</translation>
     </message>
     <message>
-        <source>Every grab and payout row was read, and the workers' tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</source>
+        <source>Every grab and payout row was read, and the workers&apos; tally compared with them, as &lt;i&gt;lanternd verify&lt;/i&gt; does.</source>
         <translation>已读取每一条抢红包和发放记录，并与工作进程的累计数比对，与 &lt;i&gt;lanternd verify&lt;/i&gt; 的做法相同。</translation>
     </message>
     <message>
-        <source>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href="check:rows"&gt;a check of every row&lt;/a&gt;.</source>
-        <translation>抢红包和发放按工作进程写入时维护的累计数判断；手工改动过的记录会重新统计，手工新增的记录只有&lt;a href="check:rows"&gt;逐条检查全部记录&lt;/a&gt;才能发现。</translation>
+        <source>Grabs and payouts are judged from the tally the workers keep as they write them; a row changed by hand is counted again, a row added by hand only by &lt;a href=&quot;check:rows&quot;&gt;a check of every row&lt;/a&gt;.</source>
+        <translation>抢红包和发放按工作进程写入时维护的累计数判断；手工改动过的记录会重新统计，手工新增的记录只有&lt;a href=&quot;check:rows&quot;&gt;逐条检查全部记录&lt;/a&gt;才能发现。</translation>
     </message>
 </context>
 <context>
@@ -4812,7 +4812,7 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>结束时间(&amp;O)</translation>
     </message>
     <message>
-        <source>A worker prepares the envelopes ahead and opens grabs at this second, on the servers' clock.</source>
+        <source>A worker prepares the envelopes ahead and opens grabs at this second, on the servers&apos; clock.</source>
         <translation>worker 会提前准备好红包，并按服务器时钟在这一秒开放抢红包。</translation>
     </message>
     <message>
@@ -4840,7 +4840,7 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>%1 不存在这个本地时间（时钟会跳过它）。</translation>
     </message>
     <message>
-        <source>Times in %1 (%2). The servers' clock says %3.</source>
+        <source>Times in %1 (%2). The servers&apos; clock says %3.</source>
         <translation>时间按 %1（%2）计。服务器时钟当前为 %3。</translation>
     </message>
 </context>
@@ -4948,11 +4948,11 @@ Check the amounts and the split preview before you approve: an approval cannot b
     </message>
     <message>
         <source>MMMM yyyy</source>
-        <extracomment>The month in the chart's title, as QDate::toString formats it ("April 2026"; "2026年4月")</extracomment>
+        <extracomment>The month in the chart&apos;s title, as QDate::toString formats it (&quot;April 2026&quot;; &quot;2026年4月&quot;)</extracomment>
         <translation>yyyy年M月</translation>
     </message>
     <message>
-        <source>The figures a worker keeps, read from every user's bits once a minute</source>
+        <source>The figures a worker keeps, read from every user&apos;s bits once a minute</source>
         <translation>由一个工作进程保存的数据，每分钟从全部用户的签到位读取一次</translation>
     </message>
     <message>
@@ -4965,7 +4965,7 @@ Check the amounts and the split preview before you approve: an approval cannot b
     <name>lantern::ui::ConnectionCheckReport</name>
     <message>
         <source>%1 ms</source>
-        <extracomment>A round trip time in milliseconds, e.g. "0.42 ms".</extracomment>
+        <extracomment>A round trip time in milliseconds, e.g. &quot;0.42 ms&quot;.</extracomment>
         <translation>%1 毫秒</translation>
     </message>
     <message>
@@ -5006,14 +5006,14 @@ Check the amounts and the split preview before you approve: an approval cannot b
     </message>
     <message numerus="yes">
         <source>%n node(s)</source>
-        <extracomment>How many nodes a Redis Cluster has, e.g. "6 nodes" (followed by "3 masters").</extracomment>
+        <extracomment>How many nodes a Redis Cluster has, e.g. &quot;6 nodes&quot; (followed by &quot;3 masters&quot;).</extracomment>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n master(s)</source>
-        <extracomment>How many of a Redis Cluster's nodes are masters, e.g. "3 masters".</extracomment>
+        <extracomment>How many of a Redis Cluster&apos;s nodes are masters, e.g. &quot;3 masters&quot;.</extracomment>
         <translation>
             <numerusform>%n 个主节点</numerusform>
         </translation>
@@ -5044,7 +5044,7 @@ Check the amounts and the split preview before you approve: an approval cannot b
     </message>
     <message>
         <source>cluster_state: %1, %2 of 16384 slots served</source>
-        <extracomment>The Redis Cluster's own state when it is not "ok", e.g. "cluster_state: fail, 10923 of 16384 slots served".</extracomment>
+        <extracomment>The Redis Cluster&apos;s own state when it is not &quot;ok&quot;, e.g. &quot;cluster_state: fail, 10923 of 16384 slots served&quot;.</extracomment>
         <translation>cluster_state：%1，16384 个槽中 %2 个有节点服务</translation>
     </message>
     <message>
@@ -5061,7 +5061,7 @@ Check the amounts and the split preview before you approve: an approval cannot b
     </message>
     <message>
         <source>role %1</source>
-        <extracomment>The role Redis answers with, as INFO names it: "master" or "slave".</extracomment>
+        <extracomment>The role Redis answers with, as INFO names it: &quot;master&quot; or &quot;slave&quot;.</extracomment>
         <translation>角色 %1</translation>
     </message>
     <message>
@@ -5077,7 +5077,7 @@ Check the amounts and the split preview before you approve: an approval cannot b
         <translation>SQL TLS</translation>
     </message>
     <message>
-        <source>The chain was checked against the CA, not the host name (Qt 6.4's MySQL driver).</source>
+        <source>The chain was checked against the CA, not the host name (Qt 6.4&apos;s MySQL driver).</source>
         <translation>已按 CA 校验证书链，未校验主机名（Qt 6.4 的 MySQL 驱动）。</translation>
     </message>
 </context>
@@ -5200,10 +5200,10 @@ Check the amounts and the split preview before you approve: an approval cannot b
     <message>
         <source>The SSH server %1 is not in your known_hosts file yet.
 
-Its host key's fingerprint is
+Its host key&apos;s fingerprint is
 %2
 
-Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on the server's host key). Only if they are the same, trust it: the key is written to ~/.ssh/known_hosts, and a different key later is refused.</source>
+Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on the server&apos;s host key). Only if they are the same, trust it: the key is written to ~/.ssh/known_hosts, and a different key later is refused.</source>
         <translation>SSH 服务器 %1 尚未记录在您的 known_hosts 文件中。
 
 其主机密钥指纹为
@@ -5307,7 +5307,7 @@ Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on t
         <translation>连接管理</translation>
     </message>
     <message>
-        <source>Test this profile's servers, then, once you confirm, reconnect the whole console to them</source>
+        <source>Test this profile&apos;s servers, then, once you confirm, reconnect the whole console to them</source>
         <translation>先测试此配置的服务器，经您确认后再将整个控制台重新连接到它们</translation>
     </message>
     <message>
@@ -5347,7 +5347,7 @@ Compare it with the fingerprint its administrator gives you (ssh-keygen -lf on t
         <translation>离开这些服务器，改用全新的沙盒：私有的 Redis 和带演示数据的 SQLite 文件</translation>
     </message>
     <message>
-        <source>“%1” points at this console's sandbox (Redis %2), which stops when the console leaves it: the session would land on a server that is gone. Choose a profile of other servers; the console stays on the sandbox.</source>
+        <source>“%1” points at this console&apos;s sandbox (Redis %2), which stops when the console leaves it: the session would land on a server that is gone. Choose a profile of other servers; the console stays on the sandbox.</source>
         <translation>“%1”指向本控制台的沙盒（Redis %2），而控制台一离开沙盒它就会停止：会话将落到一个已不存在的服务器上。请选择指向其他服务器的配置；控制台仍停留在沙盒。</translation>
     </message>
     <message>
@@ -5512,11 +5512,11 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>ID</translation>
     </message>
     <message>
-        <source>unknown view '%1': expected one of %2</source>
+        <source>unknown view &apos;%1&apos;: expected one of %2</source>
         <translation>未知视图“%1”：应为 %2 之一</translation>
     </message>
     <message>
-        <source>invalid --campaign '%1': expected a campaign id (a positive whole number)</source>
+        <source>invalid --campaign &apos;%1&apos;: expected a campaign id (a positive whole number)</source>
         <translation>--campaign“%1”无效：应为活动 ID（正整数）</translation>
     </message>
     <message>
@@ -5528,7 +5528,7 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>主题</translation>
     </message>
     <message>
-        <source>invalid --theme '%1': expected system, light or dark</source>
+        <source>invalid --theme &apos;%1&apos;: expected system, light or dark</source>
         <translation>无效的 --theme“%1”：应为 system、light 或 dark</translation>
     </message>
     <message>
@@ -5536,7 +5536,7 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>要打开或渲染的视图：users、campaigns、queues、recovery、audit、connections、stats。</translation>
     </message>
     <message>
-        <source>The window's size in logical pixels, e.g. 1366x768 (a screenshot's too).</source>
+        <source>The window&apos;s size in logical pixels, e.g. 1366x768 (a screenshot&apos;s too).</source>
         <translation>窗口大小（逻辑像素），例如 1366x768（截图同样适用）。</translation>
     </message>
     <message>
@@ -5544,7 +5544,7 @@ Without --redis and --db it starts a sandbox: a private Redis, an SQLite file an
         <translation>宽x高</translation>
     </message>
     <message>
-        <source>invalid --size '%1': expected WIDTHxHEIGHT in pixels, e.g. 1366x768</source>
+        <source>invalid --size &apos;%1&apos;: expected WIDTHxHEIGHT in pixels, e.g. 1366x768</source>
         <translation>--size“%1”无效：应为以像素为单位的 宽x高，例如 1366x768</translation>
     </message>
 </context>
@@ -6076,7 +6076,7 @@ SQL：%2</translation>
         <translation>请勿使用控制字符。</translation>
     </message>
     <message>
-        <source>The session's operator, recorded in the audit log; change it in the window's status bar.</source>
+        <source>The session&apos;s operator, recorded in the audit log; change it in the window&apos;s status bar.</source>
         <translation>本次会话的操作员，会记入审计日志；可在窗口状态栏中更改。</translation>
     </message>
     <message>
@@ -6103,7 +6103,7 @@ SQL：%2</translation>
         <translation>无</translation>
     </message>
     <message>
-        <source>The user and password on the Servers tab are the master's; these are the sentinels' own, when they ask for one (requirepass or an ACL user on the sentinels).</source>
+        <source>The user and password on the Servers tab are the master&apos;s; these are the sentinels&apos; own, when they ask for one (requirepass or an ACL user on the sentinels).</source>
         <translation>“服务器”页上的用户和密码属于主节点；这里填写哨兵自己的凭据（哨兵设置了 requirepass 或 ACL 用户时）。</translation>
     </message>
     <message>
@@ -6162,7 +6162,7 @@ SQL：%2</translation>
         <translation>密码</translation>
     </message>
     <message>
-        <source>The server's host key is checked against ~/.ssh/known_hosts: the first time, the console shows its fingerprint and asks; a key that changed is refused.</source>
+        <source>The server&apos;s host key is checked against ~/.ssh/known_hosts: the first time, the console shows its fingerprint and asks; a key that changed is refused.</source>
         <translation>服务器的主机密钥会与 ~/.ssh/known_hosts 核对：首次连接时控制台会显示指纹并询问；密钥变更则拒绝连接。</translation>
     </message>
     <message>
@@ -6201,7 +6201,7 @@ SQL：%2</translation>
         <translation>通过 TLS 连接 Redis（rediss://）</translation>
     </message>
     <message>
-        <source>The CA that signs the Redis servers' certificates</source>
+        <source>The CA that signs the Redis servers&apos; certificates</source>
         <translation>签发 Redis 服务器证书的 CA</translation>
     </message>
     <message>
@@ -6209,11 +6209,11 @@ SQL：%2</translation>
         <translation>Redis 客户端证书（双向 TLS）</translation>
     </message>
     <message>
-        <source>The client certificate's key</source>
+        <source>The client certificate&apos;s key</source>
         <translation>客户端证书的私钥</translation>
     </message>
     <message>
-        <source>The CA that signs the database server's certificate</source>
+        <source>The CA that signs the database server&apos;s certificate</source>
         <translation>签发数据库服务器证书的 CA</translation>
     </message>
     <message>
@@ -6221,11 +6221,11 @@ SQL：%2</translation>
         <translation>数据库客户端证书（REQUIRE X509）</translation>
     </message>
     <message>
-        <source>The database client certificate's key</source>
+        <source>The database client certificate&apos;s key</source>
         <translation>数据库客户端证书的私钥</translation>
     </message>
     <message>
-        <source>the system's CAs</source>
+        <source>the system&apos;s CAs</source>
         <translation>系统的 CA</translation>
     </message>
     <message>
@@ -6277,7 +6277,7 @@ SQL：%2</translation>
         <translation>Redis</translation>
     </message>
     <message>
-        <source>A CA file turns TLS on. Qt 6.4's MySQL driver checks that the server's certificate chain leads to this CA, not that it names the host: use a CA that signs database servers only.</source>
+        <source>A CA file turns TLS on. Qt 6.4&apos;s MySQL driver checks that the server&apos;s certificate chain leads to this CA, not that it names the host: use a CA that signs database servers only.</source>
         <translation>填写 CA 文件即启用 TLS。Qt 6.4 的 MySQL 驱动只校验服务器证书链是否通向此 CA，不校验证书上的主机名：请使用只为数据库服务器签发证书的 CA。</translation>
     </message>
     <message>
@@ -6364,15 +6364,15 @@ SQL：%2</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <source>&lt;span style="color:#a50e0e"&gt;%n dead, holding %1&lt;/span&gt; — &lt;a href="view:recovery"&gt;see Recovery&lt;/a&gt;</source>
+        <source>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n dead, holding %1&lt;/span&gt; — &lt;a href=&quot;view:recovery&quot;&gt;see Recovery&lt;/a&gt;</source>
         <translation>
-            <numerusform>&lt;span style="color:#a50e0e"&gt;%n 个失联，持有 %1&lt;/span&gt;——&lt;a href="view:recovery"&gt;见“故障恢复”&lt;/a&gt;</numerusform>
+            <numerusform>&lt;span style=&quot;color:#a50e0e&quot;&gt;%n 个失联，持有 %1&lt;/span&gt;——&lt;a href=&quot;view:recovery&quot;&gt;见“故障恢复”&lt;/a&gt;</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>&lt;a href="dead-letters" style="color:#a50e0e"&gt;%n dead letter(s)&lt;/a&gt;</source>
+        <source>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n dead letter(s)&lt;/a&gt;</source>
         <translation>
-            <numerusform>&lt;a href="dead-letters" style="color:#a50e0e"&gt;%n 条死信&lt;/a&gt;</numerusform>
+            <numerusform>&lt;a href=&quot;dead-letters&quot; style=&quot;color:#a50e0e&quot;&gt;%n 条死信&lt;/a&gt;</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -6421,7 +6421,7 @@ SQL：%2</translation>
         <translation>相关活动的账本核对</translation>
     </message>
     <message>
-        <source>Compares the day's check-ins in Redis with the log in SQL and back-fills the rows that were lost.</source>
+        <source>Compares the day&apos;s check-ins in Redis with the log in SQL and back-fills the rows that were lost.</source>
         <translation>比对当天 Redis 中的签到与 SQL 中的流水，补写丢失的记录。</translation>
     </message>
     <message>
@@ -6630,14 +6630,14 @@ SQL：%2</translation>
     </message>
     <message numerus="yes">
         <source>day(s)</source>
-        <extracomment>The unit after a number of days, as in "12 days"; the number itself is shown bigger.</extracomment>
+        <extracomment>The unit after a number of days, as in &quot;12 days&quot;; the number itself is shown bigger.</extracomment>
         <translation>
             <numerusform>天</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>point(s)</source>
-        <extracomment>The unit after a points balance, as in "3,430 points".</extracomment>
+        <extracomment>The unit after a points balance, as in &quot;3,430 points&quot;.</extracomment>
         <translation>
             <numerusform>积分</numerusform>
         </translation>
@@ -6683,7 +6683,7 @@ SQL：%2</translation>
     </message>
     <message>
         <source>MMMM yyyy</source>
-        <extracomment>How the month above the calendar is written, as a QDate format (e.g. "yyyy年M月").</extracomment>
+        <extracomment>How the month above the calendar is written, as a QDate format (e.g. &quot;yyyy年M月&quot;).</extracomment>
         <translation>yyyy年M月</translation>
     </message>
     <message>
@@ -6713,7 +6713,7 @@ SQL：%2</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <source>This month's quota of %n make-up(s) is used up.</source>
+        <source>This month&apos;s quota of %n make-up(s) is used up.</source>
         <translation>
             <numerusform>本月 %n 次补签额度已用完。</numerusform>
         </translation>

@@ -1,7 +1,7 @@
 #include "checkinstatsview.h"
 
-#include "checkin/monthstatsmodel.h"
-#include "checkin/monthstatsservice.h"
+#include "console/checkinstats/monthstatsmodel.h"
+#include "console/checkinstats/monthstatsservice.h"
 #include "consoletheme.h"
 #include "messagebanner.h"
 

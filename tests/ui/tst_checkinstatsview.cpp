@@ -5,7 +5,7 @@
 // waits on the view's signals.
 #include "checkin/checkinservice.h"
 #include "checkin/keptmonthstats.h"
-#include "checkin/monthstatsmodel.h"
+#include "console/checkinstats/monthstatsmodel.h"
 #include "checkinstatsview.h"
 #include "consoletheme.h"
 #include "redis/keyschema.h"

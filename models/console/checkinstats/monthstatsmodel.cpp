@@ -1,4 +1,4 @@
-#include "checkin/monthstatsmodel.h"
+#include "console/checkinstats/monthstatsmodel.h"
 
 #include <QLocale>
 

@@ -1,4 +1,4 @@
-#include "checkin/monthstatsservice.h"
+#include "console/checkinstats/monthstatsservice.h"
 
 #include "checkin/keptmonthstats.h"
 #include "core/errors.h"
