@@ -1,5 +1,6 @@
 // HttpRequestParser on raw request bytes (whole, byte by byte, pipelined) and appendHttpResponse's exact output.
-#include "api/httprequestparser.h"
+#include "serve/httprequestparser.h"
+#include "serve/httpresponse.h"
 #include "testsuite.h"
 
 #include <QTest>

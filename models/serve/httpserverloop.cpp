@@ -2,9 +2,10 @@
 
 #include "api/apicalls.h"
 #include "api/featureswitches.h"
-#include "api/httprequestparser.h"
 #include "core/monotonicclock.h"
 #include "serve/blockingendpoints.h"
+#include "serve/httprequestparser.h"
+#include "serve/httpresponse.h"
 
 #include <QCoreApplication>
 

@@ -1,7 +1,8 @@
 #include "payoutprovider.h"
 
 #include "api/apihandler.h"
-#include "api/httprequestparser.h"
+#include "serve/httprequestparser.h"
+#include "serve/httpresponse.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

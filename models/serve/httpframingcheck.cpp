@@ -1,4 +1,4 @@
-#include "api/httpframingcheck.h"
+#include "serve/httpframingcheck.h"
 
 #include <algorithm>
 #include <cstring>
