@@ -1,7 +1,9 @@
 #pragma once
 
-#include <QCoreApplication>
+#include "redis/redisconversation.h"
+
 #include <QByteArrayList>
+#include <QCoreApplication>
 #include <QString>
 #include <QStringList>
 
@@ -17,6 +19,9 @@ class FeatureSwitches final {
     Q_DECLARE_TR_FUNCTIONS(lantern::FeatureSwitches)
 
 public:
+    /** How old a server's copy of the switches may be: every API thread rereads them after this. */
+    static constexpr qint64 MaxAgeNs = 1'000'000'000;
+
     static QStringList features() { return {QStringLiteral("checkin"), QStringLiteral("grab")}; }
 
     /** The command that reads every switch, and the features its reply says are off. */
@@ -26,6 +31,24 @@ public:
     /** Throws InvalidInputError for an unknown feature. */
     static void set(RedisClient &redis, const KeySchema &keys, const QString &feature, bool on);
     static void validateFeature(const QString &feature);
+
+    /** The switches read as a conversation (an event loop's RedisPipe): one HGETALL. */
+    class Read final : public RedisConversation {
+    public:
+        explicit Read(const KeySchema &keys) : m_command(readCommand(keys)) {}
+        QList<QByteArrayList> nextRound() override
+        {
+            if (m_command.isEmpty())
+                return {};
+            return {std::exchange(m_command, {})};
+        }
+        void takeReplies(std::vector<RedisValue> replies) override { m_off = switchedOffIn(replies.at(0)); }
+        const QStringList &switchedOff() const { return m_off; }
+
+    private:
+        QByteArrayList m_command;
+        QStringList m_off;
+    };
 };
 
 } // namespace lantern

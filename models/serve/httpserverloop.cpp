@@ -33,7 +33,6 @@ constexpr qsizetype MaxBufferedInput = 64 * 1024;    // unparsed bytes kept whil
 constexpr qsizetype MaxBufferedOutput = 256 * 1024;  // unsent answers: past it, a client that does not read is not served
 constexpr qint64 IdleTimeoutNs = 60'000'000'000;     // a kept-alive connection without a request
 constexpr qint64 RequestTimeoutNs = 10'000'000'000;  // a request that started arriving but did not finish
-constexpr qint64 SwitchesMaxAgeNs = 1'000'000'000;   // as FeatureSwitches::isOn: a second
 constexpr qint64 StopGraceNs = 10'000'000'000;       // answers under way when SIGTERM came
 // Lingering close (nginx's lingering_close, Apache's lingering_close()): after the last answer
 // the server sends its FIN, then reads and drops what the client still sends, so that the
@@ -43,24 +42,6 @@ constexpr qsizetype LingerMaxBytes = 1024 * 1024;     // dropped at most: a clie
 constexpr qsizetype LingerReadsPerEvent = 4;          // ReadChunk each: other connections get their turn
 constexpr int TickMs = 100;                           // how often the loop looks at the stop flag
 constexpr qsizetype KeptBufferBytes = 4 * 1024;       // a connection's emptied buffer keeps this much room
-
-/** HGETALL of the switches, for the loop's own copy (renewed every second). */
-class SwitchesRead final : public RedisConversation {
-public:
-    explicit SwitchesRead(const KeySchema &keys) : m_command(FeatureSwitches::readCommand(keys)) {}
-    QList<QByteArrayList> nextRound() override
-    {
-        if (m_command.isEmpty())
-            return {};
-        return {std::exchange(m_command, {})};
-    }
-    void takeReplies(std::vector<RedisValue> replies) override { m_off = FeatureSwitches::switchedOffIn(replies.at(0)); }
-    const QStringList &switchedOff() const { return m_off; }
-
-private:
-    QByteArrayList m_command;
-    QStringList m_off;
-};
 
 /** Empties a connection's buffer, keeping its allocation when it is small (a request's or an
     answer's size): the next one is written into it without malloc. */
@@ -346,7 +327,7 @@ void HttpServerLoop::dispatch(Connection &connection)
     ++connection.requestSeq;
     connection.endpoint = ApiGate::endpointOf(connection.request.path);
     connection.startNs = monotonicNs();
-    if (ApiGate::isSwitchable(connection.endpoint) && (m_switchesReadNs < 0 || connection.startNs - m_switchesReadNs >= SwitchesMaxAgeNs)) {
+    if (ApiGate::isSwitchable(connection.endpoint) && (m_switchesReadNs < 0 || connection.startNs - m_switchesReadNs >= FeatureSwitches::MaxAgeNs)) {
         // The switches are a second old: read them first (once for every request waiting).
         m_waitingForSwitches.push_back(connection.id);
         refreshSwitches();
@@ -517,10 +498,10 @@ void HttpServerLoop::refreshSwitches()
     if (m_switchesReading)
         return;
     m_switchesReading = true;
-    m_pipe.start(std::make_unique<SwitchesRead>(m_shared.keys()), [this](RedisConversation &done, std::exception_ptr error) {
+    m_pipe.start(std::make_unique<FeatureSwitches::Read>(m_shared.keys()), [this](RedisConversation &done, std::exception_ptr error) {
         m_switchesReading = false;
         if (!error) {
-            m_switchedOff = static_cast<SwitchesRead &>(done).switchedOff();
+            m_switchedOff = static_cast<FeatureSwitches::Read &>(done).switchedOff();
             m_switchesReadNs = monotonicNs();
         }
         // Unread switches keep their last known state: the requests meet the outage themselves.
