@@ -79,10 +79,7 @@ public:
     QList<QByteArrayList> nextRound() override { return std::exchange(m_round, {}); }
     void takeReplies(std::vector<RedisValue> replies) override
     {
-        for (const RedisValue &reply : replies) {
-            if (reply.isError())
-                throw RedisReplyError(QString::fromUtf8(reply.string));
-        }
+        throwOnErrorReply(replies);
         if (m_pools)
             return takePools(replies);
         const RedisValue &meta = replies.at(0);
@@ -155,8 +152,7 @@ public:
     }
     void takeReplies(std::vector<RedisValue> replies) override
     {
-        if (replies.at(0).isError())
-            throw RedisReplyError(QString::fromUtf8(replies.at(0).string));
+        throwOnErrorReply(replies.at(0));
         m_redisMs = double(monotonicNs() - m_startNs) / 1e6;
     }
     ApiResponse response() const override

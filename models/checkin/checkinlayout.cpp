@@ -72,8 +72,7 @@ QList<QByteArrayList> CheckinLayout::setMonth(qint64 uid, const MonthBits &bits)
 
 quint32 CheckinLayout::word(const RedisValue &reply)
 {
-    if (reply.isError())
-        throw RedisReplyError(QString::fromUtf8(reply.string));
+    throwOnErrorReply(reply);
     if (reply.type == RedisValue::Type::Array) {
         if (reply.elements.size() != 1)
             throw RedisReplyError(tr("unexpected BITFIELD reply"));

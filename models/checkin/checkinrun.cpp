@@ -149,8 +149,7 @@ void CheckinRun::takeReplies(std::vector<RedisValue> replies)
 
 void CheckinRun::takeScriptReply(const RedisValue &reply)
 {
-    if (reply.isError())
-        throw RedisReplyError(QString::fromUtf8(reply.string));
+    throwOnErrorReply(reply);
     if (reply.type != RedisValue::Type::Array || reply.elements.size() != 4)
         throw RedisReplyError(tr("checkin script returned an unexpected reply"));
     const QByteArray status = reply.elements[0].toBytes();

@@ -67,8 +67,7 @@ qint64 LayoutMigration::unlink(const QByteArrayList &keys)
         commands << QByteArrayList{QByteArrayLiteral("UNLINK")} + slotKeys;
     qint64 removed = 0;
     for (const RedisValue &reply : m_redis.pipeline(commands)) {
-        if (reply.isError())
-            throw RedisReplyError(QString::fromUtf8(reply.string));
+        throwOnErrorReply(reply);
         removed += reply.toInteger();
     }
     return removed;
@@ -106,8 +105,7 @@ qint64 LayoutMigration::migratePage(const QByteArrayList &signKeys)
     }
     qint64 moved = 0;
     for (const RedisValue &reply : m_redis.pipeline(commands)) {
-        if (reply.isError())
-            throw RedisReplyError(QString::fromUtf8(reply.string));
+        throwOnErrorReply(reply);
         moved += reply.toInteger();
     }
     return moved;

@@ -344,10 +344,7 @@ CampaignSummary CampaignService::show(qint64 id)
         commands << QByteArrayList{"HMGET", m_keys.campaignMeta(pool), "status", "grabbed_count", "grabbed_cents", "count", "borrowed_count"}
                  << QByteArrayList{"LLEN", m_keys.campaignPool(pool)} << QByteArrayList{"HLEN", m_keys.campaignLent(pool)};
     const std::vector<RedisValue> replies = m_redis.pipeline(commands);
-    for (const RedisValue &reply : replies) {
-        if (reply.isError())
-            throw RedisReplyError(QString::fromUtf8(reply.string));
-    }
+    throwOnErrorReply(replies);
     const auto integer = [](const RedisValue &value) { return value.isNil() ? 0 : value.toInteger(); };
     const RedisValue &firstStatus = replies[0].elements.at(0);
     if (!firstStatus.isNil()) {

@@ -91,8 +91,7 @@ void QueuePipeline::run(RedisClient &redis, BackupTally *tally)
             acknowledged.push_back(ReliableQueue::acknowledgeScript().run(redis, {command[3]}, command.mid(4)).toInteger());
             continue;
         }
-        if (reply.isError())
-            throw RedisReplyError(QString::fromUtf8(reply.string));
+        throwOnErrorReply(reply);
         if (i >= firstAcknowledgement)
             acknowledged.push_back(reply.toInteger());
     }
@@ -106,8 +105,7 @@ void QueuePipeline::run(RedisClient &redis, BackupTally *tally)
             m_results[r] = ReliableQueue::claimScript().run(redis, {command[3], command[4]}, {command[5]}).toBytesList();
             continue;
         }
-        if (reply.isError())
-            throw RedisReplyError(QString::fromUtf8(reply.string));
+        throwOnErrorReply(reply);
         QByteArrayList entries = reply.toBytesList();
         if (!m_reads[r].claim)
             std::reverse(entries.begin(), entries.end());  // the backup list grows on the left

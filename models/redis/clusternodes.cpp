@@ -67,8 +67,7 @@ QList<ClusterNodeStatus> parseClusterNodes(const QByteArray &reply)
 QList<ClusterNodeStatus> probeClusterNodes(RedisClient &redis, const RedisUrl &url, const RedisOptions &options)
 {
     const RedisValue reply = redis.command({"CLUSTER", "NODES"});
-    if (reply.isError())
-        throw RedisReplyError(QString::fromUtf8(reply.string));
+    throwOnErrorReply(reply);
     QList<ClusterNodeStatus> nodes = parseClusterNodes(reply.toBytes());
     for (ClusterNodeStatus &node : nodes) {
         try {
@@ -78,8 +77,7 @@ QList<ClusterNodeStatus> probeClusterNodes(RedisClient &redis, const RedisUrl &u
             timer.start();
             connection.append({"PING"});
             const RedisValue pong = connection.read();
-            if (pong.isError())
-                throw RedisReplyError(QString::fromUtf8(pong.string));
+            throwOnErrorReply(pong);
             node.latencyMs = double(timer.nsecsElapsed()) / 1e6;
         } catch (const LanternError &error) {
             node.error = error.message();

@@ -11,8 +11,7 @@ void MasterScan::run(RedisClient &redis, const QByteArray &pattern, int count, c
                                QByteArrayLiteral("COUNT"), QByteArray::number(count)};
     for (auto [master, reply] : redis.onEveryMaster(first)) {
         while (true) {
-            if (reply.isError())
-                throw RedisReplyError(QString::fromUtf8(reply.string));
+            throwOnErrorReply(reply);
             if (reply.elements.size() != 2)
                 throw RedisReplyError(tr("unexpected SCAN reply from %1").arg(master.text()));
             const QByteArray cursor = reply.elements[0].toBytes();

@@ -119,8 +119,7 @@ void CampaignConsoleService::list(quint64 serial, qint64 offset, int limit, cons
         for (qsizetype r = 0; r < page.rows.size(); ++r) {
             CampaignRow &row = page.rows[r];
             for (qsizetype p = 0; p < poolsOfRow[r]; ++p, ++at) {
-                if (replies[at].isError())
-                    throw RedisReplyError(QString::fromUtf8(replies[at].string));
+                throwOnErrorReply(replies[at]);
                 const auto &fields = replies[at].elements;
                 if (p == 0 && !fields.at(0).isNil()) {
                     if (const auto status = campaignStatusFromName(QString::fromLatin1(fields.at(0).toBytes())))
