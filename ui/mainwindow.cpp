@@ -63,6 +63,26 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
       m_operatorButton(new QToolButton(this)),
       m_alerts(new AlertCenter(this))
 {
+    buildLayout();
+    addViews();
+    buildAlerts();
+    QAction *refreshNow = buildMenus();
+    buildRefreshToolbar(refreshNow);
+    buildStatusBar();
+    wireViews();
+
+    m_navigation->setCurrentRow(0);
+    setRefreshPaused(false);
+    // Or the screen's available area when it is smaller (a 1366×768 laptop).
+    QSize size = DefaultSize;
+    if (const QScreen *screen = this->screen())
+        size = size.boundedTo(screen->availableGeometry().size());
+    resize(size);
+}
+
+/** The navigation list on the left; the alerts' bar above the stack of views on the right. */
+void MainWindow::buildLayout()
+{
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -82,7 +102,10 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
     content->addWidget(m_stack, 1);
     layout->addLayout(content, 1);
     setCentralWidget(central);
+}
 
+void MainWindow::addViews()
+{
     addView(m_users, QStringLiteral("user-identity"));
     addView(new CampaignsView(this), QStringLiteral("mail-send"));
     addView(new QueuesView(this), QStringLiteral("view-list-details"));
@@ -91,8 +114,12 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
     addView(new CheckinStatsView(this), QStringLiteral("office-chart-bar"));
     addView(new ConnectionsView(this), QStringLiteral("network-server"));
     connect(m_navigation, &QListWidget::currentRowChanged, this, &MainWindow::onViewChanged);
-    buildAlerts();
+}
 
+/** File, View (the views, alerts, refresh, theme), Language and Help; returns "Refresh now",
+    which the toolbar shows too. */
+QAction *MainWindow::buildMenus()
+{
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("Set &operator name…"), this, [this] { m_operator->ask(this); });
     file->addSeparator();
@@ -141,7 +168,11 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
                            tr("<b>Lantern Console</b> %1<br>Daily check-in and red-envelope campaigns on Redis and SQL.")
                                    .arg(QApplication::applicationVersion()));
     });
+    return refreshNow;
+}
 
+void MainWindow::buildRefreshToolbar(QAction *refreshNow)
+{
     // Auto-refresh: the interval is always visible and can be paused.
     QToolBar *toolbar = addToolBar(tr("Refresh"));
     toolbar->setObjectName(QStringLiteral("refreshToolbar"));
@@ -180,7 +211,11 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
         if (ConsoleView *view = currentView(); view && view->wantsAutoRefresh())
             view->refresh();
     });
+}
 
+/** Mode, read-only badge, operator, connection; worker, latency and last refresh on the right. */
+void MainWindow::buildStatusBar()
+{
     m_mode->setContentsMargins(6, 0, 6, 0);
     m_connection->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_worker->setContentsMargins(6, 0, 6, 0);
@@ -206,6 +241,11 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
     m_latency->setObjectName(QStringLiteral("serverState"));
     m_worker->setObjectName(QStringLiteral("workerState"));
     m_refreshed->setObjectName(QStringLiteral("lastRefresh"));
+}
+
+/** What every view shares: table actions, the operator, and the server status they report to. */
+void MainWindow::wireViews()
+{
     if (auto *connections = qobject_cast<ConnectionsView *>(view(QStringLiteral("connections")))) {
         connect(connections, &ConnectionsView::latencyMeasured, m_status,
                 [this](double redisMs, double sqlMs, const QString &redisStatus, const QDateTime &sentAt) {
@@ -228,14 +268,6 @@ MainWindow::MainWindow(const CheckinRules &rules, OperatorIdentity *identity, QW
     connect(m_status, &ServerStatus::changed, this, &MainWindow::showServerStatus);
     m_connection->setText(tr("Not connected yet"));
     showServerStatus();
-
-    m_navigation->setCurrentRow(0);
-    setRefreshPaused(false);
-    // Or the screen's available area when it is smaller (a 1366×768 laptop).
-    QSize size = DefaultSize;
-    if (const QScreen *screen = this->screen())
-        size = size.boundedTo(screen->availableGeometry().size());
-    resize(size);
 }
 
 MainWindow::~MainWindow() = default;

@@ -90,8 +90,14 @@ protected:
     bool event(QEvent *event) override;
 
 private:
+    void buildLayout();
+    void addViews();
     void addView(ConsoleView *view, const QString &iconName);
     void buildAlerts();
+    QAction *buildMenus();
+    void buildRefreshToolbar(QAction *refreshNow);
+    void buildStatusBar();
+    void wireViews();
     void onViewChanged(int row);
     void refreshCurrent();
     void updateRefreshTimer();
