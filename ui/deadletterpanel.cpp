@@ -46,6 +46,28 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
       m_note(new QLabel(this)),
       m_jobBar(new QueueJobBar(this))
 {
+    QHBoxLayout *header = buildHeader();
+    setUpTable();
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_table);
+    split->addWidget(buildInspector());
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_jobBar);
+
+    connectActions();
+    updateActions();
+}
+
+/** The title, the list chooser, the page arrows and the actions, in one row. */
+QHBoxLayout *DeadLetterPanel::buildHeader()
+{
     auto *title = new QLabel(tr("Dead letters"), this);
     QFont bold = title->font();
     bold.setBold(true);
@@ -79,7 +101,12 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     header->addSpacing(8);
     header->addWidget(m_retryAll);
     header->addWidget(m_discardAll);
+    return header;
+}
 
+/** One row per entry; a header click sorts the whole list (the service reads and sorts it). */
+void DeadLetterPanel::setUpTable()
+{
     m_table->setModel(m_model);
     m_table->setItemDelegate(new QueueToneDelegate(m_table));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -101,6 +128,11 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     m_table->horizontalHeader()->setSortIndicatorShown(true);
     showSortIndicator();
     connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, &DeadLetterPanel::sortBy);
+}
+
+/** The selected entry as stored, byte for byte, under its note. */
+QWidget *DeadLetterPanel::buildInspector()
+{
     m_inspector->setReadOnly(true);
     m_inspector->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_inspector->setPlaceholderText(tr("Select an entry to see it as it is stored, byte for byte."));
@@ -114,19 +146,11 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
     inspectorLayout->setSpacing(4);
     inspectorLayout->addWidget(m_note);
     inspectorLayout->addWidget(m_inspector, 1);
-    auto *split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_table);
-    split->addWidget(inspectorPane);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setChildrenCollapsible(false);
+    return inspectorPane;
+}
 
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(header);
-    layout->addWidget(split, 1);
-    layout->addWidget(m_jobBar);
-
+void DeadLetterPanel::connectActions()
+{
     connect(m_list, &QComboBox::currentIndexChanged, this, [this] { requestPage(0); });
     connect(m_newer, &QToolButton::clicked, this, [this] { requestPage(std::max<qint64>(0, m_offset - PageSize)); });
     connect(m_older, &QToolButton::clicked, this, [this] { requestPage(m_offset + PageSize); });
@@ -144,7 +168,6 @@ DeadLetterPanel::DeadLetterPanel(QWidget *parent)
         if (m_job != 0)
             Q_EMIT jobCancelRequested(m_job);
     });
-    updateActions();
 }
 
 DeadLetterPanel::~DeadLetterPanel() = default;

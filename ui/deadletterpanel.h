@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -99,6 +100,10 @@ private:
     void confirm(bool retry, bool wholeList);
     QByteArrayList selectedEntries() const;
     void updateInspector();
+    QHBoxLayout *buildHeader();
+    void setUpTable();
+    QWidget *buildInspector();
+    void connectActions();
     void updateActions();
 
     QueueService *m_service = nullptr;
