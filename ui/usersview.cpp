@@ -59,7 +59,25 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
     m_month = firstOfMonth(m_today);
     m_model->setMonth(m_month, m_today);
 
-    // Search row.
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 8);
+    layout->setSpacing(8);
+    layout->addLayout(buildSearchRow());
+    layout->addWidget(m_banner);
+    layout->addLayout(buildColumns(), 1);
+
+    connectMonth();
+
+    setFocusProxy(m_search);
+    m_search->setEnabled(false);
+    m_lookUpButton->setEnabled(false);
+    m_refreshButton->setEnabled(false);
+    updateMonthTitle();
+}
+
+/** The look-up field, its buttons, and the busy bar with its Cancel. */
+QHBoxLayout *UsersView::buildSearchRow()
+{
     m_search->setPlaceholderText(tr("User id or token, e.g. 10001"));
     m_search->setClearButtonEnabled(true);
     m_search->setMaxLength(64);
@@ -89,15 +107,23 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
     connect(m_search, &QLineEdit::returnPressed, this, [this] { lookUp(m_search->text()); });
     connect(m_lookUpButton, &QPushButton::clicked, this, [this] { lookUp(m_search->text()); });
     connect(m_refreshButton, &QToolButton::clicked, this, &UsersView::refresh);
+    return searchRow;
+}
 
-    // The month: navigation above the calendar grid.
+/** The month's navigation above the calendar grid, the grid's selection and double click. */
+void UsersView::connectMonth()
+{
     connect(m_previousButton, &QToolButton::clicked, this, [this] { stepMonth(-1); });
     connect(m_nextButton, &QToolButton::clicked, this, [this] { stepMonth(1); });
     connect(m_thisMonthButton, &QPushButton::clicked, this, [this] { showMonth(today()); });
     connect(m_calendar->selectionModel(), &QItemSelectionModel::selectionChanged, this, &UsersView::updateMakeupAction);
     connect(m_calendar, &QTableView::doubleClicked, this, &UsersView::requestMakeup);
     connect(m_model, &QAbstractItemModel::modelReset, this, &UsersView::updateMakeupAction);
+}
 
+/** The month on the left; the summary and the history on the right, in a splitter. */
+QHBoxLayout *UsersView::buildColumns()
+{
     // The side column starts at a third of the width (never under 54 characters, where the
     // summary's figures fit) and the splitter lets the operator widen it, e.g. for the
     // check-in history's Reason column.
@@ -123,19 +149,7 @@ UsersView::UsersView(const CheckinRules &rules, QWidget *parent)
     connect(splitter, &QSplitter::splitterMoved, this, [this] { m_sideChosen = true; });
     auto *content = new QHBoxLayout;
     content->addWidget(splitter);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(16, 12, 16, 8);
-    layout->setSpacing(8);
-    layout->addLayout(searchRow);
-    layout->addWidget(m_banner);
-    layout->addLayout(content, 1);
-
-    setFocusProxy(m_search);
-    m_search->setEnabled(false);
-    m_lookUpButton->setEnabled(false);
-    m_refreshButton->setEnabled(false);
-    updateMonthTitle();
+    return content;
 }
 
 UsersView::~UsersView() = default;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -109,6 +110,9 @@ private:
     void setWaitingFor(quint64 serial);
     void showUserMonth(const UserMonth &month);
     void stepMonth(int months);
+    QHBoxLayout *buildSearchRow();
+    void connectMonth();
+    QHBoxLayout *buildColumns();
     void updateMonthTitle();
     void updateMakeupAction();
     QDate today() const;
