@@ -11,12 +11,14 @@
 #include "envelope/campaignverifier.h"
 #include "envelope/envelopedrain.h"
 #include "envelope/grabservice.h"
+#include "envelope/poolcounters.h"
 #include "envelope/poollending.h"
 #include "payout/simulatedpayoutgateway.h"
 #include "operations/deadletters.h"
 #include "operations/queueoverview.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "redis/rediserror.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
 #include "testsuite.h"
@@ -120,6 +122,7 @@ private Q_SLOTS:
     void namesAndHomes();
     void dialects_data();
     void launchDealsEveryPoolAlike();
+    void countersAreWhatThePoolsHold();
     void dryPoolBorrowsInAStorm_data() { dialects_data(); }
     void dryPoolBorrowsInAStorm();
     void interruptedLendIsFinished();
@@ -228,6 +231,44 @@ void TestCampaignPools::launchDealsEveryPoolAlike()
     QCOMPARE(GrabService(redis, keys).grab(campaign.id, usersOfPool(pools, 3, 1).first(), Now).status, QStringLiteral("not_live"));
     service.resume(campaign.id);
     QCOMPARE(GrabService(redis, keys).grab(campaign.id, usersOfPool(pools, 3, 1).first(), Now).status, QStringLiteral("ok"));
+}
+
+void TestCampaignPools::countersAreWhatThePoolsHold()
+{
+    Launched campaign(m_redisUrl, 100'000, 101, 3);
+    const CampaignPools &pools = campaign.pools;
+    qint64 grabbedCents = 0;
+    for (int index = 0; index < 3; ++index) {
+        for (const qint64 uid : usersOfPool(pools, index, index + 1))
+            grabbedCents += campaign.grabs.grab(campaign.id, uid, Now).amountCents;
+    }
+    QList<QByteArrayList> commands;
+    for (const QByteArray &pool : pools.names())
+        commands << PoolCounters::readCommand(campaign.keys, pool);
+    const std::vector<RedisValue> replies = campaign.redis.pipeline(commands);
+    qint64 dealt = 0;
+    qint64 cents = 0;
+    for (int index = 0; index < 3; ++index) {
+        const PoolCounters counters = PoolCounters::fromReply(replies[size_t(index)]);
+        QCOMPARE(counters.status, QByteArray("live"));
+        QVERIFY(counters.inRedis());
+        QCOMPARE(counters.grabbedCount, qint64(index + 1));  // pool k's users grab from pool k
+        QCOMPARE(counters.count, pools.envelopesIn(index, 101));
+        QCOMPARE(counters.borrowedCount, 0LL);
+        dealt += counters.count;
+        cents += counters.grabbedCents;
+    }
+    QCOMPARE(dealt, 101LL);
+    QCOMPARE(cents, grabbedCents);
+
+    // A pool Redis does not hold reads as such; an error reply or another shape throws.
+    const PoolCounters missing = PoolCounters::fromReply(campaign.redis.command(PoolCounters::readCommand(campaign.keys, "999999")));
+    QVERIFY(!missing.inRedis());
+    QCOMPARE(missing.grabbedCount + missing.grabbedCents + missing.count + missing.borrowedCount, 0LL);
+    campaign.redis.command({"SET", campaign.keys.campaignMeta(QByteArray("999998")), "not a hash"});
+    QVERIFY_THROWS_EXCEPTION(RedisReplyError,
+                             PoolCounters::fromReply(campaign.redis.command(PoolCounters::readCommand(campaign.keys, "999998"))));
+    QVERIFY_THROWS_EXCEPTION(RedisReplyError, PoolCounters::fromReply(campaign.redis.command({"PING"})));
 }
 
 void TestCampaignPools::dryPoolBorrowsInAStorm()

@@ -1,6 +1,7 @@
 #include "envelope/campaignfigures.h"
 
 #include "envelope/campaignpools.h"
+#include "envelope/poolcounters.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "redis/setscan.h"
@@ -11,10 +12,6 @@
 namespace lantern {
 
 namespace {
-qint64 integerOrZero(const RedisValue &value)
-{
-    return value.isNil() ? 0 : value.toInteger();
-}
 
 constexpr size_t CommandsPerPool = 7;
 
@@ -56,8 +53,7 @@ QList<RedisFigures> CampaignFigures::redis(const QList<qint64> &ids)
         commands.clear();
         for (const CampaignPools &campaign : std::as_const(pools)) {
             for (const QByteArray &pool : campaign.names())
-                commands << QByteArrayList{"HMGET", m_keys.campaignMeta(pool), "status", "grabbed_count", "grabbed_cents", "count"}
-                         << QByteArrayList{"HLEN", m_keys.campaignDraws(pool)} << QByteArrayList{"LLEN", m_keys.campaignTasks(pool)}
+                commands << PoolCounters::readCommand(m_keys, pool) << QByteArrayList{"HLEN", m_keys.campaignDraws(pool)} << QByteArrayList{"LLEN", m_keys.campaignTasks(pool)}
                          << QByteArrayList{"LLEN", m_keys.campaignDeadLetter(pool)} << QByteArrayList{"LLEN", m_keys.campaignPool(pool)}
                          << QByteArrayList{"HLEN", m_keys.campaignLent(pool)} << QByteArrayList{"SISMEMBER", m_keys.campaignSet(), pool};
         }
@@ -67,13 +63,14 @@ QList<RedisFigures> CampaignFigures::redis(const QList<qint64> &ids)
         at = 0;
         for (const CampaignPools &campaign : std::as_const(pools)) {
             RedisFigures figures;
-            const RedisValue &firstMeta = redis.at(at);
-            figures.launched = !firstMeta.elements.at(0).isNil();
-            figures.status = figures.launched ? QString::fromLatin1(firstMeta.elements.at(0).toBytes()) : QStringLiteral("draft");
+            const PoolCounters first = PoolCounters::fromReply(redis.at(at));
+            figures.launched = first.inRedis();
+            figures.status = figures.launched ? QString::fromLatin1(first.status) : QStringLiteral("draft");
             QByteArrayList worked;
             for (int index = 0; index < campaign.count(); ++index, at += CommandsPerPool) {
-                figures.grabbedCount += integerOrZero(redis[at].elements.at(1));
-                figures.grabbedCents += integerOrZero(redis[at].elements.at(2));
+                const PoolCounters counters = PoolCounters::fromReply(redis[at]);
+                figures.grabbedCount += counters.grabbedCount;
+                figures.grabbedCents += counters.grabbedCents;
                 figures.holders += redis[at + 1].toInteger();
                 figures.inFlight += redis[at + 2].toInteger();
                 figures.deadLetters += redis[at + 3].toInteger();

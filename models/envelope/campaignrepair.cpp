@@ -6,6 +6,7 @@
 #include "envelope/campaignpools.h"
 #include "envelope/campaignstore.h"
 #include "envelope/payouttask.h"
+#include "envelope/poolcounters.h"
 #include "envelope/poollending.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
@@ -418,18 +419,18 @@ bool CampaignRepair::consistent(qint64 campaignId)
     const CampaignPools pools = named ? *named : CampaignPools::read(m_redis, m_keys, campaignId);
     QList<QByteArrayList> metas;
     for (const QByteArray &pool : pools.names())
-        metas << QByteArrayList{"HMGET", m_keys.campaignMeta(pool), "status", "grabbed_count"};
+        metas << PoolCounters::readCommand(m_keys, pool);
     qint64 grabbed = 0;
     for (const RedisValue &meta : m_redis.pipeline(metas)) {
-        throwOnErrorReply(meta);
-        const QByteArray redisStatus = meta.elements.at(0).isNil() ? QByteArray() : meta.elements.at(0).toBytes();
+        const PoolCounters counters = PoolCounters::fromReply(meta);
+        const QByteArray &redisStatus = counters.status;
         // Redis lost the campaign (or one of its pools), or a close SQL recorded. A live/paused
         // difference alone is not taken for a loss: it is also what a transition in progress
         // looks like (SQL commits after the Redis move); a repair for another reason still
         // settles it the safe way.
         if (redisStatus.isEmpty() || (campaign->status == CampaignStatus::Closed && redisStatus != "closed"))
             return false;
-        grabbed += meta.elements.at(1).isNil() ? 0 : meta.elements.at(1).toInteger();
+        grabbed += counters.grabbedCount;
     }
     const QHash<qint64, std::pair<qint64, qint64>> grabs = ledgerGrabs(m_sql, campaignId);
     if (grabbed < grabs.size())

@@ -4,6 +4,7 @@
 #include "core/errors.h"
 #include "envelope/campaignrepair.h"
 #include "envelope/campaignstore.h"
+#include "envelope/poolcounters.h"
 #include "envelope/poollending.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
@@ -341,25 +342,22 @@ CampaignSummary CampaignService::show(qint64 id)
     const CampaignPools pools = poolsOf(summary.campaign, false);
     QList<QByteArrayList> commands;
     for (const QByteArray &pool : pools.names())
-        commands << QByteArrayList{"HMGET", m_keys.campaignMeta(pool), "status", "grabbed_count", "grabbed_cents", "count", "borrowed_count"}
-                 << QByteArrayList{"LLEN", m_keys.campaignPool(pool)} << QByteArrayList{"HLEN", m_keys.campaignLent(pool)};
+        commands << PoolCounters::readCommand(m_keys, pool) << QByteArrayList{"LLEN", m_keys.campaignPool(pool)} << QByteArrayList{"HLEN", m_keys.campaignLent(pool)};
     const std::vector<RedisValue> replies = m_redis.pipeline(commands);
     throwOnErrorReply(replies);
-    const auto integer = [](const RedisValue &value) { return value.isNil() ? 0 : value.toInteger(); };
-    const RedisValue &firstStatus = replies[0].elements.at(0);
-    if (!firstStatus.isNil()) {
-        if (const auto status = campaignStatusFromName(QString::fromLatin1(firstStatus.toBytes())))
+    if (const PoolCounters first = PoolCounters::fromReply(replies[0]); first.inRedis()) {
+        if (const auto status = campaignStatusFromName(QString::fromLatin1(first.status)))
             summary.campaign.status = *status;
     }
     const bool closed = summary.campaign.status == CampaignStatus::Closed;
     for (int index = 0; index < pools.count(); ++index) {
-        const auto &fields = replies[size_t(index) * 3].elements;
+        const PoolCounters counters = PoolCounters::fromReply(replies[size_t(index) * 3]);
         PoolProgress pool;
         pool.name = pools.name(index);
         pool.count = pools.envelopesIn(index, summary.campaign.count);
-        pool.grabbedCount = integer(fields.at(1));
-        pool.grabbedCents = integer(fields.at(2));
-        pool.borrowedCount = integer(fields.at(4));
+        pool.grabbedCount = counters.grabbedCount;
+        pool.grabbedCents = counters.grabbedCents;
+        pool.borrowedCount = counters.borrowedCount;
         pool.remainingCount = closed ? 0 : replies[size_t(index) * 3 + 1].toInteger();
         pool.lentInFlight = replies[size_t(index) * 3 + 2].toInteger();
         summary.grabbedCount += pool.grabbedCount;

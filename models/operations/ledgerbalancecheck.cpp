@@ -1,6 +1,7 @@
 #include "operations/ledgerbalancecheck.h"
 
 #include "envelope/campaignpools.h"
+#include "envelope/poolcounters.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
@@ -62,8 +63,7 @@ LedgerCheckResult LedgerBalanceCheck::run(RedisClient &redis, SqlConnection &sql
     QList<qint64> owners;
     for (auto it = pools.cbegin(); it != pools.cend(); ++it) {
         for (const QByteArray &pool : it.value()) {
-            commands << QByteArrayList{QByteArrayLiteral("HMGET"), keys.campaignMeta(pool), QByteArrayLiteral("status"),
-                                       QByteArrayLiteral("grabbed_count"), QByteArrayLiteral("grabbed_cents")};
+            commands << PoolCounters::readCommand(keys, pool);
             owners << it.key();
         }
     }
@@ -75,15 +75,14 @@ LedgerCheckResult LedgerBalanceCheck::run(RedisClient &redis, SqlConnection &sql
     };
     QMap<qint64, RedisSide> held;
     for (size_t i = 0; i < replies.size(); ++i) {
-        throwOnErrorReply(replies[i]);
+        const PoolCounters counters = PoolCounters::fromReply(replies[i]);
         RedisSide &side = held[owners[qsizetype(i)]];
-        const std::vector<RedisValue> &fields = replies[i].elements;
-        if (fields.size() != 3 || fields[0].isNil()) {
+        if (!counters.inRedis()) {
             side.held = false;  // Redis lost the campaign, or one of its pools
             continue;
         }
-        side.grabs += fields[1].isNil() ? 0 : fields[1].toInteger();
-        side.grabbedCents += fields[2].isNil() ? 0 : fields[2].toInteger();
+        side.grabs += counters.grabbedCount;
+        side.grabbedCents += counters.grabbedCents;
     }
 
     LedgerCheckResult result;

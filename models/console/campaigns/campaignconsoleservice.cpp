@@ -6,6 +6,7 @@
 #include "console/campaigns/schedulewords.h"
 #include "console/common/connectionerrors.h"
 #include "core/wallclock.h"
+#include "envelope/poolcounters.h"
 #include "sql/configconnections.h"
 #include "audit/auditlog.h"
 #include "core/errors.h"
@@ -25,14 +26,6 @@
 
 namespace lantern {
 
-namespace {
-
-qint64 integerOrZero(const RedisValue &value)
-{
-    return value.isNil() ? 0 : value.toInteger();
-}
-
-} // namespace
 
 CampaignConsoleService::CampaignConsoleService(Config config, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_keys(m_config.keyPrefix, m_config.shards)
@@ -110,7 +103,7 @@ void CampaignConsoleService::list(quint64 serial, qint64 offset, int limit, cons
             // A campaign of sub-pools: its pools' counters summed (names from SQL; none before launch).
             const CampaignPools pools = CampaignPools::named(*campaign).value_or(CampaignPools::single(id));
             for (const QByteArray &pool : pools.names())
-                commands << QByteArrayList{"HMGET", m_keys.campaignMeta(pool), "status", "grabbed_count", "grabbed_cents"};
+                commands << PoolCounters::readCommand(m_keys, pool);
             poolsOfRow << pools.count();
         }
         // One round trip for the page's counters; Redis has the status grabs obey (the first pool's).
@@ -119,14 +112,13 @@ void CampaignConsoleService::list(quint64 serial, qint64 offset, int limit, cons
         for (qsizetype r = 0; r < page.rows.size(); ++r) {
             CampaignRow &row = page.rows[r];
             for (qsizetype p = 0; p < poolsOfRow[r]; ++p, ++at) {
-                throwOnErrorReply(replies[at]);
-                const auto &fields = replies[at].elements;
-                if (p == 0 && !fields.at(0).isNil()) {
-                    if (const auto status = campaignStatusFromName(QString::fromLatin1(fields.at(0).toBytes())))
+                const PoolCounters counters = PoolCounters::fromReply(replies[at]);
+                if (p == 0 && counters.inRedis()) {
+                    if (const auto status = campaignStatusFromName(QString::fromLatin1(counters.status)))
                         row.campaign.status = *status;
                 }
-                row.grabbedCount += integerOrZero(fields.at(1));
-                row.grabbedCents += integerOrZero(fields.at(2));
+                row.grabbedCount += counters.grabbedCount;
+                row.grabbedCents += counters.grabbedCents;
             }
         }
         Q_EMIT pageLoaded(serial, page);
