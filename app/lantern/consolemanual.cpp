@@ -1,6 +1,6 @@
 #include "consolemanual.h"
 
-#include "consoleoptions.h"
+#include "shell/consoleoptions.h"
 #include "core/errors.h"
 #include "translations.h"
 

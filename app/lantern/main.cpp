@@ -3,7 +3,7 @@
 // --help, --version and --help-man only print text: they run before the console's QApplication,
 // which needs a display (or QT_QPA_PLATFORM), exists.
 #include "consolemanual.h"
-#include "consolesession.h"
+#include "shell/consolesession.h"
 
 int main(int argc, char *argv[])
 {

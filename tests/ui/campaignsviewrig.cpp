@@ -1,6 +1,6 @@
 #include "campaignsviewrig.h"
 
-#include "messagebanner.h"
+#include "common/messagebanner.h"
 #include "sql/migrator.h"
 #include "testservers.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "campaignsview.h"
+#include "campaigns/campaignsview.h"
 #include "console/campaigns/campaignconsoleservice.h"
 #include "console/campaigns/campaignpreviewer.h"
 #include "console/common/dedicatedthread.h"

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "console/connections/connectiontester.h"
-#include "connectionsview.h"
+#include "connections/connectionsview.h"
 
 #include <memory>
 

@@ -4,13 +4,13 @@
 // buttons and header.
 // The test waits on signals only.
 #include "audit/auditlog.h"
-#include "auditdetailpanel.h"
-#include "auditview.h"
+#include "audit/auditdetailpanel.h"
+#include "audit/auditview.h"
 #include "console/audit/auditlogmodel.h"
 #include "console/audit/auditquery.h"
 #include "console/audit/auditservice.h"
 #include "console/common/dedicatedthread.h"
-#include "messagebanner.h"
+#include "common/messagebanner.h"
 #include "mysqlportability.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"

@@ -3,10 +3,10 @@
 // switch: grabs answer not_live), resume and close, each confirmed and audited under the
 // operator's name; the live view's drain figures and the ledger check going red and green.
 // All Redis/SQL work of the view runs on its service threads; the test waits on signals only.
-#include "campaignconfirmation.h"
-#include "campaigncreatedialog.h"
-#include "campaigndetailpanel.h"
-#include "campaignsview.h"
+#include "campaigns/campaignconfirmation.h"
+#include "campaigns/campaigncreatedialog.h"
+#include "campaigns/campaigndetailpanel.h"
+#include "campaigns/campaignsview.h"
 #include "console/campaigns/campaignconsoleservice.h"
 #include "console/campaigns/campaignlistmodel.h"
 #include "console/common/campaignmoney.h"
@@ -16,8 +16,8 @@
 #include "envelope/campaignservice.h"
 #include "envelope/envelopedrain.h"
 #include "envelope/grabservice.h"
-#include "messagebanner.h"
-#include "operatoridentity.h"
+#include "common/messagebanner.h"
+#include "shell/operatoridentity.h"
 #include "payout/simulatedpayoutgateway.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
@@ -27,7 +27,7 @@
 #include "formfilling.h"
 #include "testservers.h"
 #include "testsuite.h"
-#include "writeaction.h"
+#include "common/writeaction.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -4,17 +4,17 @@
 // moves, drops and adds times on a draft and a live campaign, each change audited once; times
 // that break the timetable's rules keep Save and Create disabled with the reason in words, and a
 // request the servers' clock refuses comes back in those words with nothing written.
-#include "campaigncreatedialog.h"
-#include "campaigndetailpanel.h"
-#include "campaignsview.h"
-#include "campaigntimesdialog.h"
-#include "campaigntimesform.h"
+#include "campaigns/campaigncreatedialog.h"
+#include "campaigns/campaigndetailpanel.h"
+#include "campaigns/campaignsview.h"
+#include "campaigns/campaigntimesdialog.h"
+#include "campaigns/campaigntimesform.h"
 #include "console/campaigns/campaignconsoleservice.h"
 #include "console/campaigns/campaignpreviewer.h"
 #include "console/common/dedicatedthread.h"
 #include "envelope/campaignschedule.h"
 #include "envelope/campaignservice.h"
-#include "messagebanner.h"
+#include "common/messagebanner.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/migrator.h"

@@ -2,7 +2,7 @@
 // view's report names every node with its role, its slots (a master) or its master (a replica),
 // and a PING's round trip on a connection of its own; CLUSTER NODES is parsed as Redis writes it.
 #include "console/connections/connectiontester.h"
-#include "connectioncheckreport.h"
+#include "connections/connectioncheckreport.h"
 #include "redis/clusternodes.h"
 #include "testcluster.h"
 #include "testsuite.h"

@@ -5,11 +5,11 @@
 // "Test connection" reports each hop: Sentinel (the master it named), TLS (the certificate's
 // subject and expiry; `none` as a warning), Redis (its role), SQL TLS; and an SSH tunnel through
 // an sshd the test starts, whose host key is asked about first. Waits on signals only.
-#include "connectioncheckreport.h"
-#include "connectionprofileform.h"
-#include "connectionsview.h"
+#include "connections/connectioncheckreport.h"
+#include "connections/connectionprofileform.h"
+#include "connections/connectionsview.h"
 #include "connectionsviewdriver.h"
-#include "filepathfield.h"
+#include "common/filepathfield.h"
 #include "console/connections/profilesecrets.h"
 #include "console/connections/profilestore.h"
 #include "console/connections/redisurlparts.h"
@@ -18,9 +18,9 @@
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
-#include "profilesentinelfields.h"
-#include "profilesshfields.h"
-#include "profiletlsfields.h"
+#include "connections/profilesentinelfields.h"
+#include "connections/profilesshfields.h"
+#include "connections/profiletlsfields.h"
 #include "testcertificates.h"
 #include "testsentinels.h"
 #include "testsshd.h"

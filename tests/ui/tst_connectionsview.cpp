@@ -3,12 +3,12 @@
 // Service on D-Bus) the keychain job fails and the passwords stay in memory only; the connection
 // test's round trips and its failures in plain words; a read-only profile applied as a read-only
 // Config. The test waits on signals only.
-#include "connectionsview.h"
+#include "connections/connectionsview.h"
 #include "connectionsviewdriver.h"
 #include "console/connections/connectionprofilemodel.h"
 #include "console/connections/profilesecrets.h"
 #include "console/connections/profilestore.h"
-#include "messagebanner.h"
+#include "common/messagebanner.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"

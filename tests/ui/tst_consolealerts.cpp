@@ -4,12 +4,12 @@
 // are kept per profile; and in the window, against the harness's Redis and SQL, the bar above
 // the views lists them from the Queues view's own reads, a click opens the view that shows each,
 // and a later read of the same state raises nothing new.
-#include "alertcenter.h"
+#include "alerts/alertcenter.h"
 #include "console/alerts/consolealerts.h"
 #include "envelope/campaignservice.h"
-#include "mainwindow.h"
+#include "shell/mainwindow.h"
 #include "operations/ledgerbalancecheck.h"
-#include "queuesview.h"
+#include "queues/queuesview.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"

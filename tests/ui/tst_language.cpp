@@ -1,8 +1,8 @@
 // The interface language can be switched in the app: the Language menu offers the system's,
 // English and Chinese, and installing another language replaces the translators (switching back
 // and forth never leaves an old one in front).
-#include "consoleview.h"
-#include "mainwindow.h"
+#include "common/consoleview.h"
+#include "shell/mainwindow.h"
 #include "testsuite.h"
 #include "translations.h"
 

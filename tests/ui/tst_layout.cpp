@@ -3,16 +3,16 @@
 // logical, less a title bar); at 1366×768 every view is shown whole (no scroll bar), the Users
 // view too with a missed day selected (its tallest side panel); and that selection never resizes
 // the window.
-#include "consoletheme.h"
-#include "consoleview.h"
+#include "common/consoletheme.h"
+#include "common/consoleview.h"
 #include "console/users/calendarmodel.h"
 #include "console/users/usermonth.h"
-#include "mainwindow.h"
+#include "shell/mainwindow.h"
 #include "testsuite.h"
 #include "translations.h"
-#include "usersummarypanel.h"
-#include "usersview.h"
-#include "viewscroller.h"
+#include "users/usersummarypanel.h"
+#include "users/usersview.h"
+#include "common/viewscroller.h"
 
 #include <QImage>
 #include <QLabel>

@@ -2,7 +2,7 @@
 // text is elided there (whole in text() and the tooltip), the details open over the content;
 // and a message stays until dismissed or replaced, except the error of a read that a later
 // read replaces.
-#include "messagebanner.h"
+#include "common/messagebanner.h"
 #include "testsuite.h"
 
 #include <QLabel>

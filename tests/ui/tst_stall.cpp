@@ -5,11 +5,11 @@
 // two 10 ms timer ticks is measured throughout.
 #include "checkin/checkinservice.h"
 #include "console/sandbox/sandboxredis.h"
-#include "messagebanner.h"
+#include "common/messagebanner.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "testsuite.h"
-#include "usersview.h"
+#include "users/usersview.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

@@ -4,14 +4,14 @@
 // replaces the badges. A private redis-server of its own is stopped and started again. And
 // one operator per session (point 6): set in the window, seen by every view and dialog, and an
 // unset one ($USER empty) disables no button.
-#include "campaigncreatedialog.h"
-#include "campaignsview.h"
+#include "campaigns/campaigncreatedialog.h"
+#include "campaigns/campaignsview.h"
 #include "console/common/serverstatus.h"
-#include "mainwindow.h"
-#include "operatordialog.h"
-#include "operatoridentity.h"
+#include "shell/mainwindow.h"
+#include "shell/operatordialog.h"
+#include "shell/operatoridentity.h"
 #include "privateredis.h"
-#include "queuesview.h"
+#include "queues/queuesview.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testsuite.h"

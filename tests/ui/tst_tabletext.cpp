@@ -5,7 +5,7 @@
 #include "console/campaigns/campaignlistmodel.h"
 #include "console/common/tabletext.h"
 #include "console/queues/deadlettermodel.h"
-#include "tableactions.h"
+#include "common/tableactions.h"
 #include "testsuite.h"
 
 #include <QFile>

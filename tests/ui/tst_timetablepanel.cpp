@@ -11,7 +11,7 @@
 #include "sql/sqlconnection.h"
 #include "testservers.h"
 #include "testsuite.h"
-#include "timetablepanel.h"
+#include "campaigns/timetablepanel.h"
 #include "translations.h"
 
 #include <QAbstractItemModelTester>

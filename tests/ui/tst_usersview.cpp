@@ -6,18 +6,18 @@
 #include "console/users/calendarmodel.h"
 #include "console/common/dedicatedthread.h"
 #include "console/users/userlookupservice.h"
-#include "makeupdialog.h"
-#include "messagebanner.h"
+#include "users/makeupdialog.h"
+#include "common/messagebanner.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
 #include "testsuite.h"
-#include "writeaction.h"
+#include "common/writeaction.h"
 #include "token/usertoken.h"
-#include "usersummarypanel.h"
-#include "usersview.h"
+#include "users/usersummarypanel.h"
+#include "users/usersview.h"
 
 #include <QDialogButtonBox>
 #include <QLabel>

@@ -1,22 +1,22 @@
 // Issue 24, point 8: a language or theme switch builds a new window; it opens where the last one
 // was — the user looked up, the month, the selected day, the campaign search, order and
 // selection, the audit filters, the dead-letter list — against the harness's Redis and SQLite.
-#include "auditview.h"
-#include "campaignsview.h"
+#include "audit/auditview.h"
+#include "campaigns/campaignsview.h"
 #include "checkin/checkinservice.h"
-#include "checkinstatsview.h"
-#include "consoleoptions.h"
-#include "connectionsview.h"
-#include "consolesession.h"
+#include "checkinstats/checkinstatsview.h"
+#include "shell/consoleoptions.h"
+#include "connections/connectionsview.h"
+#include "shell/consolesession.h"
 #include "envelope/campaignservice.h"
-#include "mainwindow.h"
+#include "shell/mainwindow.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
 #include "testsuite.h"
 #include "translations.h"
-#include "usersview.h"
+#include "users/usersview.h"
 
 #include <QDateTime>
 #include <QDir>
