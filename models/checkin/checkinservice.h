@@ -1,7 +1,7 @@
 #pragma once
 
 #include "checkin/monthbits.h"
-#include "core/config.h"
+#include "checkin/checkinrules.h"
 
 #include <QCoreApplication>
 #include <QString>

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "api/apilimits.h"
+#include "checkin/checkinrules.h"
+#include "envelope/grabwait.h"
 #include "redis/redisurl.h"
 #include "sql/dburl.h"
 #include "tunnel/sshoptions.h"
@@ -15,45 +18,6 @@
 #include <optional>
 
 namespace lantern {
-
-enum class StreakPolicy {
-    Monthly,  // the count restarts on the 1st (the seeds' rule)
-    Rolling,  // streaks cross month boundaries
-};
-
-/** The check-in rules of DESIGN §4, all configurable. */
-struct CheckinRules {
-    StreakPolicy streakPolicy = StreakPolicy::Monthly;
-    QList<int> rewards{10, 20, 30, 50};  // points for day 1, 2, 3, 4+ of a streak
-    int makeupWindowDays = 0;            // 0: any past day of the current month; N: the last N days
-    int makeupQuota = 3;                 // make-ups per calendar month of the made-up day
-    bool makeupGrantsPoints = false;     // a make-up restores the streak but grants nothing
-};
-
-/** A token bucket's shape for one API endpoint: `perSecond` tokens refill every second, up to
-    `burst`. perSecond 0 means unlimited. */
-struct RateLimit {
-    int perSecond = 0;
-    int burst = 0;
-    bool unlimited() const { return perSecond == 0; }
-};
-
-/** The HTTP API's limits (DESIGN §5 settings rate-checkin, rate-calendar, rate-grab, rate-campaign:
-    "R" or "R/B" requests per second and burst; 0 = unlimited, the default). */
-struct ApiLimits {
-    RateLimit checkin;
-    RateLimit calendar;
-    RateLimit grab;
-    RateLimit campaign;
-};
-
-/** `grab-wait` "N/MS": after each grab's write, WAIT until N replicas have it or MS pass, before
-    answering (docs/cluster.md "Acknowledged grabs and failover"). Off (0) by default. */
-struct GrabWait {
-    int replicas = 0;
-    int timeoutMs = 0;
-    bool enabled() const { return replicas > 0; }
-};
 
 /** Everything a command needs to know about its environment (DESIGN §5).
     Resolution order for every setting: command-line flag, a systemd credential named after it

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/config.h"
+#include "envelope/grabwait.h"
 #include "envelope/campaignpools.h"
 #include "redis/redisconversation.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "console/sandbox/sandboxcampaigns.h"
-#include "core/config.h"
+#include "checkin/checkinrules.h"
 
 #include <QDate>
 #include <QList>
