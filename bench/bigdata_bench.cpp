@@ -7,10 +7,10 @@
 #include "benchsettings.h"
 #include "summaryrows.h"
 
-#include "core/config.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "settings/config.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 

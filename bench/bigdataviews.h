@@ -3,7 +3,7 @@
 #include "bigdatafixture.h"
 #include "bigdataprobe.h"
 
-#include "core/config.h"
+#include "settings/config.h"
 
 #include <QHash>
 #include <QList>

@@ -5,9 +5,9 @@
 #include "scriptcomparison.h"
 
 #include "checkin/checkinservice.h"
-#include "core/config.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "settings/config.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>

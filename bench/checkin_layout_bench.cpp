@@ -11,13 +11,13 @@
 
 #include "checkin/checkinservice.h"
 #include "checkin/streakcalculator.h"
-#include "core/config.h"
 #include "core/datetext.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
+#include "settings/config.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>

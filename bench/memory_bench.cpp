@@ -11,10 +11,10 @@
 #include "summaryrows.h"
 
 #include "checkin/monthbits.h"
-#include "core/config.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "settings/config.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>

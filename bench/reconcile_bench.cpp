@@ -13,10 +13,10 @@
 #include "checkin/checkinstore.h"
 #include "checkin/monthscan.h"
 #include "checkin/reconciler.h"
-#include "core/config.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "settings/config.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 

@@ -1,8 +1,8 @@
 // Configuration at the edge: URLs, dates, uids and the flag > environment > profile order.
-#include "core/config.h"
 #include "core/datetext.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
+#include "settings/config.h"
 #include "testsuite.h"
 
 #include <QTemporaryDir>

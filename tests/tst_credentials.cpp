@@ -1,7 +1,7 @@
 // Settings from systemd credentials (LoadCredential= puts them in $CREDENTIALS_DIRECTORY, one file
 // per setting): read, between the flag and the environment in the order of Config::resolve.
-#include "core/config.h"
 #include "core/errors.h"
+#include "settings/config.h"
 #include "testsuite.h"
 
 #include <QDir>

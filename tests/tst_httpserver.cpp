@@ -4,12 +4,12 @@
 // answered, and stops with the requests under way answered. A bad address and a port another
 // socket holds are clear errors.
 #include "api/apihandler.h"
-#include "core/config.h"
 #include "core/errors.h"
-#include "serve/httpserver.h"
 #include "envelope/campaignservice.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "serve/httpserver.h"
+#include "settings/config.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"
 #include "testsuite.h"

@@ -1,10 +1,10 @@
 // Read-only connections (the read-only setting): a RedisClient that sends only reads and an
 // SqlConnection that runs only SELECTs, refused before anything reaches the server, and the
 // server told as well (MySQL session READ ONLY, SQLite file opened read-only).
-#include "core/config.h"
 #include "core/errors.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
+#include "settings/config.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "testservers.h"

@@ -4,9 +4,9 @@
 // fingerprint (and then recorded), a changed key is refused even then, a key sshd does not know
 // and a wrong passphrase are refused, the agent's key lets in (an ssh-agent of the test's own), and the tunnel carries Redis (plain and TLS, the server's
 // own name checked) and MariaDB traffic to the harness's servers.
-#include "core/config.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
+#include "settings/config.h"
 #include "sql/sqlconnection.h"
 #include "testcertificates.h"
 #include "testservers.h"

@@ -1,10 +1,10 @@
 #include "commandcontext.h"
 
-#include "sql/configconnections.h"
 #include "core/errors.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
 #include "redis/redisdurability.h"
+#include "settings/configconnections.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 #include "token/usertoken.h"

@@ -2,8 +2,8 @@
 
 #include "access/accountidentity.h"
 #include "commandline.h"
-#include "core/config.h"
 #include "redis/keyschema.h"
+#include "settings/config.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
 #include "commandline.h"
 
-#include "core/config.h"
 #include "core/errors.h"
+#include "settings/config.h"
 
 namespace lantern::cli {
 

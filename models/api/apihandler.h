@@ -2,8 +2,8 @@
 
 #include "api/apimetrics.h"
 #include "api/tokenbucket.h"
-#include "core/config.h"
 #include "redis/keyschema.h"
+#include "settings/config.h"
 
 #include <QByteArray>
 #include <QCoreApplication>

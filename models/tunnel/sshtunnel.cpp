@@ -1,7 +1,7 @@
 #include "tunnel/sshtunnel.h"
 
-#include "core/config.h"
 #include "redis/rediserror.h"
+#include "settings/config.h"
 
 #include <libssh/libssh.h>
 

@@ -4,9 +4,9 @@
 #include "console/campaigns/campaignconsoleservice.h"
 #include "console/campaigns/campaignpreviewer.h"
 #include "console/common/dedicatedthread.h"
-#include "core/config.h"
 #include "redis/keyschema.h"
 #include "redis/redisclient.h"
+#include "settings/config.h"
 #include "sql/sqlconnection.h"
 
 #include <QSize>

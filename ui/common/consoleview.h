@@ -1,7 +1,7 @@
 #pragma once
 
 #include "console/common/serverstatus.h"
-#include "core/config.h"
+#include "settings/config.h"
 #include "shell/operatoridentity.h"
 
 #include <QDateTime>

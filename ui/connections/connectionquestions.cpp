@@ -2,7 +2,7 @@
 
 #include "connections/connectioncheckreport.h"
 #include "console/connections/connectiontester.h"
-#include "core/config.h"
+#include "settings/config.h"
 
 #include <QMessageBox>
 #include <QPushButton>

@@ -2,8 +2,8 @@
 
 #include "common/consoletheme.h"
 
-#include "core/config.h"
 #include "core/errors.h"
+#include "settings/config.h"
 
 #include <QCommandLineParser>
 #include <QProcessEnvironment>

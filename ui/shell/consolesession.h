@@ -1,7 +1,7 @@
 #pragma once
 
+#include "settings/config.h"
 #include "shell/consoleoptions.h"
-#include "core/config.h"
 
 #include <QHash>
 #include <QObject>

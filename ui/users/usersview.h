@@ -1,9 +1,9 @@
 #pragma once
 
+#include "common/consoleview.h"
 #include "console/common/dedicatedthread.h"
 #include "console/users/usermonth.h"
-#include "common/consoleview.h"
-#include "core/config.h"
+#include "settings/config.h"
 
 #include <QDate>
 #include <QWidget>

@@ -1,8 +1,8 @@
 #include "console/audit/auditservice.h"
 
-#include "sql/configconnections.h"
 #include "console/audit/auditquery.h"
 #include "console/common/connectionerrors.h"
+#include "settings/configconnections.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "sql/configconnections.h"
 #include "console/audit/auditentry.h"
-#include "core/config.h"
+#include "settings/config.h"
+#include "settings/configconnections.h"
 
 #include <QObject>
 

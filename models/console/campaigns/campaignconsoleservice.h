@@ -1,14 +1,14 @@
 #pragma once
 
-#include "sql/configconnections.h"
+#include "access/role.h"
 #include "console/campaigns/campaignlistmodel.h"
 #include "console/campaigns/timetablemodel.h"
-#include "access/role.h"
-#include "core/config.h"
 #include "core/errors.h"
 #include "envelope/campaignservice.h"
 #include "envelope/campaignverifier.h"
 #include "redis/keyschema.h"
+#include "settings/config.h"
+#include "settings/configconnections.h"
 
 #include <QObject>
 

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "checkin/monthstats.h"
-#include "core/config.h"
 #include "redis/keyschema.h"
-#include "sql/configconnections.h"
+#include "settings/config.h"
+#include "settings/configconnections.h"
 
 #include <QObject>
 

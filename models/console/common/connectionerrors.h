@@ -1,8 +1,8 @@
 #pragma once
 
 #include "access/role.h"
-#include "core/config.h"
-#include "sql/configconnections.h"
+#include "settings/config.h"
+#include "settings/configconnections.h"
 
 #include <QCoreApplication>
 #include <QString>

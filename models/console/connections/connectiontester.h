@@ -1,8 +1,8 @@
 #pragma once
 
 #include "console/common/connectionerrors.h"
-#include "core/config.h"
 #include "redis/clusternodes.h"
+#include "settings/config.h"
 
 #include <QMetaType>
 #include <QObject>

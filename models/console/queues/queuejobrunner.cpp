@@ -1,9 +1,9 @@
 #include "console/queues/queuejobrunner.h"
 
 #include "console/common/connectionerrors.h"
-#include "sql/configconnections.h"
 #include "redis/redisclient.h"
 #include "redis/rediserror.h"
+#include "settings/configconnections.h"
 #include "sql/migrator.h"
 #include "sql/sqlconnection.h"
 

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "access/role.h"
-#include "sql/configconnections.h"
-#include "core/config.h"
 #include "redis/keyschema.h"
+#include "settings/config.h"
+#include "settings/configconnections.h"
 
 #include <QObject>
 

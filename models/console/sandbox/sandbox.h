@@ -3,7 +3,7 @@
 #include "console/common/dedicatedthread.h"
 #include "console/sandbox/sandboxseeder.h"
 #include "console/sandbox/sandboxworker.h"
-#include "core/config.h"
+#include "settings/config.h"
 
 #include <QObject>
 

@@ -2,8 +2,8 @@
 
 #include "console/sandbox/sandboxcampaigns.h"
 #include "console/sandbox/sandboxseeder.h"
-#include "core/config.h"
 #include "redis/keyschema.h"
+#include "settings/config.h"
 
 #include <QObject>
 

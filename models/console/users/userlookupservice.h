@@ -1,9 +1,9 @@
 #pragma once
 
-#include "sql/configconnections.h"
 #include "console/users/usermonth.h"
-#include "core/config.h"
 #include "redis/keyschema.h"
+#include "settings/config.h"
+#include "settings/configconnections.h"
 
 #include <QObject>
 

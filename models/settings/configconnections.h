@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/config.h"
+#include "settings/config.h"
 
 #include <memory>
 

@@ -1,4 +1,4 @@
-#include "core/config.h"
+#include "settings/config.h"
 
 #include "core/errors.h"
 

@@ -1,4 +1,4 @@
-#include "sql/configconnections.h"
+#include "settings/configconnections.h"
 
 #include "redis/redisclient.h"
 #include "sql/migrator.h"
