@@ -49,7 +49,35 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
 {
     m_confirmSwitch = &ConnectionQuestions::askToSwitch;
     m_confirmHostKey = &ConnectionQuestions::askToTrustHostKey;
-    // What the session runs on now.
+    setUpActiveLabel();
+    connectProfileList();
+
+    auto *content = new QHBoxLayout;
+    content->setSpacing(16);
+    content->addWidget(m_profiles);
+    content->addLayout(buildFormColumn(), 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 8);
+    layout->setSpacing(10);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_activeLabel);
+    layout->addLayout(content, 1);
+
+    connectSecrets();
+    m_secrets->probe();
+    reloadProfiles();
+    if (m_model->rowCount() > 0)
+        m_list->setCurrentIndex(m_model->index(0));
+    else
+        newProfile();
+    updateKeychainNote();
+    updateButtons();
+}
+
+/** What the session runs on now, above everything. */
+void ConnectionsView::setUpActiveLabel()
+{
     m_activeLabel->setObjectName(QStringLiteral("activeConnection"));
     m_activeLabel->setWordWrap(true);
     m_activeLabel->setTextFormat(Qt::RichText);
@@ -57,8 +85,11 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
     m_activeLabel->setStyleSheet(QStringLiteral("QLabel#activeConnection { background: palette(alternate-base); border: 1px solid palette(mid);"
                                                 " border-radius: 4px; padding: 6px 10px; }"));
     m_activeLabel->setText(tr("Not connected yet."));
+}
 
-    // Saved profiles.
+/** The saved profiles: choosing one, a new one, deleting one (asked first). */
+void ConnectionsView::connectProfileList()
+{
     connect(m_list->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ConnectionsView::onSelectionChanged);
     connect(m_newButton, &QPushButton::clicked, this, &ConnectionsView::newProfile);
     connect(m_deleteButton, &QPushButton::clicked, this, [this] {
@@ -71,7 +102,11 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
         connect(ask, &QMessageBox::accepted, this, [this, name] { deleteProfile(name); });
         ask->open();
     });
+}
 
+/** Test, Save, Use, and Back to the sandbox (shown once the console left it). */
+QHBoxLayout *ConnectionsView::buildActions()
+{
     m_busy->setRange(0, 0);
     m_busy->setTextVisible(false);
     m_busy->setFixedWidth(72);
@@ -94,7 +129,12 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
     connect(m_testButton, &QPushButton::clicked, this, &ConnectionsView::testConnection);
     connect(m_saveButton, &QPushButton::clicked, this, &ConnectionsView::saveProfile);
     connect(m_useButton, &QPushButton::clicked, this, &ConnectionsView::useProfile);
+    return actions;
+}
 
+/** The form, its actions, and the last test's report under them. */
+QVBoxLayout *ConnectionsView::buildFormColumn()
+{
     m_result->setObjectName(QStringLiteral("testResult"));
     m_result->setWordWrap(true);
     m_result->setTextFormat(Qt::RichText);
@@ -103,22 +143,15 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
 
     auto *formColumn = new QVBoxLayout;
     formColumn->addWidget(m_form);
-    formColumn->addLayout(actions);
+    formColumn->addLayout(buildActions());
     formColumn->addWidget(m_result);
     formColumn->addStretch();
+    return formColumn;
+}
 
-    auto *content = new QHBoxLayout;
-    content->setSpacing(16);
-    content->addWidget(m_profiles);
-    content->addLayout(formColumn, 1);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(16, 12, 16, 8);
-    layout->setSpacing(10);
-    layout->addWidget(m_banner);
-    layout->addWidget(m_activeLabel);
-    layout->addLayout(content, 1);
-
+/** The keychain's answers: fetched passwords, where a save went, whether it is there at all. */
+void ConnectionsView::connectSecrets()
+{
     connect(m_secrets, &ProfileSecrets::fetched, this, &ConnectionsView::onFetched);
     connect(m_secrets, &ProfileSecrets::keychainUnavailable, this, &ConnectionsView::updateKeychainNote);
     connect(m_secrets, &ProfileSecrets::stored, this, [this](const QString &profile, ProfileSecrets::Storage where) {
@@ -126,15 +159,6 @@ ConnectionsView::ConnectionsView(QWidget *parent, const QString &profileDirector
         updateKeychainNote();
         Q_EMIT profileSaved(profile, where == ProfileSecrets::Storage::Keychain);
     });
-
-    m_secrets->probe();
-    reloadProfiles();
-    if (m_model->rowCount() > 0)
-        m_list->setCurrentIndex(m_model->index(0));
-    else
-        newProfile();
-    updateKeychainNote();
-    updateButtons();
 }
 
 ConnectionsView::~ConnectionsView() = default;

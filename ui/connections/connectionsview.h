@@ -10,11 +10,13 @@
 #include <optional>
 
 class QCheckBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QListView;
 class QProgressBar;
 class QPushButton;
+class QVBoxLayout;
 
 namespace lantern {
 class ConnectionProfileModel;
@@ -138,6 +140,11 @@ private:
     void onSelectionChanged();
     void fillForm(const ConnectionProfile &profile);
     void updateKeychainNote();
+    void setUpActiveLabel();
+    void connectProfileList();
+    QHBoxLayout *buildActions();
+    QVBoxLayout *buildFormColumn();
+    void connectSecrets();
     void updateButtons();
     void showResult(const ConnectionCheck &result);
     /** The test before a switch answered: switch, or say why not. */
