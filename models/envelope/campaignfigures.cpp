@@ -53,8 +53,8 @@ QList<RedisFigures> CampaignFigures::redis(const QList<qint64> &ids)
         commands.clear();
         for (const CampaignPools &campaign : std::as_const(pools)) {
             for (const QByteArray &pool : campaign.names())
-                commands << PoolCounters::readCommand(m_keys, pool) << QByteArrayList{"HLEN", m_keys.campaignDraws(pool)} << QByteArrayList{"LLEN", m_keys.campaignTasks(pool)}
-                         << QByteArrayList{"LLEN", m_keys.campaignDeadLetter(pool)} << QByteArrayList{"LLEN", m_keys.campaignPool(pool)}
+                commands << PoolCounters::readCommand(m_keys, pool) << QByteArrayList{"HLEN", m_keys.campaignDraws(pool)}
+                         << QByteArrayList{"LLEN", m_keys.campaignTasks(pool)} << QByteArrayList{"LLEN", m_keys.campaignDeadLetter(pool)} << QByteArrayList{"LLEN", m_keys.campaignPool(pool)}
                          << QByteArrayList{"HLEN", m_keys.campaignLent(pool)} << QByteArrayList{"SISMEMBER", m_keys.campaignSet(), pool};
         }
         const std::vector<RedisValue> redis = m_redis.pipeline(commands);
@@ -63,12 +63,13 @@ QList<RedisFigures> CampaignFigures::redis(const QList<qint64> &ids)
         at = 0;
         for (const CampaignPools &campaign : std::as_const(pools)) {
             RedisFigures figures;
-            const PoolCounters first = PoolCounters::fromReply(redis.at(at));
-            figures.launched = first.inRedis();
-            figures.status = figures.launched ? QString::fromLatin1(first.status) : QStringLiteral("draft");
             QByteArrayList worked;
             for (int index = 0; index < campaign.count(); ++index, at += CommandsPerPool) {
                 const PoolCounters counters = PoolCounters::fromReply(redis[at]);
+                if (index == 0) {  // the first pool's status is the campaign's
+                    figures.launched = counters.inRedis();
+                    figures.status = figures.launched ? QString::fromLatin1(counters.status) : QStringLiteral("draft");
+                }
                 figures.grabbedCount += counters.grabbedCount;
                 figures.grabbedCents += counters.grabbedCents;
                 figures.holders += redis[at + 1].toInteger();

@@ -68,10 +68,11 @@ struct EnvelopeDrainTimings {
     into this worker's backup list; one SQL transaction records the payouts that finished and
     persists the new grabs (PayoutLedger; on MySQL two at once, one for each, on two connections);
     then the batch's envelopes join the payouts in flight (PayoutDispatcher: up to `inFlight` calls
-    at once, each with the envelope's idempotency key, retried with backoff). A task leaves the backup list only after its
-    outcome is in SQL, so a crash anywhere leaves it for recovery, and replaying it neither writes
-    a second row nor pays twice. Not thread-safe; after an exception the drain is spent (make a new
-    one: it resumes from the backup list). While payouts are in flight it runs a local event loop. */
+    at once, each with the envelope's idempotency key, retried with backoff). A task leaves the
+    backup list only after its outcome is in SQL, so a crash anywhere leaves it for recovery, and
+    replaying it neither writes a second row nor pays twice. Not thread-safe; after an exception
+    the drain is spent (make a new one: it resumes from the backup list). While payouts are in
+    flight it runs a local event loop. */
 class EnvelopeDrain final {
 public:
     EnvelopeDrain(RedisClient &redis, SqlConnection &sql, const KeySchema &keys, QString workerId, PayoutGateway &gateway,

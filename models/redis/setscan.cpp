@@ -22,8 +22,7 @@ QByteArrayList scanSet(RedisClient &redis, const QByteArray &key, int count, qin
     QByteArray cursor = checked(first[1]).elements[0].toBytes();
     if (cursor != "0" && first[0].toInteger() <= wholeUpTo) {
         const RedisValue all = redis.command({QByteArrayLiteral("SMEMBERS"), key});
-        if (all.isError())
-            throw RedisReplyError(QStringLiteral("SMEMBERS %1: %2").arg(QString::fromUtf8(key), QString::fromUtf8(all.toBytes())));
+        throwOnErrorReply(all);
         return all.toBytesList();
     }
     QByteArrayList members;
