@@ -78,7 +78,8 @@ Target parseUrl(const std::string &url)
 struct Tally {
     uint64_t answered = 0;
     uint64_t non2xx = 0;
-    uint64_t errors = 0;
+    uint64_t errors = 0;  // requests lost with their connection, and answers later than --timeout
+    uint64_t lost = 0;    // requests lost with their connection: never answered
     std::vector<uint32_t> latencyUs;
     std::map<std::string, uint64_t> outcomes;
     Clock::time_point first = Clock::time_point::max();
@@ -191,7 +192,7 @@ void runThread(const Target &target, const std::vector<std::string> &requests, i
     };
     std::vector<epoll_event> events(open.size());
     char buffer[16384];
-    while (tally.answered + tally.errors < requests.size()) {
+    while (tally.answered + tally.lost < requests.size()) {
         const Clock::time_point now = Clock::now();
         if (now > deadline)
             break;
@@ -206,8 +207,10 @@ void runThread(const Target &target, const std::vector<std::string> &requests, i
                     continue;
                 // Closed or broken: a request in flight is lost (an error); a new connection goes
                 // on while the slice has requests left.
-                if (c.request != SIZE_MAX)
+                if (c.request != SIZE_MAX) {
                     ++tally.errors;
+                    ++tally.lost;
+                }
                 if (next < requests.size()) {
                     reconnect(c, events[e].data.u64);
                 } else {
