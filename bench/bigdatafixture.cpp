@@ -423,12 +423,16 @@ void BigDataFixture::run(QList<QByteArrayList> commands)
 
 void BigDataFixture::replantDeadWorkers()
 {
+    if (m_plan.size.deadWorkers == 0)
+        return;
+    QList<QByteArrayList> lengths;
+    for (int n = 0; n < m_plan.size.deadWorkers; ++n)
+        lengths << QByteArrayList{"LLEN", m_keys.campaignBackup(m_plan.bigCampaign(), m_plan.deadWorker(n))};
+    const std::vector<RedisValue> held = m_redis.pipeline(lengths);  // what each still holds, in one round trip
     QList<QByteArrayList> commands;
-    for (int n = 0; n < m_plan.size.deadWorkers; ++n) {
-        const QString worker = m_plan.deadWorker(n);
-        const qint64 held = m_redis.command({"LLEN", m_keys.campaignBackup(m_plan.bigCampaign(), worker)}).toInteger();
-        hold(commands, m_keys, m_plan.bigCampaign(), worker, int(std::max<qint64>(0, m_plan.size.deadWorkerTasks - held)));
-    }
+    for (int n = 0; n < m_plan.size.deadWorkers; ++n)
+        hold(commands, m_keys, m_plan.bigCampaign(), m_plan.deadWorker(n),
+             int(std::max<qint64>(0, m_plan.size.deadWorkerTasks - held[size_t(n)].toInteger())));
     run(std::move(commands));
 }
 
