@@ -39,6 +39,15 @@ QByteArray CheckinLayout::makeupKey(const UserPlace &user, QDate month) const
                       : m_keys.sparseMonth(user.shard, user.bucket, month);
 }
 
+std::pair<QByteArray, QByteArray> CheckinLayout::signAndMakeupKeys(const UserPlace &user, QDate month) const
+{
+    if (!user.dense) {
+        QByteArray key = m_keys.sparseMonth(user.shard, user.bucket, month);
+        return {key, key};
+    }
+    return {signKey(user, month), makeupKey(user, month)};
+}
+
 QByteArray CheckinLayout::makeupField(const UserPlace &user) const
 {
     return user.dense ? QByteArray::number(user.slot) : "m" + QByteArray::number(user.uid);

@@ -6,6 +6,8 @@
 #include <QCoreApplication>
 #include <QDate>
 
+#include <utility>
+
 namespace lantern {
 
 class KeySchema;
@@ -56,6 +58,8 @@ public:
 
     QByteArray signKey(const UserPlace &user, QDate month) const;    // the block, or the sparse hash
     QByteArray makeupKey(const UserPlace &user, QDate month) const;  // the make-up hash, or the sparse hash
+    /** signKey and makeupKey together: a sparse user's two are one key, built once. */
+    std::pair<QByteArray, QByteArray> signAndMakeupKeys(const UserPlace &user, QDate month) const;
     QByteArray makeupField(const UserPlace &user) const;             // slot, or "m<uid>"
 
     /** One command reading the user's sign word of `month` (BITFIELD GET u32, or HGET). */

@@ -102,9 +102,12 @@ CheckinRun::CheckinRun(const KeySchema &keys, const CheckinRules &rules, qint64 
 {
     DayArguments &shared = dayArguments(keys, rules, day);
     const QDate month = shared.month;
+    m_month = month;
+    m_previousMonth = shared.previous;
     const CheckinLayout layout(keys);
     const UserPlace user = layout.place(uid);
-    m_scriptKeys = {layout.signKey(user, month), layout.makeupKey(user, month), layout.signKey(user, shared.previous),
+    auto [signKey, makeupKey] = layout.signAndMakeupKeys(user, month);
+    m_scriptKeys = {std::move(signKey), std::move(makeupKey), layout.signKey(user, shared.previous),
                     shared.blocksKey(keys, user.shard), shared.queueKey(keys, user.shard)};
     m_scriptArgs.reserve(13 + shared.rewardArguments.size());
     m_scriptArgs << decimal(uid) << shared.isoDay << shared.dayOfMonth << shared.monthDays << shared.previousDays
@@ -159,14 +162,14 @@ void CheckinRun::takeScriptReply(const RedisValue &reply)
                                    .arg(day.toString(Qt::ISODate))
                                    .arg(m_rules.makeupQuota)
                                    .arg(day.toString(u"yyyy-MM")));
-    const QDate month = firstOfMonth(day);
+    const QDate month = m_month;
     const bool rolling = m_rules.streakPolicy == StreakPolicy::Rolling;
     const QList<MonthBits> months{MonthBits::fromBitfield(month, reply.elements[1].toInteger()),
-                                  MonthBits::fromBitfield(month.addMonths(-1), reply.elements[2].toInteger())};
+                                  MonthBits::fromBitfield(m_previousMonth, reply.elements[2].toInteger())};
     m_outcome.already = status == "already";
     m_outcome.points = static_cast<int>(reply.elements[3].toInteger());
     m_outcome.monthCount = months.front().count();
-    if (firstOfMonth(m_streakAsOf) == month) {
+    if (m_streakAsOf == day || firstOfMonth(m_streakAsOf) == month) {
         m_months = rolling ? months : months.mid(0, 1);
     } else {
         // A make-up of an earlier month reports the streak as of today: fetch today's months.

@@ -36,6 +36,8 @@ private:
     const KeySchema &m_keys;
     CheckinRules m_rules;
     QDate m_streakAsOf;
+    QDate m_month;          // the first of the check-in's month, and of the month before it
+    QDate m_previousMonth;
     QByteArrayList m_scriptKeys;
     QByteArrayList m_scriptArgs;
     bool m_scriptSent = false;

@@ -102,6 +102,7 @@ struct HttpServerLoop::Connection {
 HttpServerLoop::HttpServerLoop(ApiShared &shared, int listenFd, BlockingEndpoints &blocking, const std::atomic<bool> &stopping)
     : m_shared(shared), m_listenFd(listenFd), m_blocking(blocking), m_stopping(stopping), m_gate(shared), m_pipe(shared.config().redis, RedisOptions{}, shared.redisCluster())
 {
+    m_turnNs = monotonicNs();
     m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
     m_wakeFd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     watch(m_listenFd, ListenKey, EPOLLIN, true);
@@ -141,6 +142,7 @@ void HttpServerLoop::run()
         }
         const int ready = ::epoll_wait(m_epoll, events.data(), int(events.size()), timeoutMs);
         const qint64 nowNs = monotonicNs();
+        m_turnNs = nowNs;
         for (int i = 0; i < ready; ++i) {
             const quint64 key = events[size_t(i)].data.u64;
             const quint32 what = events[size_t(i)].events;
@@ -217,7 +219,7 @@ void HttpServerLoop::accept()
         connection->id = m_nextId++;
         connection->fd = fd;
         connection->watched = EPOLLIN;
-        connection->lastActiveNs = monotonicNs();
+        connection->lastActiveNs = m_turnNs;
         watch(fd, connection->id, EPOLLIN, true);
         m_connections.emplace(connection->id, std::move(connection));
     }
@@ -271,7 +273,7 @@ void HttpServerLoop::readFrom(Connection &connection)
             connection.peerClosed = true;
             break;
         }
-        connection.lastActiveNs = monotonicNs();
+        connection.lastActiveNs = m_turnNs;
         if (n < ReadChunk)
             break;
     }
@@ -285,7 +287,7 @@ void HttpServerLoop::serveInput(Connection &connection)
         const HttpRequestParser::State state = connection.parser.state();
         if (state == HttpRequestParser::State::Failed) {
             connection.endpoint = ApiEndpoint::Unknown;
-            connection.startNs = monotonicNs();
+            connection.startNs = m_turnNs;
             connection.keepAlive = false;
             respond(connection, apiError(connection.parser.errorStatus(), errorCode(connection.parser.errorStatus()),
                                          connection.parser.errorMessage()));
@@ -326,7 +328,7 @@ void HttpServerLoop::dispatch(Connection &connection)
     connection.busy = true;
     ++connection.requestSeq;
     connection.endpoint = ApiGate::endpointOf(connection.request.path);
-    connection.startNs = monotonicNs();
+    connection.startNs = m_turnNs;
     if (ApiGate::isSwitchable(connection.endpoint) && (m_switchesReadNs < 0 || connection.startNs - m_switchesReadNs >= FeatureSwitches::MaxAgeNs)) {
         // The switches are a second old: read them first (once for every request waiting).
         m_waitingForSwitches.push_back(connection.id);
@@ -385,13 +387,14 @@ void HttpServerLoop::admit(Connection &connection)
 
 void HttpServerLoop::respond(Connection &connection, const ApiResponse &response)
 {
-    m_shared.metrics().recordRequest(connection.endpoint, response.status, double(monotonicNs() - connection.startNs) / 1e9);
+    const qint64 nowNs = monotonicNs();
+    m_shared.metrics().recordRequest(connection.endpoint, response.status, double(nowNs - connection.startNs) / 1e9);
     const bool keepAlive = connection.keepAlive && !m_stopping.load(std::memory_order_relaxed);
     appendHttpResponse(connection.out, response, keepAlive);
     connection.closing = connection.closing || !keepAlive;
     connection.busy = false;
     HttpRequestParser::emptyKeepingRoom(connection.request);  // the parser writes the next request into its room
-    connection.lastActiveNs = monotonicNs();
+    connection.lastActiveNs = nowNs;
     markForWriting(connection);
 }
 
