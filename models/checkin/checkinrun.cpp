@@ -107,15 +107,17 @@ CheckinRun::CheckinRun(const KeySchema &keys, const CheckinRules &rules, qint64 
     const CheckinLayout layout(keys);
     const UserPlace user = layout.place(uid);
     auto [signKey, makeupKey] = layout.signAndMakeupKeys(user, month);
-    m_scriptKeys = {std::move(signKey), std::move(makeupKey), layout.signKey(user, shared.previous),
-                    shared.blocksKey(keys, user.shard), shared.queueKey(keys, user.shard)};
-    m_scriptArgs.reserve(13 + shared.rewardArguments.size());
-    m_scriptArgs << decimal(uid) << shared.isoDay << shared.dayOfMonth << shared.monthDays << shared.previousDays
-                 << (makeup ? QByteArrayLiteral("makeup") : QByteArrayLiteral("normal"))
-                 << (rules.streakPolicy == StreakPolicy::Rolling ? QByteArrayLiteral("1") : QByteArrayLiteral("0"))
-                 << (rules.makeupGrantsPoints ? QByteArrayLiteral("1") : QByteArrayLiteral("0")) << shared.quota
-                 << CheckinLayout::placeArgument(user) << (makeup ? makeup->operatorName.trimmed().toUtf8() : QByteArray())
-                 << (makeup ? makeup->reason.trimmed().toUtf8() : QByteArray()) << decimal(nowMs) << shared.rewardArguments;
+    QByteArrayList scriptKeys{std::move(signKey), std::move(makeupKey), layout.signKey(user, shared.previous),
+                              shared.blocksKey(keys, user.shard), shared.queueKey(keys, user.shard)};
+    QByteArrayList scriptArgs;
+    scriptArgs.reserve(13 + shared.rewardArguments.size());
+    scriptArgs << decimal(uid) << shared.isoDay << shared.dayOfMonth << shared.monthDays << shared.previousDays
+               << (makeup ? QByteArrayLiteral("makeup") : QByteArrayLiteral("normal"))
+               << (rules.streakPolicy == StreakPolicy::Rolling ? QByteArrayLiteral("1") : QByteArrayLiteral("0"))
+               << (rules.makeupGrantsPoints ? QByteArrayLiteral("1") : QByteArrayLiteral("0")) << shared.quota
+               << CheckinLayout::placeArgument(user) << (makeup ? makeup->operatorName.trimmed().toUtf8() : QByteArray())
+               << (makeup ? makeup->reason.trimmed().toUtf8() : QByteArray()) << decimal(nowMs) << shared.rewardArguments;
+    m_scriptCommand = checkinScript().evalshaCommand(std::move(scriptKeys), std::move(scriptArgs));
     m_outcome.uid = uid;
     m_outcome.date = day;
     m_outcome.kind = makeup ? QStringLiteral("makeup") : QStringLiteral("normal");
@@ -126,17 +128,12 @@ QList<QByteArrayList> CheckinRun::nextRound()
     if (m_done)
         return {};
     if (!m_scriptSent)
-        return scriptRound();
+        return {std::exchange(m_scriptCommand, {})};  // a round is asked for once
     const CheckinLayout layout(m_keys);
     QList<QByteArrayList> commands;
     for (const QDate &first : std::as_const(m_pendingMonths))
         commands << layout.readSign(m_outcome.uid, first);
     return commands;
-}
-
-QList<QByteArrayList> CheckinRun::scriptRound() const
-{
-    return {checkinScript().evalshaCommand(m_scriptKeys, m_scriptArgs)};
 }
 
 void CheckinRun::takeReplies(std::vector<RedisValue> replies)

@@ -27,7 +27,6 @@ public:
     const CheckinOutcome &outcome() const { return m_outcome; }
 
 private:
-    QList<QByteArrayList> scriptRound() const;
     void takeScriptReply(const RedisValue &reply);
     void takeMonths(const std::vector<RedisValue> &replies);
     /** Computes the streak from m_months, or asks for earlier months (m_pendingMonths). */
@@ -38,8 +37,7 @@ private:
     QDate m_streakAsOf;
     QDate m_month;          // the first of the check-in's month, and of the month before it
     QDate m_previousMonth;
-    QByteArrayList m_scriptKeys;
-    QByteArrayList m_scriptArgs;
+    QByteArrayList m_scriptCommand;  // the EVALSHA, built once and handed to the first round
     bool m_scriptSent = false;
     QList<MonthBits> m_months;     // newest first, as the streak calculator wants them
     QList<QDate> m_pendingMonths;  // firsts of the months the next round fetches

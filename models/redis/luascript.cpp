@@ -66,6 +66,18 @@ QByteArrayList LuaScript::evalshaCommand(const QByteArrayList &keys, const QByte
     return command;
 }
 
+QByteArrayList LuaScript::evalshaCommand(QByteArrayList &&keys, QByteArrayList &&args) const
+{
+    QByteArrayList command;
+    command.reserve(3 + keys.size() + args.size());
+    command << QByteArrayLiteral("EVALSHA") << m_sha1 << decimal(keys.size());
+    for (QByteArray &key : keys)
+        command << std::move(key);
+    for (QByteArray &argument : args)
+        command << std::move(argument);
+    return command;
+}
+
 RedisValue LuaScript::run(RedisClient &redis, const QByteArrayList &keys, const QByteArrayList &args) const
 {
     try {

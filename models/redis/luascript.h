@@ -26,6 +26,8 @@ public:
 
     /** The EVALSHA command line, for pipelines and for redis-benchmark. */
     QByteArrayList evalshaCommand(const QByteArrayList &keys, const QByteArrayList &args) const;
+    /** The same, moving the keys and arguments in rather than sharing them (a request's own). */
+    QByteArrayList evalshaCommand(QByteArrayList &&keys, QByteArrayList &&args) const;
     const QByteArray &sha1() const { return m_sha1; }
     const QByteArray &body() const { return m_body; }
     const QString &name() const { return m_name; }
