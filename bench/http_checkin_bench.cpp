@@ -18,6 +18,7 @@
 #include "uidsample.h"
 
 #include "core/errors.h"
+#include "checkin/checkinlayout.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
@@ -134,32 +135,55 @@ public:
         baseline.keyspace = m_settings.users;
         baseline.command = captureScriptCommand(
                 m_server, script, [&](qint64 uid) { sample = checkinOnce(serve, uid); }, 1);
-        printSetup(serve, baseline, sample);
+        // redis-benchmark sends every check-in to the captured user's sparse hash; the third phase
+        // sends users of that hash only, so that Redis does the same work in both.
+        const int bucket = sparseBucketOf(SentinelUid, baseline.command);
+        const std::vector<qint64> bucketUids = sampleUidsWhere(m_settings.requests, m_settings.users, m_http.bench.seed + 1, [&](qint64 uid) {
+            const UserPlace place = CheckinLayout(m_keys).place(uid);
+            return !place.dense && place.bucket == bucket && uid != SentinelUid;
+        });
+        const QString bucketBearers = m_work.filePath(QStringLiteral("checkin-bucket-bearers.txt"));
+        writeBearerFile(bucketBearers, m_tokens, m_expires, bucketUids, 1, m_http.bench.seed);
+        printSetup(serve, baseline, sample, bucket);
 
         const WrkOptions wrk = wrkOptions(serve, bearers);
+        const WrkOptions bucketWrk = wrkOptions(serve, bucketBearers);
+        const QString httpLabel = QStringLiteral("lanternd serve --threads %1, %2 -c %3").arg(m_http.serveThreads).arg(m_http.httpClientName()).arg(m_http.bench.clients);
         const std::vector<double> medians = runAlternatingRounds(
                 m_http.bench.rounds,
                 {[&](int round) {
-                     return measure(QStringLiteral("%1: lanternd serve --threads %2, %3 -c %4").arg(round).arg(m_http.serveThreads).arg(m_http.httpClientName()).arg(m_http.bench.clients),
+                     return measure(QStringLiteral("%1: %2").arg(round).arg(httpLabel), m_phases,
                                     [&] { return runHttpStorm(m_server, serve, wrk, m_settings.requests); });
                  },
                  [&](int round) {
-                     return measure(QStringLiteral("%1: redis-benchmark -c %2").arg(round).arg(m_http.bench.clients),
+                     return measure(QStringLiteral("%1: redis-benchmark -c %2").arg(round).arg(m_http.bench.clients), m_baselinePhases,
                                     [&] { return runBenchmarkStorm(m_server, baseline); });
+                 },
+                 [&](int round) {
+                     return measure(QStringLiteral("%1: %2, users of hash %3").arg(round).arg(httpLabel).arg(bucket), m_bucketPhases,
+                                    [&] { return runHttpStorm(m_server, serve, bucketWrk, m_settings.requests); });
                  }});
         serve.stop();
         const QString clients = QString::number(m_http.bench.clients);
         printSummary(m_out, m_http.bench.rounds, QStringLiteral("check-ins/s"),
                      {{QStringLiteral("HTTP: lanternd serve --threads %1, %2 -c %3").arg(m_http.serveThreads).arg(m_http.httpClientName(), clients), medians[0]},
-                      {QStringLiteral("redis-benchmark -c %1 (the server's EVALSHA)").arg(clients), medians[1]}},
-                     {{QStringLiteral("ratio HTTP / redis-benchmark"), medians[0], medians[1]}});
+                      {QStringLiteral("redis-benchmark -c %1 (the server's EVALSHA)").arg(clients), medians[1]},
+                      {QStringLiteral("HTTP, users of redis-benchmark's hash (sp:%1)").arg(bucket), medians[2]}},
+                     {{QStringLiteral("ratio HTTP / redis-benchmark"), medians[0], medians[1]},
+                      {QStringLiteral("ratio HTTP / redis-benchmark, the same hash"), medians[2], medians[1]}});
         m_out << '\n' << cpuBudget(m_phases, QStringLiteral("check-in"));
+        m_out << "Users of one hash only, as redis-benchmark's: " << cpuBudget(m_bucketPhases, QStringLiteral("check-in"));
         if (m_non2xx > 0)
             m_out << "\n**" << m_non2xx << " answers were not 2xx** (the server's stderr has the causes).\n";
         appendSummaryRows(m_http.bench.summaryFile,
                           {{QStringLiteral("check-ins/s through lanternd serve (HTTP, --threads %1, %2 -c %3)").arg(m_http.serveThreads).arg(m_http.httpClientName(), clients),
                             rate(medians[0]), QStringLiteral("redis-benchmark -c %1, the server's EVALSHA").arg(clients), rate(medians[1]),
-                            ratioText(medians[0], medians[1])}});
+                            ratioText(medians[0], medians[1])},
+                           {QStringLiteral("check-ins/s through lanternd serve, users of redis-benchmark's one hash (HTTP, --threads %1, %2 -c %3)")
+                                    .arg(m_http.serveThreads)
+                                    .arg(m_http.httpClientName(), clients),
+                            rate(medians[2]), QStringLiteral("redis-benchmark -c %1, the server's EVALSHA").arg(clients), rate(medians[1]),
+                            ratioText(medians[2], medians[1])}});
 
         if (!m_settings.threadCounts.isEmpty())
             runThreadsTable(uids);
@@ -203,21 +227,35 @@ private:
     }
 
     /** One phase between two emptyings of the bench's keys; prints its row, returns its rate. */
-    double measure(const QString &client, const std::function<StormFigures()> &phase)
+    double measure(const QString &client, QList<StormFigures> &phases, const std::function<StormFigures()> &phase)
     {
         m_server.removeKeys(m_http.bench.prefix.toUtf8());
         StormFigures figures = phase();
         figures.client = client;
         if (figures.wrk)
             m_non2xx += figures.wrk->non2xx;
-        m_phases << figures;
+        phases << figures;
         const qint64 fresh = m_server.listLength(m_keys.checkinQueue(0));
         m_out << stormTableRow(figures, QStringLiteral("%1 of %2").arg(fresh).arg(figures.requests)) << '\n';
         m_out.flush();
         return figures.perSecond;
     }
 
-    void printSetup(const ServeProcess &serve, const RedisBenchmarkOptions &baseline, const QByteArray &sample)
+    /** The sparse hash (bucket) of `uid`, whose check-in `command` is; throws unless the command's
+        first key is that hash (a dense uid, or a layout the bench does not know). */
+    int sparseBucketOf(qint64 uid, const QByteArrayList &command) const
+    {
+        const UserPlace place = CheckinLayout(m_keys).place(uid);
+        const QByteArray marker = ":sp:" + QByteArray::number(place.bucket) + ':';
+        if (place.dense || command.size() < 4 || !command[3].contains(marker))
+            throw LanternError(QStringLiteral("the captured check-in's first key is not uid %1's sparse hash %2: %3")
+                                       .arg(uid)
+                                       .arg(place.bucket)
+                                       .arg(QString::fromUtf8(command.value(3))));
+        return place.bucket;
+    }
+
+    void printSetup(const ServeProcess &serve, const RedisBenchmarkOptions &baseline, const QByteArray &sample, int bucket)
     {
         const HttpSettings &h = m_http;
         m_out << "Check-in storm through the HTTP API vs redis-benchmark: " << m_settings.requests << " check-ins per phase, "
@@ -233,7 +271,11 @@ private:
               << h.wrkThreads << ", ...), then stops\n"
               << "- answer to one of them: `" << sample << "`\n"
               << "- redis-benchmark: the EVALSHA the server sent for that check-in, as the slow log recorded it, with the uid made `"
-              << RandomUid << "`:\n  `" << shellCommand(h.redisBenchmark, redisBenchmarkArguments(baseline, true)) << "`\n\n"
+              << RandomUid << "`:\n  `" << shellCommand(h.redisBenchmark, redisBenchmarkArguments(baseline, true)) << "`\n"
+              << "- the same hash: redis-benchmark can vary the uid only, so all its check-ins go to that user's sparse hash (sp:" << bucket
+              << "); the HTTP storm's users are spread over " << CheckinLayout::SparseBuckets << " of them. The third phase sends "
+              << m_settings.requests << " other users, all of hash " << bucket << " (drawn from the same uids, their own bearers), so "
+              << "that Redis does the same work as under redis-benchmark\n\n"
               << stormTableHeader(QStringLiteral("check-ins/s"), QStringLiteral("fresh check-ins"));
         m_out.flush();
     }
@@ -341,7 +383,9 @@ private:
     QString m_db;
     QTextStream m_out;
     qint64 m_non2xx = 0;
-    QList<StormFigures> m_phases;
+    QList<StormFigures> m_phases;          // through HTTP, users at random
+    QList<StormFigures> m_baselinePhases;  // redis-benchmark
+    QList<StormFigures> m_bucketPhases;    // through HTTP, users of redis-benchmark's hash
 };
 
 int run(const QCoreApplication &app)

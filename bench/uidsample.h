@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QtGlobal>
 
+#include <functional>
 #include <vector>
 
 namespace lantern::bench {
@@ -19,5 +20,8 @@ inline const QByteArray RandomUid = QByteArrayLiteral("1__rand_int__");
 
 /** `count` distinct uids UidBase + [0, keyspace) in random order (Floyd's sample, then a shuffle). */
 std::vector<qint64> sampleUids(qint64 count, qint64 keyspace, quint64 seed);
+/** `count` distinct uids UidBase + [0, keyspace), drawn at random until `keep` has accepted that
+    many; throws when it accepts too few (under one in 100,000 draws). */
+std::vector<qint64> sampleUidsWhere(qint64 count, qint64 keyspace, quint64 seed, const std::function<bool(qint64 uid)> &keep);
 
 } // namespace lantern::bench
