@@ -149,7 +149,7 @@ public:
         const WrkOptions wrk = wrkOptions(serve, bearers);
         const WrkOptions bucketWrk = wrkOptions(serve, bucketBearers);
         const QString httpLabel = QStringLiteral("lanternd serve --threads %1, %2 -c %3").arg(m_http.serveThreads).arg(m_http.httpClientName()).arg(m_http.bench.clients);
-        const std::vector<double> medians = runAlternatingRounds(
+        const RoundRates rates = runAlternatingRoundsKeepingRates(
                 m_http.bench.rounds,
                 {[&](int round) {
                      return measure(QStringLiteral("%1: %2").arg(round).arg(httpLabel), m_phases,
@@ -164,6 +164,7 @@ public:
                                     [&] { return runHttpStorm(m_server, serve, bucketWrk, m_settings.requests); });
                  }});
         serve.stop();
+        const std::vector<double> &medians = rates.medians;
         const QString clients = QString::number(m_http.bench.clients);
         printSummary(m_out, m_http.bench.rounds, QStringLiteral("check-ins/s"),
                      {{QStringLiteral("HTTP: lanternd serve --threads %1, %2 -c %3").arg(m_http.serveThreads).arg(m_http.httpClientName(), clients), medians[0]},
@@ -171,6 +172,10 @@ public:
                       {QStringLiteral("HTTP, users of redis-benchmark's hash (sp:%1)").arg(bucket), medians[2]}},
                      {{QStringLiteral("ratio HTTP / redis-benchmark"), medians[0], medians[1]},
                       {QStringLiteral("ratio HTTP / redis-benchmark, the same hash"), medians[2], medians[1]}});
+        if (m_http.bench.rounds > 1) {
+            m_out << '\n' << roundByRoundRatios(QStringLiteral("HTTP / redis-benchmark"), rates.perRound[0], rates.perRound[1])
+                  << '\n' << roundByRoundRatios(QStringLiteral("HTTP / redis-benchmark, the same hash"), rates.perRound[2], rates.perRound[1]);
+        }
         m_out << '\n' << cpuBudget(m_phases, QStringLiteral("check-in"));
         m_out << "Users of one hash only, as redis-benchmark's: " << cpuBudget(m_bucketPhases, QStringLiteral("check-in"));
         if (m_non2xx > 0)

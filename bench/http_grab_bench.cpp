@@ -159,7 +159,7 @@ public:
             forgetBenchGrabs(*sql, m_campaign.id);  // what the verification drained
             campaigns.launch(m_campaign.id);  // the whole pool back in Redis, no draws, counters at 0
         };
-        const std::vector<double> medians = runAlternatingRounds(
+        const RoundRates rates = runAlternatingRoundsKeepingRates(
                 m_http.bench.rounds,
                 {[&](int round) {
                      relaunch();
@@ -177,7 +177,7 @@ public:
                      record(figures);
                      return figures.perSecond;
                  }});
-        printResults(medians);
+        printResults(rates);
         if (!m_settings.perf.isEmpty()) {
             // The first lines of the crowd's file: the start of the same storm.
             const qint64 lines = std::min(m_settings.perfLines, m_lines);
@@ -288,7 +288,7 @@ private:
         m_out.flush();
     }
 
-    void printResults(const std::vector<double> &medians)
+    void printResults(const RoundRates &rates)
     {
         const qint64 n = m_campaign.count;
         // Answers by outcome (wrk reads each answer's "status").
@@ -354,11 +354,14 @@ private:
             allPassed = allPassed && m_verifyOk;
         }
 
+        const std::vector<double> &medians = rates.medians;
         const QString clients = QString::number(m_http.bench.clients);
         printSummary(m_out, m_http.bench.rounds, QStringLiteral("grab attempts/s"),
                      {{QStringLiteral("HTTP: lanternd serve --threads %1, %2 -c %3").arg(m_http.serveThreads).arg(m_http.httpClientName(), clients), medians[0]},
                       {QStringLiteral("redis-benchmark -c %1 (the server's EVALSHA)").arg(clients), medians[1]}},
                      {{QStringLiteral("ratio HTTP / redis-benchmark"), medians[0], medians[1]}});
+        if (m_http.bench.rounds > 1)
+            m_out << '\n' << roundByRoundRatios(QStringLiteral("HTTP / redis-benchmark"), rates.perRound[0], rates.perRound[1]);
         m_out << '\n' << cpuBudget(m_figures, QStringLiteral("grab attempt"));
         const qint64 granted = m_states.isEmpty() ? 0 : m_states.front().envelopes;
         double p99 = 0;

@@ -2,6 +2,7 @@
 
 #include "summaryrows.h"
 
+#include <QStringList>
 #include <QTextStream>
 
 #include <algorithm>
@@ -10,17 +11,34 @@ namespace lantern::bench {
 
 std::vector<double> runAlternatingRounds(int rounds, const std::vector<RoundPhase> &phases)
 {
-    std::vector<std::vector<double>> rates(phases.size());
+    return runAlternatingRoundsKeepingRates(rounds, phases).medians;
+}
+
+RoundRates runAlternatingRoundsKeepingRates(int rounds, const std::vector<RoundPhase> &phases)
+{
+    RoundRates result;
+    result.perRound.resize(phases.size());
     for (int round = 1; round <= rounds; ++round) {
         for (size_t turn = 0; turn < phases.size(); ++turn) {
             const size_t phase = round % 2 == 1 ? turn : phases.size() - 1 - turn;
-            rates[phase].push_back(phases[phase](round));
+            result.perRound[phase].push_back(phases[phase](round));
         }
     }
-    std::vector<double> medians;
-    for (std::vector<double> &phaseRates : rates)
-        medians.push_back(median(std::move(phaseRates)));
-    return medians;
+    for (const std::vector<double> &phaseRates : result.perRound)
+        result.medians.push_back(median(phaseRates));
+    return result;
+}
+
+QString roundByRoundRatios(const QString &label, const std::vector<double> &numerators, const std::vector<double> &denominators)
+{
+    std::vector<double> ratios;
+    QStringList texts;
+    for (size_t i = 0; i < numerators.size() && i < denominators.size(); ++i) {
+        ratios.push_back(denominators[i] > 0 ? numerators[i] / denominators[i] : 0);
+        texts << QString::number(ratios.back(), 'f', 2);
+    }
+    return QStringLiteral("%1, round by round (each against its own round's baseline): %2; their median %3.\n")
+            .arg(label, texts.join(QStringLiteral(", ")), QString::number(median(ratios), 'f', 2));
 }
 
 double median(std::vector<double> values)

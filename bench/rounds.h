@@ -17,6 +17,19 @@ using RoundPhase = std::function<double(int round)>;
     phase always meets a warmer (or busier) server. Returns each phase's median rate. */
 std::vector<double> runAlternatingRounds(int rounds, const std::vector<RoundPhase> &phases);
 
+/** Each phase's rates, round by round, and their medians. */
+struct RoundRates {
+    std::vector<std::vector<double>> perRound;  // [phase][round - 1]
+    std::vector<double> medians;
+};
+/** runAlternatingRounds, keeping every round's rate. */
+RoundRates runAlternatingRoundsKeepingRates(int rounds, const std::vector<RoundPhase> &phases);
+
+/** A line for below the closing table: `numerators[i] / denominators[i]` round by round (each
+    against the baseline of its own round, which met the same moment of a noisy machine) and
+    their median, beside the ratio of the medians that the table gives. */
+QString roundByRoundRatios(const QString &label, const std::vector<double> &numerators, const std::vector<double> &denominators);
+
 double median(std::vector<double> values);
 
 /** A rate as the tables print it: a whole number per second. */
