@@ -17,8 +17,8 @@
 #include "summaryrows.h"
 #include "uidsample.h"
 
-#include "core/errors.h"
 #include "checkin/checkinlayout.h"
+#include "core/errors.h"
 #include "redis/keyschema.h"
 #include "redis/luascript.h"
 #include "redis/redisclient.h"
@@ -279,7 +279,7 @@ private:
               << RandomUid << "`:\n  `" << shellCommand(h.redisBenchmark, redisBenchmarkArguments(baseline, true)) << "`\n"
               << "- the same hash: redis-benchmark can vary the uid only, so all its check-ins go to that user's sparse hash (sp:" << bucket
               << "); the HTTP storm's users are spread over " << CheckinLayout::SparseBuckets << " of them. The third phase sends "
-              << m_settings.requests << " other users, all of hash " << bucket << " (drawn from the same uids, their own bearers), so "
+              << m_settings.requests << " other users, all of hash " << bucket << " (drawn from the same uid range, each with its own bearer), so "
               << "that Redis does the same work as under redis-benchmark\n\n"
               << stormTableHeader(QStringLiteral("check-ins/s"), QStringLiteral("fresh check-ins"));
         m_out.flush();

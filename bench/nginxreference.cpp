@@ -218,7 +218,8 @@ std::vector<SummaryRow> runNginxReference(QTextStream &out, const ReferenceSetup
         throw LanternError(QStringLiteral("%1 answers to GET /livez were not 2xx or failed").arg(bad));
     const QString wrkLine = QStringLiteral("wrk -t %1 -c %2").arg(setup.wrkThreads).arg(setup.connections);
     return {{QStringLiteral("lanternd serve CPU us per GET /livez (no Redis; --threads %1, %2)").arg(setup.serveThreads).arg(wrkLine),
-             fixed(serveCpu, 1), QStringLiteral("nginx answering a fixed JSON 200 (%1 workers, the same wrk)").arg(setup.serveThreads),
+             fixed(serveCpu, 1), QStringLiteral("nginx answering a fixed JSON 200 (%1, the same wrk)")
+                                        .arg(setup.serveThreads == 1 ? QStringLiteral("1 worker") : QStringLiteral("%1 workers").arg(setup.serveThreads)),
              fixed(nginxCpu, 1), ratioText(serveCpu, nginxCpu)},
             {QStringLiteral("GET /livez/s through lanternd serve (%1)").arg(wrkLine), rate(rates[0]), QStringLiteral("nginx, the same wrk"),
              rate(rates[1]), ratioText(rates[0], rates[1])}};

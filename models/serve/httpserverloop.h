@@ -72,10 +72,10 @@ private:
     BlockingEndpoints &m_blocking;
     const std::atomic<bool> &m_stopping;
     int m_epoll = -1;
-    int m_wakeFd = -1;
+    int m_wakeFd = -1;  // eventfd: BlockingEndpoints' answers are in m_inbox
     /** When epoll_wait returned this turn: the start of the requests read in it and the last
         activity of their connections (one clock read per turn, not several per request). */
-    qint64 m_turnNs = 0;  // eventfd: BlockingEndpoints' answers are in m_inbox
+    qint64 m_turnNs = 0;
     bool m_acceptPaused = false;  // out of descriptors: the listening socket rests for a second
     ApiGate m_gate;
     RedisPipe m_pipe;
