@@ -156,7 +156,7 @@ public:
                                     [&] { return runHttpStorm(m_server, serve, wrk, m_settings.requests); });
                  },
                  [&](int round) {
-                     return measure(QStringLiteral("%1: redis-benchmark -c %2").arg(round).arg(m_http.bench.clients), m_baselinePhases,
+                     return measure(QStringLiteral("%1: redis-benchmark -c %2").arg(round).arg(m_http.bench.clients), m_phases,
                                     [&] { return runBenchmarkStorm(m_server, baseline); });
                  },
                  [&](int round) {
@@ -388,9 +388,8 @@ private:
     QString m_db;
     QTextStream m_out;
     qint64 m_non2xx = 0;
-    QList<StormFigures> m_phases;          // through HTTP, users at random
-    QList<StormFigures> m_baselinePhases;  // redis-benchmark
-    QList<StormFigures> m_bucketPhases;    // through HTTP, users of redis-benchmark's hash
+    QList<StormFigures> m_phases;        // through HTTP with users at random, and redis-benchmark's
+    QList<StormFigures> m_bucketPhases;  // through HTTP, users of redis-benchmark's hash
 };
 
 int run(const QCoreApplication &app)

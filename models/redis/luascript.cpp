@@ -60,10 +60,7 @@ LuaScript::LuaScript(const QString &name, const QByteArray &body)
 
 QByteArrayList LuaScript::evalshaCommand(const QByteArrayList &keys, const QByteArrayList &args) const
 {
-    QByteArrayList command;
-    command.reserve(3 + keys.size() + args.size());
-    command << QByteArrayLiteral("EVALSHA") << m_sha1 << decimal(keys.size()) << keys << args;
-    return command;
+    return evalshaCommand(QByteArrayList(keys), QByteArrayList(args));
 }
 
 QByteArrayList LuaScript::evalshaCommand(QByteArrayList &&keys, QByteArrayList &&args) const
