@@ -260,7 +260,7 @@ private:
         ServeProcess serve(m_http.lanternd,
                            common() + QStringList{QStringLiteral("--token-secret"), m_http.tokenSecret, QStringLiteral("--threads"),
                                                   QString::number(m_http.serveThreads)},
-                           dir.filePath(QStringLiteral("serve")));
+                           dir.filePath(QStringLiteral("serve")), m_http.serverCpus);
 
         QByteArrayList backlogKeys;
         for (int shard = 0; shard < m_settings.shards; ++shard)

@@ -77,7 +77,7 @@ std::vector<double> ClusterHttpBench::run(QList<HttpTarget> &targets)
     for (qsizetype i = 0; i < targets.size(); ++i) {
         const QString dir = QDir(m_workDir).filePath(QStringLiteral("serve-%1").arg(i));
         QDir().mkpath(dir);
-        serves.push_back(std::make_unique<ServeProcess>(m_settings.lanternd, serveArguments(targets[i].url), dir));
+        serves.push_back(std::make_unique<ServeProcess>(m_settings.lanternd, serveArguments(targets[i].url), dir, m_settings.serverCpus));
     }
     m_out << "\n### The HTTP storm: `lanternd serve` on each setup\n\n"
           << "- `lanternd serve --threads " << m_settings.serveThreads << " --shards " << Shards << "` pointed at each setup (`--redis` the "
@@ -143,7 +143,7 @@ QList<HttpReshardFigures> ClusterHttpBench::runReshard(HttpTarget &target, int s
 {
     const QString dir = QDir(m_workDir).filePath(QStringLiteral("serve-reshard"));
     QDir().mkpath(dir);
-    ServeProcess serve(m_settings.lanternd, serveArguments(target.url), dir);
+    ServeProcess serve(m_settings.lanternd, serveArguments(target.url), dir, m_settings.serverCpus);
     m_out << "\n### The HTTP grab storm during a live reshard\n\n"
           << "- `lanternd serve` on the 3+3 cluster's seed list; once a third of the grabs are answered `ok` (its /metrics, polled), "
              "the campaign's slot " << slot << " moves to the next master: SETSLOT IMPORTING/MIGRATING, MIGRATE of its keys one at a "

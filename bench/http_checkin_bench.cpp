@@ -125,7 +125,8 @@ public:
         const QString bearers = m_work.filePath(QStringLiteral("checkin-bearers.txt"));
         writeBearerFile(bearers, m_tokens, m_expires, uids, 1, m_http.bench.seed);
 
-        ServeProcess serve(m_http.lanternd, serveArguments(m_http, m_http.serveThreads, m_db), serveDir(QStringLiteral("main")));
+        ServeProcess serve(m_http.lanternd, serveArguments(m_http, m_http.serveThreads, m_db), serveDir(QStringLiteral("main")),
+                           m_http.serverCpus);
         QByteArray sample;
         RedisBenchmarkOptions baseline;
         baseline.program = m_http.redisBenchmark;
@@ -304,7 +305,7 @@ private:
             phases.emplace_back([&, threads](int round) {
                 m_server.removeKeys(m_http.bench.prefix.toUtf8());
                 ServeProcess serve(m_http.lanternd, serveArguments(m_http, threads, m_db),
-                                   serveDir(QStringLiteral("threads-%1-%2").arg(threads).arg(round)));
+                                   serveDir(QStringLiteral("threads-%1-%2").arg(threads).arg(round)), m_http.serverCpus);
                 const StormFigures f = runHttpStorm(m_server, serve, wrkOptions(serve, bearers), m_settings.threadRequests);
                 serve.stop();
                 m_non2xx += f.wrk->non2xx;
@@ -344,7 +345,8 @@ private:
         const QString bearers = m_work.filePath(QStringLiteral("perf-bearers.txt"));
         writeBearerFile(bearers, m_tokens, m_expires, slice, 1, m_http.bench.seed);
         m_server.removeKeys(m_http.bench.prefix.toUtf8());
-        ServeProcess serve(m_http.lanternd, serveArguments(m_http, m_http.serveThreads, m_db), serveDir(QStringLiteral("perf")));
+        ServeProcess serve(m_http.lanternd, serveArguments(m_http, m_http.serveThreads, m_db), serveDir(QStringLiteral("perf")),
+                           m_http.serverCpus);
         std::optional<StormFigures> figures;
         const PerfReport report = profileProcess(
                 m_settings.perf, serve.pid(), m_work.filePath(QStringLiteral("perf.data")),
@@ -370,10 +372,12 @@ private:
         setup.seconds = m_settings.referenceSeconds;
         setup.rounds = m_http.bench.rounds;
         setup.serveThreads = m_http.serveThreads;
-        setup.servePort = serve.port();
-        setup.serveCpu = [&serve] { return serve.cpu(); };
+        setup.serve = &serve;
         setup.nginx = &nginx;
-        appendSummaryRows(m_http.bench.summaryFile, runNginxReference(m_out, setup));
+        for (const ReferenceLayout &layout : referenceLayouts()) {
+            setup.layout = layout;
+            appendSummaryRows(m_http.bench.summaryFile, runNginxReference(m_out, setup));
+        }
         serve.stop();
     }
 

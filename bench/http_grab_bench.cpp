@@ -134,7 +134,8 @@ public:
         m_lines = writeBearerFile(bearers, m_tokens, m_expires, uids, m_settings.attempts, m_http.bench.seed);
 
         QDir().mkpath(m_work.filePath(QStringLiteral("serve")));
-        ServeProcess serve(m_http.lanternd, serveArguments(m_http, m_http.serveThreads, m_db), m_work.filePath(QStringLiteral("serve")));
+        ServeProcess serve(m_http.lanternd, serveArguments(m_http, m_http.serveThreads, m_db), m_work.filePath(QStringLiteral("serve")),
+                           m_http.serverCpus);
         m_path = QStringLiteral("/v1/campaigns/%1/grab").arg(m_campaign.id).toLatin1();
         QByteArray sample;
         RedisBenchmarkOptions baseline;

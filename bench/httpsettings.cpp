@@ -26,6 +26,9 @@ void addHttpOptions(QCommandLineParser &parser)
             {QStringLiteral("wrk-threads"), QStringLiteral("wrk's threads (-t); --clients connections are shared out over them."),
              QStringLiteral("n"), QStringLiteral("2")},
             {QStringLiteral("serve-threads"), QStringLiteral("lanternd serve --threads."), QStringLiteral("n"), QStringLiteral("2")},
+            {QStringLiteral("server-cpus"),
+             QStringLiteral("The CPUs every lanternd serve the bench starts runs on, e.g. 0 or 0-1 (default: the bench's own)."),
+             QStringLiteral("list")},
             {QStringLiteral("token-secret"), QStringLiteral("The server's token secret, which signs the bench's bearers."),
              QStringLiteral("secret"), QStringLiteral("lantern-bench-secret")},
             {QStringLiteral("tz"), QStringLiteral("lanternd serve --tz (packaging/lanternd.conf ships Asia/Shanghai)."), QStringLiteral("zone"),
@@ -60,6 +63,8 @@ HttpSettings httpSettings(const QCommandLineParser &parser)
     settings.serveThreads = static_cast<int>(integerOption(parser, QStringLiteral("serve-threads"), 1, 64));
     settings.tokenSecret = parser.value(QStringLiteral("token-secret"));
     settings.timeZone = parser.value(QStringLiteral("tz"));
+    if (parser.isSet(QStringLiteral("server-cpus")))
+        settings.serverCpus = parseCpuList(parser.value(QStringLiteral("server-cpus")));
     if (settings.bench.clients < settings.wrkThreads)
         throw InvalidInputError(QStringLiteral("--clients must be at least --wrk-threads (wrk shares the connections out)"));
     if (settings.tokenSecret.isEmpty())

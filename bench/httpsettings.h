@@ -1,6 +1,7 @@
 #pragma once
 
 #include "benchsettings.h"
+#include "cpuplacement.h"
 
 #include <QStringList>
 
@@ -26,10 +27,13 @@ struct HttpSettings {
     int serveThreads = 2;
     QString tokenSecret;
     QString timeZone;
+    /** --server-cpus: where every lanternd serve the bench starts runs (empty: on the bench's
+        own CPUs, which a child inherits); scripts/bench --pin gives the servers' CPU. */
+    CpuSet serverCpus;
 };
 
 /** addBenchOptions, plus --lanternd, --wrk, --wrk-script, --http-client, --wrk-threads,
-    --serve-threads, --token-secret, --tz and --redis-benchmark. */
+    --serve-threads, --server-cpus, --token-secret, --tz and --redis-benchmark. */
 void addHttpOptions(QCommandLineParser &parser);
 /** Throws InvalidInputError for a value out of range or a program that cannot be found. */
 HttpSettings httpSettings(const QCommandLineParser &parser);

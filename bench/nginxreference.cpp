@@ -110,6 +110,13 @@ NginxProcess::~NginxProcess()
     }
 }
 
+void NginxProcess::place(const CpuSet &cpus) const
+{
+    placeProcess(m_process.processId(), cpus);
+    for (const qint64 worker : m_workers)
+        placeProcess(worker, cpus);
+}
+
 ProcessCpu NginxProcess::cpu() const
 {
     ProcessCpu total;
@@ -131,18 +138,21 @@ QString NginxProcess::version() const
 }
 
 FixedRun runFixedWrk(const QString &wrk, const QString &url, int threads, int connections, int seconds,
-                     const std::function<ProcessCpu()> &serverCpu)
+                     const std::function<ProcessCpu()> &serverCpu, const CpuSet &clientCpus)
 {
-    const QStringList arguments{QStringLiteral("-t"), QString::number(threads), QStringLiteral("-c"), QString::number(connections),
-                                QStringLiteral("-d"), QStringLiteral("%1s").arg(seconds), QStringLiteral("--latency"), url};
+    const QStringList command = placedCommand(wrk,
+                                              {QStringLiteral("-t"), QString::number(threads), QStringLiteral("-c"), QString::number(connections),
+                                               QStringLiteral("-d"), QStringLiteral("%1s").arg(seconds), QStringLiteral("--latency"), url},
+                                              clientCpus);
     QProcess process;
     process.setStandardInputFile(QProcess::nullDevice());
     const ProcessCpu serverBefore = serverCpu();
-    const double clientBefore = cpuMicros(RUSAGE_CHILDREN);
-    process.start(wrk, arguments, QIODevice::ReadOnly);
+    const double clientBefore = cpuMicros(RUSAGE_CHILDREN);  // taskset execs wrk: one process
+    process.start(command.first(), command.mid(1), QIODevice::ReadOnly);
     if (!process.waitForStarted() || !process.waitForFinished(60'000 + seconds * 1000) || process.exitStatus() != QProcess::NormalExit
         || process.exitCode() != 0)
-        throw LanternError(QStringLiteral("%1 failed: %2").arg(shellCommand(wrk, arguments), QString::fromUtf8(process.readAllStandardError()).left(500)));
+        throw LanternError(QStringLiteral("%1 failed: %2")
+                                   .arg(shellCommand(command.first(), command.mid(1)), QString::fromUtf8(process.readAllStandardError()).left(500)));
     const double clientAfter = cpuMicros(RUSAGE_CHILDREN);
     const ProcessCpu serverAfter = serverCpu();
     const QString out = QString::fromUtf8(process.readAllStandardOutput());
@@ -177,13 +187,30 @@ FixedRun runFixedWrk(const QString &wrk, const QString &url, int threads, int co
     return run;
 }
 
+QList<ReferenceLayout> referenceLayouts()
+{
+    const CpuSet all = onlineCpus();
+    QList<ReferenceLayout> layouts{{all, all, QStringLiteral("every process on every core (CPUs %1)").arg(cpuListText(all))}};
+    if (all.size() >= 2)
+        layouts.append({{0}, {1}, QStringLiteral("servers on CPU 0, wrk on CPU 1")});
+    return layouts;
+}
+
 std::vector<SummaryRow> runNginxReference(QTextStream &out, const ReferenceSetup &setup)
 {
     const auto fixed = [](double value, int decimals) { return QString::number(value, 'f', decimals); };
-    out << "\nAn outside reference, GET /livez (a fixed JSON 200, nothing asked of Redis): `lanternd serve --threads " << setup.serveThreads
-        << "` against " << setup.nginx->version() << " (`worker_processes " << setup.serveThreads
-        << "`, `return 200 '{\"status\":\"ok\"}'`, no access log), the same `wrk -t " << setup.wrkThreads << " -c " << setup.connections
-        << " -d " << setup.seconds << "s --latency` against each, " << setup.rounds << (setup.rounds == 1 ? " round" : " rounds alternating")
+    setup.serve->place(setup.layout.serverCpus);
+    setup.nginx->place(setup.layout.serverCpus);
+    const QStringList wrkCommand = placedCommand(QStringLiteral("wrk"),
+                                                 {QStringLiteral("-t"), QString::number(setup.wrkThreads), QStringLiteral("-c"),
+                                                  QString::number(setup.connections), QStringLiteral("-d"), QStringLiteral("%1s").arg(setup.seconds),
+                                                  QStringLiteral("--latency")},
+                                                 setup.layout.clientCpus);
+    out << "\nAn outside reference, GET /livez (a fixed JSON 200, nothing asked of Redis), " << setup.layout.name
+        << ": `lanternd serve --threads " << setup.serveThreads << "` against " << setup.nginx->version() << " (`worker_processes "
+        << setup.serveThreads << "`, `return 200 '{\"status\":\"ok\"}'`, no access log), the same `"
+        << shellCommand(wrkCommand.first(), wrkCommand.mid(1))
+        << "` against each, " << setup.rounds << (setup.rounds == 1 ? " round" : " rounds alternating")
         << ":\n\n| round: server | requests/s | p50 ms | p99 ms | non-2xx | server CPU us (kernel) | client CPU us |\n"
         << "|---|---:|---:|---:|---:|---:|---:|\n";
     out.flush();
@@ -193,7 +220,7 @@ std::vector<SummaryRow> runNginxReference(QTextStream &out, const ReferenceSetup
     const auto phase = [&](const QString &name, quint16 port, const std::function<ProcessCpu()> &cpu, std::vector<double> &micros) {
         return [&, name, port, cpu](int round) {
             const FixedRun run = runFixedWrk(setup.wrk, QStringLiteral("http://127.0.0.1:%1/livez").arg(port), setup.wrkThreads,
-                                             setup.connections, setup.seconds, cpu);
+                                             setup.connections, setup.seconds, cpu, setup.layout.clientCpus);
             bad += run.non2xx + run.socketErrors;
             micros.push_back(run.serverMicros);
             out << "| " << round << ": " << name << " | " << rate(run.perSecond) << " | " << fixed(run.p50Ms, 3) << " | " << fixed(run.p99Ms, 3)
@@ -204,7 +231,7 @@ std::vector<SummaryRow> runNginxReference(QTextStream &out, const ReferenceSetup
         };
     };
     const std::vector<double> rates = runAlternatingRounds(
-            setup.rounds, {phase(QStringLiteral("lanternd serve"), setup.servePort, setup.serveCpu, serveMicros),
+            setup.rounds, {phase(QStringLiteral("lanternd serve"), setup.serve->port(), [&] { return setup.serve->cpu(); }, serveMicros),
                            phase(QStringLiteral("nginx"), setup.nginx->port(), [&] { return setup.nginx->cpu(); }, nginxMicros)});
     const double serveCpu = median(serveMicros);
     const double nginxCpu = median(nginxMicros);
@@ -216,7 +243,7 @@ std::vector<SummaryRow> runNginxReference(QTextStream &out, const ReferenceSetup
     out.flush();
     if (bad > 0)
         throw LanternError(QStringLiteral("%1 answers to GET /livez were not 2xx or failed").arg(bad));
-    const QString wrkLine = QStringLiteral("wrk -t %1 -c %2").arg(setup.wrkThreads).arg(setup.connections);
+    const QString wrkLine = QStringLiteral("wrk -t %1 -c %2; %3").arg(setup.wrkThreads).arg(setup.connections).arg(setup.layout.name);
     return {{QStringLiteral("lanternd serve CPU us per GET /livez (no Redis; --threads %1, %2)").arg(setup.serveThreads).arg(wrkLine),
              fixed(serveCpu, 1), QStringLiteral("nginx answering a fixed JSON 200 (%1, the same wrk)")
                                         .arg(setup.serveThreads == 1 ? QStringLiteral("1 worker") : QStringLiteral("%1 workers").arg(setup.serveThreads)),

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cpuplacement.h"
 #include "serveprocess.h"
 #include "summaryrows.h"
 
@@ -27,6 +28,8 @@ public:
     Q_DISABLE_COPY_MOVE(NginxProcess)
 
     quint16 port() const { return m_port; }
+    /** Moves the master and its workers onto `cpus` (nothing for empty `cpus`). */
+    void place(const CpuSet &cpus) const;
     /** CPU time its workers have used so far (the master only waits). */
     ProcessCpu cpu() const;
     /** `nginx -v`'s version, e.g. "nginx/1.22.1". */
@@ -40,8 +43,9 @@ private:
     QList<qint64> m_workers;
 };
 
-/** One fixed-length wrk run of GET `url` (no script): rate, latencies and the CPU per request of
-    the server (`serverCpu`, read before and after) and of wrk. */
+/** One fixed-length wrk run of GET `url` (no script), wrk on `clientCpus` (empty: where it lands):
+    rate, latencies and the CPU per request of the server (`serverCpu`, read before and after) and
+    of wrk. */
 struct FixedRun {
     qint64 requests = 0;
     qint64 non2xx = 0;
@@ -54,7 +58,20 @@ struct FixedRun {
     double clientMicros = 0;
 };
 FixedRun runFixedWrk(const QString &wrk, const QString &url, int threads, int connections, int seconds,
-                     const std::function<ProcessCpu()> &serverCpu);
+                     const std::function<ProcessCpu()> &serverCpu, const CpuSet &clientCpus = {});
+
+/** Where the reference's processes run: both servers on `serverCpus`, wrk on `clientCpus`. */
+struct ReferenceLayout {
+    CpuSet serverCpus;
+    CpuSet clientCpus;
+    /** How the report names it, e.g. "servers on CPU 0, wrk on CPU 1". */
+    QString name;
+};
+/** The two layouts the reference runs in: every process free to use every core, as the storms
+    run; and, on a machine of two CPUs or more, the servers on CPU 0 and wrk on CPU 1, as if on two
+    hosts (issue 28's "--pin"). Explicit CPUs both, so the layouts hold however the bench itself
+    was placed (scripts/bench --pin runs it on CPU 1). */
+QList<ReferenceLayout> referenceLayouts();
 
 /** What the reference compares: wrk's settings and the two servers, already listening. */
 struct ReferenceSetup {
@@ -64,14 +81,15 @@ struct ReferenceSetup {
     int seconds = 5;
     int rounds = 1;
     int serveThreads = 2;
-    quint16 servePort = 0;
-    std::function<ProcessCpu()> serveCpu;
+    const ServeProcess *serve = nullptr;
     const NginxProcess *nginx = nullptr;
+    ReferenceLayout layout;
 };
 
 /** GET /livez through lanternd serve and through nginx, the same wrk against each, rounds
-    alternating; prints the table and the medians to `out` and returns the summary rows (CPU per
-    request and rate, lanternd / nginx). Throws LanternError when an answer was not a 2xx. */
+    alternating, after moving the servers onto the layout's CPUs; prints the table and the medians
+    to `out` and returns the summary rows (CPU per request and rate, lanternd / nginx). Throws
+    LanternError when an answer was not a 2xx. */
 std::vector<SummaryRow> runNginxReference(QTextStream &out, const ReferenceSetup &setup);
 
 } // namespace lantern::bench

@@ -18,7 +18,8 @@ namespace lantern::bench {
 
 StormAtT runStormAtT(const StormAtTSetup &setup, RedisClient &redis, const std::function<void()> &duringStorm)
 {
-    ServeProcess serve(setup.http.lanternd, serveArguments(setup.http, setup.http.serveThreads, setup.db), setup.workDir);
+    ServeProcess serve(setup.http.lanternd, serveArguments(setup.http, setup.http.serveThreads, setup.db), setup.workDir,
+                       setup.http.serverCpus);
     WrkOptions wrk;
     wrk.program = setup.http.wrk;
     wrk.script = setup.http.wrkScript;

@@ -93,7 +93,8 @@ public:
         HttpSettings serveSettings = m_http;
         serveSettings.redisUrl = url;
         QDir().mkpath(m_work.filePath(QStringLiteral("serve")));
-        ServeProcess serve(m_http.lanternd, serveArguments(serveSettings, m_http.serveThreads, m_db), m_work.filePath(QStringLiteral("serve")));
+        ServeProcess serve(m_http.lanternd, serveArguments(serveSettings, m_http.serveThreads, m_db), m_work.filePath(QStringLiteral("serve")),
+                           m_http.serverCpus);
         QProcess worker;
         worker.setProcessEnvironment(workerEnvironment());
         worker.setStandardOutputFile(m_work.filePath(QStringLiteral("work.out")));

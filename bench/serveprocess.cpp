@@ -28,7 +28,7 @@ QByteArray fileText(const QString &path)
 
 } // namespace
 
-ServeProcess::ServeProcess(const QString &program, const QStringList &arguments, const QString &workDir)
+ServeProcess::ServeProcess(const QString &program, const QStringList &arguments, const QString &workDir, const CpuSet &cpus)
     : m_stdoutPath(QDir(workDir).filePath(QStringLiteral("serve.out"))), m_stderrPath(QDir(workDir).filePath(QStringLiteral("serve.err")))
 {
     endWithStarter(m_process);  // a bench that aborts leaves no server behind
@@ -47,6 +47,7 @@ ServeProcess::ServeProcess(const QString &program, const QStringList &arguments,
         const QString err = QString::fromUtf8(fileText(m_stderrPath));
         if (const QRegularExpressionMatch match = listening.match(err); match.hasMatch()) {
             m_port = static_cast<quint16>(match.captured(1).toUInt());
+            place(cpus);  // its loops have started: they all move
             return;
         }
         if (m_process.waitForFinished(20)) {

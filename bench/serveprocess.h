@@ -1,5 +1,7 @@
 #pragma once
 
+#include "cpuplacement.h"
+
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -20,13 +22,16 @@ ProcessCpu processCpu(qint64 pid);
 class ServeProcess final {
 public:
     /** Starts `program serve arguments... --listen 127.0.0.1:0` and waits (up to 30 s) for the
-        line it prints once it listens; throws LanternError with its stderr if it exits first. */
-    ServeProcess(const QString &program, const QStringList &arguments, const QString &workDir);
+        line it prints once it listens, then moves it onto `cpus` (empty: it stays where it
+        landed, the bench's CPUs); throws LanternError with its stderr if it exits first. */
+    ServeProcess(const QString &program, const QStringList &arguments, const QString &workDir, const CpuSet &cpus = {});
     /** Stops it (SIGTERM, then SIGKILL after 10 s) if stop() was not called. */
     ~ServeProcess();
     Q_DISABLE_COPY_MOVE(ServeProcess)
 
     quint16 port() const { return m_port; }
+    /** Moves every thread of the server onto `cpus` (nothing for empty `cpus`). */
+    void place(const CpuSet &cpus) const { placeProcess(pid(), cpus); }
     qint64 pid() const { return m_process.processId(); }
     /** The command line, as the report prints it. */
     QString commandLine() const;

@@ -186,7 +186,8 @@ private:
             settings.redisUrl = url;
             const QString dir = m_work.filePath(name);
             QDir().mkpath(dir);
-            return std::make_unique<ServeProcess>(m_http.lanternd, serveArguments(settings, m_http.serveThreads, m_db) + extra, dir);
+            return std::make_unique<ServeProcess>(m_http.lanternd, serveArguments(settings, m_http.serveThreads, m_db) + extra, dir,
+                                                  m_http.serverCpus);
         };
         const auto plainServe = serveOn(QStringLiteral("serve-plain"), m_server->server().urlText(), {});
         const auto tlsServe = serveOn(QStringLiteral("serve-tls"), m_server->urlText(), {QStringLiteral("--redis-ca"), m_certs.caFile()});
