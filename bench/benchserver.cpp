@@ -5,6 +5,7 @@
 #include "redis/masterscan.h"
 #include "redis/rediserror.h"
 
+#include <QFile>
 #include <QMap>
 
 namespace lantern::bench {
@@ -159,6 +160,29 @@ double BenchServer::cpuMicros()
     return (infoField(m_redis, QByteArrayLiteral("cpu"), QByteArrayLiteral("used_cpu_user")).toDouble()
             + infoField(m_redis, QByteArrayLiteral("cpu"), QByteArrayLiteral("used_cpu_sys")).toDouble())
            * 1e6;
+}
+
+std::optional<double> BenchServer::waitingMicros()
+{
+    if (!m_schedstatPath) {
+        const QByteArray pid = infoField(m_redis, QByteArrayLiteral("server"), QByteArrayLiteral("process_id"));
+        const QByteArray port = infoField(m_redis, QByteArrayLiteral("server"), QByteArrayLiteral("tcp_port"));
+        QFile title(QStringLiteral("/proc/%1/cmdline").arg(QString::fromLatin1(pid)));
+        // redis-server sets its title to "redis-server HOST:PORT ...": the same server, not a namesake.
+        const QByteArray cmdline = title.open(QIODevice::ReadOnly) ? title.readAll() : QByteArray();
+        const bool local = cmdline.startsWith("redis-server") && cmdline.contains(QByteArray(':' + port));
+        m_schedstatPath = local ? QStringLiteral("/proc/%1/task/%1/schedstat").arg(QString::fromLatin1(pid)) : QString();
+    }
+    if (m_schedstatPath->isEmpty())
+        return std::nullopt;
+    QFile file(*m_schedstatPath);
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    // "<ns on a CPU> <ns waiting on a run queue> <time slices>"
+    const QList<QByteArray> fields = file.readAll().simplified().split(' ');
+    bool ok = false;
+    const double waitingNs = fields.size() >= 2 ? fields[1].toDouble(&ok) : 0;
+    return ok ? std::optional<double>(waitingNs / 1000) : std::nullopt;
 }
 
 qint64 BenchServer::usedMemory()

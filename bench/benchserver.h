@@ -5,6 +5,7 @@
 #include <QByteArrayList>
 
 #include <functional>
+#include <optional>
 
 namespace lantern {
 class LuaScript;
@@ -40,11 +41,17 @@ public:
     double commandMicros(const QByteArray &command);
     /** CPU time the server process has used so far (used_cpu_user + used_cpu_sys), in µs. */
     double cpuMicros();
+    /** How long the server's main thread has so far been ready to run but waiting for a CPU
+        (the kernel's run delay, /proc/PID/task/PID/schedstat), in µs; none when the server is
+        not a process of this machine (INFO's process_id and tcp_port name no local
+        redis-server). */
+    std::optional<double> waitingMicros();
     /** INFO memory's used_memory, in bytes. */
     qint64 usedMemory();
 
 private:
     RedisClient &m_redis;
+    std::optional<QString> m_schedstatPath;  // looked up once: empty when the server is not local
 };
 
 /** Removes the keys under a prefix when it goes out of scope, however the run ended. (A killed

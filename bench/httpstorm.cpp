@@ -6,6 +6,7 @@
 #include "rounds.h"
 #include "serveprocess.h"
 
+#include <QElapsedTimer>
 #include <QThread>
 
 namespace lantern::bench {
@@ -27,6 +28,24 @@ std::pair<double, double> redisBatching(const ServeProcess &serve)
     return {commands, writes};
 }
 
+/** Redis's run delay over a phase, as a share of the phase's time. */
+class RedisWaiting final {
+public:
+    explicit RedisWaiting(BenchServer &server) : m_start(server.waitingMicros()) { m_clock.start(); }
+    std::optional<double> percent(BenchServer &server) const
+    {
+        const double elapsedMicros = double(m_clock.nsecsElapsed()) / 1000;
+        const std::optional<double> end = server.waitingMicros();
+        if (!m_start || !end || elapsedMicros <= 0)
+            return std::nullopt;
+        return 100 * (*end - *m_start) / elapsedMicros;
+    }
+
+private:
+    std::optional<double> m_start;
+    QElapsedTimer m_clock;
+};
+
 } // namespace
 
 StormFigures runHttpStorm(BenchServer &server, const ServeProcess &serve, const WrkOptions &options, qint64 expected)
@@ -34,9 +53,11 @@ StormFigures runHttpStorm(BenchServer &server, const ServeProcess &serve, const 
     const auto [commandsBefore, writesBefore] = redisBatching(serve);
     server.resetStats();
     const double redisStart = server.cpuMicros();
+    const RedisWaiting waiting(server);
     const ServeProcess::CpuTime serveStart = serve.cpu();
     const WrkFigures wrk = runWrk(options, expected);
     const ServeProcess::CpuTime serveEnd = serve.cpu();
+    const std::optional<double> waitingPercent = waiting.percent(server);
     const double redisEnd = server.cpuMicros();
     const auto [commandsAfter, writesAfter] = redisBatching(serve);
 
@@ -48,6 +69,7 @@ StormFigures runHttpStorm(BenchServer &server, const ServeProcess &serve, const 
     figures.p99Ms = wrk.p99Ms;
     figures.evalshaMicros = server.commandMicros(QByteArrayLiteral("evalsha"));
     figures.redisMicros = perRequest(redisEnd - redisStart);
+    figures.redisWaitingPercent = waitingPercent;
     figures.clientMicros = wrk.clientMicros;
     const double serveTotal = serveEnd.totalMicros - serveStart.totalMicros;
     figures.serveMicros = perRequest(serveTotal);
@@ -62,7 +84,9 @@ StormFigures runBenchmarkStorm(BenchServer &server, const RedisBenchmarkOptions 
 {
     server.resetStats();
     const double redisStart = server.cpuMicros();
+    const RedisWaiting waiting(server);
     const PhaseFigures phase = runRedisBenchmark(options);
+    const std::optional<double> waitingPercent = waiting.percent(server);
     const double redisEnd = server.cpuMicros();
 
     StormFigures figures;
@@ -72,14 +96,17 @@ StormFigures runBenchmarkStorm(BenchServer &server, const RedisBenchmarkOptions 
     figures.p99Ms = phase.p99Ms;
     figures.evalshaMicros = server.commandMicros(QByteArrayLiteral("evalsha"));
     figures.redisMicros = (redisEnd - redisStart) / static_cast<double>(std::max<qint64>(phase.requests, 1));
+    figures.redisWaitingPercent = waitingPercent;
     figures.clientMicros = phase.clientMicros;
     return figures;
 }
 
 QString cpuBudget(const QList<StormFigures> &phases, const QString &unit)
 {
-    std::vector<double> rates, serve, system, redis, client, batch;
+    std::vector<double> rates, serve, system, redis, client, batch, httpWaiting, baselineWaiting;
     for (const StormFigures &f : phases) {
+        if (f.redisWaitingPercent)
+            (f.serveMicros ? httpWaiting : baselineWaiting).push_back(*f.redisWaitingPercent);
         if (!f.serveMicros)
             continue;
         if (f.commandsPerWrite)
@@ -103,13 +130,22 @@ QString cpuBudget(const QList<StormFigures> &phases, const QString &unit)
             + (batch.empty() ? QString()
                              : QStringLiteral("lanternd's event loops sent %1 Redis commands per write (median; /metrics), where "
                                               "redis-benchmark sends one per round trip on each connection.\n")
-                                       .arg(fixed(median(batch), 1)));
+                                       .arg(fixed(median(batch), 1)))
+            + (httpWaiting.empty() ? QString()
+                                   : QStringLiteral("Redis was ready to run but waiting for a core %1 % of the time through HTTP (median; "
+                                                    "its run delay, /proc/PID/schedstat)%2.\n")
+                                             .arg(fixed(median(httpWaiting), 0),
+                                                  baselineWaiting.empty()
+                                                          ? QString()
+                                                          : QStringLiteral(", %1 % under redis-benchmark, where it shares the cores "
+                                                                           "with one process instead of two")
+                                                                    .arg(fixed(median(baselineWaiting), 0))));
 }
 
 QString stormTableHeader(const QString &unit, const QString &freshColumn)
 {
-    return QStringLiteral("| round: client | %1 | p50 ms | p99 ms | non-2xx | EVALSHA us | Redis CPU us | lanternd CPU us (kernel) | "
-                          "client CPU us | %2 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+    return QStringLiteral("| round: client | %1 | p50 ms | p99 ms | non-2xx | EVALSHA us | Redis CPU us | Redis waiting % | "
+                          "lanternd CPU us (kernel) | client CPU us | %2 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
             .arg(unit, freshColumn);
 }
 
@@ -119,10 +155,11 @@ QString stormTableRow(const StormFigures &f, const QString &fresh)
     const QString serve = f.serveMicros ? QStringLiteral("%1 (%2 %)").arg(fixed(*f.serveMicros, 1), fixed(f.serveSystemPercent, 0))
                                         : QStringLiteral("-");
     const QString non2xx = f.wrk ? QString::number(f.wrk->non2xx) : QStringLiteral("-");
-    return QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 | %9 | %10 |")
+    const QString waiting = f.redisWaitingPercent ? fixed(*f.redisWaitingPercent, 0) : QStringLiteral("-");
+    return QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 | %9 | %10 | %11 |")
             .arg(f.client, rate(f.perSecond), fixed(f.p50Ms, 3), fixed(f.p99Ms, 3), non2xx, fixed(f.evalshaMicros, 1), fixed(f.redisMicros, 1),
-                 serve, fixed(f.clientMicros, 1))
-            .arg(fresh);
+                 waiting, serve)
+            .arg(fixed(f.clientMicros, 1), fresh);
 }
 
 } // namespace lantern::bench

@@ -23,6 +23,7 @@ struct StormFigures {
     double p99Ms = 0;
     double evalshaMicros = 0;           // Redis's own time per EVALSHA (INFO commandstats)
     double redisMicros = 0;             // the Redis process's CPU (INFO cpu), network I/O included
+    std::optional<double> redisWaitingPercent;  // of the phase's time, Redis ready to run but waiting for a CPU
     double clientMicros = 0;            // wrk's or redis-benchmark's CPU
     std::optional<double> serveMicros;  // lanternd serve's CPU (HTTP phases only)
     double serveSystemPercent = 0;      // the part of it spent in the kernel
@@ -38,7 +39,8 @@ StormFigures runBenchmarkStorm(BenchServer &server, const RedisBenchmarkOptions 
 
 /** One sentence on where the CPU of the HTTP phases among `phases` went, from their medians:
     each process's CPU per request, their sum, and how many of the machine's cores that sum keeps
-    busy at the median rate. Empty without an HTTP phase. */
+    busy at the median rate; and one on how long Redis waited for a core in them and in the
+    redis-benchmark phases. Empty without an HTTP phase. */
 QString cpuBudget(const QList<StormFigures> &phases, const QString &unit);
 
 /** The phase table: header (with `unit`, e.g. "check-ins/s") and one row. */
