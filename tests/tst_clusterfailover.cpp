@@ -253,11 +253,11 @@ void TestClusterFailover::masterKilledMidStorm()
 
     // What the new master lost of what the old one acknowledged.
     const auto [lost, handedOutAgain, changed] = compareAcknowledged(acknowledged, drawnBy);
-    QCOMPARE(changed, 0);  // a user keeps the envelope it was told it won, if it is still known
-    QVERIFY(lost >= handedOutAgain);  // an envelope goes to a second user only after a lost grab freed it
     qInfo("failover mid storm: %lld grabs acknowledged, %d of them missing on the new master, %d envelopes acknowledged to a "
           "second user; %d errors seen by the clients (tried again); %d sold out; storm ended %lld ms after the crash",
           qint64(acknowledged.size()), lost, handedOutAgain, storm.errors, storm.soldOut, stormAfterCrashMs);
+    QCOMPARE(changed, 0);  // a user keeps the envelope it was told it won, if it is still known
+    QVERIFY(lost >= handedOutAgain);  // an envelope goes to a second user only after a lost grab freed it
 }
 
 void TestClusterFailover::subPoolMasterKilledMidStorm()
@@ -342,13 +342,19 @@ void TestClusterFailover::subPoolMasterKilledMidStorm()
     for (const int places : std::as_const(seen))
         twice += places - 1;
     const auto [lost, handedOutAgain, changed] = compareAcknowledged(storm.acknowledged, drawnBy);
-    QCOMPARE(changed, 0);
-    QVERIFY(lost >= handedOutAgain);
-    QVERIFY(twice <= lost + handedOutAgain);
     qInfo("sub-pool lender killed mid storm: %lld grabs acknowledged, %d missing on the masters now, %d envelopes acknowledged "
           "to a second user, %d envelopes in two places; %d errors seen by the clients (tried again); %d sold out; storm ended "
           "%lld ms after the crash",
           qint64(storm.acknowledged.size()), lost, handedOutAgain, twice, storm.errors, storm.soldOut, stormAfterCrashMs);
+    QCOMPARE(changed, 0);
+    // An envelope goes to a second user only after a lost write freed it: a lost grab (its first
+    // user's draw gone), or a lost lend (back in the donor's pool while its first user, on
+    // another master, keeps it: then it is in two places). Unlike one pool, a second user here
+    // does not need a lost grab.
+    QVERIFY(handedOutAgain <= lost + twice);
+    // And an envelope is in two places only through a lost lend, whose copy the storm, which
+    // runs the pools dry, then hands out again.
+    QVERIFY(twice <= lost + handedOutAgain);
 
     // The ledger's side: the repair rebuilds every pool from SQL and the queues, a worker drains
     // them, and DESIGN §4 holds; each envelope is paid once, whatever the failover lost.
