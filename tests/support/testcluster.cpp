@@ -393,7 +393,16 @@ void TestCluster::waitUntilSettled() const
                         + QByteArray::number(range.elements[2].elements.at(1).integer) + ' ';
             views << view;
         }
-        return std::all_of(views.cbegin(), views.cend(), [&](const QByteArray &view) { return view == views.first(); });
+        if (!std::all_of(views.cbegin(), views.cend(), [&](const QByteArray &view) { return view == views.first(); }))
+            return false;
+        // A replica still on its first sync holds nothing yet: a failover now would hand its
+        // master's slots to an empty node (seen right after scripts/services started the cluster).
+        for (const int port : m_ports) {
+            const QByteArray info = command(port, {"INFO", "replication"}).string;
+            if (infoField(info, "role") == "slave" && infoField(info, "master_link_status") != "up")
+                return false;
+        }
+        return true;
     });
 }
 

@@ -73,7 +73,8 @@ public:
     /** A planned failover (CLUSTER FAILOVER on a replica of the master on `masterPort`); waits
         until every node sees the replica as the master of those slots. Returns its port. */
     int failOver(int masterPort);
-    /** Waits until every node reports cluster_state:ok and agrees on who serves every slot. */
+    /** Waits until every node reports cluster_state:ok and agrees on who serves every slot, and
+        every replica's link to its master is up (its first sync done). */
     void waitUntilSettled() const;
     /** waitUntilSettled(), then masters(): what a cluster test's cleanup() compares with the
         layout its initTestCase() found, so each test starts from it. */
