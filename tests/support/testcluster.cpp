@@ -404,6 +404,22 @@ void TestCluster::waitUntilSettled() const
         }
         return true;
     });
+    // Nor is a link that is up enough: after a diskless sync the master streams its writes to the
+    // replica only once the replica has acknowledged the load, up to a second later. A write and
+    // a WAIT for every replica of each master show they take its writes (the key goes at once).
+    waitUntil("every replica to take its master's writes", [&] {
+        for (const int master : masters()) {
+            const int replicas = infoField(command(master, {"INFO", "replication"}).string, "connected_slaves").toInt();
+            if (replicas == 0)
+                continue;
+            const QByteArray key = keyServedBy(master, "lantern-test-settled:");
+            const std::vector<RedisValue> replies =
+                    pipeline(master, {{"SET", key, "1"}, {"DEL", key}, {"WAIT", QByteArray::number(replicas), "200"}});
+            if (replies.back().isError() || replies.back().integer < replicas)
+                return false;
+        }
+        return true;
+    });
 }
 
 TestCluster::CrashedNode TestCluster::crash(int port)
@@ -452,12 +468,9 @@ void TestCluster::restart(const CrashedNode &node, int masterPort)
         }
     });
     waitUntil("every node to know the restarted node as a replica", [&] { return everyNodeSeesReplica(node.port, masterPort); });
-    // Its full sync loads the master's data; until then it answers most commands -LOADING (INFO
-    // it answers), and the larger the data set the longer that lasts.
-    waitUntil("the restarted replica to load its master's data", [&] {
-        const QByteArray info = command(node.port, {"INFO"}).string;
-        return info.contains("loading:0") && info.contains("master_link_status:up");
-    });
+    // Its full sync loads the master's data (until then it answers most commands -LOADING, and
+    // the larger the data set the longer that lasts): settled waits for its link to be up, which
+    // a replica's is only once the load is done.
     waitUntilSettled();
 }
 

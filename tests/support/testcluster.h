@@ -74,7 +74,8 @@ public:
         until every node sees the replica as the master of those slots. Returns its port. */
     int failOver(int masterPort);
     /** Waits until every node reports cluster_state:ok and agrees on who serves every slot, and
-        every replica's link to its master is up (its first sync done). */
+        every replica's link to its master is up (its first sync done) and takes its writes (a
+        write and a WAIT on each master). */
     void waitUntilSettled() const;
     /** waitUntilSettled(), then masters(): what a cluster test's cleanup() compares with the
         layout its initTestCase() found, so each test starts from it. */
